@@ -1,0 +1,332 @@
+//! A position: the pits, the own store and the opponent's store, with the
+//! board text format that `--board` reads and every diagram prints.
+//!
+//! # Board text format
+//!
+//! A board is written the way the player to move sees it: three rows,
+//! separated by newlines or by `/`.
+//!
+//! 1. the opponent's pits, left to right as the player sees them (pit 2n on
+//!    the left down to pit n+1 on the right);
+//! 2. the two stores: the opponent's store (on the left) then the player's own
+//!    store (on the right);
+//! 3. the player's own pits, left to right (pit 1 to pit n).
+//!
+//! Counts are whole numbers separated by spaces or commas. Lines that start
+//! with `#` are comments (the diagrams use them for pit numbers) and blank
+//! lines are skipped, so a printed diagram can be pasted back in. The store
+//! row may be left out, in which case both stores are empty. The start of the
+//! standard game in one line is `4 4 4 4 4 4 / 0 0 / 4 4 4 4 4 4`; printed:
+//!
+//! ```text
+//! #   12 11 10  9  8  7
+//!      4  4  4  4  4  4
+//!  0                    0
+//!      4  4  4  4  4  4
+//! #    1  2  3  4  5  6
+//! ```
+
+use crate::error::{Error, Result};
+use crate::pit::Pit;
+use crate::rules::{Rules, Scope};
+use std::fmt;
+use std::str::FromStr;
+
+/// Most pits a side.
+pub const MAX_PITS_PER_SIDE: usize = 16;
+/// Capacity of the ring: 2n pits plus the own store.
+pub const RING_CAP: usize = 2 * MAX_PITS_PER_SIDE + 1;
+/// Most stones in the pits and the own store together (and in the opponent's
+/// store): every counter is a `u8`, and no sowing can overflow one when the
+/// stones in play fit.
+pub const MAX_STONES_IN_PLAY: u32 = 255;
+
+/// A position with the player to move at the bottom.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Board {
+    n: u8,
+    /// Counters in sowing order (see [`crate::pit`]); only `..2n+1` is used.
+    ring: [u8; RING_CAP],
+    opponent_store: u8,
+}
+
+fn check_pits_per_side(n: usize) -> Result<()> {
+    if (1..=MAX_PITS_PER_SIDE).contains(&n) {
+        Ok(())
+    } else {
+        Err(Error::PitsPerSide(n))
+    }
+}
+
+impl Board {
+    /// The start of a game: `n` pits a side with `stones` each, empty stores.
+    pub fn uniform(n: usize, stones: u32) -> Result<Board> {
+        check_pits_per_side(n)?;
+        Board::from_pits(&vec![stones; 2 * n], 0, 0)
+    }
+
+    /// A board from the 2n pit counts in pit-number order and both stores.
+    pub fn from_pits(pits: &[u32], store: u32, opponent_store: u32) -> Result<Board> {
+        if pits.len() % 2 != 0 {
+            return Err(Error::BoardText {
+                text: format!("{pits:?}"),
+                reason: format!(
+                    "{} pit counts given: a board has an even number (2 to {})",
+                    pits.len(),
+                    2 * MAX_PITS_PER_SIDE
+                ),
+            });
+        }
+        let n = pits.len() / 2;
+        check_pits_per_side(n)?;
+        let in_play: u64 = pits.iter().map(|&c| c as u64).sum::<u64>() + store as u64;
+        if in_play > MAX_STONES_IN_PLAY as u64 {
+            return Err(Error::TooManyStones(in_play));
+        }
+        if opponent_store > MAX_STONES_IN_PLAY {
+            return Err(Error::OpponentStore(opponent_store as u64));
+        }
+        let mut ring = [0u8; RING_CAP];
+        for (p, &c) in Pit::all(n).zip(pits) {
+            ring[p.ring(n)] = c as u8;
+        }
+        ring[n] = store as u8;
+        Ok(Board {
+            n: n as u8,
+            ring,
+            opponent_store: opponent_store as u8,
+        })
+    }
+
+    /// Pits a side (n).
+    #[inline]
+    pub fn pits_per_side(&self) -> usize {
+        self.n as usize
+    }
+
+    /// Stones in one pit.
+    pub fn pit(&self, p: Pit) -> u8 {
+        self.ring[p.ring(self.pits_per_side())]
+    }
+
+    /// The 2n pit counts in pit-number order.
+    pub fn pits(&self) -> Vec<u8> {
+        let n = self.pits_per_side();
+        Pit::all(n).map(|p| self.pit(p)).collect()
+    }
+
+    /// Stones in the own store.
+    #[inline]
+    pub fn store(&self) -> u8 {
+        self.ring[self.pits_per_side()]
+    }
+
+    /// Stones in the opponent's store (never changes during a turn).
+    pub fn opponent_store(&self) -> u8 {
+        self.opponent_store
+    }
+
+    /// Stones in the pits and the own store: the most a turn can score.
+    pub fn stones_in_play(&self) -> u32 {
+        self.ring().iter().map(|&c| c as u32).sum()
+    }
+
+    /// Stones in the pits only.
+    pub fn stones_in_pits(&self) -> u32 {
+        self.stones_in_play() - self.store() as u32
+    }
+
+    /// The ring of 2n+1 counters in sowing order, store at index n.
+    #[inline]
+    pub fn ring(&self) -> &[u8] {
+        &self.ring[..2 * self.pits_per_side() + 1]
+    }
+
+    /// Mutable ring (see [`Board::ring`]).
+    #[inline]
+    pub fn ring_mut(&mut self) -> &mut [u8] {
+        let len = 2 * self.pits_per_side() + 1;
+        &mut self.ring[..len]
+    }
+
+    /// The pits the rules let the player pick from, non-empty, in pit order.
+    pub fn legal_picks(&self, rules: Rules) -> impl Iterator<Item = Pit> + '_ {
+        let n = self.pits_per_side();
+        let last = match rules.scope {
+            Scope::Own => n,
+            Scope::Any => 2 * n,
+        };
+        Pit::all(n).take(last).filter(|&p| self.pit(p) > 0)
+    }
+
+    /// True when the player has at least one legal pick.
+    pub fn can_move(&self, rules: Rules) -> bool {
+        self.legal_picks(rules).next().is_some()
+    }
+
+    /// The board on one line: `top / stores / bottom`.
+    pub fn one_line(&self) -> String {
+        let join = |v: &[u8]| {
+            v.iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let (top, bottom) = self.rows();
+        format!(
+            "{} / {} {} / {}",
+            join(&top),
+            self.opponent_store,
+            self.store(),
+            join(&bottom)
+        )
+    }
+
+    /// (top row as seen, bottom row as seen).
+    fn rows(&self) -> (Vec<u8>, Vec<u8>) {
+        let n = self.pits_per_side();
+        let pits = self.pits();
+        let bottom = pits[..n].to_vec();
+        let top = pits[n..].iter().rev().copied().collect();
+        (top, bottom)
+    }
+}
+
+impl fmt::Display for Board {
+    /// The diagram, with pit numbers on `#` lines above and below.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.pits_per_side();
+        let (top, bottom) = self.rows();
+        let w = [self.store(), self.opponent_store]
+            .iter()
+            .chain(&top)
+            .map(|c| c.to_string().len())
+            .chain([(2 * n).to_string().len()])
+            .max()
+            .unwrap_or(1);
+        let row = |first: char, cells: &mut dyn Iterator<Item = String>| {
+            let cells: Vec<String> = cells.map(|c| format!("{c:>w$}")).collect();
+            let mut s = format!("{first}{}{}", " ".repeat(w + 1), cells.join(" "));
+            s.truncate(s.trim_end().len());
+            s
+        };
+        let top_labels = (n + 1..=2 * n).rev().map(|i| i.to_string());
+        let bottom_labels = (1..=n).map(|i| i.to_string());
+        writeln!(f, "{}", row('#', &mut top_labels.into_iter()))?;
+        writeln!(f, "{}", row(' ', &mut top.iter().map(|c| c.to_string())))?;
+        let inner = n * (w + 1) + 2;
+        writeln!(
+            f,
+            "{:>w$}{}{}",
+            self.opponent_store,
+            " ".repeat(inner),
+            self.store()
+        )?;
+        writeln!(f, "{}", row(' ', &mut bottom.iter().map(|c| c.to_string())))?;
+        write!(f, "{}", row('#', &mut bottom_labels.into_iter()))
+    }
+}
+
+impl FromStr for Board {
+    type Err = Error;
+
+    /// Read the board text format (see the module docs).
+    fn from_str(text: &str) -> Result<Board> {
+        let fail = |reason: String| Error::BoardText {
+            text: text.trim().to_string(),
+            reason,
+        };
+        let mut rows: Vec<Vec<u32>> = Vec::new();
+        for line in text.split(['\n', '/']) {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut row = Vec::new();
+            for token in line.split(|c: char| c.is_whitespace() || c == ',') {
+                if token.is_empty() {
+                    continue;
+                }
+                let count = token.parse::<u32>().map_err(|_| {
+                    fail(if token.starts_with('-') && token[1..].parse::<u64>().is_ok() {
+                        format!("count {token} is negative: counts are whole numbers 0 to {MAX_STONES_IN_PLAY}")
+                    } else {
+                        format!("{token:?} is not a count: use whole numbers 0 to {MAX_STONES_IN_PLAY}")
+                    })
+                })?;
+                row.push(count);
+            }
+            rows.push(row);
+        }
+        let (top, stores, bottom) = match rows.as_slice() {
+            [top, stores, bottom] => (top, stores.as_slice(), bottom),
+            [top, bottom] => (top, &[0, 0][..], bottom),
+            _ => {
+                return Err(fail(format!(
+                    "{} rows found: write the opponent's pits, the two stores, and your pits, separated by '/' or newlines",
+                    rows.len()
+                )))
+            }
+        };
+        if top.len() != bottom.len() {
+            return Err(fail(format!(
+                "the top row has {} pits and the bottom row {}: both rows need the same number, 1 to {MAX_PITS_PER_SIDE}",
+                top.len(),
+                bottom.len()
+            )));
+        }
+        if !(1..=MAX_PITS_PER_SIDE).contains(&top.len()) {
+            return Err(fail(format!(
+                "{} pits a side: use 1 to {MAX_PITS_PER_SIDE}",
+                top.len()
+            )));
+        }
+        if stores.len() != 2 {
+            return Err(fail(format!(
+                "the store row has {} numbers: give the opponent's store, then yours",
+                stores.len()
+            )));
+        }
+        let pits: Vec<u32> = bottom.iter().chain(top.iter().rev()).copied().collect();
+        Board::from_pits(&pits, stores[1], stores[0])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_line_and_diagram_read_back() {
+        let b = Board::from_pits(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 13, 14).unwrap();
+        assert_eq!(b.one_line(), "12 11 10 9 8 7 / 14 13 / 1 2 3 4 5 6");
+        assert_eq!(b.one_line().parse::<Board>().unwrap(), b);
+        assert_eq!(b.to_string().parse::<Board>().unwrap(), b);
+    }
+
+    #[test]
+    fn diagram_of_the_standard_start() {
+        let b = Board::uniform(6, 4).unwrap();
+        assert_eq!(
+            b.to_string(),
+            "#   12 11 10  9  8  7\n     4  4  4  4  4  4\n 0                    0\n     4  4  4  4  4  4\n#    1  2  3  4  5  6"
+        );
+    }
+
+    #[test]
+    fn bad_text_names_the_value() {
+        let e = |t: &str| t.parse::<Board>().unwrap_err().to_string();
+        assert!(e("4 4 x / 0 0 / 4 4 4").contains("\"x\" is not a count"));
+        assert!(e("4 4 -1 / 0 0 / 4 4 4").contains("count -1 is negative"));
+        assert!(e("4 4 / 0 0 / 4 4 4").contains("top row has 2 pits and the bottom row 3"));
+        assert!(e("4 4 4").contains("1 rows found"));
+        assert!(e("200 200 / 0 0 / 1 1").contains("402 stones"));
+        assert!(e("1 1 / 0 0 0 / 1 1").contains("store row has 3"));
+    }
+
+    #[test]
+    fn store_row_may_be_left_out() {
+        let b: Board = "4 4 4 / 4 4 4".parse().unwrap();
+        assert_eq!(b, Board::uniform(3, 4).unwrap());
+    }
+}

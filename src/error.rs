@@ -1,0 +1,98 @@
+//! Typed errors for the library.
+//!
+//! Every variant that comes from user input carries the value it rejected and
+//! says what is allowed, so that the binary can print it on one line and exit
+//! with status 2 (see [`Error::is_input`]). The other variants are failures of
+//! a run that was asked for correctly (a count that overflows `u128`, a search
+//! that would pass the memory guard).
+
+use thiserror::Error;
+
+/// Everything the library can refuse or fail with.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Error {
+    /// `--pits` (or the rows of a `--board`) out of range.
+    #[error("pits per side {0} is not allowed: use 1 to {max}", max = crate::board::MAX_PITS_PER_SIDE)]
+    PitsPerSide(usize),
+
+    /// More stones in play than a pit counter (`u8`) can hold.
+    #[error(
+        "{0} stones in the pits and your store is too many: at most {max} are allowed",
+        max = crate::board::MAX_STONES_IN_PLAY
+    )]
+    TooManyStones(u64),
+
+    /// The opponent's store is out of range.
+    #[error("opponent store {0} is too large: at most {max} is allowed", max = crate::board::MAX_STONES_IN_PLAY)]
+    OpponentStore(u64),
+
+    /// The `--board` text could not be read.
+    #[error("board {text:?}: {reason}")]
+    BoardText {
+        /// The text as given (trimmed).
+        text: String,
+        /// What is wrong and what is allowed.
+        reason: String,
+    },
+
+    /// The player to move has no legal pick at the start.
+    #[error("board {board:?}: the player to move has no legal pick under scope {scope} (all pits it may pick from are empty)")]
+    NoMove {
+        /// The board in its one-line text form.
+        board: String,
+        /// The scope in force.
+        scope: crate::rules::Scope,
+    },
+
+    /// An illegal pick in a list of picks (`replay`, `play`).
+    #[error("pick {place} of {total} ({pick}): {reason}")]
+    IllegalPick {
+        /// 1-based place of the pick in the list.
+        place: usize,
+        /// How many picks the list has.
+        total: usize,
+        /// The pick as given.
+        pick: u32,
+        /// Why it is illegal.
+        reason: crate::turn::PickError,
+    },
+
+    /// The position needs a key wider than the widest one the search has.
+    #[error(
+        "{stones} stones in {pits} pits need a {bits}-bit position key; exhaustive search supports at most 128 bits (stones + pits - 1 <= 128): try a smaller board"
+    )]
+    KeyTooWide {
+        /// Stones in the pits.
+        stones: u32,
+        /// Number of pits on the board (both rows).
+        pits: usize,
+        /// Bits the key would need.
+        bits: u32,
+    },
+
+    /// A path count did not fit in `u128`.
+    #[error("path count overflowed u128 for {variant}; the counts cannot be reported exactly")]
+    CountOverflow {
+        /// The rules and board that overflowed.
+        variant: String,
+    },
+
+    /// `--threads` could not be honoured.
+    #[error("could not start {threads} worker threads: {reason}")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// What the thread pool said.
+        reason: String,
+    },
+}
+
+impl Error {
+    /// True when the error is about what the user typed (exit status 2).
+    pub fn is_input(&self) -> bool {
+        !matches!(self, Error::CountOverflow { .. } | Error::Threads { .. })
+    }
+}
+
+/// Result with the library's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

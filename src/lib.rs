@@ -1,0 +1,31 @@
+//! mancala-sweep: how many stones can the player to move put into their own
+//! store in a single turn, when every pick whose last stone lands in the
+//! store earns another pick?
+//!
+//! The crate is organised by the domain:
+//! - [`pit`]: pit numbers and the sowing ring;
+//! - [`rules`]: rule sets and presets;
+//! - [`board`]: positions and the board text format;
+//! - [`sow`] and [`pick`]: the rules engine (one sowing; one pick with relay
+//!   and capture);
+//! - [`turn`]: checked play of a pick sequence (`replay`);
+//! - [`key`], [`frontier`] and [`sweep`]: the exact search;
+//! - [`report`]: the text and JSON output of the commands.
+
+pub mod board;
+pub mod error;
+pub mod frontier;
+pub mod key;
+pub mod pick;
+pub mod pit;
+pub mod report;
+pub mod rules;
+pub mod sow;
+pub mod sweep;
+pub mod turn;
+
+pub use board::Board;
+pub use error::{Error, Result};
+pub use pit::Pit;
+pub use rules::{Capture, Preset, Rules, Scope};
+pub use sweep::{solve, Listing, SolveOptions, Solution};

@@ -1,0 +1,197 @@
+//! Rule sets: which pits a player may pick from, whether a last stone in a
+//! non-empty pit relays the sowing, and how captures work.
+//!
+//! A rule set is a small `Copy` value so that the search can carry it in every
+//! worker without sharing. The three presets are named constants; every
+//! field can be overridden from the command line.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// Which pits the player to move may pick from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scope {
+    /// Own pits only (pits 1..n).
+    Own,
+    /// Any non-empty pit on the board (pits 1..2n), as in seed 002's MATLAB search.
+    Any,
+}
+
+/// What happens when the last stone of a pick lands in an empty own pit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Capture {
+    /// No capture: the turn simply ends.
+    None,
+    /// Kalah capture: the last stone and the opposite pit's stones go to the
+    /// store, but only when the opposite pit is not empty.
+    Kalah,
+    /// Like `kalah`, but the last stone is taken even when the opposite pit is empty.
+    Empty,
+}
+
+/// A `on`/`off` switch for the command line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Switch {
+    /// Enabled.
+    On,
+    /// Disabled.
+    Off,
+}
+
+impl From<Switch> for bool {
+    fn from(s: Switch) -> bool {
+        s == Switch::On
+    }
+}
+
+/// A complete rule set.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Rules {
+    /// Which pits may be picked.
+    pub scope: Scope,
+    /// Relay ("avalanche") sowing: a last stone in a pit that already held
+    /// stones picks them all up and sowing goes on, within the same pick.
+    pub relay: bool,
+    /// Capture rule for a last stone in an empty own pit.
+    pub capture: Capture,
+}
+
+impl Rules {
+    /// GamePigeon's avalanche mode (seed 000): own pits, relay, no capture.
+    pub const AVALANCHE: Rules = Rules {
+        scope: Scope::Own,
+        relay: true,
+        capture: Capture::None,
+    };
+    /// Seed 002's "pick from any hole" rules: any pit, relay, no capture.
+    pub const ANY_HOLE: Rules = Rules {
+        scope: Scope::Any,
+        relay: true,
+        capture: Capture::None,
+    };
+    /// Plain Kalah: own pits, no relay, Kalah capture.
+    pub const KALAH: Rules = Rules {
+        scope: Scope::Own,
+        relay: false,
+        capture: Capture::Kalah,
+    };
+}
+
+/// The named rule sets accepted by `--rules`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Preset {
+    /// GamePigeon avalanche: scope own, relay on, capture none.
+    Avalanche,
+    /// Pick from any hole: scope any, relay on, capture none.
+    AnyHole,
+    /// Kalah: scope own, relay off, capture kalah.
+    Kalah,
+}
+
+impl Preset {
+    /// Every preset, in the order the help text lists them.
+    pub const ALL: [Preset; 3] = [Preset::Avalanche, Preset::AnyHole, Preset::Kalah];
+
+    /// The rule set this preset names.
+    pub fn rules(self) -> Rules {
+        match self {
+            Preset::Avalanche => Rules::AVALANCHE,
+            Preset::AnyHole => Rules::ANY_HOLE,
+            Preset::Kalah => Rules::KALAH,
+        }
+    }
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Avalanche => "avalanche",
+            Preset::AnyHole => "any-hole",
+            Preset::Kalah => "kalah",
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Preset {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Preset::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| format!("unknown rules {s:?}: use avalanche, any-hole or kalah"))
+    }
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Scope::Own => "own",
+            Scope::Any => "any",
+        })
+    }
+}
+
+impl fmt::Display for Capture {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Capture::None => "none",
+            Capture::Kalah => "kalah",
+            Capture::Empty => "empty",
+        })
+    }
+}
+
+impl fmt::Display for Rules {
+    /// `scope=any relay=on capture=none`, with the preset's name in front when it is one.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(p) = Preset::ALL.into_iter().find(|p| p.rules() == *self) {
+            write!(f, "{p} (")?;
+        }
+        write!(
+            f,
+            "scope={} relay={} capture={}",
+            self.scope,
+            if self.relay { "on" } else { "off" },
+            self.capture
+        )?;
+        if Preset::ALL.into_iter().any(|p| p.rules() == *self) {
+            f.write_str(")")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_round_trip_through_their_names() {
+        for p in Preset::ALL {
+            assert_eq!(p.name().parse::<Preset>(), Ok(p));
+        }
+        assert!("mancala".parse::<Preset>().unwrap_err().contains("mancala"));
+    }
+
+    #[test]
+    fn display_names_the_preset() {
+        assert_eq!(
+            Rules::ANY_HOLE.to_string(),
+            "any-hole (scope=any relay=on capture=none)"
+        );
+        let custom = Rules {
+            capture: Capture::Empty,
+            ..Rules::AVALANCHE
+        };
+        assert_eq!(custom.to_string(), "scope=own relay=on capture=empty");
+    }
+}

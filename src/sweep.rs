@@ -1,0 +1,433 @@
+//! The exact search: every chain of free turns from a position, with the best
+//! score, the number of pick sequences that reach it and a listing of them.
+//!
+//! # How it works
+//!
+//! A *node* is a position at which a pick is to be made: the start, and every
+//! position reached by a pick that ended in the store. Nodes are expanded in
+//! [`Frontier`] buckets by store value, lowest first, so that each node is
+//! complete (all its paths counted) before it is expanded, and expanded once.
+//! Each node carries the number of pick sequences that reach it; a pick that
+//! ends the turn adds that number to a histogram of final scores. The best
+//! score is the highest final score with a non-zero count, and its count is
+//! the number of optimal sequences. This is the *forward pass*.
+//!
+//! Listing optimal sequences needs to know which nodes can still reach the
+//! best score. When a listing is asked for, the forward pass keeps each
+//! bucket's sorted keys, and a *backward pass* marks the good nodes from the
+//! top bucket down. A depth-first walk over good nodes in pit order then
+//! emits optimal sequences in lexicographic order of their pit numbers,
+//! without ever entering a dead end.
+//!
+//! Both passes expand a node with the same [`expand`] function; the worker
+//! threads only split the nodes of a bucket between them, and all results are
+//! exact integer sums or sorted lists, so they do not depend on `--threads`.
+
+use crate::board::{Board, RING_CAP};
+use crate::error::{Error, Result};
+use crate::frontier::{Entry, Frontier, Overflow};
+use crate::key::{bits_needed, Key};
+use crate::pick::{self, PickEnd};
+use crate::pit::Pit;
+use crate::rules::{Rules, Scope};
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// How many optimal sequences to list.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Listing {
+    /// At most this many (0 skips the listing and the backward pass).
+    Limit(usize),
+    /// Every optimal sequence.
+    All,
+}
+
+impl Listing {
+    fn max(self) -> usize {
+        match self {
+            Listing::Limit(n) => n,
+            Listing::All => usize::MAX,
+        }
+    }
+}
+
+/// Options for [`solve`].
+#[derive(Copy, Clone, Debug)]
+pub struct SolveOptions {
+    /// Worker threads; 0 uses one per core.
+    pub threads: usize,
+    /// Which optimal sequences to list.
+    pub listing: Listing,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            threads: 0,
+            listing: Listing::Limit(10),
+        }
+    }
+}
+
+/// The proved answer for one position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// The rules searched under.
+    pub rules: Rules,
+    /// The start position.
+    pub start: Board,
+    /// The most stones the own store can hold when the turn ends.
+    pub best_store: u32,
+    /// Stones in the pits and the own store at the start: the most possible.
+    pub total_stones: u32,
+    /// Distinct pick sequences that end the turn with `best_store`.
+    pub optimal_count: u128,
+    /// Distinct complete turns (pick sequences that end the turn).
+    pub turns_total: u128,
+    /// Complete turns by final store: `turns_by_store[s]` end with `s` stones.
+    pub turns_by_store: Vec<u128>,
+    /// Distinct positions at which a pick is to be made.
+    pub positions: u64,
+    /// Listed optimal sequences, in lexicographic order of pit numbers.
+    pub optimal: Vec<Vec<Pit>>,
+    /// Wall-clock time of the search.
+    pub seconds: f64,
+}
+
+impl Solution {
+    /// True when every stone in play ends in the store.
+    pub fn sweep(&self) -> bool {
+        self.best_store == self.total_stones
+    }
+}
+
+/// Search every turn from `board` under `rules`.
+pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solution> {
+    if !board.can_move(rules) {
+        return Err(Error::NoMove {
+            board: board.one_line(),
+            scope: rules.scope,
+        });
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build()
+        .map_err(|e| Error::Threads {
+            threads: opts.threads,
+            reason: e.to_string(),
+        })?;
+    let pits = 2 * board.pits_per_side();
+    let bits = bits_needed(board.stones_in_pits(), pits);
+    let started = Instant::now();
+    let result = pool.install(|| {
+        if bits <= 64 {
+            Search::<u64>::new(board, rules).run(opts.listing)
+        } else if bits <= 128 {
+            Search::<u128>::new(board, rules).run(opts.listing)
+        } else {
+            Err(SearchError::KeyTooWide(bits))
+        }
+    });
+    let variant = || format!("rules {rules} on board {}", board.one_line());
+    let mut solution = result.map_err(|e| match e {
+        SearchError::Overflow => Error::CountOverflow { variant: variant() },
+        SearchError::KeyTooWide(bits) => Error::KeyTooWide {
+            stones: board.stones_in_pits(),
+            pits,
+            bits,
+        },
+    })?;
+    solution.seconds = started.elapsed().as_secs_f64();
+    Ok(solution)
+}
+
+enum SearchError {
+    Overflow,
+    KeyTooWide(u32),
+}
+
+impl From<Overflow> for SearchError {
+    fn from(_: Overflow) -> Self {
+        SearchError::Overflow
+    }
+}
+
+/// What expanding one node produced.
+struct Sink<K> {
+    /// Successor nodes by store value.
+    successors: Vec<Vec<Entry<K>>>,
+    /// Path counts of turns that ended, by final store.
+    ended: Vec<u128>,
+    overflow: bool,
+}
+
+impl<K: Key> Sink<K> {
+    fn new(max_store: usize) -> Self {
+        Sink {
+            successors: (0..=max_store).map(|_| Vec::new()).collect(),
+            ended: vec![0; max_store + 1],
+            overflow: false,
+        }
+    }
+
+    fn end(&mut self, store: usize, count: u128) {
+        match self.ended[store].checked_add(count) {
+            Some(c) => self.ended[store] = c,
+            None => self.overflow = true,
+        }
+    }
+
+    fn absorb(&mut self, other: Sink<K>) {
+        for (mine, mut theirs) in self.successors.iter_mut().zip(other.successors) {
+            if mine.is_empty() {
+                *mine = theirs;
+            } else {
+                mine.append(&mut theirs);
+            }
+        }
+        for (s, c) in other.ended.into_iter().enumerate() {
+            self.end(s, c);
+        }
+        self.overflow |= other.overflow;
+    }
+}
+
+/// Where a pick from a node leads.
+enum Step<K> {
+    /// A free turn: the node reached, with its store.
+    Node(K, usize),
+    /// The turn ended with this store.
+    End(usize),
+}
+
+/// The fixed part of a search: board shape, rules and the pits in scope.
+struct Search<K> {
+    rules: Rules,
+    start: Board,
+    n: usize,
+    len: usize,
+    max_store: usize,
+    /// Ring indices of the pits the scope allows, in pit-number order.
+    scope: Vec<usize>,
+    _key: std::marker::PhantomData<K>,
+}
+
+const CHUNK: usize = 4096;
+
+impl<K: Key> Search<K> {
+    fn new(start: &Board, rules: Rules) -> Self {
+        let n = start.pits_per_side();
+        let last = match rules.scope {
+            Scope::Own => n,
+            Scope::Any => 2 * n,
+        };
+        Search {
+            rules,
+            start: *start,
+            n,
+            len: 2 * n + 1,
+            max_store: start.stones_in_play() as usize,
+            scope: Pit::all(n).take(last).map(|p| p.ring(n)).collect(),
+            _key: std::marker::PhantomData,
+        }
+    }
+
+    fn ring_of(&self, key: K, store: usize) -> [u8; RING_CAP] {
+        let mut ring = [0u8; RING_CAP];
+        ring[self.n] = store as u8;
+        key.decode(&mut ring[..self.len], self.n);
+        ring
+    }
+
+    /// Call `f(pick ring index, step)` for every legal pick from the node, in
+    /// pit order; returns false when the node has no legal pick.
+    #[inline]
+    fn for_each_pick(&self, key: K, store: usize, mut f: impl FnMut(usize, Step<K>)) -> bool {
+        let ring = self.ring_of(key, store);
+        let mut moved = false;
+        for &from in &self.scope {
+            if ring[from] == 0 {
+                continue;
+            }
+            moved = true;
+            let mut next = ring;
+            let after = &mut next[..self.len];
+            let step = match pick::play(after, from, self.rules) {
+                PickEnd::FreeTurn => Step::Node(K::encode(after, self.n), after[self.n] as usize),
+                PickEnd::TurnOver => Step::End(after[self.n] as usize),
+            };
+            f(from, step);
+        }
+        moved
+    }
+
+    /// Expand one node of the forward pass into `sink`.
+    #[inline]
+    fn expand(&self, (key, count): Entry<K>, store: usize, sink: &mut Sink<K>) {
+        let moved = self.for_each_pick(key, store, |_, step| match step {
+            Step::Node(k, s) => sink.successors[s].push((k, count)),
+            Step::End(s) => sink.end(s, count),
+        });
+        if !moved {
+            sink.end(store, count);
+        }
+    }
+
+    fn run(&self, listing: Listing) -> Result<Solution, SearchError> {
+        let start_store = self.start.store() as usize;
+        let keep_levels = listing.max() > 0;
+        let mut frontier = Frontier::<K>::new(self.max_store);
+        frontier.push(start_store, &mut vec![(K::encode(self.start.ring(), self.n), 1)]);
+        let mut ended = vec![0u128; self.max_store + 1];
+        let mut levels: Vec<Vec<K>> = vec![Vec::new(); self.max_store + 1];
+        let mut positions = 0u64;
+        for store in start_store..=self.max_store {
+            let bucket = frontier.take(store)?;
+            if bucket.is_empty() {
+                continue;
+            }
+            positions += bucket.len() as u64;
+            let sink = bucket
+                .par_chunks(CHUNK)
+                .fold(
+                    || Sink::new(self.max_store),
+                    |mut sink, chunk| {
+                        for &e in chunk {
+                            self.expand(e, store, &mut sink);
+                        }
+                        sink
+                    },
+                )
+                .reduce(
+                    || Sink::new(self.max_store),
+                    |mut a, b| {
+                        a.absorb(b);
+                        a
+                    },
+                );
+            if sink.overflow {
+                return Err(SearchError::Overflow);
+            }
+            for (s, c) in sink.ended.into_iter().enumerate() {
+                ended[s] = ended[s].checked_add(c).ok_or(SearchError::Overflow)?;
+            }
+            for (s, mut succ) in sink.successors.into_iter().enumerate() {
+                if !succ.is_empty() {
+                    frontier.push(s, &mut succ);
+                }
+            }
+            if keep_levels {
+                levels[store] = bucket.into_iter().map(|e| e.0).collect();
+            }
+        }
+        let best = ended
+            .iter()
+            .rposition(|&c| c > 0)
+            .expect("a position with a legal pick has at least one complete turn");
+        let mut turns_total = 0u128;
+        for &c in &ended {
+            turns_total = turns_total.checked_add(c).ok_or(SearchError::Overflow)?;
+        }
+        let optimal = if keep_levels {
+            let good = self.backward(&levels, best);
+            self.list(&levels, &good, best, listing.max())
+        } else {
+            Vec::new()
+        };
+        Ok(Solution {
+            rules: self.rules,
+            start: self.start,
+            best_store: best as u32,
+            total_stones: self.max_store as u32,
+            optimal_count: ended[best],
+            turns_total,
+            turns_by_store: ended,
+            positions,
+            optimal,
+            seconds: 0.0,
+        })
+    }
+
+    /// Index of `key` in a sorted level; every successor is there.
+    fn find(levels: &[Vec<K>], key: K, store: usize) -> usize {
+        levels[store]
+            .binary_search(&key)
+            .expect("every successor was expanded in the forward pass")
+    }
+
+    /// Mark, bucket by bucket from the top, the nodes from which a turn can
+    /// still end with `best` stones.
+    fn backward(&self, levels: &[Vec<K>], best: usize) -> Vec<Vec<bool>> {
+        let mut good: Vec<Vec<bool>> = vec![Vec::new(); levels.len()];
+        for store in (0..levels.len()).rev() {
+            if levels[store].is_empty() {
+                continue;
+            }
+            let marks: Vec<bool> = levels[store]
+                .par_iter()
+                .map(|&key| {
+                    let mut ok = false;
+                    let moved = self.for_each_pick(key, store, |_, step| {
+                        ok |= match step {
+                            Step::Node(k, s) => good[s][Self::find(levels, k, s)],
+                            Step::End(s) => s == best,
+                        }
+                    });
+                    ok || (!moved && store == best)
+                })
+                .collect();
+            good[store] = marks;
+        }
+        good
+    }
+
+    /// Depth-first walk over good nodes, in pit order, collecting at most
+    /// `limit` optimal sequences.
+    fn list(&self, levels: &[Vec<K>], good: &[Vec<bool>], best: usize, limit: usize) -> Vec<Vec<Pit>> {
+        let mut out = Vec::new();
+        let mut path = Vec::new();
+        let start = (
+            K::encode(self.start.ring(), self.n),
+            self.start.store() as usize,
+        );
+        self.walk(levels, good, best, limit, start, &mut path, &mut out);
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        levels: &[Vec<K>],
+        good: &[Vec<bool>],
+        best: usize,
+        limit: usize,
+        (key, store): (K, usize),
+        path: &mut Vec<Pit>,
+        out: &mut Vec<Vec<Pit>>,
+    ) {
+        let mut next = Vec::new();
+        let moved = self.for_each_pick(key, store, |from, step| next.push((from, step)));
+        if !moved && store == best {
+            out.push(path.clone());
+        }
+        for (from, step) in next {
+            if out.len() >= limit {
+                return;
+            }
+            let pit = Pit::from_ring(from, self.n).expect("picks are pits");
+            match step {
+                Step::End(s) if s == best => {
+                    path.push(pit);
+                    out.push(path.clone());
+                    path.pop();
+                }
+                Step::Node(k, s) if good[s][Self::find(levels, k, s)] => {
+                    path.push(pit);
+                    self.walk(levels, good, best, limit, (k, s), path, out);
+                    path.pop();
+                }
+                _ => {}
+            }
+        }
+    }
+}

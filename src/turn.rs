@@ -1,0 +1,155 @@
+//! A turn: picks played one after another while each ends in the own store.
+//!
+//! [`Turn`] is the checked path. It refuses a pick that is out of range,
+//! outside the scope, from an empty pit, or made after the turn has ended,
+//! and it is what `replay`, the puzzle player and the tests that replay every
+//! line the search returns go through.
+
+use crate::board::Board;
+use crate::error::{Error, Result};
+use crate::pick::{self, PickEnd};
+use crate::pit::Pit;
+use crate::rules::{Rules, Scope};
+use std::fmt;
+
+/// Why a single pick is illegal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PickError {
+    /// Not a pit number on this board.
+    OutOfRange {
+        /// Pits a side.
+        n: usize,
+    },
+    /// An opponent pit under scope `own`.
+    OutsideScope {
+        /// Pits a side.
+        n: usize,
+    },
+    /// The pit holds no stones.
+    Empty,
+    /// The turn has already ended.
+    TurnOver,
+}
+
+impl fmt::Display for PickError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PickError::OutOfRange { n } => write!(f, "no such pit: pits are numbered 1 to {}", 2 * n),
+            PickError::OutsideScope { n } => write!(
+                f,
+                "an opponent pit: scope own allows pits 1 to {n} only"
+            ),
+            PickError::Empty => f.write_str("the pit is empty: pick a pit that holds stones"),
+            PickError::TurnOver => f.write_str(
+                "the turn has already ended: a pick is allowed only after one that ended in the store",
+            ),
+        }
+    }
+}
+
+/// A turn in progress.
+#[derive(Clone, Debug)]
+pub struct Turn {
+    board: Board,
+    rules: Rules,
+    picks: Vec<Pit>,
+    to_move: bool,
+}
+
+impl Turn {
+    /// Start a turn on `board`. The player is to move when it has a legal pick.
+    pub fn new(board: Board, rules: Rules) -> Turn {
+        Turn {
+            board,
+            rules,
+            picks: Vec::new(),
+            to_move: board.can_move(rules),
+        }
+    }
+
+    /// The board now.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Picks played so far.
+    pub fn picks(&self) -> &[Pit] {
+        &self.picks
+    }
+
+    /// True while the player may still pick.
+    pub fn to_move(&self) -> bool {
+        self.to_move
+    }
+
+    /// Check that pit `number` may be picked now.
+    pub fn check(&self, number: u32) -> std::result::Result<Pit, PickError> {
+        let n = self.board.pits_per_side();
+        let pit = Pit::new(number, n).ok_or(PickError::OutOfRange { n })?;
+        if !self.to_move {
+            return Err(PickError::TurnOver);
+        }
+        if self.rules.scope == Scope::Own && !pit.is_own(n) {
+            return Err(PickError::OutsideScope { n });
+        }
+        if self.board.pit(pit) == 0 {
+            return Err(PickError::Empty);
+        }
+        Ok(pit)
+    }
+
+    /// Play pit `number`. After a free turn with no legal pick left the turn ends.
+    pub fn pick(&mut self, number: u32) -> std::result::Result<PickEnd, PickError> {
+        let pit = self.check(number)?;
+        let n = self.board.pits_per_side();
+        let end = pick::play(self.board.ring_mut(), pit.ring(n), self.rules);
+        self.picks.push(pit);
+        self.to_move = end == PickEnd::FreeTurn && self.board.can_move(self.rules);
+        Ok(end)
+    }
+}
+
+/// Play `picks` from `board`, returning the turn after each pick (the first
+/// entry is the start). An illegal pick is an error naming its place.
+pub fn replay(board: Board, rules: Rules, picks: &[u32]) -> Result<Vec<Turn>> {
+    let mut turn = Turn::new(board, rules);
+    let mut states = vec![turn.clone()];
+    for (i, &p) in picks.iter().enumerate() {
+        turn.pick(p).map_err(|reason| Error::IllegalPick {
+            place: i + 1,
+            total: picks.len(),
+            pick: p,
+            reason,
+        })?;
+        states.push(turn.clone());
+    }
+    Ok(states)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn illegal_picks_are_named() {
+        let b = Board::uniform(6, 4).unwrap();
+        let err = |picks: &[u32], rules| replay(b, rules, picks).unwrap_err().to_string();
+        assert_eq!(
+            err(&[13], Rules::ANY_HOLE),
+            "pick 1 of 1 (13): no such pit: pits are numbered 1 to 12"
+        );
+        assert!(err(&[7], Rules::AVALANCHE).contains("scope own allows pits 1 to 6"));
+        // Pit 3 ends in the store; picking it again finds it empty.
+        assert!(err(&[3, 3], Rules::AVALANCHE).starts_with("pick 2 of 2 (3): the pit is empty"));
+        // Kalah: pit 1 ends in pit 5, and the turn is over.
+        assert!(err(&[1, 2], Rules::KALAH).contains("turn has already ended"));
+    }
+
+    #[test]
+    fn a_free_turn_with_nothing_left_to_pick_ends_the_turn() {
+        let b: Board = "0 / 0 0 / 1".parse().unwrap();
+        let states = replay(b, Rules::AVALANCHE, &[1]).unwrap();
+        assert!(!states.last().unwrap().to_move());
+        assert_eq!(states.last().unwrap().board().store(), 1);
+    }
+}
