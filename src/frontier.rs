@@ -60,7 +60,10 @@ pub fn merge_sorted<K: Key>(entries: &mut Vec<Entry<K>>) -> Result<(), Overflow>
     let mut out = 0usize;
     for i in 0..entries.len() {
         if out > 0 && entries[out - 1].0 == entries[i].0 {
-            entries[out - 1].1 = entries[out - 1].1.checked_add(entries[i].1).ok_or(Overflow)?;
+            entries[out - 1].1 = entries[out - 1]
+                .1
+                .checked_add(entries[i].1)
+                .ok_or(Overflow)?;
         } else {
             entries[out] = entries[i];
             out += 1;

@@ -13,6 +13,7 @@
 //! - [`report`]: the text and JSON output of the commands.
 
 pub mod board;
+pub mod config;
 pub mod error;
 pub mod frontier;
 pub mod key;
@@ -28,4 +29,4 @@ pub use board::Board;
 pub use error::{Error, Result};
 pub use pit::Pit;
 pub use rules::{Capture, Preset, Rules, Scope};
-pub use sweep::{solve, Listing, SolveOptions, Solution};
+pub use sweep::{solve, Listing, Solution, SolveOptions};

@@ -1,1 +1,186 @@
-fn main() {}
+//! The `mancala-sweep` binary: parse the flags, call the library, print, and
+//! map errors to exit codes (2 for bad input, 1 for a failed run).
+
+use clap::{Args, Parser, Subcommand};
+use mancala_sweep::config::RuleOptions;
+use mancala_sweep::report::{self, ReplayJson, SolveJson};
+use mancala_sweep::rules::{Capture, Preset, Scope, Switch};
+use mancala_sweep::sweep::{self, Listing, SolveOptions};
+use mancala_sweep::{turn, Error};
+use std::process::ExitCode;
+
+/// How many stones can you put into your store in one turn? Exact answers
+/// for Mancala free-turn chains.
+#[derive(Parser, Debug)]
+#[command(name = "mancala-sweep", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Prove the best score this turn, count the optimal pick sequences and list them.
+    Solve(SolveArgs),
+    /// Play a list of picks and show the board after each one.
+    Replay(ReplayArgs),
+}
+
+/// Rule and board flags shared by every command.
+#[derive(Args, Debug)]
+struct RuleArgs {
+    /// Rule preset [default: avalanche].
+    #[arg(long, value_enum)]
+    rules: Option<Preset>,
+    /// Which pits may be picked (overrides the preset).
+    #[arg(long, value_enum)]
+    scope: Option<Scope>,
+    /// Relay sowing from a non-empty pit (overrides the preset).
+    #[arg(long, value_enum)]
+    relay: Option<Switch>,
+    /// Capture rule (overrides the preset).
+    #[arg(long, value_enum)]
+    capture: Option<Capture>,
+    /// Pits a side, 1 to 16 [default: 6].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=16), conflicts_with = "board", allow_negative_numbers = true)]
+    pits: Option<u8>,
+    /// Stones a pit at the start [default: 4].
+    #[arg(long, value_name = "S", value_parser = clap::value_parser!(u32).range(0..=255), conflicts_with = "board", allow_negative_numbers = true)]
+    stones: Option<u32>,
+    /// A position: "TOP / OPP_STORE STORE / BOTTOM", rows as you see them (see the README).
+    #[arg(long, value_name = "B", allow_hyphen_values = true)]
+    board: Option<String>,
+}
+
+impl RuleArgs {
+    fn options(&self) -> RuleOptions {
+        RuleOptions {
+            preset: self.rules,
+            scope: self.scope,
+            relay: self.relay.map(bool::from),
+            capture: self.capture,
+            pits: self.pits.map(usize::from),
+            stones: self.stones,
+            board: self.board.clone(),
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+struct SolveArgs {
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// List at most N optimal sequences (0 skips the listing).
+    #[arg(long, value_name = "N", default_value_t = 10, conflicts_with = "all", allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..))]
+    limit: u32,
+    /// List every optimal sequence.
+    #[arg(long)]
+    all: bool,
+    /// Print one JSON object instead of the text report.
+    #[arg(long)]
+    json: bool,
+    /// Worker threads, 1 to 256 [default: one per core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256), allow_negative_numbers = true)]
+    threads: Option<u16>,
+}
+
+#[derive(Args, Debug)]
+struct ReplayArgs {
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Print one JSON object instead of the text report.
+    #[arg(long)]
+    json: bool,
+    /// Pit numbers to pick, in order (1..2n; see the README for the numbering).
+    #[arg(value_name = "PICK", required = true, value_parser = parse_pick, allow_negative_numbers = true)]
+    picks: Vec<u32>,
+}
+
+/// A pick as typed: a pit number. Whether the pit exists is checked later,
+/// against the board, so that the error can name the pick's place.
+fn parse_pick(text: &str) -> Result<u32, String> {
+    text.parse::<u32>().map_err(|_| {
+        format!("{text:?} is not a pit number: pits are numbered 1 to 2n (1 to 12 on a 2x6 board)")
+    })
+}
+
+fn solve(args: &SolveArgs) -> Result<String, Error> {
+    let (rules, board) = args.rules.options().resolve()?;
+    let threads = args
+        .threads
+        .map_or_else(rayon::current_num_threads, usize::from);
+    let opts = SolveOptions {
+        threads,
+        listing: if args.all {
+            Listing::All
+        } else {
+            Listing::Limit(args.limit as usize)
+        },
+    };
+    let solution = sweep::solve(&board, rules, &opts)?;
+    if args.json {
+        let doc = SolveJson::new(&solution, threads);
+        return Ok(serde_json::to_string(&doc).expect("serializable") + "\n");
+    }
+    let first = match solution.optimal.first() {
+        Some(line) => {
+            let picks: Vec<u32> = line.iter().map(|p| p.number() as u32).collect();
+            Some(turn::replay(board, rules, &picks)?)
+        }
+        None => None,
+    };
+    Ok(report::solve_text(&solution, threads, first.as_deref()))
+}
+
+fn replay(args: &ReplayArgs) -> Result<String, Error> {
+    let (rules, board) = args.rules.options().resolve()?;
+    let states = turn::replay(board, rules, &args.picks)?;
+    if args.json {
+        let doc = ReplayJson::new(rules, &states);
+        return Ok(serde_json::to_string(&doc).expect("serializable") + "\n");
+    }
+    Ok(report::replay_text(rules, &states))
+}
+
+/// A clap error on one line: the message and the allowed values, without the
+/// usage block.
+fn one_line(err: &clap::Error) -> String {
+    let text = err.render().to_string();
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
+        })
+        .collect();
+    parts.join(" ")
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("{}", one_line(&e));
+            return ExitCode::from(2);
+        }
+    };
+    let result = match &cli.command {
+        Command::Solve(a) => solve(a),
+        Command::Replay(a) => replay(a),
+    };
+    match result {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(if e.is_input() { 2 } else { 1 })
+        }
+    }
+}

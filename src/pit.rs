@@ -21,7 +21,9 @@ pub struct Pit(u8);
 impl Pit {
     /// The pit with this number on a board with `n` pits a side, if there is one.
     pub fn new(number: u32, n: usize) -> Option<Pit> {
-        (1..=2 * n as u32).contains(&number).then_some(Pit(number as u8))
+        (1..=2 * n as u32)
+            .contains(&number)
+            .then_some(Pit(number as u8))
     }
 
     /// The pit number, 1..=2n.

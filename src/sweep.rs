@@ -277,11 +277,14 @@ impl<K: Key> Search<K> {
         let start_store = self.start.store() as usize;
         let keep_levels = listing.max() > 0;
         let mut frontier = Frontier::<K>::new(self.max_store);
-        frontier.push(start_store, &mut vec![(K::encode(self.start.ring(), self.n), 1)]);
+        frontier.push(
+            start_store,
+            &mut vec![(K::encode(self.start.ring(), self.n), 1)],
+        );
         let mut ended = vec![0u128; self.max_store + 1];
         let mut levels: Vec<Vec<K>> = vec![Vec::new(); self.max_store + 1];
         let mut positions = 0u64;
-        for store in start_store..=self.max_store {
+        for (store, level) in levels.iter_mut().enumerate().skip(start_store) {
             let bucket = frontier.take(store)?;
             if bucket.is_empty() {
                 continue;
@@ -317,7 +320,7 @@ impl<K: Key> Search<K> {
                 }
             }
             if keep_levels {
-                levels[store] = bucket.into_iter().map(|e| e.0).collect();
+                *level = bucket.into_iter().map(|e| e.0).collect();
             }
         }
         let best = ended
@@ -383,7 +386,13 @@ impl<K: Key> Search<K> {
 
     /// Depth-first walk over good nodes, in pit order, collecting at most
     /// `limit` optimal sequences.
-    fn list(&self, levels: &[Vec<K>], good: &[Vec<bool>], best: usize, limit: usize) -> Vec<Vec<Pit>> {
+    fn list(
+        &self,
+        levels: &[Vec<K>],
+        good: &[Vec<bool>],
+        best: usize,
+        limit: usize,
+    ) -> Vec<Vec<Pit>> {
         let mut out = Vec::new();
         let mut path = Vec::new();
         let start = (

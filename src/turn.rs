@@ -53,6 +53,7 @@ pub struct Turn {
     board: Board,
     rules: Rules,
     picks: Vec<Pit>,
+    last_end: Option<PickEnd>,
     to_move: bool,
 }
 
@@ -63,6 +64,7 @@ impl Turn {
             board,
             rules,
             picks: Vec::new(),
+            last_end: None,
             to_move: board.can_move(rules),
         }
     }
@@ -75,6 +77,11 @@ impl Turn {
     /// Picks played so far.
     pub fn picks(&self) -> &[Pit] {
         &self.picks
+    }
+
+    /// How the last pick ended (`None` before the first).
+    pub fn last_end(&self) -> Option<PickEnd> {
+        self.last_end
     }
 
     /// True while the player may still pick.
@@ -104,6 +111,7 @@ impl Turn {
         let n = self.board.pits_per_side();
         let end = pick::play(self.board.ring_mut(), pit.ring(n), self.rules);
         self.picks.push(pit);
+        self.last_end = Some(end);
         self.to_move = end == PickEnd::FreeTurn && self.board.can_move(self.rules);
         Ok(end)
     }

@@ -1,0 +1,217 @@
+//! Integration tests of the binary, all through one helper.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// Run `mancala-sweep ARGS`; returns (exit code, stdout, stderr).
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::cargo_bin("mancala-sweep")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn json(args: &[&str]) -> Value {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn solve_json_avalanche_lines_replay_through_the_binary() {
+    let v = json(&["solve", "--rules", "avalanche", "--json", "--all"]);
+    assert_eq!(v["format"], "mancala-sweep-solve/1");
+    assert_eq!(v["best_store"], 43);
+    assert_eq!(v["total_stones"], 48);
+    assert_eq!(v["sweep"], false);
+    assert_eq!(v["positions"], 9591);
+    assert_eq!(v["rules"]["scope"], "own");
+    assert_eq!(v["rules"]["relay"], true);
+    assert_eq!(v["rules"]["capture"], "none");
+    assert_eq!(v["start"]["pits"].as_array().unwrap().len(), 12);
+    let lines = v["optimal"].as_array().unwrap();
+    assert_eq!(
+        lines.len().to_string(),
+        v["optimal_count"].as_str().unwrap()
+    );
+    let total: u128 = v["turns_by_store"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().parse::<u128>().unwrap())
+        .sum();
+    assert_eq!(total.to_string(), v["turns_total"].as_str().unwrap());
+    for line in lines {
+        let picks: Vec<String> = line
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        let mut args = vec!["replay", "--rules", "avalanche", "--json"];
+        args.extend(picks.iter().map(String::as_str));
+        let r = json(&args);
+        assert_eq!(r["format"], "mancala-sweep-replay/1");
+        assert_eq!(r["store"], 43);
+        assert_eq!(r["to_move"], false);
+        assert_eq!(r["pits"].as_array().unwrap().len(), 12);
+    }
+}
+
+#[test]
+fn solve_text_report() {
+    let (code, out, _) = run(&[
+        "solve", "--rules", "any-hole", "--stones", "3", "--limit", "1",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("Best store:        36 of 36 stones: a sweep"),
+        "{out}"
+    );
+    assert!(out.contains("Optimal sequences (1 of 2, in lexicographic order of pit numbers):"));
+    assert!(out.contains("The first optimal sequence, pick by pick:"));
+}
+
+#[test]
+fn kalah_lists_every_first_turn_reaching_two() {
+    let v = json(&["solve", "--rules", "kalah", "--json"]);
+    assert_eq!(v["best_store"], 2);
+    assert_eq!(v["turns_total"], "10");
+    assert_eq!(v["optimal"], serde_json::json!([[3, 4], [3, 5], [3, 6]]));
+}
+
+#[test]
+fn overrides_change_the_rules() {
+    let v = json(&[
+        "solve",
+        "--rules",
+        "kalah",
+        "--relay",
+        "on",
+        "--scope",
+        "any",
+        "--capture",
+        "empty",
+        "--pits",
+        "3",
+        "--stones",
+        "2",
+        "--json",
+        "--limit",
+        "0",
+    ]);
+    assert_eq!(
+        v["rules"],
+        serde_json::json!({"scope": "any", "relay": true, "capture": "empty"})
+    );
+    assert_eq!(v["total_stones"], 12);
+    assert_eq!(v["listed"], 0);
+}
+
+#[test]
+fn a_printed_board_reads_back_in() {
+    let (_, out, _) = run(&["replay", "--rules", "avalanche", "5"]);
+    // The diagram after pick 1: five lines after the "pick 1:" line.
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines.iter().position(|l| l.starts_with("pick 1:")).unwrap();
+    let diagram = lines[at + 1..at + 6].join("\n");
+    let v = json(&["replay", "--board", &diagram, "--json", "1"]);
+    let expected = json(&["replay", "--rules", "avalanche", "--json", "5", "1"]);
+    assert_eq!(v["pits"], expected["pits"]);
+    assert_eq!(v["store"], expected["store"]);
+}
+
+#[test]
+fn replay_reports_the_end_of_the_turn() {
+    let (code, out, _) = run(&[
+        "replay", "6", "3", "2", "5", "1", "1", "5", "5", "6", "1", "3", "4", "6", "2", "6", "6",
+        "5", "2", "6", "2", "6", "4", "6", "5", "6", "1",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.ends_with("Final store: 43 of 48 stones; the turn is over\n"),
+        "{out}"
+    );
+    let (_, out, _) = run(&["replay", "3"]);
+    assert!(out.contains("still to move"));
+}
+
+/// Every bad input: one line on stderr naming the value, exit status 2.
+#[test]
+fn bad_input_is_one_line_with_status_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["solve", "--rules", "oware"], "'oware'"),
+        (&["solve", "--rules", "oware"], "avalanche, any-hole, kalah"),
+        (&["solve", "--scope", "mine"], "'mine'"),
+        (&["solve", "--relay", "yes"], "'yes'"),
+        (&["solve", "--pits", "0"], "0 is not in 1..=16"),
+        (&["solve", "--pits", "17"], "17 is not in 1..=16"),
+        (&["solve", "--stones", "-2"], "-2 is not in 0..=255"),
+        (&["solve", "--stones", "40"], "480 stones"),
+        (&["solve", "--threads", "0"], "0 is not in 1..=256"),
+        (&["solve", "--limit", "-1"], "'-1'"),
+        (
+            &["solve", "--board", "4 4 4 / 0 0 / 4 4"],
+            "top row has 3 pits and the bottom row 2",
+        ),
+        (
+            &["solve", "--board", "4 -4 4 / 0 0 / 4 4 4"],
+            "count -4 is negative",
+        ),
+        (
+            &["solve", "--board", "4 4 4 / 0 0 / 4 4 four"],
+            "\"four\" is not a count",
+        ),
+        (&["solve", "--board", "4 4 4"], "1 rows found"),
+        (&["solve", "--board", "0 0 / 0 0 / 0 0"], "no legal pick"),
+        (
+            &["solve", "--board", "9 / 0 0 / 0"],
+            "no legal pick under scope own",
+        ),
+        (
+            &["replay", "13"],
+            "pick 1 of 1 (13): no such pit: pits are numbered 1 to 12",
+        ),
+        (&["replay", "0"], "pick 1 of 1 (0): no such pit"),
+        (
+            &["replay", "--rules", "avalanche", "8"],
+            "pick 1 of 1 (8): an opponent pit",
+        ),
+        (&["replay", "3", "3"], "pick 2 of 2 (3): the pit is empty"),
+        (
+            &["replay", "--rules", "kalah", "1", "2"],
+            "pick 2 of 2 (2): the turn has already ended",
+        ),
+        (&["replay", "--", "-5"], "\"-5\" is not a pit number"),
+        (&["replay"], "<PICK>"),
+        (
+            &["solve", "--board", "4 4 / 0 0 / 4 4", "--pits", "2"],
+            "cannot be used with",
+        ),
+        (&["solve", "--frobnicate"], "--frobnicate"),
+    ];
+    for (args, needle) in cases {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn help_and_version_exit_zero() {
+    let (code, out, _) = run(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("solve"));
+    let (code, out, _) = run(&["--version"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("mancala-sweep "));
+}

@@ -1,0 +1,162 @@
+//! Property tests: the rules conserve stones, the text format round-trips,
+//! and the search agrees with a second, independent path, a brute-force
+//! enumeration of every turn through the checked [`Turn`] API, on random small
+//! positions and rule sets, for one thread and for several.
+
+use mancala_sweep::sweep::{solve, Listing, SolveOptions};
+use mancala_sweep::turn::Turn;
+use mancala_sweep::{Board, Capture, Error, Rules, Scope};
+use proptest::prelude::*;
+use std::collections::{BTreeMap, HashSet};
+
+fn rules() -> impl Strategy<Value = Rules> {
+    (
+        prop_oneof![Just(Scope::Own), Just(Scope::Any)],
+        any::<bool>(),
+        prop_oneof![
+            Just(Capture::None),
+            Just(Capture::Kalah),
+            Just(Capture::Empty)
+        ],
+    )
+        .prop_map(|(scope, relay, capture)| Rules {
+            scope,
+            relay,
+            capture,
+        })
+}
+
+/// A board with `n` pits a side in `sizes` and pit counts up to `most`.
+fn board(sizes: std::ops::RangeInclusive<usize>, most: u32) -> impl Strategy<Value = Board> {
+    sizes.prop_flat_map(move |n| {
+        (prop::collection::vec(0..=most, 2 * n), 0..=3u32, 0..=3u32)
+            .prop_filter_map("at most 255 stones in play", |(pits, store, opp)| {
+                Board::from_pits(&pits, store, opp).ok()
+            })
+    })
+}
+
+/// Every turn from `turn`, by brute force: the distinct boards at which a
+/// pick is made, and every complete turn with its final store.
+fn enumerate(turn: &Turn, nodes: &mut HashSet<Board>, turns: &mut Vec<(Vec<u8>, u8)>) {
+    nodes.insert(*turn.board());
+    let legal: Vec<u8> = (1..=2 * turn.board().pits_per_side() as u32)
+        .filter(|&p| turn.check(p).is_ok())
+        .map(|p| p as u8)
+        .collect();
+    if legal.is_empty() {
+        let line = turn.picks().iter().map(|p| p.number()).collect();
+        turns.push((line, turn.board().store()));
+        return;
+    }
+    for p in legal {
+        let mut next = turn.clone();
+        next.pick(p as u32).unwrap();
+        if next.to_move() {
+            enumerate(&next, nodes, turns);
+        } else {
+            if next.last_end() == Some(mancala_sweep::pick::PickEnd::FreeTurn) {
+                nodes.insert(*next.board());
+            }
+            let line = next.picks().iter().map(|p| p.number()).collect();
+            turns.push((line, next.board().store()));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn every_pick_conserves_stones(b in board(1..=8, 15), r in rules()) {
+        for p in b.legal_picks(r).collect::<Vec<_>>() {
+            let mut t = Turn::new(b, r);
+            t.pick(p.number() as u32).unwrap();
+            prop_assert_eq!(t.board().stones_in_play(), b.stones_in_play());
+            prop_assert_eq!(t.board().opponent_store(), b.opponent_store());
+            prop_assert!(t.board().store() >= b.store());
+        }
+    }
+
+    #[test]
+    fn board_text_round_trips(b in board(1..=16, 7)) {
+        prop_assert_eq!(b.one_line().parse::<Board>().unwrap(), b);
+        prop_assert_eq!(b.to_string().parse::<Board>().unwrap(), b);
+    }
+
+    #[test]
+    fn board_parser_never_panics(text in ".{0,80}") {
+        let _ = text.parse::<Board>();
+    }
+
+    #[test]
+    fn near_valid_boards_parse_or_fail_cleanly(
+        rows in prop::collection::vec(prop::collection::vec(-3i64..300, 0..5), 0..5),
+        sep in prop_oneof![Just(" / "), Just("\n"), Just("/")],
+    ) {
+        let text = rows
+            .iter()
+            .map(|r| r.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "))
+            .collect::<Vec<_>>()
+            .join(sep);
+        if let Ok(b) = text.parse::<Board>() {
+            prop_assert_eq!(b.one_line().parse::<Board>().unwrap(), b);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The search and the brute force agree on every number and on the full
+    /// list of optimal lines; every listed line replays to the best score;
+    /// one thread and two give the same solution.
+    #[test]
+    fn search_matches_brute_force(b in board(1..=3, 2), r in rules()) {
+        let opts = |threads| SolveOptions { threads, listing: Listing::All };
+        if !b.can_move(r) {
+            let refused = matches!(solve(&b, r, &opts(1)), Err(Error::NoMove { .. }));
+            prop_assert!(refused);
+            return Ok(());
+        }
+        let mut nodes = HashSet::new();
+        let mut turns = Vec::new();
+        enumerate(&Turn::new(b, r), &mut nodes, &mut turns);
+        let best = turns.iter().map(|t| t.1).max().unwrap();
+        let mut optimal: Vec<Vec<u8>> = turns.iter().filter(|t| t.1 == best).map(|t| t.0.clone()).collect();
+        optimal.sort();
+        let mut by_store = BTreeMap::new();
+        for t in &turns {
+            *by_store.entry(t.1 as usize).or_insert(0u128) += 1;
+        }
+
+        let one = solve(&b, r, &opts(1)).unwrap();
+        prop_assert_eq!(one.best_store, best as u32);
+        prop_assert_eq!(one.turns_total, turns.len() as u128);
+        prop_assert_eq!(one.optimal_count, optimal.len() as u128);
+        prop_assert_eq!(one.positions, nodes.len() as u64);
+        for (s, c) in by_store {
+            prop_assert_eq!(one.turns_by_store[s], c);
+        }
+        let listed: Vec<Vec<u8>> = one.optimal.iter().map(|l| l.iter().map(|p| p.number()).collect()).collect();
+        prop_assert_eq!(&listed, &optimal);
+
+        let mut two = solve(&b, r, &opts(2)).unwrap();
+        two.seconds = one.seconds;
+        prop_assert_eq!(&two, &one);
+    }
+}
+
+/// A larger case with thousands of positions: one thread and two agree.
+#[test]
+fn threads_agree_on_the_standard_avalanche_board() {
+    let b = Board::uniform(6, 4).unwrap();
+    let opts = |threads| SolveOptions {
+        threads,
+        listing: Listing::All,
+    };
+    let one = solve(&b, Rules::AVALANCHE, &opts(1)).unwrap();
+    let mut two = solve(&b, Rules::AVALANCHE, &opts(2)).unwrap();
+    two.seconds = one.seconds;
+    assert_eq!(two, one);
+}
