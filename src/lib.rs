@@ -14,6 +14,7 @@
 
 pub mod board;
 pub mod config;
+pub mod engine;
 pub mod error;
 pub mod frontier;
 pub mod key;

@@ -19,15 +19,22 @@
 //! emits optimal sequences in lexicographic order of their pit numbers,
 //! without ever entering a dead end.
 //!
-//! Both passes expand a node with the same [`expand`] function; the worker
-//! threads only split the nodes of a bucket between them, and all results are
-//! exact integer sums or sorted lists, so they do not depend on `--threads`.
+//! Both passes expand a node with the same `for_each_pick` function; the
+//! worker threads only split the nodes of a bucket between them, and all
+//! results are exact integer sums or sorted lists, so they do not depend on
+//! `--threads`.
+//!
+//! The search is generic over the key width (`u64` or `u128`, see
+//! [`crate::key`]), the count width (`u64`, rerun with `u128` if a count
+//! overflows) and the packed ring width (see [`crate::engine`]), so the
+//! common boards run on the narrowest types.
 
 use crate::board::{Board, RING_CAP};
+use crate::engine::{self, Engine, Packed};
 use crate::error::{Error, Result};
-use crate::frontier::{Entry, Frontier, Overflow};
+use crate::frontier::{Count, Entry, Frontier, Overflow};
 use crate::key::{bits_needed, Key};
-use crate::pick::{self, PickEnd};
+use crate::pick::PickEnd;
 use crate::pit::Pit;
 use crate::rules::{Rules, Scope};
 use rayon::prelude::*;
@@ -118,19 +125,19 @@ pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solutio
         })?;
     let pits = 2 * board.pits_per_side();
     let bits = bits_needed(board.stones_in_pits(), pits);
+    let narrow = 2 * board.pits_per_side() < 16;
     let started = Instant::now();
-    let result = pool.install(|| {
-        if bits <= 64 {
-            Search::<u64>::new(board, rules).run(opts.listing)
-        } else if bits <= 128 {
-            Search::<u128>::new(board, rules).run(opts.listing)
-        } else {
-            Err(SearchError::KeyTooWide(bits))
-        }
+    let result = pool.install(|| match (bits, narrow) {
+        (0..=64, true) => run::<u64, 2>(board, rules, opts.listing),
+        (0..=64, false) => run::<u64, 5>(board, rules, opts.listing),
+        (65..=128, true) => run::<u128, 2>(board, rules, opts.listing),
+        (65..=128, false) => run::<u128, 5>(board, rules, opts.listing),
+        _ => Err(SearchError::KeyTooWide(bits)),
     });
-    let variant = || format!("rules {rules} on board {}", board.one_line());
     let mut solution = result.map_err(|e| match e {
-        SearchError::Overflow => Error::CountOverflow { variant: variant() },
+        SearchError::Overflow => Error::CountOverflow {
+            variant: format!("rules {rules} on board {}", board.one_line()),
+        },
         SearchError::KeyTooWide(bits) => Error::KeyTooWide {
             stones: board.stones_in_pits(),
             pits,
@@ -139,6 +146,18 @@ pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solutio
     })?;
     solution.seconds = started.elapsed().as_secs_f64();
     Ok(solution)
+}
+
+/// Run with `u64` path counts, and again with `u128` if one overflows.
+fn run<K: Key, const W: usize>(
+    board: &Board,
+    rules: Rules,
+    listing: Listing,
+) -> Result<Solution, SearchError> {
+    match Search::<K, u64, W>::new(board, rules).run(listing) {
+        Err(SearchError::Overflow) => Search::<K, u128, W>::new(board, rules).run(listing),
+        other => other,
+    }
 }
 
 enum SearchError {
@@ -152,16 +171,16 @@ impl From<Overflow> for SearchError {
     }
 }
 
-/// What expanding one node produced.
-struct Sink<K> {
+/// What expanding a chunk of nodes produced.
+struct Sink<K, C> {
     /// Successor nodes by store value.
-    successors: Vec<Vec<Entry<K>>>,
+    successors: Vec<Vec<Entry<K, C>>>,
     /// Path counts of turns that ended, by final store.
     ended: Vec<u128>,
     overflow: bool,
 }
 
-impl<K: Key> Sink<K> {
+impl<K: Key, C: Count> Sink<K, C> {
     fn new(max_store: usize) -> Self {
         Sink {
             successors: (0..=max_store).map(|_| Vec::new()).collect(),
@@ -170,25 +189,12 @@ impl<K: Key> Sink<K> {
         }
     }
 
+    #[inline]
     fn end(&mut self, store: usize, count: u128) {
         match self.ended[store].checked_add(count) {
             Some(c) => self.ended[store] = c,
             None => self.overflow = true,
         }
-    }
-
-    fn absorb(&mut self, other: Sink<K>) {
-        for (mine, mut theirs) in self.successors.iter_mut().zip(other.successors) {
-            if mine.is_empty() {
-                *mine = theirs;
-            } else {
-                mine.append(&mut theirs);
-            }
-        }
-        for (s, c) in other.ended.into_iter().enumerate() {
-            self.end(s, c);
-        }
-        self.overflow |= other.overflow;
     }
 }
 
@@ -201,20 +207,23 @@ enum Step<K> {
 }
 
 /// The fixed part of a search: board shape, rules and the pits in scope.
-struct Search<K> {
+struct Search<K, C, const W: usize> {
     rules: Rules,
     start: Board,
     n: usize,
     len: usize,
     max_store: usize,
+    engine: Engine<W>,
     /// Ring indices of the pits the scope allows, in pit-number order.
     scope: Vec<usize>,
-    _key: std::marker::PhantomData<K>,
+    _types: std::marker::PhantomData<(K, C)>,
 }
 
+/// Nodes a worker expands at a time (at least; larger buckets use larger
+/// chunks so that the number of successor runs stays small).
 const CHUNK: usize = 4096;
 
-impl<K: Key> Search<K> {
+impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     fn new(start: &Board, rules: Rules) -> Self {
         let n = start.pits_per_side();
         let last = match rules.scope {
@@ -227,16 +236,25 @@ impl<K: Key> Search<K> {
             n,
             len: 2 * n + 1,
             max_store: start.stones_in_play() as usize,
+            engine: Engine::new(n, rules),
             scope: Pit::all(n).take(last).map(|p| p.ring(n)).collect(),
-            _key: std::marker::PhantomData,
+            _types: std::marker::PhantomData,
         }
     }
 
-    fn ring_of(&self, key: K, store: usize) -> [u8; RING_CAP] {
-        let mut ring = [0u8; RING_CAP];
-        ring[self.n] = store as u8;
-        key.decode(&mut ring[..self.len], self.n);
-        ring
+    #[inline]
+    fn ring_of(&self, key: K, store: usize) -> Packed<W> {
+        let mut bytes = [0u8; RING_CAP];
+        bytes[self.n] = store as u8;
+        key.decode(&mut bytes[..self.len], self.n);
+        engine::pack(&bytes[..self.len])
+    }
+
+    #[inline]
+    fn key_of(&self, ring: &Packed<W>) -> K {
+        let mut bytes = [0u8; RING_CAP];
+        engine::unpack(ring, &mut bytes[..self.len]);
+        K::encode(&bytes[..self.len], self.n)
     }
 
     /// Call `f(pick ring index, step)` for every legal pick from the node, in
@@ -246,15 +264,15 @@ impl<K: Key> Search<K> {
         let ring = self.ring_of(key, store);
         let mut moved = false;
         for &from in &self.scope {
-            if ring[from] == 0 {
+            if engine::get(&ring, from) == 0 {
                 continue;
             }
             moved = true;
-            let mut next = ring;
-            let after = &mut next[..self.len];
-            let step = match pick::play(after, from, self.rules) {
-                PickEnd::FreeTurn => Step::Node(K::encode(after, self.n), after[self.n] as usize),
-                PickEnd::TurnOver => Step::End(after[self.n] as usize),
+            let mut after = ring;
+            let s = self.engine.store_index();
+            let step = match self.engine.play(&mut after, from) {
+                PickEnd::FreeTurn => Step::Node(self.key_of(&after), engine::get(&after, s) as usize),
+                PickEnd::TurnOver => Step::End(engine::get(&after, s) as usize),
             };
             f(from, step);
         }
@@ -263,60 +281,54 @@ impl<K: Key> Search<K> {
 
     /// Expand one node of the forward pass into `sink`.
     #[inline]
-    fn expand(&self, (key, count): Entry<K>, store: usize, sink: &mut Sink<K>) {
+    fn expand(&self, (key, count): Entry<K, C>, store: usize, sink: &mut Sink<K, C>) {
         let moved = self.for_each_pick(key, store, |_, step| match step {
             Step::Node(k, s) => sink.successors[s].push((k, count)),
-            Step::End(s) => sink.end(s, count),
+            Step::End(s) => sink.end(s, count.into()),
         });
         if !moved {
-            sink.end(store, count);
+            sink.end(store, count.into());
         }
     }
 
     fn run(&self, listing: Listing) -> Result<Solution, SearchError> {
         let start_store = self.start.store() as usize;
         let keep_levels = listing.max() > 0;
-        let mut frontier = Frontier::<K>::new(self.max_store);
+        let mut frontier = Frontier::<K, C>::new(self.max_store);
         frontier.push(
             start_store,
-            &mut vec![(K::encode(self.start.ring(), self.n), 1)],
+            vec![(K::encode(self.start.ring(), self.n), C::ONE)],
         );
         let mut ended = vec![0u128; self.max_store + 1];
         let mut levels: Vec<Vec<K>> = vec![Vec::new(); self.max_store + 1];
         let mut positions = 0u64;
+        let chunks_per_thread = 16;
         for (store, level) in levels.iter_mut().enumerate().skip(start_store) {
             let bucket = frontier.take(store)?;
             if bucket.is_empty() {
                 continue;
             }
             positions += bucket.len() as u64;
-            let sink = bucket
-                .par_chunks(CHUNK)
-                .fold(
-                    || Sink::new(self.max_store),
-                    |mut sink, chunk| {
-                        for &e in chunk {
-                            self.expand(e, store, &mut sink);
-                        }
-                        sink
-                    },
-                )
-                .reduce(
-                    || Sink::new(self.max_store),
-                    |mut a, b| {
-                        a.absorb(b);
-                        a
-                    },
-                );
-            if sink.overflow {
-                return Err(SearchError::Overflow);
-            }
-            for (s, c) in sink.ended.into_iter().enumerate() {
-                ended[s] = ended[s].checked_add(c).ok_or(SearchError::Overflow)?;
-            }
-            for (s, mut succ) in sink.successors.into_iter().enumerate() {
-                if !succ.is_empty() {
-                    frontier.push(s, &mut succ);
+            let chunk = CHUNK.max(bucket.len() / (rayon::current_num_threads() * chunks_per_thread));
+            let sinks: Vec<Sink<K, C>> = bucket
+                .par_chunks(chunk)
+                .map(|nodes| {
+                    let mut sink = Sink::new(self.max_store);
+                    for &e in nodes {
+                        self.expand(e, store, &mut sink);
+                    }
+                    sink
+                })
+                .collect();
+            for sink in sinks {
+                if sink.overflow {
+                    return Err(SearchError::Overflow);
+                }
+                for (s, c) in sink.ended.into_iter().enumerate() {
+                    ended[s] = ended[s].checked_add(c).ok_or(SearchError::Overflow)?;
+                }
+                for (s, run) in sink.successors.into_iter().enumerate() {
+                    frontier.push(s, run);
                 }
             }
             if keep_levels {
