@@ -2,11 +2,14 @@
 //! ring packed into 64-bit words, one byte a counter.
 //!
 //! A sowing of `k` stones from ring index `from` is `q = k / len` laps plus
-//! one stone for each of the next `r = k % len` counters. Both parts are
-//! precomputed: a lap adds `q` to every byte, and the remainder adds a mask
-//! with a 1 in the `r` bytes after `from`. So a whole sowing, however many
-//! stones it carries, is `W` word additions. No byte can carry into the next,
-//! because at most 255 stones are in play (see [`crate::board::MAX_STONES_IN_PLAY`]).
+//! one stone for each of the next `r = k % len` counters, and it empties
+//! `from` first. All of that is one precomputed word vector per `(from, k)`:
+//! `q` in every byte, 1 more in the `r` bytes after `from`, and `-k` at
+//! `from`. So a whole sowing, however many stones it carries, is `W` wrapping
+//! word additions and a table look-up for where the last stone lands. The
+//! result is exact: each word's true value after the sowing is a sum of
+//! counters that each fit a byte, because at most 255 stones are in play (see
+//! [`crate::board::MAX_STONES_IN_PLAY`]), so no carry or borrow is lost.
 //!
 //! [`crate::pick::play`] stays the reference: a property test checks that both
 //! engines agree on random positions under every rule set, and `replay` and
@@ -55,43 +58,52 @@ pub fn unpack<const W: usize>(ring: &Packed<W>, bytes: &mut [u8]) {
 /// Precomputed sowing tables for one board size and rule set.
 pub struct Engine<const W: usize> {
     n: usize,
-    len: usize,
     rules: Rules,
-    /// A 1 in every counter of the ring: one lap.
-    lap: Packed<W>,
-    /// `rest[from * len + r]`: a 1 in the `r` counters after `from`.
-    rest: Vec<Packed<W>>,
-    /// `(q, r)` for a pit of `k` stones: whole laps and remainder.
-    laps: [(u8, u8); 256],
+    /// Largest pit a sowing can start from, plus one: the table stride.
+    stride: usize,
+    /// `deltas[from * stride + k]`: what sowing `k` stones from counter
+    /// `from` adds to each word. Sized to the stones in play rather than 256
+    /// so that the common boards' table stays in the L1 cache.
+    deltas: Vec<Packed<W>>,
+    /// `lasts[from * stride + k]`: where the last of those stones lands.
+    lasts: Vec<u8>,
 }
 
 impl<const W: usize> Engine<W> {
-    /// Tables for `n` pits a side; `2n+1` counters must fit `8 * W` bytes.
-    pub fn new(n: usize, rules: Rules) -> Self {
+    /// Tables for `n` pits a side and at most `stones` stones in play;
+    /// `2n+1` counters must fit `8 * W` bytes.
+    pub fn new(n: usize, stones: usize, rules: Rules) -> Self {
         let len = 2 * n + 1;
-        assert!(len <= 8 * W, "a ring of {len} counters does not fit {W} words");
-        let lap = pack(&vec![1u8; len]);
-        let mut rest = Vec::with_capacity(len * len);
+        assert!(
+            len <= 8 * W,
+            "a ring of {len} counters does not fit {W} words"
+        );
+        let stride = stones.min(255) + 1;
+        let mut deltas = Vec::with_capacity(len * stride);
+        let mut lasts = Vec::with_capacity(len * stride);
         for from in 0..len {
-            for r in 0..len {
-                let mut bytes = vec![0u8; len];
-                for j in 1..=r {
-                    bytes[(from + j) % len] = 1;
+            for k in 0..stride {
+                // What the k stones add to each counter, as whole numbers.
+                let mut gain = vec![(k / len) as i64; len];
+                for j in 1..=k % len {
+                    gain[(from + j) % len] += 1;
                 }
-                rest.push(pack(&bytes));
+                gain[from] -= k as i64;
+                let mut delta = [0u64; W];
+                for (i, g) in gain.iter().enumerate() {
+                    let word = &mut delta[i >> 3];
+                    *word = word.wrapping_add((*g as u64).wrapping_shl(((i & 7) * 8) as u32));
+                }
+                deltas.push(delta);
+                lasts.push(((from + k) % len) as u8);
             }
-        }
-        let mut laps = [(0u8, 0u8); 256];
-        for (k, slot) in laps.iter_mut().enumerate() {
-            *slot = ((k / len) as u8, (k % len) as u8);
         }
         Engine {
             n,
-            len,
             rules,
-            lap,
-            rest,
-            laps,
+            stride,
+            deltas,
+            lasts,
         }
     }
 
@@ -110,16 +122,11 @@ impl<const W: usize> Engine<W> {
         loop {
             let k = get(ring, from);
             debug_assert!(k > 0, "pick from an empty pit");
-            clear(ring, from);
-            let (q, r) = self.laps[k as usize];
-            let rest = &self.rest[from * self.len + r as usize];
-            for w in 0..W {
-                ring[w] += self.lap[w] * q as u64 + rest[w];
+            let at = from * self.stride + k as usize;
+            for (word, d) in ring.iter_mut().zip(&self.deltas[at]) {
+                *word = word.wrapping_add(*d);
             }
-            let mut last = from + r as usize;
-            if last >= self.len {
-                last -= self.len;
-            }
+            let last = self.lasts[at] as usize;
             if last == n {
                 return PickEnd::FreeTurn;
             }
@@ -161,8 +168,12 @@ mod tests {
         for scope in [crate::Scope::Own, crate::Scope::Any] {
             for relay in [false, true] {
                 for capture in [Capture::None, Capture::Kalah, Capture::Empty] {
-                    let rules = Rules { scope, relay, capture };
-                    let engine = Engine::<2>::new(6, rules);
+                    let rules = Rules {
+                        scope,
+                        relay,
+                        capture,
+                    };
+                    let engine = Engine::<2>::new(6, 255, rules);
                     for b in boards {
                         for from in (0..13).filter(|&i| i != 6 && b[i] > 0) {
                             let mut slow = b.to_vec();

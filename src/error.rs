@@ -77,6 +77,25 @@ pub enum Error {
         variant: String,
     },
 
+    /// The memory guard stopped the search before it could finish.
+    #[error(
+        "the search stopped at store bucket {store} of {max_store}{pass} after {positions} positions: it would hold more than {limit_text} (--max-memory); try a smaller board, --limit 0 to skip the listing, or a higher --max-memory",
+        pass = if *backward { " of the listing pass" } else { "" },
+        limit_text = crate::config::format_bytes(*limit)
+    )]
+    MemoryLimit {
+        /// The limit in bytes.
+        limit: u64,
+        /// The store bucket reached.
+        store: usize,
+        /// The highest store value.
+        max_store: usize,
+        /// Positions expanded by then.
+        positions: u64,
+        /// True when the listing (backward) pass was running.
+        backward: bool,
+    },
+
     /// `--threads` could not be honoured.
     #[error("could not start {threads} worker threads: {reason}")]
     Threads {
@@ -90,7 +109,10 @@ pub enum Error {
 impl Error {
     /// True when the error is about what the user typed (exit status 2).
     pub fn is_input(&self) -> bool {
-        !matches!(self, Error::CountOverflow { .. } | Error::Threads { .. })
+        !matches!(
+            self,
+            Error::CountOverflow { .. } | Error::Threads { .. } | Error::MemoryLimit { .. }
+        )
     }
 }
 

@@ -80,6 +80,15 @@ impl<K: Key, C: Count> Frontier<K, C> {
         Ok(bucket)
     }
 
+    /// Bytes held by the waiting runs.
+    pub fn memory(&self) -> u64 {
+        self.pending
+            .iter()
+            .flatten()
+            .map(|run| (run.capacity() * size_of::<Entry<K, C>>()) as u64)
+            .sum()
+    }
+
     /// Entries waiting in all buckets (before deduplication).
     pub fn pending_len(&self) -> usize {
         self.pending.iter().flatten().map(Vec::len).sum()

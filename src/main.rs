@@ -2,12 +2,15 @@
 //! map errors to exit codes (2 for bad input, 1 for a failed run).
 
 use clap::{Args, Parser, Subcommand};
-use mancala_sweep::config::RuleOptions;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mancala_sweep::config::{self, RuleOptions};
 use mancala_sweep::report::{self, ReplayJson, SolveJson};
 use mancala_sweep::rules::{Capture, Preset, Scope, Switch};
-use mancala_sweep::sweep::{self, Listing, SolveOptions};
+use mancala_sweep::sweep::{self, Listing, Phase, Progress, SolveOptions};
 use mancala_sweep::{turn, Error};
+use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 /// How many stones can you put into your store in one turn? Exact answers
 /// for Mancala free-turn chains.
@@ -82,6 +85,66 @@ struct SolveArgs {
     /// Worker threads, 1 to 256 [default: one per core].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256), allow_negative_numbers = true)]
     threads: Option<u16>,
+    /// Stop cleanly before the search holds more than this, e.g. 800M or 4G [default: half the machine's memory].
+    #[arg(long, value_name = "SIZE", value_parser = config::parse_bytes)]
+    max_memory: Option<u64>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// The progress bar of a long search: hidden for the first second, and
+/// never drawn when stderr is not a terminal or with `--quiet`.
+struct Bar {
+    bar: ProgressBar,
+    started: Instant,
+    shown: std::sync::atomic::AtomicBool,
+    enabled: bool,
+}
+
+impl Bar {
+    fn new(enabled: bool) -> Self {
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
+        bar.set_style(
+            ProgressStyle::with_template("{prefix} [{bar:30}] store {pos}/{len} {msg} {elapsed}")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        Bar {
+            bar,
+            started: Instant::now(),
+            shown: false.into(),
+            enabled: enabled && std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn update(&self, p: &Progress) {
+        use std::sync::atomic::Ordering;
+        if !self.enabled {
+            return;
+        }
+        let elapsed = self.started.elapsed();
+        if !self.shown.load(Ordering::Relaxed) {
+            if elapsed < Duration::from_secs(1) {
+                return;
+            }
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            self.shown.store(true, Ordering::Relaxed);
+        }
+        self.bar.set_prefix(match p.phase {
+            Phase::Forward => "counting",
+            Phase::Backward => "listing ",
+        });
+        self.bar.set_length(p.max_store as u64);
+        self.bar.set_position(p.store as u64);
+        let rate = p.positions as f64 / elapsed.as_secs_f64().max(1e-9);
+        self.bar.set_message(format!(
+            "| {} positions | {:.1}M/s | {}",
+            p.positions,
+            rate / 1e6,
+            config::format_bytes(p.memory)
+        ));
+    }
 }
 
 #[derive(Args, Debug)]
@@ -109,6 +172,8 @@ fn solve(args: &SolveArgs) -> Result<String, Error> {
     let threads = args
         .threads
         .map_or_else(rayon::current_num_threads, usize::from);
+    let bar = Bar::new(!args.quiet);
+    let report = |p: &Progress| bar.update(p);
     let opts = SolveOptions {
         threads,
         listing: if args.all {
@@ -116,8 +181,12 @@ fn solve(args: &SolveArgs) -> Result<String, Error> {
         } else {
             Listing::Limit(args.limit as usize)
         },
+        max_memory: args.max_memory.unwrap_or_else(config::default_max_memory),
+        progress: Some(&report),
     };
-    let solution = sweep::solve(&board, rules, &opts)?;
+    let solution = sweep::solve(&board, rules, &opts);
+    bar.bar.finish_and_clear();
+    let solution = solution?;
     if args.json {
         let doc = SolveJson::new(&solution, threads);
         return Ok(serde_json::to_string(&doc).expect("serializable") + "\n");

@@ -58,21 +58,65 @@ impl Listing {
     }
 }
 
-/// Options for [`solve`].
+/// Which pass of the search is running.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Counting: buckets expanded from the lowest store up.
+    Forward,
+    /// Marking the positions that reach the best score, from the top down.
+    Backward,
+}
+
+/// A snapshot of a running search, passed to [`SolveOptions::progress`]
+/// after every bucket.
 #[derive(Copy, Clone, Debug)]
-pub struct SolveOptions {
+pub struct Progress {
+    /// Which pass.
+    pub phase: Phase,
+    /// The store bucket just finished.
+    pub store: usize,
+    /// The highest store value (stones in play).
+    pub max_store: usize,
+    /// Distinct positions expanded so far.
+    pub positions: u64,
+    /// Bytes the search holds now (its own estimate, from buffer capacities).
+    pub memory: u64,
+}
+
+/// A progress callback; it runs on one of the search's worker threads, after each bucket.
+pub type ProgressFn<'a> = &'a (dyn Fn(&Progress) + Sync);
+
+/// Options for [`solve`].
+#[derive(Copy, Clone)]
+pub struct SolveOptions<'a> {
     /// Worker threads; 0 uses one per core.
     pub threads: usize,
     /// Which optimal sequences to list.
     pub listing: Listing,
+    /// Stop with [`Error::MemoryLimit`] before the search holds more bytes than this.
+    pub max_memory: u64,
+    /// Called after every bucket.
+    pub progress: Option<ProgressFn<'a>>,
 }
 
-impl Default for SolveOptions {
+impl Default for SolveOptions<'_> {
     fn default() -> Self {
         SolveOptions {
             threads: 0,
             listing: Listing::Limit(10),
+            max_memory: u64::MAX,
+            progress: None,
         }
+    }
+}
+
+impl std::fmt::Debug for SolveOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SolveOptions")
+            .field("threads", &self.threads)
+            .field("listing", &self.listing)
+            .field("max_memory", &self.max_memory)
+            .finish_non_exhaustive()
     }
 }
 
@@ -128,15 +172,22 @@ pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solutio
     let narrow = 2 * board.pits_per_side() < 16;
     let started = Instant::now();
     let result = pool.install(|| match (bits, narrow) {
-        (0..=64, true) => run::<u64, 2>(board, rules, opts.listing),
-        (0..=64, false) => run::<u64, 5>(board, rules, opts.listing),
-        (65..=128, true) => run::<u128, 2>(board, rules, opts.listing),
-        (65..=128, false) => run::<u128, 5>(board, rules, opts.listing),
+        (0..=64, true) => run::<u64, 2>(board, rules, opts),
+        (0..=64, false) => run::<u64, 5>(board, rules, opts),
+        (65..=128, true) => run::<u128, 2>(board, rules, opts),
+        (65..=128, false) => run::<u128, 5>(board, rules, opts),
         _ => Err(SearchError::KeyTooWide(bits)),
     });
     let mut solution = result.map_err(|e| match e {
         SearchError::Overflow => Error::CountOverflow {
             variant: format!("rules {rules} on board {}", board.one_line()),
+        },
+        SearchError::Memory(p) => Error::MemoryLimit {
+            limit: opts.max_memory,
+            store: p.store,
+            max_store: p.max_store,
+            positions: p.positions,
+            backward: p.phase == Phase::Backward,
         },
         SearchError::KeyTooWide(bits) => Error::KeyTooWide {
             stones: board.stones_in_pits(),
@@ -152,10 +203,10 @@ pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solutio
 fn run<K: Key, const W: usize>(
     board: &Board,
     rules: Rules,
-    listing: Listing,
+    opts: &SolveOptions,
 ) -> Result<Solution, SearchError> {
-    match Search::<K, u64, W>::new(board, rules).run(listing) {
-        Err(SearchError::Overflow) => Search::<K, u128, W>::new(board, rules).run(listing),
+    match Search::<K, u64, W>::new(board, rules).run(opts) {
+        Err(SearchError::Overflow) => Search::<K, u128, W>::new(board, rules).run(opts),
         other => other,
     }
 }
@@ -163,6 +214,8 @@ fn run<K: Key, const W: usize>(
 enum SearchError {
     Overflow,
     KeyTooWide(u32),
+    /// The memory guard stopped the search; how far it got.
+    Memory(Progress),
 }
 
 impl From<Overflow> for SearchError {
@@ -236,7 +289,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             n,
             len: 2 * n + 1,
             max_store: start.stones_in_play() as usize,
-            engine: Engine::new(n, rules),
+            engine: Engine::new(n, start.stones_in_play() as usize, rules),
             scope: Pit::all(n).take(last).map(|p| p.ring(n)).collect(),
             _types: std::marker::PhantomData,
         }
@@ -271,7 +324,9 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             let mut after = ring;
             let s = self.engine.store_index();
             let step = match self.engine.play(&mut after, from) {
-                PickEnd::FreeTurn => Step::Node(self.key_of(&after), engine::get(&after, s) as usize),
+                PickEnd::FreeTurn => {
+                    Step::Node(self.key_of(&after), engine::get(&after, s) as usize)
+                }
                 PickEnd::TurnOver => Step::End(engine::get(&after, s) as usize),
             };
             f(from, step);
@@ -291,9 +346,22 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         }
     }
 
-    fn run(&self, listing: Listing) -> Result<Solution, SearchError> {
+    /// Report progress and enforce the memory guard.
+    fn checkpoint(&self, opts: &SolveOptions, progress: Progress) -> Result<(), SearchError> {
+        if let Some(report) = opts.progress {
+            report(&progress);
+        }
+        if progress.memory > opts.max_memory {
+            return Err(SearchError::Memory(progress));
+        }
+        Ok(())
+    }
+
+    fn run(&self, opts: &SolveOptions) -> Result<Solution, SearchError> {
+        let listing = opts.listing;
         let start_store = self.start.store() as usize;
         let keep_levels = listing.max() > 0;
+        let mut kept = 0u64;
         let mut frontier = Frontier::<K, C>::new(self.max_store);
         frontier.push(
             start_store,
@@ -309,7 +377,8 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 continue;
             }
             positions += bucket.len() as u64;
-            let chunk = CHUNK.max(bucket.len() / (rayon::current_num_threads() * chunks_per_thread));
+            let chunk =
+                CHUNK.max(bucket.len() / (rayon::current_num_threads() * chunks_per_thread));
             let sinks: Vec<Sink<K, C>> = bucket
                 .par_chunks(chunk)
                 .map(|nodes| {
@@ -331,9 +400,19 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                     frontier.push(s, run);
                 }
             }
+            let bucket_bytes = (bucket.capacity() * size_of::<Entry<K, C>>()) as u64;
             if keep_levels {
                 *level = bucket.into_iter().map(|e| e.0).collect();
+                kept += (level.capacity() * size_of::<K>()) as u64;
             }
+            let progress = Progress {
+                phase: Phase::Forward,
+                store,
+                max_store: self.max_store,
+                positions,
+                memory: frontier.memory() + bucket_bytes + kept,
+            };
+            self.checkpoint(opts, progress)?;
         }
         let best = ended
             .iter()
@@ -344,7 +423,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             turns_total = turns_total.checked_add(c).ok_or(SearchError::Overflow)?;
         }
         let optimal = if keep_levels {
-            let good = self.backward(&levels, best);
+            let good = self.backward(&levels, best, opts, positions)?;
             self.list(&levels, &good, best, listing.max())
         } else {
             Vec::new()
@@ -372,7 +451,18 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
 
     /// Mark, bucket by bucket from the top, the nodes from which a turn can
     /// still end with `best` stones.
-    fn backward(&self, levels: &[Vec<K>], best: usize) -> Vec<Vec<bool>> {
+    fn backward(
+        &self,
+        levels: &[Vec<K>],
+        best: usize,
+        opts: &SolveOptions,
+        positions: u64,
+    ) -> Result<Vec<Vec<bool>>, SearchError> {
+        let kept: u64 = levels
+            .iter()
+            .map(|l| (l.capacity() * size_of::<K>()) as u64)
+            .sum();
+        let mut marks_bytes = 0u64;
         let mut good: Vec<Vec<bool>> = vec![Vec::new(); levels.len()];
         for store in (0..levels.len()).rev() {
             if levels[store].is_empty() {
@@ -391,9 +481,18 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                     ok || (!moved && store == best)
                 })
                 .collect();
+            marks_bytes += marks.capacity() as u64;
             good[store] = marks;
+            let progress = Progress {
+                phase: Phase::Backward,
+                store,
+                max_store: self.max_store,
+                positions,
+                memory: kept + marks_bytes,
+            };
+            self.checkpoint(opts, progress)?;
         }
-        good
+        Ok(good)
     }
 
     /// Depth-first walk over good nodes, in pit order, collecting at most

@@ -215,3 +215,25 @@ fn help_and_version_exit_zero() {
     assert_eq!(code, 0);
     assert!(out.starts_with("mancala-sweep "));
 }
+
+#[test]
+fn the_memory_guard_stops_cleanly_and_says_how_far_it_got() {
+    let (code, out, err) = run(&[
+        "solve",
+        "--rules",
+        "any-hole",
+        "--pits",
+        "5",
+        "--max-memory",
+        "1M",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("the search stopped at store bucket"), "{err}");
+    assert!(err.contains("positions"), "{err}");
+    assert!(err.contains("--max-memory"), "{err}");
+    let (code, _, err) = run(&["solve", "--max-memory", "lots"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("\"lots\" is not a size"), "{err}");
+}

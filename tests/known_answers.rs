@@ -21,6 +21,7 @@ fn known_answers_file() {
         let opts = SolveOptions {
             threads: 2,
             listing: Listing::Limit(20),
+            ..Default::default()
         };
         let s = solve(&board, rules, &opts).unwrap();
         for kv in &words[3..] {

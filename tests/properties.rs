@@ -113,7 +113,7 @@ proptest! {
     /// one thread and two give the same solution.
     #[test]
     fn search_matches_brute_force(b in board(1..=3, 2), r in rules()) {
-        let opts = |threads| SolveOptions { threads, listing: Listing::All };
+        let opts = |threads| SolveOptions { threads, listing: Listing::All, ..Default::default() };
         if !b.can_move(r) {
             let refused = matches!(solve(&b, r, &opts(1)), Err(Error::NoMove { .. }));
             prop_assert!(refused);
@@ -154,9 +154,38 @@ fn threads_agree_on_the_standard_avalanche_board() {
     let opts = |threads| SolveOptions {
         threads,
         listing: Listing::All,
+        ..Default::default()
     };
     let one = solve(&b, Rules::AVALANCHE, &opts(1)).unwrap();
     let mut two = solve(&b, Rules::AVALANCHE, &opts(2)).unwrap();
     two.seconds = one.seconds;
     assert_eq!(two, one);
+}
+
+proptest! {
+    /// The search's packed engine and the reference engine agree on every
+    /// legal pick of random positions, under every rule set.
+    #[test]
+    fn packed_engine_matches_the_reference(b in board(1..=16, 12), r in rules()) {
+        use mancala_sweep::engine::{self, Engine};
+        let n = b.pits_per_side();
+        let narrow = Engine::<2>::new(n.min(7), 255, r);
+        let wide = Engine::<5>::new(n, 255, r);
+        for p in b.legal_picks(r).collect::<Vec<_>>() {
+            let from = p.ring(n);
+            let mut slow = b.ring().to_vec();
+            let end = mancala_sweep::pick::play(&mut slow, from, r);
+            let mut out = vec![0u8; slow.len()];
+            let mut fast: engine::Packed<5> = engine::pack(b.ring());
+            prop_assert_eq!(wide.play(&mut fast, from), end);
+            engine::unpack(&fast, &mut out);
+            prop_assert_eq!(&out, &slow);
+            if n <= 7 {
+                let mut fast: engine::Packed<2> = engine::pack(b.ring());
+                prop_assert_eq!(narrow.play(&mut fast, from), end);
+                engine::unpack(&fast, &mut out);
+                prop_assert_eq!(&out, &slow);
+            }
+        }
+    }
 }
