@@ -275,6 +275,8 @@ struct Search<K, C, const W: usize> {
 /// Nodes a worker expands at a time (at least; larger buckets use larger
 /// chunks so that the number of successor runs stays small).
 const CHUNK: usize = 4096;
+/// Chunks a worker gets from a large bucket: enough to balance the load.
+const CHUNKS_PER_THREAD: usize = 16;
 
 impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     fn new(start: &Board, rules: Rules) -> Self {
@@ -346,6 +348,21 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         }
     }
 
+    /// Expand every node of a bucket, in parallel chunks.
+    fn expand_bucket(&self, bucket: &[Entry<K, C>], store: usize) -> Vec<Sink<K, C>> {
+        let chunk = CHUNK.max(bucket.len() / (rayon::current_num_threads() * CHUNKS_PER_THREAD));
+        bucket
+            .par_chunks(chunk)
+            .map(|nodes| {
+                let mut sink = Sink::new(self.max_store);
+                for &e in nodes {
+                    self.expand(e, store, &mut sink);
+                }
+                sink
+            })
+            .collect()
+    }
+
     /// Report progress and enforce the memory guard.
     fn checkpoint(&self, opts: &SolveOptions, progress: Progress) -> Result<(), SearchError> {
         if let Some(report) = opts.progress {
@@ -370,25 +387,13 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         let mut ended = vec![0u128; self.max_store + 1];
         let mut levels: Vec<Vec<K>> = vec![Vec::new(); self.max_store + 1];
         let mut positions = 0u64;
-        let chunks_per_thread = 16;
         for (store, level) in levels.iter_mut().enumerate().skip(start_store) {
             let bucket = frontier.take(store)?;
             if bucket.is_empty() {
                 continue;
             }
             positions += bucket.len() as u64;
-            let chunk =
-                CHUNK.max(bucket.len() / (rayon::current_num_threads() * chunks_per_thread));
-            let sinks: Vec<Sink<K, C>> = bucket
-                .par_chunks(chunk)
-                .map(|nodes| {
-                    let mut sink = Sink::new(self.max_store);
-                    for &e in nodes {
-                        self.expand(e, store, &mut sink);
-                    }
-                    sink
-                })
-                .collect();
+            let sinks = self.expand_bucket(&bucket, store);
             for sink in sinks {
                 if sink.overflow {
                     return Err(SearchError::Overflow);
@@ -549,5 +554,64 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 _ => {}
             }
         }
+    }
+}
+
+/// One bucket of a real search and its expansion, for the benchmarks: the
+/// nodes of bucket `store` (deduplicated, as the search expands them) and the
+/// raw successor stream they produce, which deduplication consumes. Boards up
+/// to 7 pits a side with 64-bit keys.
+pub struct Bucket {
+    search: Search<u64, u64, 2>,
+    store: usize,
+    nodes: Vec<Entry<u64, u64>>,
+}
+
+impl Bucket {
+    /// Run the forward pass from `board` up to bucket `store` and keep it.
+    pub fn new(board: &Board, rules: Rules, store: usize) -> Result<Bucket> {
+        let bits = bits_needed(board.stones_in_pits(), 2 * board.pits_per_side());
+        if bits > 64 || board.pits_per_side() > 7 {
+            return Err(Error::KeyTooWide {
+                stones: board.stones_in_pits(),
+                pits: 2 * board.pits_per_side(),
+                bits,
+            });
+        }
+        let search = Search::<u64, u64, 2>::new(board, rules);
+        let overflow = || Error::CountOverflow {
+            variant: format!("rules {rules} on board {}", board.one_line()),
+        };
+        let mut frontier = Frontier::<u64, u64>::new(search.max_store);
+        let first = board.store() as usize;
+        frontier.push(first, vec![(u64::encode(board.ring(), search.n), 1)]);
+        for s in first..store.min(search.max_store) {
+            let bucket = frontier.take(s).map_err(|_| overflow())?;
+            for sink in search.expand_bucket(&bucket, s) {
+                for (t, run) in sink.successors.into_iter().enumerate() {
+                    frontier.push(t, run);
+                }
+            }
+        }
+        let nodes = frontier.take(store).map_err(|_| overflow())?;
+        Ok(Bucket {
+            search,
+            store,
+            nodes,
+        })
+    }
+
+    /// The bucket's nodes: keys and path counts.
+    pub fn nodes(&self) -> &[Entry<u64, u64>] {
+        &self.nodes
+    }
+
+    /// Expand every node; returns the successors of all stores, concatenated.
+    pub fn expand(&self) -> Vec<Entry<u64, u64>> {
+        self.search
+            .expand_bucket(&self.nodes, self.store)
+            .into_iter()
+            .flat_map(|sink| sink.successors.into_iter().flatten())
+            .collect()
     }
 }

@@ -1,0 +1,184 @@
+//! Criterion benchmarks of the search's parts, each on real data from the
+//! search and each asserting the answer it computes:
+//!
+//! - `sow`: one pick, the packed engine against the reference engine;
+//! - `expand_bucket`: expansion of one real bucket (any-hole 2x6x4, store 20);
+//! - `dedup`: deduplication of that bucket's successor stream by the three
+//!   candidates (sort-based merge, dashmap with ahash, sharded hashbrown with
+//!   foldhash);
+//! - `solve`: whole solves of small variants.
+//!
+//! Run with `cargo bench --bench search`; `benches/table.sh` times whole runs
+//! of the binary.
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use mancala_sweep::engine::{self, Engine, Packed};
+use mancala_sweep::frontier::merge_sorted;
+use mancala_sweep::pick;
+use mancala_sweep::sweep::{solve, Bucket, Listing, SolveOptions};
+use mancala_sweep::{Board, Pit, Rules};
+use rayon::prelude::*;
+use std::hint::black_box;
+use std::sync::Mutex;
+
+fn standard() -> Board {
+    Board::uniform(6, 4).unwrap()
+}
+
+/// Rings of a real bucket with every legal pick: the inputs of `sow`.
+fn pick_cases() -> Vec<([u8; 13], usize)> {
+    let bucket = Bucket::new(&standard(), Rules::ANY_HOLE, 12).unwrap();
+    let mut cases = Vec::new();
+    for &(key, _) in bucket.nodes() {
+        let mut ring = [0u8; 13];
+        ring[6] = 12;
+        mancala_sweep::key::Key::decode(key, &mut ring, 6);
+        for p in Pit::all(6) {
+            if ring[p.ring(6)] > 0 {
+                cases.push((ring, p.ring(6)));
+            }
+        }
+    }
+    cases
+}
+
+fn sow(c: &mut Criterion) {
+    let cases = pick_cases();
+    let engine = Engine::<2>::new(6, 48, Rules::ANY_HOLE);
+    let reference = |cases: &[([u8; 13], usize)]| -> u64 {
+        cases
+            .iter()
+            .map(|(ring, from)| {
+                let mut r = *ring;
+                pick::play(&mut r, *from, Rules::ANY_HOLE);
+                r[6] as u64
+            })
+            .sum()
+    };
+    let packed = |cases: &[([u8; 13], usize)]| -> u64 {
+        cases
+            .iter()
+            .map(|(ring, from)| {
+                let mut r: Packed<2> = engine::pack(ring);
+                engine.play(&mut r, *from);
+                engine::get(&r, 6) as u64
+            })
+            .sum()
+    };
+    let expected = reference(&cases);
+    assert_eq!(packed(&cases), expected, "the engines disagree");
+    let mut g = c.benchmark_group("sow");
+    g.throughput(criterion::Throughput::Elements(cases.len() as u64));
+    g.bench_function("reference (byte ring, lap arithmetic)", |b| {
+        b.iter(|| assert_eq!(reference(black_box(&cases)), expected))
+    });
+    g.bench_function("packed (word adds from a table)", |b| {
+        b.iter(|| assert_eq!(packed(black_box(&cases)), expected))
+    });
+    g.finish();
+}
+
+fn expand_bucket(c: &mut Criterion) {
+    let bucket = Bucket::new(&standard(), Rules::ANY_HOLE, 20).unwrap();
+    let len = bucket.expand().len();
+    assert!(len > bucket.nodes().len());
+    let mut g = c.benchmark_group("expand_bucket");
+    g.sample_size(10);
+    g.throughput(criterion::Throughput::Elements(bucket.nodes().len() as u64));
+    g.bench_function("any-hole 2x6x4 store 20", |b| {
+        b.iter(|| assert_eq!(bucket.expand().len(), len))
+    });
+    g.finish();
+}
+
+/// Distinct keys and the sum of counts: what every strategy must agree on.
+type Summary = (usize, u64);
+
+fn by_sort(mut stream: Vec<(u64, u64)>) -> Summary {
+    merge_sorted(&mut stream).unwrap();
+    (stream.len(), stream.iter().map(|e| e.1).sum())
+}
+
+fn by_dashmap(stream: &[(u64, u64)]) -> Summary {
+    let map: dashmap::DashMap<u64, u64, ahash::RandomState> =
+        dashmap::DashMap::with_hasher(ahash::RandomState::new());
+    stream.par_iter().for_each(|&(k, c)| {
+        *map.entry(k).or_insert(0) += c;
+    });
+    (map.len(), map.iter().map(|e| *e.value()).sum())
+}
+
+fn by_sharded_hashbrown(stream: &[(u64, u64)]) -> Summary {
+    const SHARDS: usize = 64;
+    type Shard = hashbrown::HashMap<u64, u64, foldhash::fast::FixedState>;
+    let shards: Vec<Mutex<Shard>> = (0..SHARDS).map(|_| Mutex::new(Shard::default())).collect();
+    // Partition each chunk by shard first, so that every lock is taken once a chunk.
+    stream.par_chunks(1 << 16).for_each(|chunk| {
+        let mut parts: Vec<Vec<(u64, u64)>> = vec![Vec::new(); SHARDS];
+        for &(k, c) in chunk {
+            parts[(k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize].push((k, c));
+        }
+        for (shard, part) in shards.iter().zip(parts) {
+            let mut map = shard.lock().unwrap();
+            for (k, c) in part {
+                *map.entry(k).or_insert(0) += c;
+            }
+        }
+    });
+    let shards: Vec<Shard> = shards.into_iter().map(|m| m.into_inner().unwrap()).collect();
+    (
+        shards.iter().map(|m| m.len()).sum(),
+        shards.iter().flat_map(|m| m.values()).sum(),
+    )
+}
+
+fn dedup(c: &mut Criterion) {
+    let stream = Bucket::new(&standard(), Rules::ANY_HOLE, 20)
+        .unwrap()
+        .expand();
+    let expected = by_sort(stream.clone());
+    assert_eq!(by_dashmap(&stream), expected);
+    assert_eq!(by_sharded_hashbrown(&stream), expected);
+    let mut g = c.benchmark_group("dedup");
+    g.sample_size(10);
+    g.throughput(criterion::Throughput::Elements(stream.len() as u64));
+    g.bench_function("sort-merge (rayon par_sort_unstable)", |b| {
+        b.iter_batched(
+            || stream.clone(),
+            |s| assert_eq!(by_sort(s), expected),
+            BatchSize::LargeInput,
+        )
+    });
+    g.bench_function("dashmap + ahash", |b| {
+        b.iter(|| assert_eq!(by_dashmap(black_box(&stream)), expected))
+    });
+    g.bench_function("sharded hashbrown + foldhash", |b| {
+        b.iter(|| assert_eq!(by_sharded_hashbrown(black_box(&stream)), expected))
+    });
+    g.finish();
+}
+
+fn whole_solves(c: &mut Criterion) {
+    let cases: [(&str, Rules, usize, u32, u32); 4] = [
+        ("avalanche 2x6x4", Rules::AVALANCHE, 6, 4, 43),
+        ("kalah 2x6x4", Rules::KALAH, 6, 4, 2),
+        ("any-hole 2x6x3", Rules::ANY_HOLE, 6, 3, 36),
+        ("avalanche 2x6x6", Rules::AVALANCHE, 6, 6, 69),
+    ];
+    let mut g = c.benchmark_group("solve");
+    g.sample_size(10);
+    for (name, rules, n, s, best) in cases {
+        let board = Board::uniform(n, s).unwrap();
+        let opts = SolveOptions {
+            listing: Listing::Limit(0),
+            ..Default::default()
+        };
+        g.bench_function(name, |b| {
+            b.iter(|| assert_eq!(solve(&board, rules, &opts).unwrap().best_store, best))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, sow, expand_bucket, dedup, whole_solves);
+criterion_main!(benches);
