@@ -428,8 +428,8 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             turns_total = turns_total.checked_add(c).ok_or(SearchError::Overflow)?;
         }
         let optimal = if keep_levels {
-            let good = self.backward(&levels, best, opts, positions)?;
-            self.list(&levels, &good, best, listing.max())
+            let good = self.backward(levels, best, opts, positions)?;
+            self.list(&good, best, listing.max())
         } else {
             Vec::new()
         };
@@ -447,53 +447,53 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         })
     }
 
-    /// Index of `key` in a sorted level; every successor is there.
-    fn find(levels: &[Vec<K>], key: K, store: usize) -> usize {
-        levels[store]
-            .binary_search(&key)
-            .expect("every successor was expanded in the forward pass")
-    }
-
-    /// Mark, bucket by bucket from the top, the nodes from which a turn can
-    /// still end with `best` stones.
+    /// Find, bucket by bucket from the top, the nodes from which a turn can
+    /// still end with `best` stones. Each level is freed once it is done.
+    /// The good sets are small next to the levels (a node is good only on an
+    /// optimal line), so membership is a hash look-up that stays in cache.
     fn backward(
         &self,
-        levels: &[Vec<K>],
+        mut levels: Vec<Vec<K>>,
         best: usize,
         opts: &SolveOptions,
         positions: u64,
-    ) -> Result<Vec<Vec<bool>>, SearchError> {
-        let kept: u64 = levels
+    ) -> Result<Vec<GoodSet<K>>, SearchError> {
+        let mut kept: u64 = levels
             .iter()
             .map(|l| (l.capacity() * size_of::<K>()) as u64)
             .sum();
-        let mut marks_bytes = 0u64;
-        let mut good: Vec<Vec<bool>> = vec![Vec::new(); levels.len()];
+        let mut good_bytes = 0u64;
+        let mut good: Vec<GoodSet<K>> = (0..levels.len()).map(|_| GoodSet::default()).collect();
         for store in (0..levels.len()).rev() {
-            if levels[store].is_empty() {
+            let level = std::mem::take(&mut levels[store]);
+            if level.is_empty() {
                 continue;
             }
-            let marks: Vec<bool> = levels[store]
+            let marked: Vec<K> = level
                 .par_iter()
-                .map(|&key| {
+                .copied()
+                .filter(|&key| {
                     let mut ok = false;
                     let moved = self.for_each_pick(key, store, |_, step| {
-                        ok |= match step {
-                            Step::Node(k, s) => good[s][Self::find(levels, k, s)],
-                            Step::End(s) => s == best,
-                        }
+                        ok = ok
+                            || match step {
+                                Step::Node(k, s) => good[s].contains(&k),
+                                Step::End(s) => s == best,
+                            }
                     });
                     ok || (!moved && store == best)
                 })
                 .collect();
-            marks_bytes += marks.capacity() as u64;
-            good[store] = marks;
+            kept -= (level.capacity() * size_of::<K>()) as u64;
+            drop(level);
+            good[store] = marked.into_iter().collect();
+            good_bytes += (good[store].capacity() * (size_of::<K>() + 1)) as u64;
             let progress = Progress {
                 phase: Phase::Backward,
                 store,
                 max_store: self.max_store,
                 positions,
-                memory: kept + marks_bytes,
+                memory: kept + good_bytes,
             };
             self.checkpoint(opts, progress)?;
         }
@@ -502,28 +502,20 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
 
     /// Depth-first walk over good nodes, in pit order, collecting at most
     /// `limit` optimal sequences.
-    fn list(
-        &self,
-        levels: &[Vec<K>],
-        good: &[Vec<bool>],
-        best: usize,
-        limit: usize,
-    ) -> Vec<Vec<Pit>> {
+    fn list(&self, good: &[GoodSet<K>], best: usize, limit: usize) -> Vec<Vec<Pit>> {
         let mut out = Vec::new();
         let mut path = Vec::new();
         let start = (
             K::encode(self.start.ring(), self.n),
             self.start.store() as usize,
         );
-        self.walk(levels, good, best, limit, start, &mut path, &mut out);
+        self.walk(good, best, limit, start, &mut path, &mut out);
         out
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn walk(
         &self,
-        levels: &[Vec<K>],
-        good: &[Vec<bool>],
+        good: &[GoodSet<K>],
         best: usize,
         limit: usize,
         (key, store): (K, usize),
@@ -546,9 +538,9 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                     out.push(path.clone());
                     path.pop();
                 }
-                Step::Node(k, s) if good[s][Self::find(levels, k, s)] => {
+                Step::Node(k, s) if good[s].contains(&k) => {
                     path.push(pit);
-                    self.walk(levels, good, best, limit, (k, s), path, out);
+                    self.walk(good, best, limit, (k, s), path, out);
                     path.pop();
                 }
                 _ => {}
@@ -556,6 +548,9 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         }
     }
 }
+
+/// Keys of the nodes on optimal lines, one set per store value.
+type GoodSet<K> = hashbrown::HashSet<K, foldhash::fast::FixedState>;
 
 /// One bucket of a real search and its expansion, for the benchmarks: the
 /// nodes of bucket `store` (deduplicated, as the search expands them) and the
