@@ -15,11 +15,24 @@ pub trait Key: Copy + Ord + Eq + std::hash::Hash + Send + Sync + std::fmt::Debug
     /// Width in bits.
     const BITS: u32;
 
-    /// Encode the pits of `ring` (every counter but the store at index `n`).
-    fn encode(ring: &[u8], n: usize) -> Self;
+    /// Encode the pits of a ring of `len` counters read through `count`
+    /// (every counter but the store at index `n`).
+    fn encode_with(len: usize, n: usize, count: impl Fn(usize) -> u8) -> Self;
+
+    /// Hand each pit's count to `set(ring index, count)`, skipping the store.
+    fn decode_with(self, len: usize, n: usize, set: impl FnMut(usize, u8));
+
+    /// Encode the pits of `ring`.
+    #[inline]
+    fn encode(ring: &[u8], n: usize) -> Self {
+        Self::encode_with(ring.len(), n, |i| ring[i])
+    }
 
     /// Write the pits back into `ring`, leaving the store counter alone.
-    fn decode(self, ring: &mut [u8], n: usize);
+    #[inline]
+    fn decode(self, ring: &mut [u8], n: usize) {
+        self.decode_with(ring.len(), n, |i, c| ring[i] = c)
+    }
 }
 
 /// Bits a key needs for `stones` stones in `pits` pits.
@@ -33,12 +46,13 @@ macro_rules! impl_key {
             const BITS: u32 = <$t>::BITS;
 
             #[inline]
-            fn encode(ring: &[u8], n: usize) -> Self {
+            fn encode_with(len: usize, n: usize, count: impl Fn(usize) -> u8) -> Self {
                 let mut key: $t = 0;
-                for (r, &c) in ring.iter().enumerate().rev() {
+                for r in (0..len).rev() {
                     if r == n {
                         continue;
                     }
+                    let c = count(r);
                     let ones: $t = (1 << c) - 1;
                     key = key.checked_shl(c as u32 + 1).unwrap_or(0) | ones;
                 }
@@ -46,14 +60,14 @@ macro_rules! impl_key {
             }
 
             #[inline]
-            fn decode(self, ring: &mut [u8], n: usize) {
+            fn decode_with(self, len: usize, n: usize, mut set: impl FnMut(usize, u8)) {
                 let mut key = self;
-                for (r, slot) in ring.iter_mut().enumerate() {
+                for r in 0..len {
                     if r == n {
                         continue;
                     }
                     let c = key.trailing_ones();
-                    *slot = c as u8;
+                    set(r, c as u8);
                     key = key.checked_shr(c + 1).unwrap_or(0);
                 }
             }

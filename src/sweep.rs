@@ -307,9 +307,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
 
     #[inline]
     fn key_of(&self, ring: &Packed<W>) -> K {
-        let mut bytes = [0u8; RING_CAP];
-        engine::unpack(ring, &mut bytes[..self.len]);
-        K::encode(&bytes[..self.len], self.n)
+        K::encode_with(self.len, self.n, |i| engine::get(ring, i))
     }
 
     /// Call `f(pick ring index, step)` for every legal pick from the node, in
