@@ -19,6 +19,12 @@ pub trait Key: Copy + Ord + Eq + std::hash::Hash + Send + Sync + std::fmt::Debug
     /// (every counter but the store at index `n`).
     fn encode_with(len: usize, n: usize, count: impl Fn(usize) -> u8) -> Self;
 
+    /// The key as a `u128` (for delta coding).
+    fn to_u128(self) -> u128;
+
+    /// The key back from [`Key::to_u128`].
+    fn from_u128(v: u128) -> Self;
+
     /// Hand each pit's count to `set(ring index, count)`, skipping the store.
     fn decode_with(self, len: usize, n: usize, set: impl FnMut(usize, u8));
 
@@ -44,6 +50,16 @@ macro_rules! impl_key {
     ($t:ty) => {
         impl Key for $t {
             const BITS: u32 = <$t>::BITS;
+
+            #[inline]
+            fn to_u128(self) -> u128 {
+                self as u128
+            }
+
+            #[inline]
+            fn from_u128(v: u128) -> Self {
+                v as $t
+            }
 
             #[inline]
             fn encode_with(len: usize, n: usize, count: impl Fn(usize) -> u8) -> Self {

@@ -9,7 +9,7 @@
 //! - [`sow`] and [`pick`]: the rules engine (one sowing; one pick with relay
 //!   and capture);
 //! - [`turn`]: checked play of a pick sequence (`replay`);
-//! - [`key`], [`frontier`] and [`sweep`]: the exact search;
+//! - [`engine`], [`key`], [`frontier`], [`level`] and [`sweep`]: the exact search;
 //! - [`report`]: the text and JSON output of the commands.
 
 pub mod board;
@@ -18,6 +18,7 @@ pub mod engine;
 pub mod error;
 pub mod frontier;
 pub mod key;
+pub mod level;
 pub mod pick;
 pub mod pit;
 pub mod report;

@@ -14,8 +14,8 @@
 //!
 //! Listing optimal sequences needs to know which nodes can still reach the
 //! best score. When a listing is asked for, the forward pass keeps each
-//! bucket's sorted keys, and a *backward pass* marks the good nodes from the
-//! top bucket down. A depth-first walk over good nodes in pit order then
+//! bucket's sorted keys (delta-coded, see [`crate::level`]), and a *backward
+//! pass* finds the good nodes from the top bucket down. A depth-first walk over good nodes in pit order then
 //! emits optimal sequences in lexicographic order of their pit numbers,
 //! without ever entering a dead end.
 //!
@@ -34,6 +34,7 @@ use crate::engine::{self, Engine, Packed};
 use crate::error::{Error, Result};
 use crate::frontier::{Count, Entry, Frontier, Overflow};
 use crate::key::{bits_needed, Key};
+use crate::level::Level;
 use crate::pick::PickEnd;
 use crate::pit::Pit;
 use crate::rules::{Rules, Scope};
@@ -383,7 +384,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             vec![(K::encode(self.start.ring(), self.n), C::ONE)],
         );
         let mut ended = vec![0u128; self.max_store + 1];
-        let mut levels: Vec<Vec<K>> = vec![Vec::new(); self.max_store + 1];
+        let mut levels: Vec<Level<K>> = (0..=self.max_store).map(|_| Level::default()).collect();
         let mut positions = 0u64;
         for (store, level) in levels.iter_mut().enumerate().skip(start_store) {
             let bucket = frontier.take(store)?;
@@ -405,8 +406,8 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             }
             let bucket_bytes = (bucket.capacity() * size_of::<Entry<K, C>>()) as u64;
             if keep_levels {
-                *level = bucket.into_iter().map(|e| e.0).collect();
-                kept += (level.capacity() * size_of::<K>()) as u64;
+                *level = Level::from_sorted(bucket.iter().map(|e| e.0));
+                kept += level.memory();
             }
             let progress = Progress {
                 phase: Phase::Forward,
@@ -451,15 +452,12 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// optimal line), so membership is a hash look-up that stays in cache.
     fn backward(
         &self,
-        mut levels: Vec<Vec<K>>,
+        mut levels: Vec<Level<K>>,
         best: usize,
         opts: &SolveOptions,
         positions: u64,
     ) -> Result<Vec<GoodSet<K>>, SearchError> {
-        let mut kept: u64 = levels
-            .iter()
-            .map(|l| (l.capacity() * size_of::<K>()) as u64)
-            .sum();
+        let mut kept: u64 = levels.iter().map(Level::memory).sum();
         let mut good_bytes = 0u64;
         let mut good: Vec<GoodSet<K>> = (0..levels.len()).map(|_| GoodSet::default()).collect();
         for store in (0..levels.len()).rev() {
@@ -469,7 +467,6 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             }
             let marked: Vec<K> = level
                 .par_iter()
-                .copied()
                 .filter(|&key| {
                     let mut ok = false;
                     let moved = self.for_each_pick(key, store, |_, step| {
@@ -482,7 +479,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                     ok || (!moved && store == best)
                 })
                 .collect();
-            kept -= (level.capacity() * size_of::<K>()) as u64;
+            kept -= level.memory();
             drop(level);
             good[store] = marked.into_iter().collect();
             good_bytes += (good[store].capacity() * (size_of::<K>() + 1)) as u64;
