@@ -252,14 +252,6 @@ impl<K: Key, C: Count> Sink<K, C> {
     }
 }
 
-/// Where a pick from a node leads.
-enum Step<K> {
-    /// A free turn: the node reached, with its store.
-    Node(K, usize),
-    /// The turn ended with this store.
-    End(usize),
-}
-
 /// The fixed part of a search: board shape, rules and the pits in scope.
 struct Search<K, C, const W: usize> {
     rules: Rules,
@@ -311,26 +303,30 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         K::encode_with(self.len, self.n, |i| engine::get(ring, i))
     }
 
-    /// Call `f(pick ring index, step)` for every legal pick from the node, in
-    /// pit order; returns false when the node has no legal pick.
+    /// Stones in the store of a packed ring.
     #[inline]
-    fn for_each_pick(&self, key: K, store: usize, mut f: impl FnMut(usize, Step<K>)) -> bool {
-        let ring = self.ring_of(key, store);
+    fn store_of(&self, ring: &Packed<W>) -> usize {
+        engine::get(ring, self.engine.store_index()) as usize
+    }
+
+    /// Call `f(pick ring index, ring after the pick, how it ended)` for
+    /// every legal pick from the node `ring`, in pit order; returns false
+    /// when the node has no legal pick.
+    #[inline]
+    fn for_each_pick(
+        &self,
+        ring: &Packed<W>,
+        mut f: impl FnMut(usize, &Packed<W>, PickEnd),
+    ) -> bool {
         let mut moved = false;
         for &from in &self.scope {
-            if engine::get(&ring, from) == 0 {
+            if engine::get(ring, from) == 0 {
                 continue;
             }
             moved = true;
-            let mut after = ring;
-            let s = self.engine.store_index();
-            let step = match self.engine.play(&mut after, from) {
-                PickEnd::FreeTurn => {
-                    Step::Node(self.key_of(&after), engine::get(&after, s) as usize)
-                }
-                PickEnd::TurnOver => Step::End(engine::get(&after, s) as usize),
-            };
-            f(from, step);
+            let mut after = *ring;
+            let end = self.engine.play(&mut after, from);
+            f(from, &after, end);
         }
         moved
     }
@@ -338,9 +334,12 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// Expand one node of the forward pass into `sink`.
     #[inline]
     fn expand(&self, (key, count): Entry<K, C>, store: usize, sink: &mut Sink<K, C>) {
-        let moved = self.for_each_pick(key, store, |_, step| match step {
-            Step::Node(k, s) => sink.successors[s].push((k, count)),
-            Step::End(s) => sink.end(s, count.into()),
+        let ring = self.ring_of(key, store);
+        let moved = self.for_each_pick(&ring, |_, after, end| match end {
+            PickEnd::FreeTurn => {
+                sink.successors[self.store_of(after)].push((self.key_of(after), count))
+            }
+            PickEnd::TurnOver => sink.end(self.store_of(after), count.into()),
         });
         if !moved {
             sink.end(store, count.into());
@@ -456,24 +455,25 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         best: usize,
         opts: &SolveOptions,
         positions: u64,
-    ) -> Result<Vec<GoodSet<K>>, SearchError> {
+    ) -> Result<Vec<GoodSet<W>>, SearchError> {
         let mut kept: u64 = levels.iter().map(Level::memory).sum();
         let mut good_bytes = 0u64;
-        let mut good: Vec<GoodSet<K>> = (0..levels.len()).map(|_| GoodSet::default()).collect();
+        let mut good: Vec<GoodSet<W>> = (0..levels.len()).map(|_| GoodSet::default()).collect();
         for store in (0..levels.len()).rev() {
             let level = std::mem::take(&mut levels[store]);
             if level.is_empty() {
                 continue;
             }
-            let marked: Vec<K> = level
+            let marked: Vec<Packed<W>> = level
                 .par_iter()
-                .filter(|&key| {
+                .map(|key| self.ring_of(key, store))
+                .filter(|ring| {
                     let mut ok = false;
-                    let moved = self.for_each_pick(key, store, |_, step| {
+                    let moved = self.for_each_pick(ring, |_, after, end| {
                         ok = ok
-                            || match step {
-                                Step::Node(k, s) => good[s].contains(&k),
-                                Step::End(s) => s == best,
+                            || match end {
+                                PickEnd::FreeTurn => good[self.store_of(after)].contains(after),
+                                PickEnd::TurnOver => self.store_of(after) == best,
                             }
                     });
                     ok || (!moved && store == best)
@@ -482,7 +482,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             kept -= level.memory();
             drop(level);
             good[store] = marked.into_iter().collect();
-            good_bytes += (good[store].capacity() * (size_of::<K>() + 1)) as u64;
+            good_bytes += (good[store].capacity() * (size_of::<Packed<W>>() + 1)) as u64;
             let progress = Progress {
                 phase: Phase::Backward,
                 store,
@@ -497,45 +497,43 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
 
     /// Depth-first walk over good nodes, in pit order, collecting at most
     /// `limit` optimal sequences.
-    fn list(&self, good: &[GoodSet<K>], best: usize, limit: usize) -> Vec<Vec<Pit>> {
+    fn list(&self, good: &[GoodSet<W>], best: usize, limit: usize) -> Vec<Vec<Pit>> {
         let mut out = Vec::new();
         let mut path = Vec::new();
-        let start = (
-            K::encode(self.start.ring(), self.n),
-            self.start.store() as usize,
-        );
-        self.walk(good, best, limit, start, &mut path, &mut out);
+        let start = engine::pack(self.start.ring());
+        self.walk(good, best, limit, &start, &mut path, &mut out);
         out
     }
 
     fn walk(
         &self,
-        good: &[GoodSet<K>],
+        good: &[GoodSet<W>],
         best: usize,
         limit: usize,
-        (key, store): (K, usize),
+        ring: &Packed<W>,
         path: &mut Vec<Pit>,
         out: &mut Vec<Vec<Pit>>,
     ) {
         let mut next = Vec::new();
-        let moved = self.for_each_pick(key, store, |from, step| next.push((from, step)));
-        if !moved && store == best {
+        let moved = self.for_each_pick(ring, |from, after, end| next.push((from, *after, end)));
+        if !moved && self.store_of(ring) == best {
             out.push(path.clone());
         }
-        for (from, step) in next {
+        for (from, after, end) in next {
             if out.len() >= limit {
                 return;
             }
             let pit = Pit::from_ring(from, self.n).expect("picks are pits");
-            match step {
-                Step::End(s) if s == best => {
+            let store = self.store_of(&after);
+            match end {
+                PickEnd::TurnOver if store == best => {
                     path.push(pit);
                     out.push(path.clone());
                     path.pop();
                 }
-                Step::Node(k, s) if good[s].contains(&k) => {
+                PickEnd::FreeTurn if good[store].contains(&after) => {
                     path.push(pit);
-                    self.walk(good, best, limit, (k, s), path, out);
+                    self.walk(good, best, limit, &after, path, out);
                     path.pop();
                 }
                 _ => {}
@@ -544,8 +542,9 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     }
 }
 
-/// Keys of the nodes on optimal lines, one set per store value.
-type GoodSet<K> = hashbrown::HashSet<K, foldhash::fast::FixedState>;
+/// The nodes on optimal lines, one set per store value, as packed rings so
+/// that the listing pass never encodes a key to look one up.
+type GoodSet<const W: usize> = hashbrown::HashSet<Packed<W>, foldhash::fast::FixedState>;
 
 /// One bucket of a real search and its expansion, for the benchmarks: the
 /// nodes of bucket `store` (deduplicated, as the search expands them) and the
