@@ -16,6 +16,7 @@ pub mod board;
 pub mod config;
 pub mod engine;
 pub mod error;
+pub mod find;
 pub mod frontier;
 pub mod key;
 pub mod level;

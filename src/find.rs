@@ -1,0 +1,430 @@
+//! `find`: a bounded beam search for the best turn on boards too big to
+//! search exhaustively.
+//!
+//! The search walks the same store buckets as [`crate::sweep`], but keeps at
+//! most `beam` positions in each bucket: the ones with the best heuristic
+//! score (see [`score`]). Positions are deduplicated by their packed ring, and
+//! each remembers the pick that first reached it, so the best line can be
+//! read back. A round with beam `W` that has to drop positions is followed by
+//! a round with beam `2W`, until a sweep is found (nothing can beat it), a
+//! round drops nothing (the search was exhaustive and its answer is exact),
+//! or the time budget runs out. Each line returned is replayed through the
+//! checked [`crate::turn`] path to prove its score.
+//!
+//! The result is deterministic for a given seed, beam and thread count as
+//! long as the same rounds finish; the time budget only decides how many
+//! rounds run.
+
+use crate::board::Board;
+use crate::engine::{self, Engine, Packed};
+use crate::error::{Error, Result};
+use crate::pick::PickEnd;
+use crate::pit::Pit;
+use crate::rules::{Rules, Scope};
+use crate::turn;
+use rayon::prelude::*;
+use std::time::{Duration, Instant};
+
+/// Options for [`find`].
+#[derive(Copy, Clone)]
+pub struct FindOptions<'a> {
+    /// Positions kept per store bucket in the first round.
+    pub beam: usize,
+    /// Wall-clock budget.
+    pub seconds: f64,
+    /// Seed for breaking ties between equal scores.
+    pub seed: u64,
+    /// Worker threads; 0 uses one per core.
+    pub threads: usize,
+    /// Weights of the heuristic score.
+    pub weights: Weights,
+    /// Called after every bucket.
+    pub progress: Option<&'a (dyn Fn(&FindProgress) + Sync)>,
+}
+
+impl Default for FindOptions<'_> {
+    fn default() -> Self {
+        FindOptions {
+            beam: 1024,
+            seconds: 10.0,
+            seed: 0,
+            threads: 0,
+            weights: Weights::TUNED,
+            progress: None,
+        }
+    }
+}
+
+/// A snapshot of a running [`find`].
+#[derive(Copy, Clone, Debug)]
+pub struct FindProgress {
+    /// Round (0-based); round r keeps `beam * 2^r` positions a bucket.
+    pub round: u32,
+    /// The beam of this round.
+    pub beam: usize,
+    /// The store bucket just expanded.
+    pub store: usize,
+    /// The highest store value.
+    pub max_store: usize,
+    /// The best final store found so far.
+    pub best: usize,
+    /// Positions expanded so far, over all rounds.
+    pub positions: u64,
+}
+
+/// The best turn `find` found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found {
+    /// The rules searched under.
+    pub rules: Rules,
+    /// The start position.
+    pub start: Board,
+    /// Store at the end of `line` (replayed).
+    pub best_store: u32,
+    /// Stones in the pits and the own store at the start.
+    pub total_stones: u32,
+    /// The line: a complete turn.
+    pub line: Vec<Pit>,
+    /// True when `best_store` is proved best: the last round dropped no
+    /// position, or the line is a sweep.
+    pub exact: bool,
+    /// Rounds that ran (fully or until the budget ran out).
+    pub rounds: u32,
+    /// Beam of the last round.
+    pub beam: usize,
+    /// Positions expanded over all rounds.
+    pub positions: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl Found {
+    /// True when every stone in play ends in the store.
+    pub fn sweep(&self) -> bool {
+        self.best_store == self.total_stones
+    }
+}
+
+/// Search for the best turn from `board` within the options' budget.
+pub fn find(board: &Board, rules: Rules, opts: &FindOptions) -> Result<Found> {
+    if !board.can_move(rules) {
+        return Err(Error::NoMove {
+            board: board.one_line(),
+            scope: rules.scope,
+        });
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build()
+        .map_err(|e| Error::Threads {
+            threads: opts.threads,
+            reason: e.to_string(),
+        })?;
+    let started = Instant::now();
+    let (line, exact, rounds, beam, positions) = pool.install(|| {
+        if 2 * board.pits_per_side() < 16 {
+            Beam::<2>::new(board, rules).run(opts, started)
+        } else {
+            Beam::<5>::new(board, rules).run(opts, started)
+        }
+    });
+    let numbers: Vec<u32> = line.iter().map(|p| p.number() as u32).collect();
+    let end = turn::replay(*board, rules, &numbers)?
+        .pop()
+        .expect("replay returns the start state at least");
+    debug_assert!(!end.to_move(), "a found line is a complete turn");
+    let best_store = end.board().store() as u32;
+    let total_stones = board.stones_in_play();
+    Ok(Found {
+        rules,
+        start: *board,
+        best_store,
+        total_stones,
+        line,
+        exact: exact || best_store == total_stones,
+        rounds,
+        beam,
+        positions,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// How a kept position was reached: its parent's arena index and the pick.
+#[derive(Copy, Clone)]
+struct Link {
+    parent: u32,
+    pick: u8,
+}
+
+/// A candidate in a bucket: its ring, score, tie-break and arena index.
+#[derive(Copy, Clone)]
+struct Candidate<const W: usize> {
+    ring: Packed<W>,
+    score: i64,
+    tie: u64,
+    link: u32,
+}
+
+struct Beam<const W: usize> {
+    start: Board,
+    n: usize,
+    max_store: usize,
+    engine: Engine<W>,
+    scope: Vec<usize>,
+}
+
+/// What expanding one kept position gives.
+struct Expansion<const W: usize> {
+    /// Free turns: the ring reached and the pick (ring index).
+    next: Vec<(Packed<W>, usize)>,
+    /// The best turn that ends here: (final store, pick ring index), or the
+    /// node's own store with no pick when it has no legal pick.
+    ends: Option<(usize, Option<usize>)>,
+}
+
+impl<const W: usize> Beam<W> {
+    fn new(start: &Board, rules: Rules) -> Self {
+        let n = start.pits_per_side();
+        let last = match rules.scope {
+            Scope::Own => n,
+            Scope::Any => 2 * n,
+        };
+        Beam {
+            start: *start,
+            n,
+            max_store: start.stones_in_play() as usize,
+            engine: Engine::new(n, start.stones_in_play() as usize, rules),
+            scope: Pit::all(n).take(last).map(|p| p.ring(n)).collect(),
+        }
+    }
+
+    fn store_of(&self, ring: &Packed<W>) -> usize {
+        engine::get(ring, self.n) as usize
+    }
+
+    fn expand(&self, ring: &Packed<W>) -> Expansion<W> {
+        let mut next = Vec::new();
+        let mut ends: Option<(usize, Option<usize>)> = None;
+        for &from in &self.scope {
+            if engine::get(ring, from) == 0 {
+                continue;
+            }
+            let mut after = *ring;
+            match self.engine.play(&mut after, from) {
+                PickEnd::FreeTurn => next.push((after, from)),
+                PickEnd::TurnOver => {
+                    let s = self.store_of(&after);
+                    if ends.is_none_or(|(b, _)| s > b) {
+                        ends = Some((s, Some(from)));
+                    }
+                }
+            }
+        }
+        if next.is_empty() && ends.is_none() {
+            ends = Some((self.store_of(ring), None));
+        }
+        Expansion { next, ends }
+    }
+
+    /// The heuristic: how promising a position is among those with the same
+    /// store. See [`score`].
+    fn score(&self, ring: &Packed<W>, weights: Weights) -> i64 {
+        let mut bytes = [0u8; crate::board::RING_CAP];
+        let len = 2 * self.n + 1;
+        engine::unpack(ring, &mut bytes[..len]);
+        let mut free = 0i64;
+        for &from in &self.scope {
+            if bytes[from] == 0 {
+                continue;
+            }
+            let mut after = *ring;
+            free += (self.engine.play(&mut after, from) == PickEnd::FreeTurn) as i64;
+        }
+        score(&bytes[..len], self.n, free, weights)
+    }
+
+    /// Returns (line, exhaustive, rounds, last beam, positions).
+    fn run(&self, opts: &FindOptions, started: Instant) -> (Vec<Pit>, bool, u32, usize, u64) {
+        let budget = Duration::from_secs_f64(opts.seconds.max(0.0));
+        let mut best: (usize, Vec<Pit>) = (0, Vec::new());
+        let mut positions = 0u64;
+        let mut beam = opts.beam.max(1);
+        let mut round = 0u32;
+        loop {
+            let (found, exhaustive, done_in_time, expanded) =
+                self.round(opts, beam, round, started, budget, &best);
+            positions += expanded;
+            if found.0 > best.0 || best.1.is_empty() {
+                best = found;
+            }
+            let sweep = best.0 == self.max_store;
+            if sweep || exhaustive || !done_in_time || started.elapsed() >= budget {
+                return (best.1, exhaustive && done_in_time, round + 1, beam, positions);
+            }
+            beam = beam.saturating_mul(2);
+            round += 1;
+        }
+    }
+
+    /// One round with a fixed beam. Returns the best (store, line), whether
+    /// nothing was dropped, whether it finished within the budget, and the
+    /// positions expanded.
+    fn round(
+        &self,
+        opts: &FindOptions,
+        beam: usize,
+        round: u32,
+        started: Instant,
+        budget: Duration,
+        so_far: &(usize, Vec<Pit>),
+    ) -> ((usize, Vec<Pit>), bool, bool, u64) {
+        let mut arena: Vec<Link> = vec![Link {
+            parent: u32::MAX,
+            pick: 0,
+        }];
+        let mut buckets: Vec<hashbrown::HashMap<Packed<W>, Candidate<W>, foldhash::fast::FixedState>> =
+            (0..=self.max_store).map(|_| Default::default()).collect();
+        let start = engine::pack(self.start.ring());
+        let first = self.start.store() as usize;
+        buckets[first].insert(
+            start,
+            Candidate {
+                ring: start,
+                score: 0,
+                tie: 0,
+                link: 0,
+            },
+        );
+        let mut best: (usize, u32, Option<u8>) = (0, 0, None);
+        let mut have_best = false;
+        let mut exhaustive = true;
+        let mut positions = 0u64;
+        for store in first..=self.max_store {
+            let mut cands: Vec<Candidate<W>> = std::mem::take(&mut buckets[store]).into_values().collect();
+            if cands.is_empty() {
+                continue;
+            }
+            cands.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.tie.cmp(&b.tie)));
+            if cands.len() > beam {
+                exhaustive = false;
+                cands.truncate(beam);
+            }
+            positions += cands.len() as u64;
+            let expansions: Vec<Expansion<W>> = cands.par_iter().map(|c| self.expand(&c.ring)).collect();
+            // Score the successors in parallel, then insert them in order.
+            let scored: Vec<Vec<(Packed<W>, usize, i64)>> = expansions
+                .par_iter()
+                .map(|e| e.next.iter().map(|&(r, from)| (r, from, self.score(&r, opts.weights))).collect())
+                .collect();
+            for ((c, e), succ) in cands.iter().zip(&expansions).zip(scored) {
+                if let Some((s, pick)) = e.ends {
+                    if !have_best || s > best.0 {
+                        best = (s, c.link, pick.map(|p| p as u8));
+                        have_best = true;
+                    }
+                }
+                for (ring, from, score) in succ {
+                    let t = self.store_of(&ring);
+                    if buckets[t].contains_key(&ring) {
+                        continue;
+                    }
+                    arena.push(Link {
+                        parent: c.link,
+                        pick: from as u8,
+                    });
+                    let link = (arena.len() - 1) as u32;
+                    let tie = tie_break(&ring, opts.seed ^ round as u64);
+                    buckets[t].insert(ring, Candidate { ring, score, tie, link });
+                }
+            }
+            if let Some(report) = opts.progress {
+                report(&FindProgress {
+                    round,
+                    beam,
+                    store,
+                    max_store: self.max_store,
+                    best: best.0.max(so_far.0),
+                    positions,
+                });
+            }
+            if best.0 == self.max_store {
+                break;
+            }
+            if started.elapsed() >= budget {
+                return (self.line(&arena, best), false, false, positions);
+            }
+        }
+        (self.line(&arena, best), exhaustive, true, positions)
+    }
+
+    /// Read a line back from the arena: the picks to the node, then the last pick.
+    fn line(&self, arena: &[Link], (store, node, last): (usize, u32, Option<u8>)) -> (usize, Vec<Pit>) {
+        let mut picks = Vec::new();
+        if let Some(p) = last {
+            picks.push(p);
+        }
+        let mut at = node;
+        while at != 0 {
+            let link = arena[at as usize];
+            picks.push(link.pick);
+            at = link.parent;
+        }
+        picks.reverse();
+        let line = picks
+            .into_iter()
+            .map(|r| Pit::from_ring(r as usize, self.n).expect("picks are pits"))
+            .collect();
+        (store, line)
+    }
+}
+
+/// Deterministic tie-break for equal scores: a hash of the ring and the seed.
+fn tie_break<const W: usize>(ring: &Packed<W>, seed: u64) -> u64 {
+    let mut h = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD6E8_FEB8_6659_FD93;
+    for &w in ring {
+        h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^= h >> 32;
+    }
+    h
+}
+
+/// The beam's score of a position (higher is kept first), from the ring
+/// counters (`ring`, store at index `n`) and `free`, the number of picks from
+/// it that end in the store.
+///
+/// Positions in one bucket all have the same store, so the score ranks how
+/// well the rest can still come in. The features and weights were chosen by
+/// measurement (`examples/tune_find.rs`, results in the README): the number
+/// of free-turn picks (one-ply mobility) matters most by far; among equal
+/// mobility, fewer stones on the own side and fewer empty pits find sweeps
+/// sooner. More own-side stones, the first guess, made sweeps slower to find.
+pub fn score(ring: &[u8], n: usize, free: i64, w: Weights) -> i64 {
+    let own: i64 = ring[..n].iter().map(|&c| c as i64).sum();
+    let empty = ring
+        .iter()
+        .enumerate()
+        .filter(|&(i, &c)| i != n && c == 0)
+        .count() as i64;
+    w.free * free + w.own * own + w.empty * empty
+}
+
+/// Weights of [`score`]'s features.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Per pick that ends in the store (one-ply mobility).
+    pub free: i64,
+    /// Per stone in the player's own pits.
+    pub own: i64,
+    /// Per empty pit.
+    pub empty: i64,
+}
+
+impl Weights {
+    /// The weights `find` uses, chosen with `examples/tune_find.rs`: free
+    /// turns first, then fewer stones on the own side and fewer empty pits.
+    pub const TUNED: Weights = Weights {
+        free: 1000,
+        own: -2,
+        empty: -1,
+    };
+}
