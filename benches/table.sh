@@ -39,3 +39,16 @@ for v in "${variants[@]}"; do
     echo "| $name | $threads | $wall | $positions | $rate | $mib | $best/$total | ${speed}x |"
   done
 done
+
+echo
+echo "| find | wall (s) | best | exact | rounds | last beam | positions |"
+echo "|---|---|---|---|---|---|---|"
+for v in "any-hole 2x6x4|--rules any-hole" "any-hole 2x6x5|--rules any-hole --stones 5" "any-hole 2x6x6|--rules any-hole --stones 6" "avalanche 2x6x6|--rules avalanche --stones 6"; do
+  name=${v%%|*}
+  flags=${v#*|}
+  # shellcheck disable=SC2086
+  /usr/bin/time -f "%e %M" -o /tmp/ms-bench-time "$bin" find $flags --seconds 60 --json --quiet >/tmp/ms-bench-out
+  read -r wall _ </tmp/ms-bench-time
+  field() { grep -o "\"$1\":[a-z0-9]*" /tmp/ms-bench-out | cut -d: -f2; }
+  echo "| $name | $wall | $(field best_store)/$(field total_stones) | $(field exact) | $(field rounds) | $(field beam) | $(field positions) |"
+done

@@ -11,12 +11,47 @@ use mancala_sweep::{Board, Rules};
 
 fn main() {
     let candidates = [
-        ("free only", Weights { free: 1, own: 0, empty: 0 }),
-        ("free, more own stones", Weights { free: 1000, own: 1, empty: 0 }),
-        ("16 free + own stones", Weights { free: 16, own: 1, empty: 0 }),
-        ("free, fewer own stones", Weights { free: 1000, own: -1, empty: 0 }),
+        (
+            "free only",
+            Weights {
+                free: 1,
+                own: 0,
+                empty: 0,
+            },
+        ),
+        (
+            "free, more own stones",
+            Weights {
+                free: 1000,
+                own: 1,
+                empty: 0,
+            },
+        ),
+        (
+            "16 free + own stones",
+            Weights {
+                free: 16,
+                own: 1,
+                empty: 0,
+            },
+        ),
+        (
+            "free, fewer own stones",
+            Weights {
+                free: 1000,
+                own: -1,
+                empty: 0,
+            },
+        ),
         ("free, fewer own, fewer empty (tuned)", Weights::TUNED),
-        ("own stones only", Weights { free: 0, own: 1, empty: 0 }),
+        (
+            "own stones only",
+            Weights {
+                free: 0,
+                own: 1,
+                empty: 0,
+            },
+        ),
     ];
     println!("| weights | board | mean s | worst s | sweeps |");
     println!("|---|---|---|---|---|");

@@ -79,7 +79,7 @@ pub enum Error {
 
     /// The memory guard stopped the search before it could finish.
     #[error(
-        "the search stopped at store bucket {store} of {max_store}{pass} after {positions} positions: it would hold more than {limit_text} (--max-memory); try a smaller board, --limit 0 to skip the listing, or a higher --max-memory",
+        "the search stopped at store bucket {store} of {max_store}{pass} after {positions} positions: it would hold more than {limit_text} (--max-memory); try `find` for a heuristic line, a smaller board, --limit 0 to skip the listing, or a higher --max-memory",
         pass = if *backward { " of the listing pass" } else { "" },
         limit_text = crate::config::format_bytes(*limit)
     )]

@@ -259,7 +259,13 @@ impl<const W: usize> Beam<W> {
             }
             let sweep = best.0 == self.max_store;
             if sweep || exhaustive || !done_in_time || started.elapsed() >= budget {
-                return (best.1, exhaustive && done_in_time, round + 1, beam, positions);
+                return (
+                    best.1,
+                    exhaustive && done_in_time,
+                    round + 1,
+                    beam,
+                    positions,
+                );
             }
             beam = beam.saturating_mul(2);
             round += 1;
@@ -282,8 +288,9 @@ impl<const W: usize> Beam<W> {
             parent: u32::MAX,
             pick: 0,
         }];
-        let mut buckets: Vec<hashbrown::HashMap<Packed<W>, Candidate<W>, foldhash::fast::FixedState>> =
-            (0..=self.max_store).map(|_| Default::default()).collect();
+        let mut buckets: Vec<
+            hashbrown::HashMap<Packed<W>, Candidate<W>, foldhash::fast::FixedState>,
+        > = (0..=self.max_store).map(|_| Default::default()).collect();
         let start = engine::pack(self.start.ring());
         let first = self.start.store() as usize;
         buckets[first].insert(
@@ -300,7 +307,8 @@ impl<const W: usize> Beam<W> {
         let mut exhaustive = true;
         let mut positions = 0u64;
         for store in first..=self.max_store {
-            let mut cands: Vec<Candidate<W>> = std::mem::take(&mut buckets[store]).into_values().collect();
+            let mut cands: Vec<Candidate<W>> =
+                std::mem::take(&mut buckets[store]).into_values().collect();
             if cands.is_empty() {
                 continue;
             }
@@ -310,11 +318,17 @@ impl<const W: usize> Beam<W> {
                 cands.truncate(beam);
             }
             positions += cands.len() as u64;
-            let expansions: Vec<Expansion<W>> = cands.par_iter().map(|c| self.expand(&c.ring)).collect();
+            let expansions: Vec<Expansion<W>> =
+                cands.par_iter().map(|c| self.expand(&c.ring)).collect();
             // Score the successors in parallel, then insert them in order.
             let scored: Vec<Vec<(Packed<W>, usize, i64)>> = expansions
                 .par_iter()
-                .map(|e| e.next.iter().map(|&(r, from)| (r, from, self.score(&r, opts.weights))).collect())
+                .map(|e| {
+                    e.next
+                        .iter()
+                        .map(|&(r, from)| (r, from, self.score(&r, opts.weights)))
+                        .collect()
+                })
                 .collect();
             for ((c, e), succ) in cands.iter().zip(&expansions).zip(scored) {
                 if let Some((s, pick)) = e.ends {
@@ -334,7 +348,15 @@ impl<const W: usize> Beam<W> {
                     });
                     let link = (arena.len() - 1) as u32;
                     let tie = tie_break(&ring, opts.seed ^ round as u64);
-                    buckets[t].insert(ring, Candidate { ring, score, tie, link });
+                    buckets[t].insert(
+                        ring,
+                        Candidate {
+                            ring,
+                            score,
+                            tie,
+                            link,
+                        },
+                    );
                 }
             }
             if let Some(report) = opts.progress {
@@ -358,7 +380,11 @@ impl<const W: usize> Beam<W> {
     }
 
     /// Read a line back from the arena: the picks to the node, then the last pick.
-    fn line(&self, arena: &[Link], (store, node, last): (usize, u32, Option<u8>)) -> (usize, Vec<Pit>) {
+    fn line(
+        &self,
+        arena: &[Link],
+        (store, node, last): (usize, u32, Option<u8>),
+    ) -> (usize, Vec<Pit>) {
         let mut picks = Vec::new();
         if let Some(p) = last {
             picks.push(p);

@@ -4,7 +4,8 @@
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mancala_sweep::config::{self, RuleOptions};
-use mancala_sweep::report::{self, ReplayJson, SolveJson};
+use mancala_sweep::find::{FindOptions, FindProgress};
+use mancala_sweep::report::{self, FindJson, ReplayJson, SolveJson};
 use mancala_sweep::rules::{Capture, Preset, Scope, Switch};
 use mancala_sweep::sweep::{self, Listing, Phase, Progress, SolveOptions};
 use mancala_sweep::{turn, Error};
@@ -27,6 +28,8 @@ enum Command {
     Solve(SolveArgs),
     /// Play a list of picks and show the board after each one.
     Replay(ReplayArgs),
+    /// Search for a sweep heuristically, on boards too big for `solve`.
+    Find(FindArgs),
 }
 
 /// Rule and board flags shared by every command.
@@ -118,7 +121,9 @@ impl Bar {
         }
     }
 
-    fn update(&self, p: &Progress) {
+    /// Show `store` of `max_store` with a prefix and a message, once the
+    /// run has lasted a second. `message` gets the positions per second.
+    fn show(&self, prefix: &str, store: usize, max_store: usize, message: impl Fn(f64) -> String) {
         use std::sync::atomic::Ordering;
         if !self.enabled {
             return;
@@ -131,20 +136,98 @@ impl Bar {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
             self.shown.store(true, Ordering::Relaxed);
         }
-        self.bar.set_prefix(match p.phase {
+        self.bar.set_prefix(prefix.to_string());
+        self.bar.set_length(max_store as u64);
+        self.bar.set_position(store as u64);
+        self.bar
+            .set_message(message(elapsed.as_secs_f64().max(1e-9)));
+    }
+
+    fn solve(&self, p: &Progress) {
+        let prefix = match p.phase {
             Phase::Forward => "counting",
             Phase::Backward => "listing ",
+        };
+        self.show(prefix, p.store, p.max_store, |secs| {
+            format!(
+                "| {} positions | {:.1}M/s | {}",
+                p.positions,
+                p.positions as f64 / secs / 1e6,
+                config::format_bytes(p.memory)
+            )
         });
-        self.bar.set_length(p.max_store as u64);
-        self.bar.set_position(p.store as u64);
-        let rate = p.positions as f64 / elapsed.as_secs_f64().max(1e-9);
-        self.bar.set_message(format!(
-            "| {} positions | {:.1}M/s | {}",
-            p.positions,
-            rate / 1e6,
-            config::format_bytes(p.memory)
-        ));
     }
+
+    fn find(&self, p: &FindProgress) {
+        let prefix = format!("round {} (beam {})", p.round + 1, p.beam);
+        self.show(&prefix, p.store, p.max_store, |secs| {
+            format!(
+                "| best {} | {} positions | {:.2}M/s",
+                p.best,
+                p.positions,
+                p.positions as f64 / secs / 1e6
+            )
+        });
+    }
+}
+
+#[derive(Args, Debug)]
+struct FindArgs {
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Positions kept per store bucket in the first round (each next round doubles it).
+    #[arg(long, value_name = "W", default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=100_000_000), allow_negative_numbers = true)]
+    beam: u32,
+    /// Wall-clock budget in seconds; the best line so far is printed when it runs out.
+    #[arg(long, value_name = "T", default_value_t = 10.0, value_parser = parse_seconds, allow_negative_numbers = true)]
+    seconds: f64,
+    /// Seed for breaking ties between equal scores.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// Print one JSON object instead of the text report.
+    #[arg(long)]
+    json: bool,
+    /// Worker threads, 1 to 256 [default: one per core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256), allow_negative_numbers = true)]
+    threads: Option<u16>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// `--seconds`: a positive number of seconds, at most a day.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(s),
+        _ => Err(format!(
+            "{text:?} is not a time budget: give seconds, more than 0 and at most 86400"
+        )),
+    }
+}
+
+fn find(args: &FindArgs) -> Result<String, Error> {
+    let (rules, board) = args.rules.options().resolve()?;
+    let threads = args
+        .threads
+        .map_or_else(rayon::current_num_threads, usize::from);
+    let bar = Bar::new(!args.quiet);
+    let report = |p: &FindProgress| bar.find(p);
+    let opts = FindOptions {
+        beam: args.beam as usize,
+        seconds: args.seconds,
+        seed: args.seed,
+        threads,
+        progress: Some(&report),
+        ..Default::default()
+    };
+    let found = mancala_sweep::find::find(&board, rules, &opts);
+    bar.bar.finish_and_clear();
+    let found = found?;
+    if args.json {
+        let doc = FindJson::new(&found, args.seed, threads);
+        return Ok(serde_json::to_string(&doc).expect("serializable") + "\n");
+    }
+    Ok(report::find_text(&found, threads))
 }
 
 #[derive(Args, Debug)]
@@ -173,7 +256,7 @@ fn solve(args: &SolveArgs) -> Result<String, Error> {
         .threads
         .map_or_else(rayon::current_num_threads, usize::from);
     let bar = Bar::new(!args.quiet);
-    let report = |p: &Progress| bar.update(p);
+    let report = |p: &Progress| bar.solve(p);
     let opts = SolveOptions {
         threads,
         listing: if args.all {
@@ -241,6 +324,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Solve(a) => solve(a),
         Command::Replay(a) => replay(a),
+        Command::Find(a) => find(a),
     };
     match result {
         Ok(text) => {

@@ -20,11 +20,16 @@
 //!  "optimal":[[5,1,2,6,6,2,6,4]],"listed":1,"seconds":0.0001,"threads":2}
 //! ```
 //!
+//! `find --json` (`mancala-sweep-find/1`): `rules`, `start`, `best_store`,
+//! `total_stones`, `sweep`, `line` (pit numbers), `exact`, `seconds`,
+//! `rounds`, `beam`, `positions`, `seed`, `threads`.
+//!
 //! `replay --json` (`mancala-sweep-replay/1`): `rules`, `start`, `picks`,
 //! `steps` (one per pick: `pick`, `end` = `"free-turn"` or `"turn-over"`,
 //! `pits`, `store`), and the final `store`, `to_move` and `pits`.
 
 use crate::board::Board;
+use crate::find::Found;
 use crate::pick::PickEnd;
 use crate::rules::Rules;
 use crate::sweep::Solution;
@@ -38,6 +43,8 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub const SOLVE_FORMAT: &str = "mancala-sweep-solve/1";
 /// `format` of `replay --json`.
 pub const REPLAY_FORMAT: &str = "mancala-sweep-replay/1";
+/// `format` of `find --json`.
+pub const FIND_FORMAT: &str = "mancala-sweep-find/1";
 
 /// A position in JSON.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
@@ -123,6 +130,100 @@ impl SolveJson {
             threads,
         }
     }
+}
+
+/// `find --json`.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct FindJson {
+    /// [`FIND_FORMAT`].
+    pub format: String,
+    /// Tool version.
+    pub version: String,
+    /// Rules searched under.
+    pub rules: Rules,
+    /// Start position.
+    pub start: PositionJson,
+    /// Store at the end of `line`, replayed.
+    pub best_store: u32,
+    /// Stones in the pits and the own store at the start.
+    pub total_stones: u32,
+    /// True when `best_store == total_stones`.
+    pub sweep: bool,
+    /// The best line found (pit numbers), a complete turn.
+    pub line: Vec<u8>,
+    /// True when `best_store` is proved best (exhaustive round, or a sweep).
+    pub exact: bool,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Rounds run.
+    pub rounds: u32,
+    /// Beam of the last round.
+    pub beam: usize,
+    /// Positions expanded over all rounds.
+    pub positions: u64,
+    /// Tie-break seed.
+    pub seed: u64,
+    /// Worker threads used.
+    pub threads: usize,
+}
+
+impl FindJson {
+    /// The JSON document for a `find` result.
+    pub fn new(f: &Found, seed: u64, threads: usize) -> Self {
+        FindJson {
+            format: FIND_FORMAT.into(),
+            version: VERSION.into(),
+            rules: f.rules,
+            start: (&f.start).into(),
+            best_store: f.best_store,
+            total_stones: f.total_stones,
+            sweep: f.sweep(),
+            line: f.line.iter().map(|p| p.number()).collect(),
+            exact: f.exact,
+            seconds: f.seconds,
+            rounds: f.rounds,
+            beam: f.beam,
+            positions: f.positions,
+            seed,
+            threads,
+        }
+    }
+}
+
+/// The text report of `find`.
+pub fn find_text(f: &Found, threads: usize) -> String {
+    let mut out = header(f.rules, &f.start);
+    let verdict = if f.sweep() {
+        ": a sweep, so nothing beats it"
+    } else if f.exact {
+        ", proved best: the last round kept every position"
+    } else {
+        ", a lower bound: the search dropped positions"
+    };
+    let picks: Vec<u8> = f.line.iter().map(|p| p.number()).collect();
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "Best found: {} of {} stones{verdict}",
+        f.best_store, f.total_stones
+    );
+    let _ = writeln!(
+        out,
+        "Search:     {} round{}, last beam {}, {} positions, {:.3} s on {threads} thread{}",
+        f.rounds,
+        if f.rounds == 1 { "" } else { "s" },
+        f.beam,
+        f.positions,
+        f.seconds,
+        if threads == 1 { "" } else { "s" }
+    );
+    let _ = writeln!(out, "Line ({} picks): {}", picks.len(), line_text(&picks));
+    let _ = writeln!(
+        out,
+        "Replayed:   the line ends the turn with {} in the store",
+        f.best_store
+    );
+    out
 }
 
 /// One pick of `replay --json`.

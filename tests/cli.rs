@@ -233,7 +233,72 @@ fn the_memory_guard_stops_cleanly_and_says_how_far_it_got() {
     assert!(err.contains("the search stopped at store bucket"), "{err}");
     assert!(err.contains("positions"), "{err}");
     assert!(err.contains("--max-memory"), "{err}");
+    assert!(err.contains("`find`"), "{err}");
     let (code, _, err) = run(&["solve", "--max-memory", "lots"]);
     assert_eq!(code, 2);
     assert!(err.contains("\"lots\" is not a size"), "{err}");
+}
+
+#[test]
+fn find_json_reports_a_replayed_sweep() {
+    let v = json(&[
+        "find", "--rules", "any-hole", "--stones", "3", "--json", "--seed", "3",
+    ]);
+    assert_eq!(v["format"], "mancala-sweep-find/1");
+    assert_eq!(v["best_store"], 36);
+    assert_eq!(v["total_stones"], 36);
+    assert_eq!(v["sweep"], true);
+    assert_eq!(v["exact"], true);
+    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+    let picks: Vec<String> = v["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    let mut args = vec!["replay", "--rules", "any-hole", "--stones", "3", "--json"];
+    args.extend(picks.iter().map(String::as_str));
+    let r = json(&args);
+    assert_eq!(r["store"], 36);
+    assert_eq!(r["to_move"], false);
+}
+
+#[test]
+fn find_text_says_whether_the_answer_is_a_lower_bound() {
+    let (code, out, _) = run(&[
+        "find",
+        "--rules",
+        "any-hole",
+        "--stones",
+        "6",
+        "--beam",
+        "2",
+        "--seconds",
+        "0.01",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("a lower bound") || out.contains("a sweep"),
+        "{out}"
+    );
+    let (_, out, _) = run(&["find", "--rules", "avalanche"]);
+    assert!(
+        out.contains("Best found: 43 of 48 stones, proved best"),
+        "{out}"
+    );
+}
+
+#[test]
+fn find_bad_flags() {
+    for (args, needle) in [
+        (&["find", "--seconds", "0"][..], "is not a time budget"),
+        (&["find", "--seconds", "soon"][..], "is not a time budget"),
+        (&["find", "--beam", "0"][..], "0 is not in 1..=100000000"),
+        (&["find", "--seed", "-1"][..], "'-1'"),
+    ] {
+        let (code, _, err) = run(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
 }
