@@ -5,10 +5,12 @@
 //! most `beam` positions in each bucket: the ones with the best heuristic
 //! score (see [`score`]). Positions are deduplicated by their packed ring, and
 //! each remembers the pick that first reached it, so the best line can be
-//! read back. A round with beam `W` that has to drop positions is followed by
-//! a round with beam `2W`, until a sweep is found (nothing can beat it), a
-//! round drops nothing (the search was exhaustive and its answer is exact),
-//! or the time budget runs out. Each line returned is replayed through the
+//! read back. With `widen` on (the default when no beam is given), a round
+//! with beam `W` that has to drop positions is followed by a round with beam
+//! `2W`, until a sweep is found (nothing can beat it), a round drops nothing
+//! (the search was exhaustive and its answer is exact), or the time budget
+//! runs out. With `widen` off there is one round, which never keeps more
+//! than `beam` positions a bucket. Each line returned is replayed through the
 //! checked [`crate::turn`] path to prove its score.
 //!
 //! The result is deterministic for a given seed, beam and thread count as
@@ -28,8 +30,10 @@ use std::time::{Duration, Instant};
 /// Options for [`find`].
 #[derive(Copy, Clone)]
 pub struct FindOptions<'a> {
-    /// Positions kept per store bucket in the first round.
+    /// Positions kept per store bucket (in the first round, when widening).
     pub beam: usize,
+    /// Run further rounds, each with twice the beam, while time is left.
+    pub widen: bool,
     /// Wall-clock budget.
     pub seconds: f64,
     /// Seed for breaking ties between equal scores.
@@ -46,6 +50,7 @@ impl Default for FindOptions<'_> {
     fn default() -> Self {
         FindOptions {
             beam: 1024,
+            widen: true,
             seconds: 10.0,
             seed: 0,
             threads: 0,
@@ -258,7 +263,7 @@ impl<const W: usize> Beam<W> {
                 best = found;
             }
             let sweep = best.0 == self.max_store;
-            if sweep || exhaustive || !done_in_time || started.elapsed() >= budget {
+            if !opts.widen || sweep || exhaustive || !done_in_time || started.elapsed() >= budget {
                 return (
                     best.1,
                     exhaustive && done_in_time,

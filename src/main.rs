@@ -175,9 +175,9 @@ impl Bar {
 struct FindArgs {
     #[command(flatten)]
     rules: RuleArgs,
-    /// Positions kept per store bucket in the first round (each next round doubles it).
-    #[arg(long, value_name = "W", default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=100_000_000), allow_negative_numbers = true)]
-    beam: u32,
+    /// Keep at most W positions per store bucket, in one round [default: start at 1024 and double the beam each round while time is left].
+    #[arg(long, value_name = "W", value_parser = clap::value_parser!(u32).range(1..=100_000_000), allow_negative_numbers = true)]
+    beam: Option<u32>,
     /// Wall-clock budget in seconds; the best line so far is printed when it runs out.
     #[arg(long, value_name = "T", default_value_t = 10.0, value_parser = parse_seconds, allow_negative_numbers = true)]
     seconds: f64,
@@ -213,7 +213,10 @@ fn find(args: &FindArgs) -> Result<String, Error> {
     let bar = Bar::new(!args.quiet);
     let report = |p: &FindProgress| bar.find(p);
     let opts = FindOptions {
-        beam: args.beam as usize,
+        beam: args
+            .beam
+            .map_or(FindOptions::default().beam, |w| w as usize),
+        widen: args.beam.is_none(),
         seconds: args.seconds,
         seed: args.seed,
         threads,
