@@ -96,6 +96,35 @@ pub enum Error {
         backward: bool,
     },
 
+    /// The search was interrupted (Ctrl-C or a time budget) before it ended.
+    #[error(
+        "interrupted: the search is incomplete; it reached store bucket {store} of {max_store}{pass} after {positions} positions{found}",
+        pass = if *backward { " of the listing pass" } else { "" },
+        found = match (best, backward) {
+            (Some(b), true) => format!("; the best score, already proved, is {b}"),
+            (Some(b), false) => format!("; the best final store so far is {b} (a lower bound)"),
+            (None, _) => String::from("; no turn had ended yet"),
+        }
+    )]
+    Interrupted {
+        /// The store bucket reached.
+        store: usize,
+        /// The highest store value.
+        max_store: usize,
+        /// Positions expanded by then.
+        positions: u64,
+        /// Best final store among the turns counted so far.
+        best: Option<u32>,
+        /// True when the listing (backward) pass was running.
+        backward: bool,
+    },
+
+    /// A worker thread panicked: a bug, reported instead of a hang.
+    #[error(
+        "internal error in a worker thread: {0}; please report it with the command that caused it"
+    )]
+    Internal(String),
+
     /// `--threads` could not be honoured.
     #[error("could not start {threads} worker threads: {reason}")]
     Threads {
@@ -111,7 +140,11 @@ impl Error {
     pub fn is_input(&self) -> bool {
         !matches!(
             self,
-            Error::CountOverflow { .. } | Error::Threads { .. } | Error::MemoryLimit { .. }
+            Error::CountOverflow { .. }
+                | Error::Threads { .. }
+                | Error::MemoryLimit { .. }
+                | Error::Interrupted { .. }
+                | Error::Internal(_)
         )
     }
 }

@@ -25,6 +25,7 @@ use crate::pit::Pit;
 use crate::rules::{Rules, Scope};
 use crate::turn;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Options for [`find`].
@@ -44,6 +45,9 @@ pub struct FindOptions<'a> {
     pub weights: Weights,
     /// Called after every bucket.
     pub progress: Option<&'a (dyn Fn(&FindProgress) + Sync)>,
+    /// When this becomes true (Ctrl-C), the search stops after the bucket it
+    /// is on and returns the best line so far, marked interrupted.
+    pub cancel: Option<&'a AtomicBool>,
 }
 
 impl Default for FindOptions<'_> {
@@ -56,6 +60,7 @@ impl Default for FindOptions<'_> {
             threads: 0,
             weights: Weights::TUNED,
             progress: None,
+            cancel: None,
         }
     }
 }
@@ -101,6 +106,8 @@ pub struct Found {
     pub positions: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// True when the cancel flag stopped the search early.
+    pub interrupted: bool,
 }
 
 impl Found {
@@ -126,13 +133,18 @@ pub fn find(board: &Board, rules: Rules, opts: &FindOptions) -> Result<Found> {
             reason: e.to_string(),
         })?;
     let started = Instant::now();
-    let (line, exact, rounds, beam, positions) = pool.install(|| {
-        if 2 * board.pits_per_side() < 16 {
-            Beam::<2>::new(board, rules).run(opts, started)
-        } else {
-            Beam::<5>::new(board, rules).run(opts, started)
-        }
-    });
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        pool.install(|| {
+            if 2 * board.pits_per_side() < 16 {
+                Beam::<2>::new(board, rules).run(opts, started)
+            } else {
+                Beam::<5>::new(board, rules).run(opts, started)
+            }
+        })
+    }));
+    let (line, exact, rounds, beam, positions) =
+        run.map_err(|p| Error::Internal(panic_text(&p)))?;
+    let interrupted = opts.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
     let numbers: Vec<u32> = line.iter().map(|p| p.number() as u32).collect();
     let end = turn::replay(*board, rules, &numbers)?
         .pop()
@@ -146,12 +158,22 @@ pub fn find(board: &Board, rules: Rules, opts: &FindOptions) -> Result<Found> {
         best_store,
         total_stones,
         line,
-        exact: exact || best_store == total_stones,
+        exact: (exact && !interrupted) || best_store == total_stones,
         rounds,
         beam,
         positions,
         seconds: started.elapsed().as_secs_f64(),
+        interrupted,
     })
+}
+
+/// The message of a caught panic.
+pub(crate) fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a worker panicked".to_string())
 }
 
 /// How a kept position was reached: its parent's arena index and the pick.
@@ -323,12 +345,28 @@ impl<const W: usize> Beam<W> {
                 cands.truncate(beam);
             }
             positions += cands.len() as u64;
-            let expansions: Vec<Expansion<W>> =
-                cands.par_iter().map(|c| self.expand(&c.ring)).collect();
+            // A raised cancel flag skips the rest of the bucket's work.
+            let stop = || opts.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+            let expansions: Vec<Expansion<W>> = cands
+                .par_iter()
+                .map(|c| {
+                    if stop() {
+                        Expansion {
+                            next: Vec::new(),
+                            ends: None,
+                        }
+                    } else {
+                        self.expand(&c.ring)
+                    }
+                })
+                .collect();
             // Score the successors in parallel, then insert them in order.
             let scored: Vec<Vec<(Packed<W>, usize, i64)>> = expansions
                 .par_iter()
                 .map(|e| {
+                    if stop() {
+                        return Vec::new();
+                    }
                     e.next
                         .iter()
                         .map(|&(r, from)| (r, from, self.score(&r, opts.weights)))
@@ -377,7 +415,7 @@ impl<const W: usize> Beam<W> {
             if best.0 == self.max_store {
                 break;
             }
-            if started.elapsed() >= budget {
+            if started.elapsed() >= budget || stop() {
                 return (self.line(&arena, best), false, false, positions);
             }
         }

@@ -11,6 +11,7 @@ use mancala_sweep::sweep::{self, Listing, Phase, Progress, SolveOptions};
 use mancala_sweep::{turn, Error};
 use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How many stones can you put into your store in one turn? Exact answers
@@ -221,16 +222,35 @@ fn find(args: &FindArgs) -> Result<String, Error> {
         seed: args.seed,
         threads,
         progress: Some(&report),
+        cancel: Some(&INTERRUPTED),
         ..Default::default()
     };
     let found = mancala_sweep::find::find(&board, rules, &opts);
     bar.bar.finish_and_clear();
     let found = found?;
-    if args.json {
+    let text = if args.json {
         let doc = FindJson::new(&found, args.seed, threads);
-        return Ok(serde_json::to_string(&doc).expect("serializable") + "\n");
-    }
-    Ok(report::find_text(&found, threads))
+        serde_json::to_string(&doc).expect("serializable") + "\n"
+    } else {
+        report::find_text(&found, threads)
+    };
+    Ok(text)
+}
+
+/// Raised by the first Ctrl-C; the searches poll it and stop cleanly.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Exit status after Ctrl-C, as shells report SIGINT (128 + 2).
+const EXIT_INTERRUPTED: u8 = 130;
+
+/// The first Ctrl-C asks the search to stop and report what it has; a
+/// second one exits at once.
+fn catch_ctrl_c() {
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(EXIT_INTERRUPTED as i32);
+        }
+    });
 }
 
 #[derive(Args, Debug)]
@@ -269,6 +289,7 @@ fn solve(args: &SolveArgs) -> Result<String, Error> {
         },
         max_memory: args.max_memory.unwrap_or_else(config::default_max_memory),
         progress: Some(&report),
+        cancel: Some(&INTERRUPTED),
     };
     let solution = sweep::solve(&board, rules, &opts);
     bar.bar.finish_and_clear();
@@ -324,6 +345,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    catch_ctrl_c();
     let result = match &cli.command {
         Command::Solve(a) => solve(a),
         Command::Replay(a) => replay(a),
@@ -332,7 +354,15 @@ fn main() -> ExitCode {
     match result {
         Ok(text) => {
             print!("{text}");
-            ExitCode::SUCCESS
+            if INTERRUPTED.load(Ordering::SeqCst) {
+                ExitCode::from(EXIT_INTERRUPTED)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e @ Error::Interrupted { .. }) => {
+            eprintln!("{e}");
+            ExitCode::from(EXIT_INTERRUPTED)
         }
         Err(e) => {
             eprintln!("error: {e}");

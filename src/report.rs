@@ -22,7 +22,7 @@
 //!
 //! `find --json` (`mancala-sweep-find/1`): `rules`, `start`, `best_store`,
 //! `total_stones`, `sweep`, `line` (pit numbers), `exact`, `seconds`,
-//! `rounds`, `beam`, `positions`, `seed`, `threads`.
+//! `rounds`, `beam`, `positions`, `seed`, `threads`, `interrupted`.
 //!
 //! `replay --json` (`mancala-sweep-replay/1`): `rules`, `start`, `picks`,
 //! `steps` (one per pick: `pick`, `end` = `"free-turn"` or `"turn-over"`,
@@ -165,6 +165,8 @@ pub struct FindJson {
     pub seed: u64,
     /// Worker threads used.
     pub threads: usize,
+    /// True when Ctrl-C stopped the search: the line is the best so far.
+    pub interrupted: bool,
 }
 
 impl FindJson {
@@ -186,13 +188,18 @@ impl FindJson {
             positions: f.positions,
             seed,
             threads,
+            interrupted: f.interrupted,
         }
     }
 }
 
 /// The text report of `find`.
 pub fn find_text(f: &Found, threads: usize) -> String {
-    let mut out = header(f.rules, &f.start);
+    let mut out = String::new();
+    if f.interrupted {
+        out.push_str("INCOMPLETE: interrupted; this is the best line found so far\n");
+    }
+    out.push_str(&header(f.rules, &f.start));
     let verdict = if f.sweep() {
         ": a sweep, so nothing beats it"
     } else if f.exact {

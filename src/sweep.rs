@@ -39,7 +39,14 @@ use crate::pick::PickEnd;
 use crate::pit::Pit;
 use crate::rules::{Rules, Scope};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+/// True when the cancel flag is raised.
+#[inline]
+fn cancelled(cancel: Option<&AtomicBool>) -> bool {
+    cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+}
 
 /// How many optimal sequences to list.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -82,6 +89,9 @@ pub struct Progress {
     pub positions: u64,
     /// Bytes the search holds now (its own estimate, from buffer capacities).
     pub memory: u64,
+    /// The best final store of the turns counted so far (a lower bound
+    /// until the forward pass ends; the proved best in the backward pass).
+    pub best: Option<u32>,
 }
 
 /// A progress callback; it runs on one of the search's worker threads, after each bucket.
@@ -98,6 +108,9 @@ pub struct SolveOptions<'a> {
     pub max_memory: u64,
     /// Called after every bucket.
     pub progress: Option<ProgressFn<'a>>,
+    /// When this becomes true (Ctrl-C, a time budget), the search stops
+    /// within a chunk of positions with [`Error::Interrupted`].
+    pub cancel: Option<&'a AtomicBool>,
 }
 
 impl Default for SolveOptions<'_> {
@@ -107,6 +120,7 @@ impl Default for SolveOptions<'_> {
             listing: Listing::Limit(10),
             max_memory: u64::MAX,
             progress: None,
+            cancel: None,
         }
     }
 }
@@ -117,6 +131,7 @@ impl std::fmt::Debug for SolveOptions<'_> {
             .field("threads", &self.threads)
             .field("listing", &self.listing)
             .field("max_memory", &self.max_memory)
+            .field("cancel", &self.cancel)
             .finish_non_exhaustive()
     }
 }
@@ -172,16 +187,26 @@ pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solutio
     let bits = bits_needed(board.stones_in_pits(), pits);
     let narrow = 2 * board.pits_per_side() < 16;
     let started = Instant::now();
-    let result = pool.install(|| match (bits, narrow) {
-        (0..=64, true) => run::<u64, 2>(board, rules, opts),
-        (0..=64, false) => run::<u64, 5>(board, rules, opts),
-        (65..=128, true) => run::<u128, 2>(board, rules, opts),
-        (65..=128, false) => run::<u128, 5>(board, rules, opts),
-        _ => Err(SearchError::KeyTooWide(bits)),
-    });
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        pool.install(|| match (bits, narrow) {
+            (0..=64, true) => run::<u64, 2>(board, rules, opts),
+            (0..=64, false) => run::<u64, 5>(board, rules, opts),
+            (65..=128, true) => run::<u128, 2>(board, rules, opts),
+            (65..=128, false) => run::<u128, 5>(board, rules, opts),
+            _ => Err(SearchError::KeyTooWide(bits)),
+        })
+    }))
+    .map_err(|p| Error::Internal(crate::find::panic_text(&p)))?;
     let mut solution = result.map_err(|e| match e {
         SearchError::Overflow => Error::CountOverflow {
             variant: format!("rules {rules} on board {}", board.one_line()),
+        },
+        SearchError::Interrupted(p) => Error::Interrupted {
+            store: p.store,
+            max_store: p.max_store,
+            positions: p.positions,
+            best: p.best,
+            backward: p.phase == Phase::Backward,
         },
         SearchError::Memory(p) => Error::MemoryLimit {
             limit: opts.max_memory,
@@ -217,6 +242,8 @@ enum SearchError {
     KeyTooWide(u32),
     /// The memory guard stopped the search; how far it got.
     Memory(Progress),
+    /// The cancel flag was raised; how far it got.
+    Interrupted(Progress),
 }
 
 impl From<Overflow> for SearchError {
@@ -347,14 +374,23 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     }
 
     /// Expand every node of a bucket, in parallel chunks.
-    fn expand_bucket(&self, bucket: &[Entry<K, C>], store: usize) -> Vec<Sink<K, C>> {
+    /// A chunk whose worker sees `cancel` raised is skipped; the caller then
+    /// stops at its checkpoint.
+    fn expand_bucket(
+        &self,
+        bucket: &[Entry<K, C>],
+        store: usize,
+        cancel: Option<&AtomicBool>,
+    ) -> Vec<Sink<K, C>> {
         let chunk = CHUNK.max(bucket.len() / (rayon::current_num_threads() * CHUNKS_PER_THREAD));
         bucket
             .par_chunks(chunk)
             .map(|nodes| {
                 let mut sink = Sink::new(self.max_store);
-                for &e in nodes {
-                    self.expand(e, store, &mut sink);
+                if !cancelled(cancel) {
+                    for &e in nodes {
+                        self.expand(e, store, &mut sink);
+                    }
                 }
                 sink
             })
@@ -365,6 +401,9 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     fn checkpoint(&self, opts: &SolveOptions, progress: Progress) -> Result<(), SearchError> {
         if let Some(report) = opts.progress {
             report(&progress);
+        }
+        if cancelled(opts.cancel) {
+            return Err(SearchError::Interrupted(progress));
         }
         if progress.memory > opts.max_memory {
             return Err(SearchError::Memory(progress));
@@ -391,7 +430,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 continue;
             }
             positions += bucket.len() as u64;
-            let sinks = self.expand_bucket(&bucket, store);
+            let sinks = self.expand_bucket(&bucket, store, opts.cancel);
             for sink in sinks {
                 if sink.overflow {
                     return Err(SearchError::Overflow);
@@ -414,6 +453,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 max_store: self.max_store,
                 positions,
                 memory: frontier.memory() + bucket_bytes + kept,
+                best: ended.iter().rposition(|&c| c > 0).map(|b| b as u32),
             };
             self.checkpoint(opts, progress)?;
         }
@@ -489,6 +529,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 max_store: self.max_store,
                 positions,
                 memory: kept + good_bytes,
+                best: Some(best as u32),
             };
             self.checkpoint(opts, progress)?;
         }
@@ -576,7 +617,7 @@ impl Bucket {
         frontier.push(first, vec![(u64::encode(board.ring(), search.n), 1)]);
         for s in first..store.min(search.max_store) {
             let bucket = frontier.take(s).map_err(|_| overflow())?;
-            for sink in search.expand_bucket(&bucket, s) {
+            for sink in search.expand_bucket(&bucket, s, None) {
                 for (t, run) in sink.successors.into_iter().enumerate() {
                     frontier.push(t, run);
                 }
@@ -598,7 +639,7 @@ impl Bucket {
     /// Expand every node; returns the successors of all stores, concatenated.
     pub fn expand(&self) -> Vec<Entry<u64, u64>> {
         self.search
-            .expand_bucket(&self.nodes, self.store)
+            .expand_bucket(&self.nodes, self.store, None)
             .into_iter()
             .flat_map(|sink| sink.successors.into_iter().flatten())
             .collect()
