@@ -119,6 +119,19 @@ pub enum Error {
         backward: bool,
     },
 
+    /// A file or directory could not be read or written, or holds something else.
+    #[error("{path}: {reason}")]
+    File {
+        /// The path.
+        path: String,
+        /// What is wrong and what to do.
+        reason: String,
+    },
+
+    /// Ctrl-C stopped an atlas run; the finished cells are saved.
+    #[error("interrupted: the atlas is incomplete; the cells finished so far are saved, and running the same command again resumes")]
+    AtlasInterrupted,
+
     /// A worker thread panicked: a bug, reported instead of a hang.
     #[error(
         "internal error in a worker thread: {0}; please report it with the command that caused it"
@@ -144,6 +157,7 @@ impl Error {
                 | Error::Threads { .. }
                 | Error::MemoryLimit { .. }
                 | Error::Interrupted { .. }
+                | Error::AtlasInterrupted
                 | Error::Internal(_)
         )
     }

@@ -10,8 +10,11 @@
 //!   and capture);
 //! - [`turn`]: checked play of a pick sequence (`replay`);
 //! - [`engine`], [`key`], [`frontier`], [`level`] and [`sweep`]: the exact search;
+//! - [`find`]: the heuristic beam search for boards too big to exhaust;
+//! - [`atlas`]: the grid of variants, with its JSON, Markdown and SVG output;
 //! - [`report`]: the text and JSON output of the commands.
 
+pub mod atlas;
 pub mod board;
 pub mod config;
 pub mod engine;

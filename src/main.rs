@@ -3,6 +3,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mancala_sweep::atlas;
 use mancala_sweep::config::{self, RuleOptions};
 use mancala_sweep::find::{FindOptions, FindProgress};
 use mancala_sweep::report::{self, FindJson, ReplayJson, SolveJson};
@@ -31,6 +32,8 @@ enum Command {
     Replay(ReplayArgs),
     /// Search for a sweep heuristically, on boards too big for `solve`.
     Find(FindArgs),
+    /// The best first turn for every board size and rule set of a grid, with tables and heat maps.
+    Atlas(AtlasArgs),
 }
 
 /// Rule and board flags shared by every command.
@@ -196,6 +199,88 @@ struct FindArgs {
     quiet: bool,
 }
 
+#[derive(Args, Debug)]
+struct AtlasArgs {
+    /// Pits a side: N, A-B or A..=B, within 1 to 16.
+    #[arg(long, value_name = "RANGE", default_value = "1..=8", value_parser = |t: &str| atlas::parse_range(t, 1..=16).map(Span))]
+    pits: Span,
+    /// Stones a pit: N, A-B or A..=B, within 1 to 40.
+    #[arg(long, value_name = "RANGE", default_value = "1..=6", value_parser = |t: &str| atlas::parse_range(t, 1..=40).map(Span))]
+    stones: Span,
+    /// Rule presets to include, comma-separated [default: avalanche,any-hole,kalah].
+    #[arg(long, value_enum, value_delimiter = ',', conflicts_with = "all_rules")]
+    rules: Vec<Preset>,
+    /// All twelve rule sets: scope own and any, relay on and off, capture none, kalah and empty.
+    #[arg(long)]
+    all_rules: bool,
+    /// Seconds a cell may take to solve exhaustively before `find` takes over (and again for `find`).
+    #[arg(long, value_name = "T", default_value_t = 10.0, value_parser = parse_seconds)]
+    budget_seconds: f64,
+    /// Memory guard of each exhaustive try, e.g. 800M or 4G [default: half the machine's memory].
+    #[arg(long, value_name = "SIZE", value_parser = config::parse_bytes)]
+    max_memory: Option<u64>,
+    /// Output directory; a run with the same directory resumes.
+    #[arg(long, value_name = "DIR", default_value = "atlas")]
+    out: std::path::PathBuf,
+    /// Worker threads, 1 to 256 [default: one per core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256), allow_negative_numbers = true)]
+    threads: Option<u16>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// The numbers of a `--pits` or `--stones` range.
+#[derive(Clone, Debug)]
+struct Span(Vec<u32>);
+
+fn atlas(args: &AtlasArgs) -> Result<String, Error> {
+    let grid = atlas::Grid {
+        pits: args.pits.0.iter().map(|&p| p as usize).collect(),
+        stones: args.stones.0.clone(),
+        rule_sets: if args.all_rules {
+            atlas::all_rule_sets()
+        } else if args.rules.is_empty() {
+            Preset::ALL.iter().map(|p| p.rules()).collect()
+        } else {
+            args.rules.iter().map(|p| p.rules()).collect()
+        },
+    };
+    let budget = atlas::CellBudget {
+        seconds: args.budget_seconds,
+        max_memory: args.max_memory.unwrap_or_else(config::default_max_memory),
+        threads: args.threads.map_or(0, usize::from),
+    };
+    let total = grid.cells().len() as u64;
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+    if !args.quiet && std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("atlas [{bar:30}] {pos}/{len} cells {msg} {elapsed}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    let on_cell = |done: usize, _: usize, c: &atlas::Cell| {
+        bar.set_position(done as u64);
+        bar.set_message(format!(
+            "| last: {} 2x{}x{} {}",
+            atlas::slug(c.rules),
+            c.pits,
+            c.stones,
+            atlas::cell_text(Some(c))
+        ));
+    };
+    let result = atlas::run(&grid, &args.out, budget, &INTERRUPTED, &on_cell);
+    bar.finish_and_clear();
+    let (cells, skipped) = result?;
+    Ok(format!(
+        "{}; written to {}\n",
+        atlas::summary(&cells, grid.cells().len(), skipped),
+        args.out.display()
+    ))
+}
+
 /// `--seconds`: a positive number of seconds, at most a day.
 fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
@@ -350,6 +435,7 @@ fn main() -> ExitCode {
         Command::Solve(a) => solve(a),
         Command::Replay(a) => replay(a),
         Command::Find(a) => find(a),
+        Command::Atlas(a) => atlas(a),
     };
     match result {
         Ok(text) => {
@@ -360,7 +446,7 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
-        Err(e @ Error::Interrupted { .. }) => {
+        Err(e @ (Error::Interrupted { .. } | Error::AtlasInterrupted)) => {
             eprintln!("{e}");
             ExitCode::from(EXIT_INTERRUPTED)
         }

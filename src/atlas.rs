@@ -1,0 +1,564 @@
+//! The variant atlas: the best first turn for every board size and rule set
+//! of a grid, proved by [`crate::sweep::solve`] where the budget allows and
+//! found by [`crate::find::find`] (a lower bound) where it does not.
+//!
+//! An atlas lives in one directory: `atlas.json` (the cells, format
+//! [`ATLAS_FORMAT`]), `atlas.md` (a table per rule set) and one SVG heat map
+//! per rule set. Every file is written whole to a temporary name and renamed,
+//! after every cell, so an interrupted run leaves complete files, and a new
+//! run with the same directory skips the cells that are already there.
+
+use crate::board::Board;
+use crate::error::{Error, Result};
+use crate::find::{find, FindOptions};
+use crate::report::VERSION;
+use crate::rules::{Capture, Rules, Scope};
+use crate::sweep::{solve, Listing, SolveOptions};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// `format` of `atlas.json`.
+pub const ATLAS_FORMAT: &str = "mancala-sweep-atlas/1";
+
+/// Every rule set of the atlas: scope own and any, relay on and off, and
+/// the three capture rules. The presets are among them.
+pub fn all_rule_sets() -> Vec<Rules> {
+    let mut all = Vec::new();
+    for scope in [Scope::Own, Scope::Any] {
+        for relay in [true, false] {
+            for capture in [Capture::None, Capture::Kalah, Capture::Empty] {
+                all.push(Rules {
+                    scope,
+                    relay,
+                    capture,
+                });
+            }
+        }
+    }
+    all
+}
+
+/// A short name for a rule set, used in file names and headings:
+/// `own-relay-none`, `any-norelay-kalah`, ...
+pub fn slug(rules: Rules) -> String {
+    format!(
+        "{}-{}-{}",
+        rules.scope,
+        if rules.relay { "relay" } else { "norelay" },
+        rules.capture
+    )
+}
+
+/// The grid of an atlas.
+#[derive(Clone, Debug)]
+pub struct Grid {
+    /// Pits a side, in order.
+    pub pits: Vec<usize>,
+    /// Stones a pit, in order.
+    pub stones: Vec<u32>,
+    /// Rule sets, in order.
+    pub rule_sets: Vec<Rules>,
+}
+
+impl Grid {
+    /// Every cell, rule set by rule set, then pits, then stones.
+    pub fn cells(&self) -> Vec<(Rules, usize, u32)> {
+        let mut out = Vec::new();
+        for &r in &self.rule_sets {
+            for &p in &self.pits {
+                for &s in &self.stones {
+                    out.push((r, p, s));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One cell of the atlas.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct Cell {
+    /// The rule set.
+    pub rules: Rules,
+    /// Pits a side.
+    pub pits: usize,
+    /// Stones a pit at the start.
+    pub stones: u32,
+    /// Best final store: proved when `exact`, a lower bound otherwise.
+    pub best_store: u32,
+    /// Stones on the board.
+    pub total_stones: u32,
+    /// True when `best_store == total_stones`.
+    pub sweep: bool,
+    /// True when `solve` proved the cell; false when `find` gave a lower bound.
+    pub exact: bool,
+    /// `solve` or `find`.
+    pub method: String,
+    /// Optimal pick sequences (decimal string); null when not exact.
+    pub optimal_count: Option<String>,
+    /// Complete turns (decimal string); null when not exact.
+    pub turns_total: Option<String>,
+    /// Distinct pick positions; null when not exact.
+    pub positions: Option<u64>,
+    /// One best line (pit numbers): the first optimal one when exact.
+    pub line: Vec<u8>,
+    /// Seconds the cell took (the failed exhaustive try included).
+    pub seconds: f64,
+}
+
+impl Cell {
+    fn key(&self) -> (Rules, usize, u32) {
+        (self.rules, self.pits, self.stones)
+    }
+}
+
+/// `atlas.json`.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct Atlas {
+    /// [`ATLAS_FORMAT`].
+    pub format: String,
+    /// Tool version that wrote the file.
+    pub version: String,
+    /// Cells, in grid order.
+    pub cells: Vec<Cell>,
+}
+
+/// Limits for one cell.
+#[derive(Copy, Clone, Debug)]
+pub struct CellBudget {
+    /// Wall time for the exhaustive try, and again for `find`.
+    pub seconds: f64,
+    /// Memory guard of the exhaustive try.
+    pub max_memory: u64,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+}
+
+/// Work out one cell: `solve` within the budget, else `find`. `stop` is the
+/// user's Ctrl-C; when it is raised the cell is abandoned with
+/// [`Error::Interrupted`].
+pub fn run_cell(rules: Rules, pits: usize, stones: u32, budget: CellBudget, stop: &AtomicBool) -> Result<Cell> {
+    let board = Board::uniform(pits, stones)?;
+    let total = board.stones_in_play();
+    let started = Instant::now();
+    let base = Cell {
+        rules,
+        pits,
+        stones,
+        best_store: board.store() as u32,
+        total_stones: total,
+        sweep: total == 0,
+        exact: true,
+        method: "solve".into(),
+        optimal_count: Some("1".into()),
+        turns_total: Some("1".into()),
+        positions: Some(1),
+        line: Vec::new(),
+        seconds: 0.0,
+    };
+    if !board.can_move(rules) {
+        // No stones to pick (0 stones a pit): the turn is over at once.
+        return Ok(Cell {
+            seconds: started.elapsed().as_secs_f64(),
+            ..base
+        });
+    }
+    // The exhaustive try, cancelled by the budget or by Ctrl-C.
+    let cancel = AtomicBool::new(false);
+    let deadline = Duration::from_secs_f64(budget.seconds);
+    let done = AtomicBool::new(false);
+    let solved = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) || started.elapsed() >= deadline {
+                    cancel.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        let opts = SolveOptions {
+            threads: budget.threads,
+            listing: Listing::Limit(1),
+            max_memory: budget.max_memory,
+            progress: None,
+            cancel: Some(&cancel),
+        };
+        let r = solve(&board, rules, &opts);
+        done.store(true, Ordering::Relaxed);
+        r
+    });
+    match solved {
+        Ok(s) => Ok(Cell {
+            best_store: s.best_store,
+            sweep: s.sweep(),
+            optimal_count: Some(s.optimal_count.to_string()),
+            turns_total: Some(s.turns_total.to_string()),
+            positions: Some(s.positions),
+            line: s.optimal[0].iter().map(|p| p.number()).collect(),
+            seconds: started.elapsed().as_secs_f64(),
+            ..base
+        }),
+        Err(Error::Interrupted { .. } | Error::MemoryLimit { .. }) if !stop.load(Ordering::Relaxed) => {
+            let opts = FindOptions {
+                seconds: budget.seconds,
+                threads: budget.threads,
+                cancel: Some(stop),
+                ..Default::default()
+            };
+            let f = find(&board, rules, &opts)?;
+            if f.interrupted {
+                return Err(interrupted());
+            }
+            Ok(Cell {
+                best_store: f.best_store,
+                sweep: f.sweep(),
+                exact: false,
+                method: "find".into(),
+                optimal_count: None,
+                turns_total: None,
+                positions: None,
+                line: f.line.iter().map(|p| p.number()).collect(),
+                seconds: started.elapsed().as_secs_f64(),
+                ..base
+            })
+        }
+        Err(Error::Interrupted { .. }) => Err(interrupted()),
+        Err(e) => Err(e),
+    }
+}
+
+fn interrupted() -> Error {
+    Error::AtlasInterrupted
+}
+
+/// Read `atlas.json` from `dir` if there is one; an unreadable or foreign
+/// file is an error naming it (the run would otherwise overwrite it).
+pub fn load(dir: &Path) -> Result<Option<Atlas>> {
+    let path = dir.join("atlas.json");
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(file_error(&path, &e.to_string())),
+    };
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| file_error(&path, &format!("not valid JSON ({e})")))?;
+    let format = value.get("format").and_then(|f| f.as_str()).unwrap_or("");
+    if format != ATLAS_FORMAT {
+        return Err(file_error(
+            &path,
+            &format!("format {format:?} is not {ATLAS_FORMAT:?}: give another --out directory"),
+        ));
+    }
+    let atlas: Atlas = serde_json::from_value(value)
+        .map_err(|e| file_error(&path, &format!("not an atlas ({e})")))?;
+    Ok(Some(atlas))
+}
+
+fn file_error(path: &Path, reason: &str) -> Error {
+    Error::File {
+        path: path.display().to_string(),
+        reason: reason.to_string(),
+    }
+}
+
+/// Write `bytes` to `path` whole: to a temporary file beside it, then renamed.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp: PathBuf = path.with_extension(format!(
+        "{}.tmp",
+        path.extension().and_then(|e| e.to_str()).unwrap_or("")
+    ));
+    std::fs::write(&tmp, bytes)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            file_error(path, &format!("cannot write it ({e})"))
+        })
+}
+
+/// Keep the cells of `old` that are in the grid, in grid order with `new`
+/// cells merged in.
+pub fn merge(grid: &Grid, cells: &[Cell]) -> Vec<Cell> {
+    grid.cells()
+        .into_iter()
+        .filter_map(|k| cells.iter().find(|c| c.key() == k).cloned())
+        .collect()
+}
+
+/// Write every output file of the atlas into `dir`.
+pub fn write_all(dir: &Path, grid: &Grid, cells: &[Cell]) -> Result<()> {
+    let atlas = Atlas {
+        format: ATLAS_FORMAT.into(),
+        version: VERSION.into(),
+        cells: cells.to_vec(),
+    };
+    let json = serde_json::to_string_pretty(&atlas).expect("serializable") + "\n";
+    write_atomic(&dir.join("atlas.json"), json.as_bytes())?;
+    write_atomic(&dir.join("atlas.md"), markdown(grid, cells).as_bytes())?;
+    for &r in &grid.rule_sets {
+        let svg = heat_map(grid, cells, r);
+        write_atomic(&dir.join(format!("{}.svg", slug(r))), svg.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// A cell's text in the tables: `best/total`, `*` for a sweep, `>=` in front
+/// of a lower bound, `.` for a cell not worked out yet.
+pub fn cell_text(cell: Option<&Cell>) -> String {
+    match cell {
+        None => ".".into(),
+        Some(c) => format!(
+            "{}{}/{}{}",
+            if c.exact { "" } else { "≥" },
+            c.best_store,
+            c.total_stones,
+            if c.sweep { " ✔" } else { "" }
+        ),
+    }
+}
+
+/// `atlas.md`: one table per rule set, pits down, stones across.
+pub fn markdown(grid: &Grid, cells: &[Cell]) -> String {
+    let mut out = String::from("# Variant atlas\n\nThe best first turn from the start of a game: the most stones the player to move can have in their store when the turn ends, of all the stones on the board. ✔ marks a sweep (every stone). ≥ marks a lower bound found by `find` where the exhaustive search did not fit the budget; every other cell is proved by `solve`. Written by `mancala-sweep atlas`.\n");
+    for &r in &grid.rule_sets {
+        let _ = writeln!(out, "\n## {} ({})\n", slug(r), r);
+        let _ = writeln!(out, "![{0} heat map]({0}.svg)\n", slug(r));
+        let mut header = String::from("| pits \\ stones |");
+        let mut rule = String::from("|---|");
+        for s in &grid.stones {
+            let _ = write!(header, " {s} |");
+            rule.push_str("---|");
+        }
+        let _ = writeln!(out, "{header}\n{rule}");
+        for &p in &grid.pits {
+            let _ = write!(out, "| {p} |");
+            for &s in &grid.stones {
+                let c = cells.iter().find(|c| c.key() == (r, p, s));
+                let _ = write!(out, " {} |", cell_text(c));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// An SVG heat map of best/total for one rule set, drawn with plotters.
+pub fn heat_map(grid: &Grid, cells: &[Cell], rules: Rules) -> String {
+    use plotters::prelude::*;
+    let mut svg = String::new();
+    let (xs, ys) = (grid.stones.len().max(1), grid.pits.len().max(1));
+    {
+        let width = (120 + 70 * xs as u32).max(420);
+        let height = 120 + 44 * ys as u32;
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        let _ = root.fill(&WHITE);
+        let caption = match crate::rules::Preset::ALL.iter().find(|p| p.rules() == rules) {
+            Some(p) => format!("{p}: {}, best / total", slug(rules)),
+            None => format!("{}: best / total", slug(rules)),
+        };
+        let chart = ChartBuilder::on(&root)
+            .caption(caption, ("sans-serif", 16))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(-0.5f64..xs as f64 - 0.5, -0.5f64..ys as f64 - 0.5);
+        let Ok(mut chart) = chart else {
+            return svg_fallback(&rules);
+        };
+        let stones = grid.stones.clone();
+        let pits = grid.pits.clone();
+        let _ = chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_labels(xs)
+            .y_labels(ys)
+            .x_label_formatter(&|x| {
+                stones
+                    .get(x.round() as usize)
+                    .map_or(String::new(), |s| s.to_string())
+            })
+            .y_label_formatter(&|y| {
+                pits.get(y.round() as usize)
+                    .map_or(String::new(), |p| p.to_string())
+            })
+            .x_desc("stones per pit")
+            .y_desc("pits per side")
+            .draw();
+        for (xi, &s) in grid.stones.iter().enumerate() {
+            for (yi, &p) in grid.pits.iter().enumerate() {
+                let cell = cells.iter().find(|c| c.key() == (rules, p, s));
+                let (x, y) = (xi as f64, yi as f64);
+                let color = match cell {
+                    None => RGBColor(230, 230, 230),
+                    Some(c) => {
+                        let share = if c.total_stones == 0 {
+                            1.0
+                        } else {
+                            c.best_store as f64 / c.total_stones as f64
+                        };
+                        // Red (little) through yellow to green (a sweep).
+                        let hsl = HSLColor(share / 3.0, 0.65, if c.exact { 0.55 } else { 0.75 });
+                        let (r, g, b) = hsl.rgb();
+                        RGBColor(r, g, b)
+                    }
+                };
+                let _ = chart.draw_series(std::iter::once(Rectangle::new(
+                    [(x - 0.48, y - 0.45), (x + 0.48, y + 0.45)],
+                    color.filled(),
+                )));
+                let _ = chart.draw_series(std::iter::once(Text::new(
+                    cell_text(cell),
+                    (x - 0.4, y + 0.1),
+                    ("sans-serif", 12),
+                )));
+            }
+        }
+        let _ = root.present();
+    }
+    svg
+}
+
+fn svg_fallback(rules: &Rules) -> String {
+    format!("<svg xmlns=\"http://www.w3.org/2000/svg\"><text x=\"10\" y=\"20\">{}</text></svg>\n", slug(*rules))
+}
+
+/// Work out every cell of `grid` that `dir` does not hold yet, saving all
+/// files after each cell. `on_cell(done, total, cell)` is called after each.
+/// Returns the cells and how many came from an earlier run.
+pub fn run(
+    grid: &Grid,
+    dir: &Path,
+    budget: CellBudget,
+    stop: &AtomicBool,
+    on_cell: &dyn Fn(usize, usize, &Cell),
+) -> Result<(Vec<Cell>, usize)> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| file_error(dir, &format!("cannot create the directory ({e})")))?;
+    let earlier = load(dir)?.map(|a| a.cells).unwrap_or_default();
+    let mut cells = merge(grid, &earlier);
+    let skipped = cells.len();
+    let wanted = grid.cells();
+    // Write at once, so that an unwritable directory fails before any work.
+    write_all(dir, grid, &cells)?;
+    for (rules, pits, stones) in wanted.iter().copied() {
+        if cells.iter().any(|c| c.key() == (rules, pits, stones)) {
+            continue;
+        }
+        let cell = run_cell(rules, pits, stones, budget, stop)?;
+        cells.push(cell);
+        cells = merge(grid, &cells);
+        write_all(dir, grid, &cells)?;
+        on_cell(cells.len(), wanted.len(), cells.iter().find(|c| c.key() == (rules, pits, stones)).expect("just added"));
+    }
+    Ok((cells, skipped))
+}
+
+/// Read a range of whole numbers: `3`, `1-8` or `1..=8`, within `allowed`.
+pub fn parse_range(text: &str, allowed: std::ops::RangeInclusive<u32>) -> std::result::Result<Vec<u32>, String> {
+    let bad = || {
+        format!(
+            "{text:?} is not a range: use N, A-B or A..=B with numbers from {} to {}",
+            allowed.start(),
+            allowed.end()
+        )
+    };
+    let (a, b) = if let Some((a, b)) = text.split_once("..=") {
+        (a, b)
+    } else if let Some((a, b)) = text.split_once('-') {
+        (a, b)
+    } else {
+        (text, text)
+    };
+    let a: u32 = a.trim().parse().map_err(|_| bad())?;
+    let b: u32 = b.trim().parse().map_err(|_| bad())?;
+    if a > b || !allowed.contains(&a) || !allowed.contains(&b) {
+        return Err(bad());
+    }
+    Ok((a..=b).collect())
+}
+
+/// The text of a run's summary line.
+pub fn summary(cells: &[Cell], wanted: usize, skipped: usize) -> String {
+    let exact = cells.iter().filter(|c| c.exact).count();
+    let sweeps = cells.iter().filter(|c| c.sweep).count();
+    format!(
+        "{} of {wanted} cells done ({skipped} from an earlier run): {exact} proved, {} lower bounds, {sweeps} sweeps",
+        cells.len(),
+        cells.len() - exact
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid() -> Grid {
+        Grid {
+            pits: vec![1, 2],
+            stones: vec![1, 2],
+            rule_sets: vec![Rules::AVALANCHE, Rules::KALAH],
+        }
+    }
+
+    #[test]
+    fn ranges_parse() {
+        assert_eq!(parse_range("1..=3", 1..=8), Ok(vec![1, 2, 3]));
+        assert_eq!(parse_range("2-4", 1..=8), Ok(vec![2, 3, 4]));
+        assert_eq!(parse_range("5", 1..=8), Ok(vec![5]));
+        assert!(parse_range("0..=3", 1..=8).unwrap_err().contains("from 1 to 8"));
+        assert!(parse_range("4-2", 1..=8).is_err());
+        assert!(parse_range("x", 1..=8).is_err());
+    }
+
+    #[test]
+    fn the_grid_lists_every_cell_once_in_order() {
+        let cells = grid().cells();
+        assert_eq!(cells.len(), 8);
+        assert_eq!(cells[0], (Rules::AVALANCHE, 1, 1));
+        assert_eq!(cells[1], (Rules::AVALANCHE, 1, 2));
+        assert_eq!(cells[7], (Rules::KALAH, 2, 2));
+        assert_eq!(all_rule_sets().len(), 12);
+        assert!(all_rule_sets().contains(&Rules::ANY_HOLE));
+        assert_eq!(slug(Rules::KALAH), "own-norelay-kalah");
+    }
+
+    #[test]
+    fn resume_keeps_done_cells_and_writes_complete_files() {
+        let dir = std::env::temp_dir().join(format!("ms-atlas-unit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let g = grid();
+        assert_eq!(load(&dir).unwrap(), None);
+        let stop = AtomicBool::new(false);
+        let budget = CellBudget {
+            seconds: 10.0,
+            max_memory: u64::MAX,
+            threads: 1,
+        };
+        let first: Vec<Cell> = g.cells()[..3]
+            .iter()
+            .map(|&(r, p, s)| run_cell(r, p, s, budget, &stop).unwrap())
+            .collect();
+        write_all(&dir, &g, &first).unwrap();
+        let back = load(&dir).unwrap().unwrap();
+        assert_eq!(back.cells, first);
+        // A cell from outside the grid is dropped by merge; order follows the grid.
+        let mut mixed = back.cells.clone();
+        mixed.reverse();
+        assert_eq!(merge(&g, &mixed), first);
+        assert!(std::fs::read_dir(&dir)
+            .unwrap()
+            .all(|e| !e.unwrap().file_name().to_string_lossy().ends_with(".tmp")));
+        let md = std::fs::read_to_string(dir.join("atlas.md")).unwrap();
+        assert!(md.contains("## own-relay-none"));
+        assert!(md.contains("| 2 | . | . |"), "{md}");
+        std::fs::write(dir.join("atlas.json"), "{\"format\": \"other/9\"}").unwrap();
+        assert!(load(&dir).unwrap_err().to_string().contains("is not"));
+        std::fs::write(dir.join("atlas.json"), "{\"format\": ").unwrap();
+        assert!(load(&dir).unwrap_err().to_string().contains("not valid JSON"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
