@@ -140,7 +140,13 @@ pub struct CellBudget {
 /// Work out one cell: `solve` within the budget, else `find`. `stop` is the
 /// user's Ctrl-C; when it is raised the cell is abandoned with
 /// [`Error::Interrupted`].
-pub fn run_cell(rules: Rules, pits: usize, stones: u32, budget: CellBudget, stop: &AtomicBool) -> Result<Cell> {
+pub fn run_cell(
+    rules: Rules,
+    pits: usize,
+    stones: u32,
+    budget: CellBudget,
+    stop: &AtomicBool,
+) -> Result<Cell> {
     let board = Board::uniform(pits, stones)?;
     let total = board.stones_in_play();
     let started = Instant::now();
@@ -202,7 +208,9 @@ pub fn run_cell(rules: Rules, pits: usize, stones: u32, budget: CellBudget, stop
             seconds: started.elapsed().as_secs_f64(),
             ..base
         }),
-        Err(Error::Interrupted { .. } | Error::MemoryLimit { .. }) if !stop.load(Ordering::Relaxed) => {
+        Err(Error::Interrupted { .. } | Error::MemoryLimit { .. })
+            if !stop.load(Ordering::Relaxed) =>
+        {
             let opts = FindOptions {
                 seconds: budget.seconds,
                 threads: budget.threads,
@@ -355,7 +363,10 @@ pub fn heat_map(grid: &Grid, cells: &[Cell], rules: Rules) -> String {
         let height = 120 + 44 * ys as u32;
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         let _ = root.fill(&WHITE);
-        let caption = match crate::rules::Preset::ALL.iter().find(|p| p.rules() == rules) {
+        let caption = match crate::rules::Preset::ALL
+            .iter()
+            .find(|p| p.rules() == rules)
+        {
             Some(p) => format!("{p}: {}, best / total", slug(rules)),
             None => format!("{}: best / total", slug(rules)),
         };
@@ -422,7 +433,10 @@ pub fn heat_map(grid: &Grid, cells: &[Cell], rules: Rules) -> String {
 }
 
 fn svg_fallback(rules: &Rules) -> String {
-    format!("<svg xmlns=\"http://www.w3.org/2000/svg\"><text x=\"10\" y=\"20\">{}</text></svg>\n", slug(*rules))
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\"><text x=\"10\" y=\"20\">{}</text></svg>\n",
+        slug(*rules)
+    )
 }
 
 /// Work out every cell of `grid` that `dir` does not hold yet, saving all
@@ -451,13 +465,23 @@ pub fn run(
         cells.push(cell);
         cells = merge(grid, &cells);
         write_all(dir, grid, &cells)?;
-        on_cell(cells.len(), wanted.len(), cells.iter().find(|c| c.key() == (rules, pits, stones)).expect("just added"));
+        on_cell(
+            cells.len(),
+            wanted.len(),
+            cells
+                .iter()
+                .find(|c| c.key() == (rules, pits, stones))
+                .expect("just added"),
+        );
     }
     Ok((cells, skipped))
 }
 
 /// Read a range of whole numbers: `3`, `1-8` or `1..=8`, within `allowed`.
-pub fn parse_range(text: &str, allowed: std::ops::RangeInclusive<u32>) -> std::result::Result<Vec<u32>, String> {
+pub fn parse_range(
+    text: &str,
+    allowed: std::ops::RangeInclusive<u32>,
+) -> std::result::Result<Vec<u32>, String> {
     let bad = || {
         format!(
             "{text:?} is not a range: use N, A-B or A..=B with numbers from {} to {}",
@@ -508,7 +532,9 @@ mod tests {
         assert_eq!(parse_range("1..=3", 1..=8), Ok(vec![1, 2, 3]));
         assert_eq!(parse_range("2-4", 1..=8), Ok(vec![2, 3, 4]));
         assert_eq!(parse_range("5", 1..=8), Ok(vec![5]));
-        assert!(parse_range("0..=3", 1..=8).unwrap_err().contains("from 1 to 8"));
+        assert!(parse_range("0..=3", 1..=8)
+            .unwrap_err()
+            .contains("from 1 to 8"));
         assert!(parse_range("4-2", 1..=8).is_err());
         assert!(parse_range("x", 1..=8).is_err());
     }
@@ -549,16 +575,21 @@ mod tests {
         let mut mixed = back.cells.clone();
         mixed.reverse();
         assert_eq!(merge(&g, &mixed), first);
-        assert!(std::fs::read_dir(&dir)
+        assert!(std::fs::read_dir(&dir).unwrap().all(|e| !e
             .unwrap()
-            .all(|e| !e.unwrap().file_name().to_string_lossy().ends_with(".tmp")));
+            .file_name()
+            .to_string_lossy()
+            .ends_with(".tmp")));
         let md = std::fs::read_to_string(dir.join("atlas.md")).unwrap();
         assert!(md.contains("## own-relay-none"));
         assert!(md.contains("| 2 | . | . |"), "{md}");
         std::fs::write(dir.join("atlas.json"), "{\"format\": \"other/9\"}").unwrap();
         assert!(load(&dir).unwrap_err().to_string().contains("is not"));
         std::fs::write(dir.join("atlas.json"), "{\"format\": ").unwrap();
-        assert!(load(&dir).unwrap_err().to_string().contains("not valid JSON"));
+        assert!(load(&dir)
+            .unwrap_err()
+            .to_string()
+            .contains("not valid JSON"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
