@@ -28,7 +28,7 @@
 
 use crate::error::{Error, Result};
 use crate::pit::Pit;
-use crate::rules::{Rules, Scope};
+use crate::rules::Rules;
 use std::fmt;
 use std::str::FromStr;
 
@@ -151,12 +151,10 @@ impl Board {
 
     /// The pits the rules let the player pick from, non-empty, in pit order.
     pub fn legal_picks(&self, rules: Rules) -> impl Iterator<Item = Pit> + '_ {
-        let n = self.pits_per_side();
-        let last = match rules.scope {
-            Scope::Own => n,
-            Scope::Any => 2 * n,
-        };
-        Pit::all(n).take(last).filter(|&p| self.pit(p) > 0)
+        rules
+            .scope
+            .pits(self.pits_per_side())
+            .filter(|&p| self.pit(p) > 0)
     }
 
     /// True when the player has at least one legal pick.

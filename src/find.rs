@@ -22,7 +22,7 @@ use crate::engine::{self, Engine, Packed};
 use crate::error::{Error, Result};
 use crate::pick::PickEnd;
 use crate::pit::Pit;
-use crate::rules::{Rules, Scope};
+use crate::rules::Rules;
 use crate::turn;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -119,19 +119,7 @@ impl Found {
 
 /// Search for the best turn from `board` within the options' budget.
 pub fn find(board: &Board, rules: Rules, opts: &FindOptions) -> Result<Found> {
-    if !board.can_move(rules) {
-        return Err(Error::NoMove {
-            board: board.one_line(),
-            scope: rules.scope,
-        });
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|e| Error::Threads {
-            threads: opts.threads,
-            reason: e.to_string(),
-        })?;
+    let pool = crate::sweep::worker_pool(board, rules, opts.threads)?;
     let started = Instant::now();
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         pool.install(|| {
@@ -212,16 +200,12 @@ struct Expansion<const W: usize> {
 impl<const W: usize> Beam<W> {
     fn new(start: &Board, rules: Rules) -> Self {
         let n = start.pits_per_side();
-        let last = match rules.scope {
-            Scope::Own => n,
-            Scope::Any => 2 * n,
-        };
         Beam {
             start: *start,
             n,
             max_store: start.stones_in_play() as usize,
             engine: Engine::new(n, start.stones_in_play() as usize, rules),
-            scope: Pit::all(n).take(last).map(|p| p.ring(n)).collect(),
+            scope: rules.scope.pits(n).map(|p| p.ring(n)).collect(),
         }
     }
 

@@ -131,6 +131,18 @@ impl FromStr for Preset {
     }
 }
 
+impl Scope {
+    /// The pits this scope allows on a board with `n` pits a side, in pit
+    /// order: 1..=n or 1..=2n.
+    pub fn pits(self, n: usize) -> impl Iterator<Item = crate::pit::Pit> {
+        let last = match self {
+            Scope::Own => n,
+            Scope::Any => 2 * n,
+        };
+        crate::pit::Pit::all(n).take(last)
+    }
+}
+
 impl fmt::Display for Scope {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

@@ -37,7 +37,7 @@ use crate::key::{bits_needed, Key};
 use crate::level::Level;
 use crate::pick::PickEnd;
 use crate::pit::Pit;
-use crate::rules::{Rules, Scope};
+use crate::rules::Rules;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -168,21 +168,31 @@ impl Solution {
     }
 }
 
-/// Search every turn from `board` under `rules`.
-pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solution> {
+/// Check that the player can move at the start, and build the pool of
+/// `threads` workers (0: one per core) that a search runs on.
+pub(crate) fn worker_pool(
+    board: &Board,
+    rules: Rules,
+    threads: usize,
+) -> Result<rayon::ThreadPool> {
     if !board.can_move(rules) {
         return Err(Error::NoMove {
             board: board.one_line(),
             scope: rules.scope,
         });
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
         .build()
         .map_err(|e| Error::Threads {
-            threads: opts.threads,
+            threads,
             reason: e.to_string(),
-        })?;
+        })
+}
+
+/// Search every turn from `board` under `rules`.
+pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solution> {
+    let pool = crate::sweep::worker_pool(board, rules, opts.threads)?;
     let pits = 2 * board.pits_per_side();
     let bits = bits_needed(board.stones_in_pits(), pits);
     let narrow = 2 * board.pits_per_side() < 16;
@@ -301,10 +311,6 @@ const CHUNKS_PER_THREAD: usize = 16;
 impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     fn new(start: &Board, rules: Rules) -> Self {
         let n = start.pits_per_side();
-        let last = match rules.scope {
-            Scope::Own => n,
-            Scope::Any => 2 * n,
-        };
         Search {
             rules,
             start: *start,
@@ -312,7 +318,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             len: 2 * n + 1,
             max_store: start.stones_in_play() as usize,
             engine: Engine::new(n, start.stones_in_play() as usize, rules),
-            scope: Pit::all(n).take(last).map(|p| p.ring(n)).collect(),
+            scope: rules.scope.pits(n).map(|p| p.ring(n)).collect(),
             _types: std::marker::PhantomData,
         }
     }

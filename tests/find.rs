@@ -4,31 +4,17 @@
 
 use mancala_sweep::find::{find, FindOptions};
 use mancala_sweep::sweep::{solve, Listing, SolveOptions};
-use mancala_sweep::{turn, Board, Capture, Preset, Rules, Scope};
+use mancala_sweep::{turn, Board, Preset, Rules};
 use proptest::prelude::*;
+
+mod common;
+use common::rules;
 
 fn replayed_store(board: Board, rules: Rules, line: &[mancala_sweep::Pit]) -> u32 {
     let picks: Vec<u32> = line.iter().map(|p| p.number() as u32).collect();
     let end = turn::replay(board, rules, &picks).unwrap().pop().unwrap();
     assert!(!end.to_move(), "the line must be a complete turn");
     end.board().store() as u32
-}
-
-fn rules() -> impl Strategy<Value = Rules> {
-    (
-        prop_oneof![Just(Scope::Own), Just(Scope::Any)],
-        any::<bool>(),
-        prop_oneof![
-            Just(Capture::None),
-            Just(Capture::Kalah),
-            Just(Capture::Empty)
-        ],
-    )
-        .prop_map(|(scope, relay, capture)| Rules {
-            scope,
-            relay,
-            capture,
-        })
 }
 
 proptest! {

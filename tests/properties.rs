@@ -5,26 +5,12 @@
 
 use mancala_sweep::sweep::{solve, Listing, SolveOptions};
 use mancala_sweep::turn::Turn;
-use mancala_sweep::{Board, Capture, Error, Rules, Scope};
+use mancala_sweep::{Board, Error, Rules};
 use proptest::prelude::*;
-use std::collections::{BTreeMap, HashSet};
 
-fn rules() -> impl Strategy<Value = Rules> {
-    (
-        prop_oneof![Just(Scope::Own), Just(Scope::Any)],
-        any::<bool>(),
-        prop_oneof![
-            Just(Capture::None),
-            Just(Capture::Kalah),
-            Just(Capture::Empty)
-        ],
-    )
-        .prop_map(|(scope, relay, capture)| Rules {
-            scope,
-            relay,
-            capture,
-        })
-}
+mod common;
+use common::rules;
+use std::collections::{BTreeMap, HashSet};
 
 /// A board with `n` pits a side in `sizes` and pit counts up to `most`.
 fn board(sizes: std::ops::RangeInclusive<usize>, most: u32) -> impl Strategy<Value = Board> {
