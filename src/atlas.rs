@@ -330,7 +330,7 @@ pub fn cell_text(cell: Option<&Cell>) -> String {
 
 /// `atlas.md`: one table per rule set, pits down, stones across.
 pub fn markdown(grid: &Grid, cells: &[Cell]) -> String {
-    let mut out = String::from("# Variant atlas\n\nThe best first turn from the start of a game: the most stones the player to move can have in their store when the turn ends, of all the stones on the board. ✔ marks a sweep (every stone). ≥ marks a lower bound found by `find` where the exhaustive search did not fit the budget; every other cell is proved by `solve`. Written by `mancala-sweep atlas`.\n");
+    let mut out = String::from("# Variant atlas\n\nThe best first turn from the start of a game: the most stones the player to move can have in their store when the turn ends, of all the stones on the board. ✔ marks a sweep (every stone). ≥ marks a lower bound found by `find` where the exhaustive search did not fit the budget; every other cell is proved by `solve`. A ≥ cell that is also a sweep (≥ and ✔) is the most possible score, but its counts were not worked out. Written by `mancala-sweep atlas`.\n");
     for &r in &grid.rule_sets {
         let _ = writeln!(out, "\n## {} ({})\n", slug(r), r);
         let _ = writeln!(out, "![{0} heat map]({0}.svg)\n", slug(r));
