@@ -100,6 +100,31 @@ fn by_sort(mut stream: Vec<(u64, u64)>) -> Summary {
     (stream.len(), stream.iter().map(|e| e.1).sum())
 }
 
+/// An entry for rdst, which sorts by the bytes `RadixKey` gives.
+#[derive(Copy, Clone)]
+struct Keyed(u64, u64);
+
+impl rdst::RadixKey for Keyed {
+    const LEVELS: usize = 8;
+    #[inline]
+    fn get_level(&self, level: usize) -> u8 {
+        (self.0 >> (level * 8)) as u8
+    }
+}
+
+fn by_radix(mut stream: Vec<Keyed>) -> Summary {
+    use rdst::RadixSort;
+    stream.radix_sort_unstable();
+    let mut merged: Vec<Keyed> = Vec::with_capacity(stream.len());
+    for e in stream {
+        match merged.last_mut() {
+            Some(last) if last.0 == e.0 => last.1 += e.1,
+            _ => merged.push(e),
+        }
+    }
+    (merged.len(), merged.iter().map(|e| e.1).sum())
+}
+
 fn by_dashmap(stream: &[(u64, u64)]) -> Summary {
     let map: dashmap::DashMap<u64, u64, ahash::RandomState> =
         dashmap::DashMap::with_hasher(ahash::RandomState::new());
@@ -142,6 +167,8 @@ fn dedup(c: &mut Criterion) {
         .expand();
     let expected = by_sort(stream.clone());
     assert_eq!(by_dashmap(&stream), expected);
+    let keyed: Vec<Keyed> = stream.iter().map(|&(k, c)| Keyed(k, c)).collect();
+    assert_eq!(by_radix(keyed.clone()), expected);
     assert_eq!(by_sharded_hashbrown(&stream), expected);
     let mut g = c.benchmark_group("dedup");
     g.sample_size(10);
@@ -150,6 +177,13 @@ fn dedup(c: &mut Criterion) {
         b.iter_batched(
             || stream.clone(),
             |s| assert_eq!(by_sort(s), expected),
+            BatchSize::LargeInput,
+        )
+    });
+    g.bench_function("radix sort (rdst) + merge", |b| {
+        b.iter_batched(
+            || keyed.clone(),
+            |s| assert_eq!(by_radix(s), expected),
             BatchSize::LargeInput,
         )
     });
