@@ -70,12 +70,8 @@ impl<K: Key, C: Count> Frontier<K, C> {
 
     /// Take bucket `store` out, deduplicated and sorted by key.
     pub fn take(&mut self, store: usize) -> Result<Vec<Entry<K, C>>, Overflow> {
-        let mut runs = std::mem::take(&mut self.pending[store]);
-        let total = runs.iter().map(Vec::len).sum();
-        let mut bucket = Vec::with_capacity(total);
-        for run in runs.drain(..) {
-            bucket.extend_from_slice(&run);
-        }
+        let runs = std::mem::take(&mut self.pending[store]);
+        let mut bucket = concat(runs);
         merge_sorted(&mut bucket)?;
         Ok(bucket)
     }
@@ -95,9 +91,68 @@ impl<K: Key, C: Count> Frontier<K, C> {
     }
 }
 
-/// Sort `entries` by key and merge equal keys, summing their counts.
+/// Join runs into one buffer, copying them in parallel and freeing each as
+/// soon as it is copied.
+fn concat<T: Copy + Send + Sync>(runs: Vec<Vec<T>>) -> Vec<T> {
+    let total: usize = runs.iter().map(Vec::len).sum();
+    let mut out: Vec<T> = Vec::with_capacity(total);
+    let mut slots: Vec<&mut [std::mem::MaybeUninit<T>]> = Vec::with_capacity(runs.len());
+    let mut rest = &mut out.spare_capacity_mut()[..total];
+    for run in &runs {
+        let (slot, tail) = rest.split_at_mut(run.len());
+        slots.push(slot);
+        rest = tail;
+    }
+    runs.into_par_iter().zip(slots).for_each(|(run, slot)| {
+        for (s, v) in slot.iter_mut().zip(run) {
+            s.write(v);
+        }
+    });
+    // SAFETY: the slots tile `..total` (their lengths are the runs' lengths,
+    // which sum to `total`), and each was written in full from its run.
+    unsafe { out.set_len(total) };
+    out
+}
+
+/// Sort `entries` by key and merge equal keys, summing their counts. Both
+/// steps run in parallel: the merge works on pieces cut between different
+/// keys, then closes the gaps between them.
 pub fn merge_sorted<K: Key, C: Count>(entries: &mut Vec<Entry<K, C>>) -> Result<(), Overflow> {
     entries.par_sort_unstable_by_key(|e| e.0);
+    let pieces = rayon::current_num_threads() * 4;
+    let mut cuts = vec![0usize];
+    for p in 1..pieces {
+        let mut at = (entries.len() * p / pieces).max(*cuts.last().expect("starts with 0"));
+        while at > 0 && at < entries.len() && entries[at - 1].0 == entries[at].0 {
+            at += 1;
+        }
+        cuts.push(at.min(entries.len()));
+    }
+    cuts.push(entries.len());
+    let mut parts: Vec<&mut [Entry<K, C>]> = Vec::with_capacity(pieces);
+    let mut rest = entries.as_mut_slice();
+    for w in cuts.windows(2) {
+        let (part, tail) = rest.split_at_mut(w[1] - w[0]);
+        parts.push(part);
+        rest = tail;
+    }
+    let kept: Vec<usize> = parts
+        .into_par_iter()
+        .map(merge_in_place)
+        .collect::<Result<_, _>>()?;
+    let mut write = 0;
+    for (w, k) in cuts.windows(2).zip(kept) {
+        entries.copy_within(w[0]..w[0] + k, write);
+        write += k;
+    }
+    entries.truncate(write);
+    entries.shrink_to_fit();
+    Ok(())
+}
+
+/// Merge equal neighbours of a sorted slice, summing their counts; the kept
+/// entries end up at the front and their number is returned.
+fn merge_in_place<K: Key, C: Count>(entries: &mut [Entry<K, C>]) -> Result<usize, Overflow> {
     let mut out = 0usize;
     for i in 0..entries.len() {
         let (key, count) = entries[i];
@@ -108,9 +163,7 @@ pub fn merge_sorted<K: Key, C: Count>(entries: &mut Vec<Entry<K, C>>) -> Result<
             out += 1;
         }
     }
-    entries.truncate(out);
-    entries.shrink_to_fit();
-    Ok(())
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -122,6 +175,22 @@ mod tests {
         let mut v: Vec<Entry<u64, u64>> = vec![(5, 1), (3, 2), (5, 4), (1, 1), (3, 1)];
         merge_sorted(&mut v).unwrap();
         assert_eq!(v, vec![(1, 1), (3, 3), (5, 5)]);
+    }
+
+    #[test]
+    fn merge_across_piece_boundaries() {
+        // Long runs of equal keys, so that piece cuts have to move.
+        let mut v: Vec<Entry<u64, u64>> = (0..10_000u64).map(|i| (i % 7, 1)).collect();
+        merge_sorted(&mut v).unwrap();
+        assert_eq!(v.len(), 7);
+        assert!(v.iter().all(|e| e.1 == 10_000 / 7 || e.1 == 10_000 / 7 + 1));
+        assert_eq!(v.iter().map(|e| e.1).sum::<u64>(), 10_000);
+        let mut v: Vec<Entry<u64, u64>> = (0..5000u64).rev().map(|i| (i, 2)).collect();
+        merge_sorted(&mut v).unwrap();
+        assert_eq!(v, (0..5000u64).map(|i| (i, 2)).collect::<Vec<_>>());
+        let mut empty: Vec<Entry<u64, u64>> = Vec::new();
+        merge_sorted(&mut empty).unwrap();
+        assert!(empty.is_empty());
     }
 
     #[test]
