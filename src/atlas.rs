@@ -13,12 +13,12 @@ use crate::error::{Error, Result};
 use crate::find::{find, FindOptions};
 use crate::report::VERSION;
 use crate::rules::{Capture, Rules, Scope};
-use crate::sweep::{solve, Listing, SolveOptions};
+use crate::sweep::{solve_within, Listing, SolveOptions};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// `format` of `atlas.json`.
 pub const ATLAS_FORMAT: &str = "mancala-sweep-atlas/1";
@@ -173,30 +173,13 @@ pub fn run_cell(
         });
     }
     // The exhaustive try, cancelled by the budget or by Ctrl-C.
-    let cancel = AtomicBool::new(false);
-    let deadline = Duration::from_secs_f64(budget.seconds);
-    let done = AtomicBool::new(false);
-    let solved = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
-                if stop.load(Ordering::Relaxed) || started.elapsed() >= deadline {
-                    cancel.store(true, Ordering::Relaxed);
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        });
-        let opts = SolveOptions {
-            threads: budget.threads,
-            listing: Listing::Limit(1),
-            max_memory: budget.max_memory,
-            progress: None,
-            cancel: Some(&cancel),
-        };
-        let r = solve(&board, rules, &opts);
-        done.store(true, Ordering::Relaxed);
-        r
-    });
+    let opts = SolveOptions {
+        threads: budget.threads,
+        listing: Listing::Limit(1),
+        max_memory: budget.max_memory,
+        ..Default::default()
+    };
+    let solved = solve_within(&board, rules, &opts, budget.seconds, stop);
     match solved {
         Ok(s) => Ok(Cell {
             best_store: s.best_store,

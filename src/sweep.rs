@@ -235,6 +235,40 @@ pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solutio
     Ok(solution)
 }
 
+/// [`solve`] with a wall-clock budget: the search is cancelled (with
+/// [`Error::Interrupted`]) when `seconds` pass or when `stop` is raised.
+/// `opts.cancel` is replaced by this budget's own flag.
+pub fn solve_within(
+    board: &Board,
+    rules: Rules,
+    opts: &SolveOptions,
+    seconds: f64,
+    stop: &AtomicBool,
+) -> Result<Solution> {
+    let started = Instant::now();
+    let deadline = std::time::Duration::from_secs_f64(seconds);
+    let cancel = AtomicBool::new(false);
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) || started.elapsed() >= deadline {
+                    cancel.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        });
+        let opts = SolveOptions {
+            cancel: Some(&cancel),
+            ..*opts
+        };
+        let r = solve(board, rules, &opts);
+        done.store(true, Ordering::Relaxed);
+        r
+    })
+}
+
 /// Run with `u64` path counts, and again with `u128` if one overflows.
 fn run<K: Key, const W: usize>(
     board: &Board,
