@@ -223,7 +223,10 @@ pub fn run_cell(
 }
 
 fn interrupted() -> Error {
-    Error::AtlasInterrupted
+    Error::Stopped(
+        "the atlas is incomplete; the cells finished so far are saved, and running the same command again resumes"
+            .into(),
+    )
 }
 
 /// Read `atlas.json` from `dir` if there is one; an unreadable or foreign

@@ -128,9 +128,13 @@ pub enum Error {
         reason: String,
     },
 
-    /// Ctrl-C stopped an atlas run; the finished cells are saved.
-    #[error("interrupted: the atlas is incomplete; the cells finished so far are saved, and running the same command again resumes")]
-    AtlasInterrupted,
+    /// `puzzles check` found puzzles that do not match a fresh solve.
+    #[error("mismatch: {0}")]
+    Mismatch(String),
+
+    /// Ctrl-C stopped an atlas or generator run; says what was kept.
+    #[error("interrupted: {0}")]
+    Stopped(String),
 
     /// A worker thread panicked: a bug, reported instead of a hang.
     #[error(
@@ -157,7 +161,8 @@ impl Error {
                 | Error::Threads { .. }
                 | Error::MemoryLimit { .. }
                 | Error::Interrupted { .. }
-                | Error::AtlasInterrupted
+                | Error::Stopped(_)
+                | Error::Mismatch(_)
                 | Error::Internal(_)
         )
     }

@@ -25,6 +25,8 @@ pub mod key;
 pub mod level;
 pub mod pick;
 pub mod pit;
+pub mod play;
+pub mod puzzle;
 pub mod report;
 pub mod rules;
 pub mod sow;

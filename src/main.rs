@@ -6,6 +6,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mancala_sweep::atlas;
 use mancala_sweep::config::{self, RuleOptions};
 use mancala_sweep::find::{FindOptions, FindProgress};
+use mancala_sweep::puzzle;
 use mancala_sweep::report::{self, FindJson, ReplayJson, SolveJson};
 use mancala_sweep::rules::{Capture, Preset, Scope, Switch};
 use mancala_sweep::sweep::{self, Listing, Phase, Progress, SolveOptions};
@@ -34,11 +35,14 @@ enum Command {
     Find(FindArgs),
     /// The best first turn for every board size and rule set of a grid, with tables and heat maps.
     Atlas(AtlasArgs),
+    /// Make, check, show and play "reach the most this turn" puzzles.
+    #[command(subcommand)]
+    Puzzles(PuzzlesCommand),
 }
 
-/// Rule and board flags shared by every command.
+/// The rule flags.
 #[derive(Args, Debug)]
-struct RuleArgs {
+struct RuleSetArgs {
     /// Rule preset [default: avalanche].
     #[arg(long, value_enum)]
     rules: Option<Preset>,
@@ -51,6 +55,13 @@ struct RuleArgs {
     /// Capture rule (overrides the preset).
     #[arg(long, value_enum)]
     capture: Option<Capture>,
+}
+
+/// Rule and board flags shared by every command that takes a position.
+#[derive(Args, Debug)]
+struct RuleArgs {
+    #[command(flatten)]
+    set: RuleSetArgs,
     /// Pits a side, 1 to 16 [default: 6].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=16), conflicts_with = "board", allow_negative_numbers = true)]
     pits: Option<u8>,
@@ -65,10 +76,10 @@ struct RuleArgs {
 impl RuleArgs {
     fn options(&self) -> RuleOptions {
         RuleOptions {
-            preset: self.rules,
-            scope: self.scope,
-            relay: self.relay.map(bool::from),
-            capture: self.capture,
+            preset: self.set.rules,
+            scope: self.set.scope,
+            relay: self.set.relay.map(bool::from),
+            capture: self.set.capture,
             pits: self.pits.map(usize::from),
             stones: self.stones,
             board: self.board.clone(),
@@ -228,6 +239,202 @@ struct AtlasArgs {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+}
+
+#[derive(Subcommand, Debug)]
+enum PuzzlesCommand {
+    /// Make a collection and write it to a JSON file.
+    Generate(GenerateArgs),
+    /// Re-solve every puzzle of a file and report any mismatch.
+    Check(CheckArgs),
+    /// Show one puzzle: board, goal, grade (and the solution).
+    Show(ShowArgs),
+    /// Play a puzzle in the terminal.
+    Play(PlayArgs),
+}
+
+#[derive(Args, Debug)]
+struct GenerateArgs {
+    #[command(flatten)]
+    rules: RuleSetArgs,
+    /// Sources, comma-separated; the count is shared between them.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "start,line,game"
+    )]
+    source: Vec<puzzle::Source>,
+    /// Puzzles wanted, 1 to 10000.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000), allow_negative_numbers = true)]
+    count: u32,
+    /// Seed of the games and choices.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// Output file (written whole, through a temporary file).
+    #[arg(long, value_name = "FILE")]
+    out: std::path::PathBuf,
+    /// Collection name [default: the rule set's name].
+    #[arg(long)]
+    name: Option<String>,
+    /// Seconds one exhaustive solve may take before the position is passed over.
+    #[arg(long, value_name = "T", default_value_t = 2.0, value_parser = parse_seconds)]
+    seconds: f64,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// A puzzle collection (JSON).
+    file: std::path::PathBuf,
+    /// Seconds one solve may take.
+    #[arg(long, value_name = "T", default_value_t = 120.0, value_parser = parse_seconds)]
+    seconds: f64,
+}
+
+#[derive(Args, Debug)]
+struct ShowArgs {
+    /// A puzzle collection (JSON).
+    file: std::path::PathBuf,
+    /// The puzzle's id.
+    id: String,
+    /// Also show the solution, pick by pick.
+    #[arg(long)]
+    solution: bool,
+}
+
+#[derive(Args, Debug)]
+struct PlayArgs {
+    /// A puzzle collection (JSON).
+    file: std::path::PathBuf,
+    /// The puzzle's id [default: the first].
+    id: Option<String>,
+}
+
+fn rule_set(a: &RuleSetArgs) -> mancala_sweep::Rules {
+    let base = a.rules.unwrap_or(config::DEFAULT_PRESET).rules();
+    mancala_sweep::Rules {
+        scope: a.scope.unwrap_or(base.scope),
+        relay: a.relay.map_or(base.relay, bool::from),
+        capture: a.capture.unwrap_or(base.capture),
+    }
+}
+
+fn puzzles_generate(args: &GenerateArgs) -> Result<String, Error> {
+    let rules = rule_set(&args.rules);
+    let bar = ProgressBar::with_draw_target(Some(args.count as u64), ProgressDrawTarget::hidden());
+    if !args.quiet && std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("puzzles [{bar:30}] {pos}/{len} {msg} {elapsed}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    let progress = |found: usize, _: usize, source: puzzle::Source| {
+        bar.set_position(found as u64);
+        bar.set_message(format!("| source {}", source.name()));
+    };
+    let opts = puzzle::GenerateOptions {
+        rules,
+        sources: args.source.clone(),
+        count: args.count as usize,
+        seed: args.seed,
+        seconds: args.seconds,
+        stop: &INTERRUPTED,
+        progress: Some(&progress),
+    };
+    let made = puzzle::generate(&opts);
+    bar.finish_and_clear();
+    let puzzles = made?;
+    let name = args.name.clone().unwrap_or_else(|| atlas::slug(rules));
+    let command: Vec<String> = std::env::args().skip(1).collect();
+    let c = puzzle::collection(
+        &name,
+        rules,
+        &format!("mancala-sweep {}", command.join(" ")),
+        puzzles,
+    );
+    let json = serde_json::to_string_pretty(&c).expect("serializable") + "\n";
+    atlas::write_atomic(&args.out, json.as_bytes())?;
+    let mut grades = [0usize; 5];
+    for p in &c.puzzles {
+        grades[p.difficulty as usize - 1] += 1;
+    }
+    Ok(format!(
+        "{} puzzles ({} unique) written to {}; grades 1-5: {:?}\n",
+        c.puzzles.len(),
+        c.puzzles
+            .iter()
+            .filter(|p| p.solutions_count == "1")
+            .count(),
+        args.out.display(),
+        grades
+    ))
+}
+
+fn puzzles_check(args: &CheckArgs) -> Result<String, Error> {
+    let c = puzzle::load(&args.file)?;
+    let problems = puzzle::check(&c, args.seconds, &INTERRUPTED)?;
+    if problems.is_empty() {
+        Ok(format!(
+            "{}: all {} puzzles check out (goal, solution, count, uniqueness, grade, id)\n",
+            args.file.display(),
+            c.puzzles.len()
+        ))
+    } else {
+        Err(Error::Mismatch(problems.join("; ")))
+    }
+}
+
+fn find_puzzle<'a>(
+    c: &'a puzzle::Collection,
+    id: &str,
+    file: &std::path::Path,
+) -> Result<&'a puzzle::Puzzle, Error> {
+    c.puzzles.iter().find(|p| p.id == id).ok_or_else(|| Error::File {
+        path: file.display().to_string(),
+        reason: format!("no puzzle {id:?} in it; `puzzles check` lists the file's size, and ids look like {:?}", c.puzzles.first().map_or("start-0123456789ab", |p| p.id.as_str())),
+    })
+}
+
+fn puzzles_show(args: &ShowArgs) -> Result<String, Error> {
+    let c = puzzle::load(&args.file)?;
+    let p = find_puzzle(&c, &args.id, &args.file)?;
+    let board = puzzle::position(p)?;
+    let mut out = report::puzzle_text(&c, p, &board);
+    if args.solution {
+        let picks: Vec<u32> = p.solution.iter().map(|&x| x as u32).collect();
+        let states = turn::replay(board, c.rules, &picks)?;
+        out.push_str(&format!(
+            "\nSolution: {}\n\n",
+            report::line_text(&p.solution)
+        ));
+        out.push_str(&report::steps_text(&states));
+    }
+    Ok(out)
+}
+
+fn puzzles_play(args: &PlayArgs) -> Result<String, Error> {
+    let c = puzzle::load(&args.file)?;
+    let p = match &args.id {
+        Some(id) => find_puzzle(&c, id, &args.file)?,
+        None => c.puzzles.first().ok_or_else(|| Error::File {
+            path: args.file.display().to_string(),
+            reason: "it holds no puzzles".into(),
+        })?,
+    };
+    let board = puzzle::position(p)?;
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut output = std::io::stdout();
+    mancala_sweep::play::play(&c, p, board, &mut input, &mut output).map_err(|e| Error::File {
+        path: "terminal".into(),
+        reason: e.to_string(),
+    })?;
+    Ok(String::new())
 }
 
 /// The numbers of a `--pits` or `--stones` range.
@@ -436,6 +643,10 @@ fn main() -> ExitCode {
         Command::Replay(a) => replay(a),
         Command::Find(a) => find(a),
         Command::Atlas(a) => atlas(a),
+        Command::Puzzles(PuzzlesCommand::Generate(a)) => puzzles_generate(a),
+        Command::Puzzles(PuzzlesCommand::Check(a)) => puzzles_check(a),
+        Command::Puzzles(PuzzlesCommand::Show(a)) => puzzles_show(a),
+        Command::Puzzles(PuzzlesCommand::Play(a)) => puzzles_play(a),
     };
     match result {
         Ok(text) => {
@@ -446,7 +657,7 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
-        Err(e @ (Error::Interrupted { .. } | Error::AtlasInterrupted)) => {
+        Err(e @ (Error::Interrupted { .. } | Error::Stopped(_))) => {
             eprintln!("{e}");
             ExitCode::from(EXIT_INTERRUPTED)
         }

@@ -1,0 +1,648 @@
+//! Puzzle collections: "reach the most stones this turn" puzzles with a
+//! unique solution, proved by [`crate::sweep::solve`], graded, and exported
+//! as versioned JSON.
+//!
+//! A puzzle is a position under a rule set and a goal: the store count to
+//! reach this turn, which is always the proved best score of the position
+//! (every stone on the board when it is a sweep). Its solution is the pick
+//! sequence that reaches the goal; a good puzzle has exactly one. Puzzles
+//! come from three sources ([`Source`]): start boards, positions part-way
+//! along optimal lines, and positions of games played by simple players.
+//!
+//! # JSON format `mancala-sweep-puzzles/1`
+//!
+//! A collection has `format`, `name`, `rules` (`scope`, `relay`, `capture`),
+//! `generator` (`tool`, `version`, `command`) and `puzzles`. Each puzzle has
+//! `id` (stable for the same position and rules), `board` (the `--board` text
+//! format), `pits` (2n counts in pit-number order), `store`,
+//! `opponent_store`, `goal_store`, `solution` (pit numbers),
+//! `solutions_count` (decimal string), `length` (picks), `difficulty` (1 to 5,
+//! see [`grade`]) and `source` (`start`, `line` or `game`). The JSON Schema is
+//! `puzzles/schema.json`.
+
+use crate::board::Board;
+use crate::error::{Error, Result};
+use crate::pick::PickEnd;
+use crate::report::VERSION;
+use crate::rules::Rules;
+use crate::sweep::{solve_within, Listing, SolveOptions};
+use crate::turn::{self, Turn};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+
+/// `format` of a collection.
+pub const PUZZLES_FORMAT: &str = "mancala-sweep-puzzles/1";
+
+/// Where a puzzle's position comes from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    /// The start of a game (uniform pits), pits 3 to 8, stones 1 to 6.
+    Start,
+    /// A position part-way along an optimal line from a start board.
+    Line,
+    /// A position met in a game between simple players.
+    Game,
+}
+
+impl Source {
+    /// The name used in JSON and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Start => "start",
+            Source::Line => "line",
+            Source::Game => "game",
+        }
+    }
+}
+
+/// What made a collection.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct Generator {
+    /// `mancala-sweep`.
+    pub tool: String,
+    /// Tool version.
+    pub version: String,
+    /// The command line that made the collection.
+    pub command: String,
+}
+
+/// One puzzle.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct Puzzle {
+    /// Stable id: the source and a hash of the rules and the position.
+    pub id: String,
+    /// The position, `--board` text format on one line.
+    pub board: String,
+    /// Pit counts in pit-number order.
+    pub pits: Vec<u8>,
+    /// Own store.
+    pub store: u8,
+    /// Opponent's store.
+    pub opponent_store: u8,
+    /// Store to reach this turn: the proved best.
+    pub goal_store: u32,
+    /// The (first, in lexicographic order) pick sequence reaching the goal.
+    pub solution: Vec<u8>,
+    /// Pick sequences that reach the goal, decimal string.
+    pub solutions_count: String,
+    /// Picks in the solution.
+    pub length: usize,
+    /// 1 (easy) to 5 (hard), see [`grade`].
+    pub difficulty: u8,
+    /// `start`, `line` or `game`.
+    pub source: Source,
+}
+
+/// A collection file.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct Collection {
+    /// [`PUZZLES_FORMAT`].
+    pub format: String,
+    /// Name of the collection.
+    pub name: String,
+    /// Rules of every puzzle in it.
+    pub rules: Rules,
+    /// What made it.
+    pub generator: Generator,
+    /// The puzzles.
+    pub puzzles: Vec<Puzzle>,
+}
+
+/// The difficulty grade, 1 to 5, of a puzzle whose solution has `length`
+/// picks, whose position has `first_picks` legal first picks and
+/// `turns_total` complete turns.
+///
+/// The score is `length + 3 * log10(turns_total) + 4 * failing`, where
+/// `failing` is the share of first picks that cannot reach the goal: long
+/// solutions, big trees and few good first moves all make a puzzle harder.
+/// The cut-points between grades were set from the score's quintiles over
+/// the committed collections (see the README).
+pub fn grade(length: usize, first_picks: usize, turns_total: u128, solutions: u128) -> u8 {
+    let good_first = solutions.min(first_picks as u128) as f64;
+    let failing = if first_picks == 0 {
+        0.0
+    } else {
+        1.0 - good_first / first_picks as f64
+    };
+    let score = length as f64 + 3.0 * (turns_total.max(1) as f64).log10() + 4.0 * failing;
+    match score {
+        s if s < GRADE_CUTS[0] => 1,
+        s if s < GRADE_CUTS[1] => 2,
+        s if s < GRADE_CUTS[2] => 3,
+        s if s < GRADE_CUTS[3] => 4,
+        _ => 5,
+    }
+}
+
+/// Score thresholds between grades 1|2, 2|3, 3|4 and 4|5.
+pub const GRADE_CUTS: [f64; 4] = [9.0, 14.0, 20.0, 28.0];
+
+/// A stable id: the source, then 12 hex digits of an FNV-1a hash of the
+/// rules and the position.
+pub fn puzzle_id(source: Source, rules: Rules, board: &Board) -> String {
+    let text = format!("{rules}|{}", board.one_line());
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{}-{:012x}", source.name(), h & 0xffff_ffff_ffff)
+}
+
+/// Solve `board` and make a puzzle of it when the best score adds to the
+/// store and is reached by exactly one pick sequence (or by any number when
+/// `allow_many`). `None` when it is no puzzle or does not solve within
+/// `seconds`.
+pub fn make(
+    board: &Board,
+    rules: Rules,
+    source: Source,
+    allow_many: bool,
+    seconds: f64,
+    stop: &AtomicBool,
+) -> Result<Option<Puzzle>> {
+    if !board.can_move(rules) {
+        return Ok(None);
+    }
+    let opts = SolveOptions {
+        listing: Listing::Limit(1),
+        ..Default::default()
+    };
+    let s = match solve_within(board, rules, &opts, seconds, stop) {
+        Ok(s) => s,
+        Err(Error::Interrupted { .. }) if !stop.load(std::sync::atomic::Ordering::Relaxed) => {
+            return Ok(None)
+        }
+        Err(e) => return Err(e),
+    };
+    if s.best_store <= board.store() as u32 || (s.optimal_count != 1 && !allow_many) {
+        return Ok(None);
+    }
+    let solution: Vec<u8> = s.optimal[0].iter().map(|p| p.number()).collect();
+    let first_picks = board.legal_picks(rules).count();
+    Ok(Some(Puzzle {
+        id: puzzle_id(source, rules, board),
+        board: board.one_line(),
+        pits: board.pits(),
+        store: board.store(),
+        opponent_store: board.opponent_store(),
+        goal_store: s.best_store,
+        length: solution.len(),
+        solution,
+        solutions_count: s.optimal_count.to_string(),
+        difficulty: grade(
+            s.optimal[0].len(),
+            first_picks,
+            s.turns_total,
+            s.optimal_count,
+        ),
+        source,
+    }))
+}
+
+/// The position of a puzzle, read from its `pits` and stores (and checked
+/// against its `board` text).
+pub fn position(p: &Puzzle) -> Result<Board> {
+    let pits: Vec<u32> = p.pits.iter().map(|&c| c as u32).collect();
+    let board = Board::from_pits(&pits, p.store as u32, p.opponent_store as u32)?;
+    let text: Board = p.board.parse()?;
+    if text != board {
+        return Err(Error::File {
+            path: p.id.clone(),
+            reason: format!("its board {:?} does not match its pits and stores", p.board),
+        });
+    }
+    Ok(board)
+}
+
+/// Re-solve every puzzle and compare: the goal, the solution (replayed, and
+/// the first optimal sequence), the count, uniqueness when claimed, the
+/// grade, the id. Returns one line per mismatch, naming the puzzle.
+pub fn check(c: &Collection, seconds: f64, stop: &AtomicBool) -> Result<Vec<String>> {
+    let mut problems = Vec::new();
+    for p in &c.puzzles {
+        let board = match position(p) {
+            Ok(b) => b,
+            Err(e) => {
+                problems.push(format!("{}: {e}", p.id));
+                continue;
+            }
+        };
+        let picks: Vec<u32> = p.solution.iter().map(|&x| x as u32).collect();
+        match turn::replay(board, c.rules, &picks) {
+            Ok(states) => {
+                let end = states.last().expect("replay has a start state");
+                if end.to_move() || end.board().store() as u32 != p.goal_store {
+                    problems.push(format!(
+                        "{}: the solution ends with {} in the store{}, not the goal {}",
+                        p.id,
+                        end.board().store(),
+                        if end.to_move() {
+                            " and the turn not over"
+                        } else {
+                            ""
+                        },
+                        p.goal_store
+                    ));
+                }
+            }
+            Err(e) => problems.push(format!("{}: the solution does not replay: {e}", p.id)),
+        }
+        match make(&board, c.rules, p.source, true, seconds, stop)? {
+            None => problems.push(format!(
+                "{}: the position is no puzzle (or did not solve in {seconds} s)",
+                p.id
+            )),
+            Some(fresh) => {
+                let fields = [
+                    (
+                        "goal_store",
+                        fresh.goal_store.to_string(),
+                        p.goal_store.to_string(),
+                    ),
+                    (
+                        "solution",
+                        format!("{:?}", fresh.solution),
+                        format!("{:?}", p.solution),
+                    ),
+                    (
+                        "solutions_count",
+                        fresh.solutions_count.clone(),
+                        p.solutions_count.clone(),
+                    ),
+                    ("length", fresh.length.to_string(), p.length.to_string()),
+                    (
+                        "difficulty",
+                        fresh.difficulty.to_string(),
+                        p.difficulty.to_string(),
+                    ),
+                    ("id", fresh.id.clone(), p.id.clone()),
+                ];
+                for (name, want, have) in fields {
+                    if want != have {
+                        problems.push(format!(
+                            "{}: {name} is {have}, but solving gives {want}",
+                            p.id
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(problems)
+}
+
+/// Read a collection file, checking its format.
+pub fn load(path: &std::path::Path) -> Result<Collection> {
+    let fail = |reason: String| Error::File {
+        path: path.display().to_string(),
+        reason,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read it ({e})")))?;
+    parse(&text).map_err(fail)
+}
+
+/// Parse a collection from JSON text; the error says what is wrong.
+pub fn parse(text: &str) -> std::result::Result<Collection, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
+    let format = value.get("format").and_then(|f| f.as_str()).unwrap_or("");
+    if format != PUZZLES_FORMAT {
+        return Err(format!(
+            "format {format:?} is not {PUZZLES_FORMAT:?}: this is not a mancala-sweep puzzle collection of this version"
+        ));
+    }
+    serde_json::from_value(value).map_err(|e| format!("not a puzzle collection ({e})"))
+}
+
+fn interrupted() -> Error {
+    Error::Stopped("no puzzles were written, and the output file is unchanged".into())
+}
+
+/// A small deterministic random number generator (SplitMix64), so that a
+/// collection is the same for the same seed on every platform and version.
+pub struct SplitMix(u64);
+
+impl SplitMix {
+    /// Seeded.
+    pub fn new(seed: u64) -> Self {
+        SplitMix(seed)
+    }
+
+    /// Next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// How a simple player chooses its picks in a game.
+#[derive(Copy, Clone, Debug)]
+pub enum Player {
+    /// Any legal pick, uniformly.
+    Random,
+    /// A pick that ends in the store if there is one, else the one that
+    /// leaves the most in the store; ties broken at random.
+    Greedy,
+}
+
+/// The board seen from the other side: the opponent's pits become the
+/// player's, and the stores swap.
+pub fn flip(board: &Board) -> Board {
+    let n = board.pits_per_side();
+    let pits = board.pits();
+    let turned: Vec<u32> = pits[n..]
+        .iter()
+        .chain(&pits[..n])
+        .map(|&c| c as u32)
+        .collect();
+    Board::from_pits(&turned, board.opponent_store() as u32, board.store() as u32)
+        .expect("a flipped board holds the same stones")
+}
+
+/// Play one whole turn by `player` from `board`; returns the board when the
+/// turn is over, from the mover's side.
+pub fn play_turn(board: &Board, rules: Rules, player: Player, rng: &mut SplitMix) -> Board {
+    let mut turn = Turn::new(*board, rules);
+    while turn.to_move() {
+        let legal: Vec<u32> = turn
+            .board()
+            .legal_picks(rules)
+            .map(|p| p.number() as u32)
+            .collect();
+        let choice = match player {
+            Player::Random => legal[rng.below(legal.len())],
+            Player::Greedy => {
+                let score = |p: u32| {
+                    let mut t = turn.clone();
+                    let end = t.pick(p).expect("legal");
+                    (end == PickEnd::FreeTurn, t.board().store())
+                };
+                let best = legal.iter().map(|&p| score(p)).max().expect("a legal pick");
+                let top: Vec<u32> = legal.into_iter().filter(|&p| score(p) == best).collect();
+                top[rng.below(top.len())]
+            }
+        };
+        turn.pick(choice).expect("legal");
+    }
+    *turn.board()
+}
+
+/// Options for [`generate`].
+pub struct GenerateOptions<'a> {
+    /// Rules of the collection.
+    pub rules: Rules,
+    /// Sources to draw from; the count is shared between them.
+    pub sources: Vec<Source>,
+    /// Puzzles wanted.
+    pub count: usize,
+    /// Seed of the games and of the choice between candidates.
+    pub seed: u64,
+    /// Budget of one exhaustive solve, in seconds; positions that take
+    /// longer are passed over (the famous start boards get 20 times more).
+    pub seconds: f64,
+    /// Ctrl-C.
+    pub stop: &'a AtomicBool,
+    /// Called with (puzzles found so far, wanted, source being searched).
+    pub progress: Option<&'a dyn Fn(usize, usize, Source)>,
+}
+
+/// The famous start boards, kept even though they have many solutions:
+/// the standard 2x6x4 board.
+fn famous(pits: usize, stones: u32) -> bool {
+    pits == 6 && stones == 4
+}
+
+fn stopped(stop: &AtomicBool) -> bool {
+    stop.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Make a collection's puzzles: for each source its share of `count`,
+/// chosen from the candidates it yields so that every grade is represented
+/// (round robin over grades 1 to 5, in the order found). Deterministic for
+/// the same options. A source that runs short leaves the rest of its share
+/// to the sources after it.
+pub fn generate(opts: &GenerateOptions) -> Result<Vec<Puzzle>> {
+    let mut out: Vec<Puzzle> = Vec::new();
+    let k = opts.sources.len().max(1);
+    let mut rng = SplitMix::new(opts.seed);
+    for (i, &source) in opts.sources.iter().enumerate() {
+        // What earlier sources could not fill rolls over to later ones.
+        let left = k - i;
+        let wanted = opts.count - out.len();
+        let share = wanted / left + usize::from(wanted % left > 0);
+        let report = |found: usize| {
+            if let Some(p) = opts.progress {
+                p(out.len() + found, opts.count, source);
+            }
+        };
+        let mut candidates: Vec<Puzzle> = Vec::new();
+        let mut seen: std::collections::HashSet<String> =
+            out.iter().map(|p| p.id.clone()).collect();
+        let mut add = |p: Option<Puzzle>, candidates: &mut Vec<Puzzle>| {
+            if let Some(p) = p {
+                if seen.insert(p.id.clone()) {
+                    candidates.push(p);
+                }
+            }
+        };
+        // Enough candidates to choose a spread of grades from.
+        let enough = share * 3;
+        match source {
+            Source::Start => {
+                for pits in 3..=8 {
+                    for stones in 1..=6u32 {
+                        if stopped(opts.stop) {
+                            return Err(interrupted());
+                        }
+                        let board = Board::uniform(pits, stones)?;
+                        let many = famous(pits, stones);
+                        let secs = if many {
+                            opts.seconds * 20.0
+                        } else {
+                            opts.seconds
+                        };
+                        add(
+                            make(&board, opts.rules, source, many, secs, opts.stop)?,
+                            &mut candidates,
+                        );
+                        report(candidates.len().min(share));
+                    }
+                }
+            }
+            Source::Line => {
+                'boards: for pits in 3..=6 {
+                    for stones in 1..=6u32 {
+                        let board = Board::uniform(pits, stones)?;
+                        for line in optimal_lines(&board, opts, 8)? {
+                            let states = turn::replay(board, opts.rules, &line)?;
+                            for t in &states[1..states.len().saturating_sub(1)] {
+                                if stopped(opts.stop) {
+                                    return Err(interrupted());
+                                }
+                                add(
+                                    make(
+                                        t.board(),
+                                        opts.rules,
+                                        source,
+                                        false,
+                                        opts.seconds,
+                                        opts.stop,
+                                    )?,
+                                    &mut candidates,
+                                );
+                                report(candidates.len().min(share));
+                                if candidates.len() >= enough {
+                                    break 'boards;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Source::Game => {
+                let mut games = 0;
+                while candidates.len() < enough && games < 20 * enough.max(10) {
+                    games += 1;
+                    let pits = 4 + rng.below(3);
+                    let stones = 3 + rng.below(2) as u32;
+                    let players = [Player::Random, Player::Greedy];
+                    let (mut a, mut b) = (players[rng.below(2)], players[rng.below(2)]);
+                    let mut board = Board::uniform(pits, stones)?;
+                    for _ in 0..200 {
+                        if stopped(opts.stop) {
+                            return Err(interrupted());
+                        }
+                        if !board.can_move(opts.rules) {
+                            break;
+                        }
+                        // Past the opening, a position may become a puzzle.
+                        if board.store() + board.opponent_store() > 0 && rng.below(3) == 0 {
+                            add(
+                                make(&board, opts.rules, source, false, opts.seconds, opts.stop)?,
+                                &mut candidates,
+                            );
+                            report(candidates.len().min(share));
+                        }
+                        board = flip(&play_turn(&board, opts.rules, a, &mut rng));
+                        std::mem::swap(&mut a, &mut b);
+                    }
+                }
+            }
+        }
+        out.extend(spread(candidates, share));
+    }
+    Ok(out)
+}
+
+/// Up to `lines` optimal lines of `board`, if it solves within the budget.
+fn optimal_lines(board: &Board, opts: &GenerateOptions, lines: usize) -> Result<Vec<Vec<u32>>> {
+    if !board.can_move(opts.rules) {
+        return Ok(Vec::new());
+    }
+    let so = SolveOptions {
+        listing: Listing::Limit(lines),
+        ..Default::default()
+    };
+    match solve_within(board, opts.rules, &so, opts.seconds, opts.stop) {
+        Ok(s) => Ok(s
+            .optimal
+            .iter()
+            .map(|l| l.iter().map(|p| p.number() as u32).collect())
+            .collect()),
+        Err(Error::Interrupted { .. }) if !stopped(opts.stop) => Ok(Vec::new()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Take `share` puzzles, round robin over the grades, each grade in the
+/// order found.
+fn spread(candidates: Vec<Puzzle>, share: usize) -> Vec<Puzzle> {
+    let mut by_grade: BTreeMap<u8, std::collections::VecDeque<Puzzle>> = BTreeMap::new();
+    for p in candidates {
+        by_grade.entry(p.difficulty).or_default().push_back(p);
+    }
+    let mut out = Vec::new();
+    while out.len() < share && by_grade.values().any(|q| !q.is_empty()) {
+        for q in by_grade.values_mut() {
+            if out.len() < share {
+                if let Some(p) = q.pop_front() {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A collection around generated puzzles.
+pub fn collection(name: &str, rules: Rules, command: &str, puzzles: Vec<Puzzle>) -> Collection {
+    Collection {
+        format: PUZZLES_FORMAT.into(),
+        name: name.into(),
+        rules,
+        generator: Generator {
+            tool: "mancala-sweep".into(),
+            version: VERSION.into(),
+            command: command.into(),
+        },
+        puzzles,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grades_grow_with_length_tree_and_failing_first_picks() {
+        assert_eq!(grade(1, 1, 1, 1), 1);
+        assert!(grade(30, 12, 1_000_000, 1) > grade(5, 12, 1_000_000, 1));
+        assert!(grade(10, 12, 10u128.pow(9), 1) > grade(10, 12, 10, 1));
+        assert_eq!(grade(60, 12, 10u128.pow(12), 1), 5);
+    }
+
+    #[test]
+    fn flipping_twice_is_the_same_board() {
+        let b: Board = "1 2 3 / 4 5 / 6 7 8".parse().unwrap();
+        let f = flip(&b);
+        assert_eq!(f.pits(), vec![3, 2, 1, 6, 7, 8]);
+        assert_eq!(f.store(), 4);
+        assert_eq!(flip(&f), b);
+    }
+
+    #[test]
+    fn ids_are_stable_and_differ_by_position() {
+        let a = Board::uniform(4, 2).unwrap();
+        let b = Board::uniform(4, 3).unwrap();
+        assert_eq!(
+            puzzle_id(Source::Start, Rules::AVALANCHE, &a),
+            puzzle_id(Source::Start, Rules::AVALANCHE, &a)
+        );
+        assert_ne!(
+            puzzle_id(Source::Start, Rules::AVALANCHE, &a),
+            puzzle_id(Source::Start, Rules::AVALANCHE, &b)
+        );
+    }
+
+    #[test]
+    fn bad_collections_are_named() {
+        assert!(parse("{").unwrap_err().contains("not valid JSON"));
+        assert!(parse("{\"format\":\"mancala-sweep-puzzles/2\"}")
+            .unwrap_err()
+            .contains("is not"));
+        assert!(parse("{\"format\":\"mancala-sweep-puzzles/1\"}")
+            .unwrap_err()
+            .contains("not a puzzle collection"));
+    }
+}
