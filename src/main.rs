@@ -337,6 +337,7 @@ fn puzzles_generate(args: &GenerateArgs) -> Result<String, Error> {
         bar.set_position(found as u64);
         bar.set_message(format!("| source {}", source.name()));
     };
+    let cache = puzzle::cache_from(&args.out, rules)?;
     let opts = puzzle::GenerateOptions {
         rules,
         sources: args.source.clone(),
@@ -345,20 +346,28 @@ fn puzzles_generate(args: &GenerateArgs) -> Result<String, Error> {
         seconds: args.seconds,
         stop: &INTERRUPTED,
         progress: Some(&progress),
+        cache: &cache,
     };
     let made = puzzle::generate(&opts);
     bar.finish_and_clear();
-    let puzzles = made?;
+    let made = made?;
     let name = args.name.clone().unwrap_or_else(|| atlas::slug(rules));
     let command: Vec<String> = std::env::args().skip(1).collect();
     let c = puzzle::collection(
         &name,
         rules,
         &format!("mancala-sweep {}", command.join(" ")),
-        puzzles,
+        made,
     );
     let json = serde_json::to_string_pretty(&c).expect("serializable") + "\n";
     atlas::write_atomic(&args.out, json.as_bytes())?;
+    if !c.complete {
+        return Err(Error::Stopped(format!(
+            "the {} puzzles found so far are saved in {} (marked \"complete\": false); run the same command again to resume",
+            c.puzzles.len(),
+            args.out.display()
+        )));
+    }
     let mut grades = [0usize; 5];
     for p in &c.puzzles {
         grades[p.difficulty as usize - 1] += 1;

@@ -106,8 +106,17 @@ pub struct Collection {
     pub rules: Rules,
     /// What made it.
     pub generator: Generator,
+    /// False when Ctrl-C stopped the generator: the puzzles found so far,
+    /// kept so that running the same command again resumes. Absent (true)
+    /// in a finished collection.
+    #[serde(default = "finished", skip_serializing_if = "Clone::clone")]
+    pub complete: bool,
     /// The puzzles.
     pub puzzles: Vec<Puzzle>,
+}
+
+fn finished() -> bool {
+    true
 }
 
 /// The difficulty grade, 1 to 5, of a puzzle whose solution has `length`
@@ -317,8 +326,34 @@ pub fn parse(text: &str) -> std::result::Result<Collection, String> {
     serde_json::from_value(value).map_err(|e| format!("not a puzzle collection ({e})"))
 }
 
-fn interrupted() -> Error {
-    Error::Stopped("no puzzles were written, and the output file is unchanged".into())
+/// The puzzles of the collection at `path`, by id, to reuse when
+/// generating into it again (an interrupted run resumes this way). Empty when
+/// there is no file; an error when the file is not a collection or is one
+/// for other rules, so that it is not overwritten by mistake.
+pub fn cache_from(
+    path: &std::path::Path,
+    rules: Rules,
+) -> Result<std::collections::HashMap<String, Puzzle>> {
+    if !path.exists() {
+        return Ok(Default::default());
+    }
+    let c = load(path).map_err(|e| match e {
+        Error::File { path, reason } => Error::File {
+            path,
+            reason: format!("{reason}; give another --out or remove the file"),
+        },
+        e => e,
+    })?;
+    if c.rules != rules {
+        return Err(Error::File {
+            path: path.display().to_string(),
+            reason: format!(
+                "it holds puzzles for rules {}, not {rules}: give another --out",
+                c.rules
+            ),
+        });
+    }
+    Ok(c.puzzles.into_iter().map(|p| (p.id.clone(), p)).collect())
 }
 
 /// A small deterministic random number generator (SplitMix64), so that a
@@ -415,6 +450,45 @@ pub struct GenerateOptions<'a> {
     pub stop: &'a AtomicBool,
     /// Called with (puzzles found so far, wanted, source being searched).
     pub progress: Option<&'a dyn Fn(usize, usize, Source)>,
+    /// Puzzles already made (by an interrupted run), by id: reused instead
+    /// of solving their positions again.
+    pub cache: &'a std::collections::HashMap<String, Puzzle>,
+}
+
+/// What [`generate`] made.
+pub struct Generated {
+    /// The puzzles.
+    pub puzzles: Vec<Puzzle>,
+    /// False when Ctrl-C stopped it; `puzzles` then holds every puzzle
+    /// found so far (for the cache of the next run).
+    pub complete: bool,
+}
+
+/// [`make`], or the cached puzzle of the same id. `Ok(None)` is no puzzle;
+/// `Err(Stop)` means Ctrl-C.
+fn attempt(
+    opts: &GenerateOptions,
+    board: &Board,
+    source: Source,
+    allow_many: bool,
+    seconds: f64,
+) -> std::result::Result<Option<Puzzle>, Attempt> {
+    if stopped(opts.stop) {
+        return Err(Attempt::Stop);
+    }
+    if let Some(p) = opts.cache.get(&puzzle_id(source, opts.rules, board)) {
+        return Ok(Some(p.clone()));
+    }
+    match make(board, opts.rules, source, allow_many, seconds, opts.stop) {
+        Ok(p) => Ok(p),
+        Err(Error::Interrupted { .. }) => Err(Attempt::Stop),
+        Err(e) => Err(Attempt::Failed(e)),
+    }
+}
+
+enum Attempt {
+    Stop,
+    Failed(Error),
 }
 
 /// The famous start boards, kept even though they have many solutions:
@@ -432,7 +506,7 @@ fn stopped(stop: &AtomicBool) -> bool {
 /// (round robin over grades 1 to 5, in the order found). Deterministic for
 /// the same options. A source that runs short leaves the rest of its share
 /// to the sources after it.
-pub fn generate(opts: &GenerateOptions) -> Result<Vec<Puzzle>> {
+pub fn generate(opts: &GenerateOptions) -> Result<Generated> {
     let mut out: Vec<Puzzle> = Vec::new();
     let k = opts.sources.len().max(1);
     let mut rng = SplitMix::new(opts.seed);
@@ -458,109 +532,121 @@ pub fn generate(opts: &GenerateOptions) -> Result<Vec<Puzzle>> {
         };
         // Enough candidates to choose a spread of grades from.
         let enough = share * 3;
-        match source {
-            Source::Start => {
-                for pits in 3..=8 {
-                    for stones in 1..=6u32 {
-                        if stopped(opts.stop) {
-                            return Err(interrupted());
-                        }
-                        let board = Board::uniform(pits, stones)?;
-                        let many = famous(pits, stones);
-                        let secs = if many {
-                            opts.seconds * 20.0
-                        } else {
-                            opts.seconds
-                        };
-                        add(
-                            make(&board, opts.rules, source, many, secs, opts.stop)?,
-                            &mut candidates,
-                        );
+        let mut stop = false;
+        // Try a position; on Ctrl-C leave the source's loops.
+        macro_rules! try_position {
+            ($out:lifetime, $board:expr, $many:expr, $secs:expr) => {
+                match attempt(opts, $board, source, $many, $secs) {
+                    Ok(p) => {
+                        add(p, &mut candidates);
                         report(candidates.len().min(share));
                     }
+                    Err(Attempt::Stop) => {
+                        stop = true;
+                        break $out;
+                    }
+                    Err(Attempt::Failed(e)) => return Err(e),
                 }
-            }
-            Source::Line => {
-                'boards: for pits in 3..=6 {
-                    for stones in 1..=6u32 {
-                        let board = Board::uniform(pits, stones)?;
-                        for line in optimal_lines(&board, opts, 8)? {
-                            let states = turn::replay(board, opts.rules, &line)?;
-                            for t in &states[1..states.len().saturating_sub(1)] {
-                                if stopped(opts.stop) {
-                                    return Err(interrupted());
-                                }
-                                add(
-                                    make(
-                                        t.board(),
-                                        opts.rules,
-                                        source,
-                                        false,
-                                        opts.seconds,
-                                        opts.stop,
-                                    )?,
-                                    &mut candidates,
-                                );
-                                report(candidates.len().min(share));
-                                if candidates.len() >= enough {
-                                    break 'boards;
+            };
+        }
+        'gather: {
+            match source {
+                Source::Start => {
+                    for pits in 3..=8 {
+                        for stones in 1..=6u32 {
+                            let board = Board::uniform(pits, stones)?;
+                            let many = famous(pits, stones);
+                            let secs = if many {
+                                opts.seconds * 20.0
+                            } else {
+                                opts.seconds
+                            };
+                            try_position!('gather, &board, many, secs);
+                        }
+                    }
+                }
+                Source::Line => {
+                    for pits in 3..=6 {
+                        for stones in 1..=6u32 {
+                            let board = Board::uniform(pits, stones)?;
+                            let Some(lines) = optimal_lines(&board, opts, 8)? else {
+                                stop = true;
+                                break 'gather;
+                            };
+                            for line in lines {
+                                let states = turn::replay(board, opts.rules, &line)?;
+                                for t in &states[1..states.len().saturating_sub(1)] {
+                                    try_position!('gather, t.board(), false, opts.seconds);
+                                    if candidates.len() >= enough {
+                                        break 'gather;
+                                    }
                                 }
                             }
                         }
                     }
                 }
-            }
-            Source::Game => {
-                let mut games = 0;
-                while candidates.len() < enough && games < 20 * enough.max(10) {
-                    games += 1;
-                    let pits = 4 + rng.below(3);
-                    let stones = 3 + rng.below(2) as u32;
-                    let players = [Player::Random, Player::Greedy];
-                    let (mut a, mut b) = (players[rng.below(2)], players[rng.below(2)]);
-                    let mut board = Board::uniform(pits, stones)?;
-                    for _ in 0..200 {
-                        if stopped(opts.stop) {
-                            return Err(interrupted());
+                Source::Game => {
+                    let mut games = 0;
+                    while candidates.len() < enough && games < 20 * enough.max(10) {
+                        games += 1;
+                        let pits = 4 + rng.below(3);
+                        let stones = 3 + rng.below(2) as u32;
+                        let players = [Player::Random, Player::Greedy];
+                        let (mut a, mut b) = (players[rng.below(2)], players[rng.below(2)]);
+                        let mut board = Board::uniform(pits, stones)?;
+                        for _ in 0..200 {
+                            if !board.can_move(opts.rules) {
+                                break;
+                            }
+                            // Past the opening, a position may become a puzzle.
+                            if board.store() + board.opponent_store() > 0 && rng.below(3) == 0 {
+                                try_position!('gather, &board, false, opts.seconds);
+                            }
+                            board = flip(&play_turn(&board, opts.rules, a, &mut rng));
+                            std::mem::swap(&mut a, &mut b);
                         }
-                        if !board.can_move(opts.rules) {
-                            break;
-                        }
-                        // Past the opening, a position may become a puzzle.
-                        if board.store() + board.opponent_store() > 0 && rng.below(3) == 0 {
-                            add(
-                                make(&board, opts.rules, source, false, opts.seconds, opts.stop)?,
-                                &mut candidates,
-                            );
-                            report(candidates.len().min(share));
-                        }
-                        board = flip(&play_turn(&board, opts.rules, a, &mut rng));
-                        std::mem::swap(&mut a, &mut b);
                     }
                 }
             }
         }
+        if stop {
+            out.extend(candidates);
+            return Ok(Generated {
+                puzzles: out,
+                complete: false,
+            });
+        }
         out.extend(spread(candidates, share));
     }
-    Ok(out)
+    Ok(Generated {
+        puzzles: out,
+        complete: true,
+    })
 }
 
-/// Up to `lines` optimal lines of `board`, if it solves within the budget.
-fn optimal_lines(board: &Board, opts: &GenerateOptions, lines: usize) -> Result<Vec<Vec<u32>>> {
+/// Up to `lines` optimal lines of `board` (none if it does not solve
+/// within the budget); `None` on Ctrl-C.
+fn optimal_lines(
+    board: &Board,
+    opts: &GenerateOptions,
+    lines: usize,
+) -> Result<Option<Vec<Vec<u32>>>> {
     if !board.can_move(opts.rules) {
-        return Ok(Vec::new());
+        return Ok(Some(Vec::new()));
     }
     let so = SolveOptions {
         listing: Listing::Limit(lines),
         ..Default::default()
     };
     match solve_within(board, opts.rules, &so, opts.seconds, opts.stop) {
-        Ok(s) => Ok(s
-            .optimal
-            .iter()
-            .map(|l| l.iter().map(|p| p.number() as u32).collect())
-            .collect()),
-        Err(Error::Interrupted { .. }) if !stopped(opts.stop) => Ok(Vec::new()),
+        Ok(s) => Ok(Some(
+            s.optimal
+                .iter()
+                .map(|l| l.iter().map(|p| p.number() as u32).collect())
+                .collect(),
+        )),
+        Err(Error::Interrupted { .. }) if !stopped(opts.stop) => Ok(Some(Vec::new())),
+        Err(Error::Interrupted { .. }) => Ok(None),
         Err(e) => Err(e),
     }
 }
@@ -586,7 +672,7 @@ fn spread(candidates: Vec<Puzzle>, share: usize) -> Vec<Puzzle> {
 }
 
 /// A collection around generated puzzles.
-pub fn collection(name: &str, rules: Rules, command: &str, puzzles: Vec<Puzzle>) -> Collection {
+pub fn collection(name: &str, rules: Rules, command: &str, made: Generated) -> Collection {
     Collection {
         format: PUZZLES_FORMAT.into(),
         name: name.into(),
@@ -596,7 +682,8 @@ pub fn collection(name: &str, rules: Rules, command: &str, puzzles: Vec<Puzzle>)
             version: VERSION.into(),
             command: command.into(),
         },
-        puzzles,
+        complete: made.complete,
+        puzzles: made.puzzles,
     }
 }
 

@@ -209,3 +209,65 @@ proptest! {
         }
     }
 }
+
+/// Ctrl-C keeps what the generator found, in a complete file marked
+/// incomplete, and the same command then resumes to the same collection.
+#[test]
+fn an_interrupted_generator_keeps_its_puzzles_and_resumes() {
+    let dir = std::env::temp_dir().join(format!("ms-puzzles-resume-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let args = |file: &str| {
+        vec![
+            "puzzles".to_string(),
+            "generate".into(),
+            "--rules".into(),
+            "avalanche".into(),
+            "--count".into(),
+            "60".into(),
+            "--seed".into(),
+            "9".into(),
+            "--quiet".into(),
+            "--out".into(),
+            dir.join(file).display().to_string(),
+        ]
+    };
+    let whole = bin().args(args("whole.json")).output().unwrap();
+    assert!(whole.status.success());
+    let child = bin()
+        .args(args("part.json"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    assert!(Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    if out.status.code() == Some(130) {
+        assert!(
+            err.contains("run the same command again to resume"),
+            "{err}"
+        );
+        let part = puzzle::load(&dir.join("part.json")).unwrap();
+        assert!(!part.complete);
+    } else {
+        // The machine was fast enough to finish first; the rest still holds.
+        assert_eq!(out.status.code(), Some(0), "{err}");
+    }
+    let again = bin().args(args("part.json")).output().unwrap();
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let a = puzzle::load(&dir.join("whole.json")).unwrap();
+    let b = puzzle::load(&dir.join("part.json")).unwrap();
+    assert!(b.complete);
+    assert_eq!(a.puzzles, b.puzzles);
+    let _ = std::fs::remove_dir_all(&dir);
+}
