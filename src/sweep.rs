@@ -208,9 +208,7 @@ pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solutio
     }))
     .map_err(|p| Error::Internal(crate::find::panic_text(&p)))?;
     let mut solution = result.map_err(|e| match e {
-        SearchError::Overflow => Error::CountOverflow {
-            variant: format!("rules {rules} on board {}", board.one_line()),
-        },
+        SearchError::Overflow => overflow_error(rules, board),
         SearchError::Interrupted(p) => Error::Interrupted {
             store: p.store,
             max_store: p.max_store,
@@ -267,6 +265,13 @@ pub fn solve_within(
         done.store(true, Ordering::Relaxed);
         r
     })
+}
+
+/// The error for a path count past `u128`, naming the variant.
+fn overflow_error(rules: Rules, board: &Board) -> Error {
+    Error::CountOverflow {
+        variant: format!("rules {rules} on board {}", board.one_line()),
+    }
 }
 
 /// Run with `u64` path counts, and again with `u128` if one overflows.
@@ -649,9 +654,7 @@ impl Bucket {
             });
         }
         let search = Search::<u64, u64, 2>::new(board, rules);
-        let overflow = || Error::CountOverflow {
-            variant: format!("rules {rules} on board {}", board.one_line()),
-        };
+        let overflow = || overflow_error(rules, board);
         let mut frontier = Frontier::<u64, u64>::new(search.max_store);
         let first = board.store() as usize;
         frontier.push(first, vec![(u64::encode(board.ring(), search.n), 1)]);
@@ -683,5 +686,41 @@ impl Bucket {
             .into_iter()
             .flat_map(|sink| sink.successors.into_iter().flatten())
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontier::Count;
+
+    /// A count type small enough to overflow on a real search, to exercise
+    /// the overflow path that `u128` counts take on astronomically big ones.
+    impl Count for u8 {
+        const ONE: Self = 1;
+        fn checked_add(self, other: Self) -> Option<Self> {
+            u8::checked_add(self, other)
+        }
+    }
+
+    #[test]
+    fn path_count_overflow_is_an_error_never_a_wrap() {
+        // Any-hole 2x6x3 has positions reached by hundreds of pick sequences.
+        let board = Board::uniform(6, 3).unwrap();
+        let search = Search::<u64, u8, 2>::new(&board, Rules::ANY_HOLE);
+        let opts = SolveOptions {
+            listing: Listing::Limit(0),
+            ..Default::default()
+        };
+        assert!(matches!(search.run(&opts), Err(SearchError::Overflow)));
+        // With u64 counts the same search succeeds, and the error a u128
+        // overflow would give names the variant.
+        assert!(Search::<u64, u64, 2>::new(&board, Rules::ANY_HOLE)
+            .run(&opts)
+            .is_ok());
+        assert_eq!(
+            overflow_error(Rules::ANY_HOLE, &board).to_string(),
+            "path count overflowed u128 for rules any-hole (scope=any relay=on capture=none) on board 3 3 3 3 3 3 / 0 0 / 3 3 3 3 3 3; the counts cannot be reported exactly"
+        );
     }
 }
