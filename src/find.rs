@@ -19,7 +19,7 @@
 
 use crate::board::Board;
 use crate::engine::{self, Engine, Packed};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::pick::PickEnd;
 use crate::pit::Pit;
 use crate::rules::Rules;
@@ -121,17 +121,13 @@ impl Found {
 pub fn find(board: &Board, rules: Rules, opts: &FindOptions) -> Result<Found> {
     let pool = crate::sweep::worker_pool(board, rules, opts.threads)?;
     let started = Instant::now();
-    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        pool.install(|| {
-            if 2 * board.pits_per_side() < 16 {
-                Beam::<2>::new(board, rules).run(opts, started)
-            } else {
-                Beam::<5>::new(board, rules).run(opts, started)
-            }
-        })
-    }));
-    let (line, exact, rounds, beam, positions) =
-        run.map_err(|p| Error::Internal(panic_text(&p)))?;
+    let (line, exact, rounds, beam, positions) = crate::sweep::guarded(&pool, || {
+        if 2 * board.pits_per_side() < 16 {
+            Beam::<2>::new(board, rules).run(opts, started)
+        } else {
+            Beam::<5>::new(board, rules).run(opts, started)
+        }
+    })?;
     let interrupted = opts.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
     let numbers: Vec<u32> = line.iter().map(|p| p.number() as u32).collect();
     let end = turn::replay(*board, rules, &numbers)?
@@ -153,15 +149,6 @@ pub fn find(board: &Board, rules: Rules, opts: &FindOptions) -> Result<Found> {
         seconds: started.elapsed().as_secs_f64(),
         interrupted,
     })
-}
-
-/// The message of a caught panic.
-pub(crate) fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a worker panicked".to_string())
 }
 
 /// How a kept position was reached: its parent's arena index and the pick.

@@ -197,16 +197,13 @@ pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solutio
     let bits = bits_needed(board.stones_in_pits(), pits);
     let narrow = 2 * board.pits_per_side() < 16;
     let started = Instant::now();
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        pool.install(|| match (bits, narrow) {
-            (0..=64, true) => run::<u64, 2>(board, rules, opts),
-            (0..=64, false) => run::<u64, 5>(board, rules, opts),
-            (65..=128, true) => run::<u128, 2>(board, rules, opts),
-            (65..=128, false) => run::<u128, 5>(board, rules, opts),
-            _ => Err(SearchError::KeyTooWide(bits)),
-        })
-    }))
-    .map_err(|p| Error::Internal(crate::find::panic_text(&p)))?;
+    let result = guarded(&pool, || match (bits, narrow) {
+        (0..=64, true) => run::<u64, 2>(board, rules, opts),
+        (0..=64, false) => run::<u64, 5>(board, rules, opts),
+        (65..=128, true) => run::<u128, 2>(board, rules, opts),
+        (65..=128, false) => run::<u128, 5>(board, rules, opts),
+        _ => Err(SearchError::KeyTooWide(bits)),
+    })?;
     let mut solution = result.map_err(|e| match e {
         SearchError::Overflow => overflow_error(rules, board),
         SearchError::Interrupted(p) => Error::Interrupted {
@@ -265,6 +262,25 @@ pub fn solve_within(
         done.store(true, Ordering::Relaxed);
         r
     })
+}
+
+/// Run `f` on `pool`; a panic in it or in any worker it spawns becomes
+/// [`Error::Internal`] instead of unwinding through the caller.
+pub(crate) fn guarded<T: Send>(
+    pool: &rayon::ThreadPool,
+    f: impl FnOnce() -> T + Send,
+) -> Result<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pool.install(f)))
+        .map_err(|p| Error::Internal(panic_text(&p)))
+}
+
+/// The message of a caught panic.
+fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a worker panicked".to_string())
 }
 
 /// The error for a path count past `u128`, naming the variant.
@@ -701,6 +717,23 @@ mod tests {
         fn checked_add(self, other: Self) -> Option<Self> {
             u8::checked_add(self, other)
         }
+    }
+
+    #[test]
+    fn a_panic_in_a_worker_is_an_error_not_a_hang() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let r = guarded(&pool, || {
+            (0..1000).into_par_iter().for_each(|i| {
+                if i == 777 {
+                    panic!("worker {i} failed");
+                }
+            })
+        });
+        assert_eq!(r, Err(Error::Internal("worker 777 failed".into())));
+        assert_eq!(guarded(&pool, || 5), Ok(5));
     }
 
     #[test]

@@ -154,6 +154,26 @@ fn bad_input_is_one_line_with_status_2() {
         (&["solve", "--pits", "17"], "17 is not in 1..=16"),
         (&["solve", "--stones", "-2"], "-2 is not in 0..=255"),
         (&["solve", "--stones", "40"], "480 stones"),
+        (
+            &["solve", "--pits", "16", "--stones", "4"],
+            "need a 159-bit position key",
+        ),
+        (
+            &[
+                "atlas",
+                "--pits",
+                "1",
+                "--stones",
+                "1",
+                "--out",
+                "/proc/no-such-dir/atlas",
+            ],
+            "cannot create the directory",
+        ),
+        (
+            &["puzzles", "check", "/no/such/file.json"],
+            "cannot read it",
+        ),
         (&["solve", "--threads", "0"], "0 is not in 1..=256"),
         (&["solve", "--limit", "-1"], "'-1'"),
         (
