@@ -324,14 +324,10 @@ fn rule_set(a: &RuleSetArgs) -> mancala_sweep::Rules {
 
 fn puzzles_generate(args: &GenerateArgs) -> Result<String, Error> {
     let rules = rule_set(&args.rules);
-    let bar = ProgressBar::with_draw_target(Some(args.count as u64), ProgressDrawTarget::hidden());
-    if !args.quiet && std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::stderr());
-    }
-    bar.set_style(
-        ProgressStyle::with_template("puzzles [{bar:30}] {pos}/{len} {msg} {elapsed}")
-            .expect("valid template")
-            .progress_chars("=> "),
+    let bar = counter_bar(
+        args.count as u64,
+        "puzzles [{bar:30}] {pos}/{len} {msg} {elapsed}",
+        args.quiet,
     );
     let progress = |found: usize, _: usize, source: puzzle::Source| {
         bar.set_position(found as u64);
@@ -446,6 +442,21 @@ fn puzzles_play(args: &PlayArgs) -> Result<String, Error> {
     Ok(String::new())
 }
 
+/// A progress bar that counts items (cells, puzzles) on stderr, drawn only
+/// when stderr is a terminal and not `--quiet`.
+fn counter_bar(len: u64, template: &str, quiet: bool) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
+    if !quiet && std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+    }
+    bar.set_style(
+        ProgressStyle::with_template(template)
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    bar
+}
+
 /// The numbers of a `--pits` or `--stones` range.
 #[derive(Clone, Debug)]
 struct Span(Vec<u32>);
@@ -468,14 +479,10 @@ fn atlas(args: &AtlasArgs) -> Result<String, Error> {
         threads: args.threads.map_or(0, usize::from),
     };
     let total = grid.cells().len() as u64;
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
-    if !args.quiet && std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::stderr());
-    }
-    bar.set_style(
-        ProgressStyle::with_template("atlas [{bar:30}] {pos}/{len} cells {msg} {elapsed}")
-            .expect("valid template")
-            .progress_chars("=> "),
+    let bar = counter_bar(
+        total,
+        "atlas [{bar:30}] {pos}/{len} cells {msg} {elapsed}",
+        args.quiet,
     );
     let on_cell = |done: usize, _: usize, c: &atlas::Cell| {
         bar.set_position(done as u64);
