@@ -448,17 +448,10 @@ pub fn run(
             continue;
         }
         let cell = run_cell(rules, pits, stones, budget, stop)?;
-        cells.push(cell);
+        cells.push(cell.clone());
         cells = merge(grid, &cells);
         write_all(dir, grid, &cells)?;
-        on_cell(
-            cells.len(),
-            wanted.len(),
-            cells
-                .iter()
-                .find(|c| c.key() == (rules, pits, stones))
-                .expect("just added"),
-        );
+        on_cell(cells.len(), wanted.len(), &cell);
     }
     Ok((cells, skipped))
 }

@@ -25,7 +25,7 @@ use crate::pit::Pit;
 use crate::rules::Rules;
 use crate::turn;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Options for [`find`].
@@ -128,7 +128,7 @@ pub fn find(board: &Board, rules: Rules, opts: &FindOptions) -> Result<Found> {
             Beam::<5>::new(board, rules).run(opts, started)
         }
     })?;
-    let interrupted = opts.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+    let interrupted = crate::sweep::cancelled(opts.cancel);
     let numbers: Vec<u32> = line.iter().map(|p| p.number() as u32).collect();
     let end = turn::replay(*board, rules, &numbers)?
         .pop()
@@ -317,7 +317,7 @@ impl<const W: usize> Beam<W> {
             }
             positions += cands.len() as u64;
             // A raised cancel flag skips the rest of the bucket's work.
-            let stop = || opts.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+            let stop = || crate::sweep::cancelled(opts.cancel);
             let expansions: Vec<Expansion<W>> = cands
                 .par_iter()
                 .map(|c| {

@@ -457,6 +457,11 @@ fn counter_bar(len: u64, template: &str, quiet: bool) -> ProgressBar {
     bar
 }
 
+/// `--threads`, or one per core.
+fn worker_threads(flag: Option<u16>) -> usize {
+    flag.map_or_else(rayon::current_num_threads, usize::from)
+}
+
 /// The numbers of a `--pits` or `--stones` range.
 #[derive(Clone, Debug)]
 struct Span(Vec<u32>);
@@ -516,9 +521,7 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
 
 fn find(args: &FindArgs) -> Result<String, Error> {
     let (rules, board) = args.rules.options().resolve()?;
-    let threads = args
-        .threads
-        .map_or_else(rayon::current_num_threads, usize::from);
+    let threads = worker_threads(args.threads);
     let bar = Bar::new(!args.quiet);
     let report = |p: &FindProgress| bar.find(p);
     let opts = FindOptions {
@@ -583,9 +586,7 @@ fn parse_pick(text: &str) -> Result<u32, String> {
 
 fn solve(args: &SolveArgs) -> Result<String, Error> {
     let (rules, board) = args.rules.options().resolve()?;
-    let threads = args
-        .threads
-        .map_or_else(rayon::current_num_threads, usize::from);
+    let threads = worker_threads(args.threads);
     let bar = Bar::new(!args.quiet);
     let report = |p: &Progress| bar.solve(p);
     let opts = SolveOptions {

@@ -473,7 +473,7 @@ fn attempt(
     allow_many: bool,
     seconds: f64,
 ) -> std::result::Result<Option<Puzzle>, Attempt> {
-    if stopped(opts.stop) {
+    if crate::sweep::cancelled(Some(opts.stop)) {
         return Err(Attempt::Stop);
     }
     if let Some(p) = opts.cache.get(&puzzle_id(source, opts.rules, board)) {
@@ -495,10 +495,6 @@ enum Attempt {
 /// the standard 2x6x4 board.
 fn famous(pits: usize, stones: u32) -> bool {
     pits == 6 && stones == 4
-}
-
-fn stopped(stop: &AtomicBool) -> bool {
-    stop.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Make a collection's puzzles: for each source its share of `count`,
@@ -645,7 +641,9 @@ fn optimal_lines(
                 .map(|l| l.iter().map(|p| p.number() as u32).collect())
                 .collect(),
         )),
-        Err(Error::Interrupted { .. }) if !stopped(opts.stop) => Ok(Some(Vec::new())),
+        Err(Error::Interrupted { .. }) if !crate::sweep::cancelled(Some(opts.stop)) => {
+            Ok(Some(Vec::new()))
+        }
         Err(Error::Interrupted { .. }) => Ok(None),
         Err(e) => Err(e),
     }

@@ -44,7 +44,7 @@ use std::time::Instant;
 
 /// True when the cancel flag is raised.
 #[inline]
-fn cancelled(cancel: Option<&AtomicBool>) -> bool {
+pub(crate) fn cancelled(cancel: Option<&AtomicBool>) -> bool {
     cancel.is_some_and(|c| c.load(Ordering::Relaxed))
 }
 
