@@ -67,7 +67,7 @@ impl Board {
 
     /// A board from the 2n pit counts in pit-number order and both stores.
     pub fn from_pits(pits: &[u32], store: u32, opponent_store: u32) -> Result<Board> {
-        if pits.len() % 2 != 0 {
+        if !pits.len().is_multiple_of(2) {
             return Err(Error::BoardText {
                 text: format!("{pits:?}"),
                 reason: format!(

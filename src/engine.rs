@@ -16,6 +16,7 @@
 //! the puzzle player use the reference.
 
 use crate::pick::PickEnd;
+use crate::relay::{Landing, Lanes, MAX_PICKS};
 use crate::rules::{Capture, Rules};
 
 /// A packed ring: `W` little-endian words, byte `i` is ring counter `i`.
@@ -67,6 +68,9 @@ pub struct Engine<const W: usize> {
     deltas: Vec<Packed<W>>,
     /// `lasts[from * stride + k]`: where the last of those stones lands.
     lasts: Vec<u8>,
+    /// The lockstep kernel that plays all picks of a position at once, on
+    /// machines and boards where it runs (see [`crate::relay`]).
+    lanes: Option<Lanes>,
 }
 
 impl<const W: usize> Engine<W> {
@@ -104,7 +108,87 @@ impl<const W: usize> Engine<W> {
             stride,
             deltas,
             lasts,
+            lanes: if W == 2 {
+                Lanes::new(n, stones, rules.relay)
+            } else {
+                None
+            },
         }
+    }
+
+    /// The same engine playing one pick at a time even where the lockstep
+    /// kernel could run: for the tests and benchmarks that compare them.
+    pub fn one_at_a_time(mut self) -> Self {
+        self.lanes = None;
+        self
+    }
+
+    /// True when [`Engine::for_each_pick`] plays picks in lockstep.
+    pub fn lockstep(&self) -> bool {
+        self.lanes.is_some()
+    }
+
+    /// Call `f(ring index, ring after the pick, how it ended)` for every
+    /// legal pick from `ring` among the ring indices `scope`, in that order;
+    /// returns false when none is legal (every pit in scope is empty).
+    #[inline]
+    pub fn for_each_pick(
+        &self,
+        ring: &Packed<W>,
+        scope: &[usize],
+        mut f: impl FnMut(usize, &Packed<W>, PickEnd),
+    ) -> bool {
+        let mut moved = false;
+        match &self.lanes {
+            Some(lanes) if scope.len() <= MAX_PICKS => {
+                let mut landings = [Landing::default(); MAX_PICKS];
+                let picks = lanes.play([ring[0], ring[1]], scope, &mut landings);
+                for landing in &landings[..picks] {
+                    moved = true;
+                    let mut after = *ring;
+                    after[..2].copy_from_slice(&landing.ring);
+                    let end = self.land(&mut after, landing.last as usize);
+                    f(landing.from as usize, &after, end);
+                }
+            }
+            _ => {
+                for &from in scope {
+                    if get(ring, from) == 0 {
+                        continue;
+                    }
+                    moved = true;
+                    let mut after = *ring;
+                    let end = self.play(&mut after, from);
+                    f(from, &after, end);
+                }
+            }
+        }
+        moved
+    }
+
+    /// Finish a pick whose relay chain (if any) is over and whose last
+    /// stone landed at `last`: a free turn, or the turn ends, with a capture
+    /// if the rules call for one.
+    #[inline]
+    fn land(&self, ring: &mut Packed<W>, last: usize) -> PickEnd {
+        let n = self.n;
+        if last == n {
+            return PickEnd::FreeTurn;
+        }
+        let here = get(ring, last);
+        if here > 1 {
+            return PickEnd::TurnOver;
+        }
+        if last < n && self.rules.capture != Capture::None {
+            let opposite = 2 * n - last;
+            let there = get(ring, opposite);
+            if there > 0 || self.rules.capture == Capture::Empty {
+                clear(ring, last);
+                clear(ring, opposite);
+                add(ring, n, here + there);
+            }
+        }
+        PickEnd::TurnOver
     }
 
     /// Ring index of the own store.
@@ -117,7 +201,6 @@ impl<const W: usize> Engine<W> {
     /// [`crate::pick::play`] does.
     #[inline]
     pub fn play(&self, ring: &mut Packed<W>, from: usize) -> PickEnd {
-        let n = self.n;
         let mut from = from;
         loop {
             let k = get(ring, from);
@@ -127,27 +210,11 @@ impl<const W: usize> Engine<W> {
                 *word = word.wrapping_add(*d);
             }
             let last = self.lasts[at] as usize;
-            if last == n {
-                return PickEnd::FreeTurn;
+            if self.rules.relay && last != self.n && get(ring, last) > 1 {
+                from = last;
+                continue;
             }
-            let here = get(ring, last);
-            if here > 1 {
-                if self.rules.relay {
-                    from = last;
-                    continue;
-                }
-                return PickEnd::TurnOver;
-            }
-            if last < n && self.rules.capture != Capture::None {
-                let opposite = 2 * n - last;
-                let there = get(ring, opposite);
-                if there > 0 || self.rules.capture == Capture::Empty {
-                    clear(ring, last);
-                    clear(ring, opposite);
-                    add(ring, n, here + there);
-                }
-            }
-            return PickEnd::TurnOver;
+            return self.land(ring, last);
         }
     }
 }

@@ -203,22 +203,18 @@ impl<const W: usize> Beam<W> {
     fn expand(&self, ring: &Packed<W>) -> Expansion<W> {
         let mut next = Vec::new();
         let mut ends: Option<(usize, Option<usize>)> = None;
-        for &from in &self.scope {
-            if engine::get(ring, from) == 0 {
-                continue;
-            }
-            let mut after = *ring;
-            match self.engine.play(&mut after, from) {
-                PickEnd::FreeTurn => next.push((after, from)),
+        let moved = self
+            .engine
+            .for_each_pick(ring, &self.scope, |from, after, end| match end {
+                PickEnd::FreeTurn => next.push((*after, from)),
                 PickEnd::TurnOver => {
-                    let s = self.store_of(&after);
+                    let s = self.store_of(after);
                     if ends.is_none_or(|(b, _)| s > b) {
                         ends = Some((s, Some(from)));
                     }
                 }
-            }
-        }
-        if next.is_empty() && ends.is_none() {
+            });
+        if !moved {
             ends = Some((self.store_of(ring), None));
         }
         Expansion { next, ends }
@@ -231,13 +227,9 @@ impl<const W: usize> Beam<W> {
         let len = 2 * self.n + 1;
         engine::unpack(ring, &mut bytes[..len]);
         let mut free = 0i64;
-        for &from in &self.scope {
-            if bytes[from] == 0 {
-                continue;
-            }
-            let mut after = *ring;
-            free += (self.engine.play(&mut after, from) == PickEnd::FreeTurn) as i64;
-        }
+        self.engine.for_each_pick(ring, &self.scope, |_, _, end| {
+            free += (end == PickEnd::FreeTurn) as i64
+        });
         score(&bytes[..len], self.n, free, weights)
     }
 

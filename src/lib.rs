@@ -27,6 +27,7 @@ pub mod pick;
 pub mod pit;
 pub mod play;
 pub mod puzzle;
+pub mod relay;
 pub mod report;
 pub mod rules;
 pub mod sow;

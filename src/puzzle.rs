@@ -510,7 +510,7 @@ pub fn generate(opts: &GenerateOptions) -> Result<Generated> {
         // What earlier sources could not fill rolls over to later ones.
         let left = k - i;
         let wanted = opts.count - out.len();
-        let share = wanted / left + usize::from(wanted % left > 0);
+        let share = wanted / left + usize::from(!wanted.is_multiple_of(left));
         let report = |found: usize| {
             if let Some(p) = opts.progress {
                 p(out.len() + found, opts.count, source);

@@ -401,22 +401,8 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// every legal pick from the node `ring`, in pit order; returns false
     /// when the node has no legal pick.
     #[inline]
-    fn for_each_pick(
-        &self,
-        ring: &Packed<W>,
-        mut f: impl FnMut(usize, &Packed<W>, PickEnd),
-    ) -> bool {
-        let mut moved = false;
-        for &from in &self.scope {
-            if engine::get(ring, from) == 0 {
-                continue;
-            }
-            moved = true;
-            let mut after = *ring;
-            let end = self.engine.play(&mut after, from);
-            f(from, &after, end);
-        }
-        moved
+    fn for_each_pick(&self, ring: &Packed<W>, f: impl FnMut(usize, &Packed<W>, PickEnd)) -> bool {
+        self.engine.for_each_pick(ring, &self.scope, f)
     }
 
     /// Expand one node of the forward pass into `sink`.
@@ -734,6 +720,29 @@ mod tests {
         });
         assert_eq!(r, Err(Error::Internal("worker 777 failed".into())));
         assert_eq!(guarded(&pool, || 5), Ok(5));
+    }
+
+    #[test]
+    fn the_one_pick_engine_gives_the_same_search_as_the_lockstep_one() {
+        let opts = SolveOptions {
+            listing: Listing::Limit(25),
+            ..Default::default()
+        };
+        for (rules, n, s) in [
+            (Rules::ANY_HOLE, 5, 3),
+            (Rules::AVALANCHE, 6, 4),
+            (Rules::KALAH, 6, 4),
+            (Rules::ANY_HOLE, 7, 2),
+        ] {
+            let board = Board::uniform(n, s).unwrap();
+            let lockstep = Search::<u64, u64, 2>::new(&board, rules);
+            let mut one = Search::<u64, u64, 2>::new(&board, rules);
+            one.engine = one.engine.one_at_a_time();
+            let (Ok(a), Ok(b)) = (lockstep.run(&opts), one.run(&opts)) else {
+                panic!("{rules} {n}x{s} failed");
+            };
+            assert_eq!(a, b, "{rules} {n}x{s}");
+        }
     }
 
     #[test]
