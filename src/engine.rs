@@ -16,11 +16,14 @@
 //! the puzzle player use the reference.
 
 use crate::pick::PickEnd;
-use crate::relay::{Landing, Lanes, MAX_PICKS};
+use crate::relay::{Landings, Lanes, MAX_PICKS};
 use crate::rules::{Capture, Rules};
 
 /// A packed ring: `W` little-endian words, byte `i` is ring counter `i`.
 pub type Packed<const W: usize> = [u64; W];
+
+/// The most words a packed ring has: 33 counters (16 pits a side).
+pub const MAX_WORDS: usize = 5;
 
 /// Byte `i` of a packed ring.
 #[inline(always)]
@@ -141,14 +144,14 @@ impl<const W: usize> Engine<W> {
         let mut moved = false;
         match &self.lanes {
             Some(lanes) if scope.len() <= MAX_PICKS => {
-                let mut landings = [Landing::default(); MAX_PICKS];
+                let mut landings = Landings::default();
                 let picks = lanes.play([ring[0], ring[1]], scope, &mut landings);
-                for landing in &landings[..picks] {
+                for i in 0..picks {
                     moved = true;
                     let mut after = *ring;
-                    after[..2].copy_from_slice(&landing.ring);
-                    let end = self.land(&mut after, landing.last as usize);
-                    f(landing.from as usize, &after, end);
+                    after[..2].copy_from_slice(&landings.rings[i]);
+                    let end = self.land(&mut after, landings.lasts[i] as usize);
+                    f(landings.picks[i] as usize, &after, end);
                 }
             }
             _ => {

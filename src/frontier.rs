@@ -21,12 +21,15 @@ use rayon::prelude::*;
 pub trait Count: Copy + Send + Sync + Eq + std::fmt::Debug + Into<u128> + 'static {
     /// One path.
     const ONE: Self;
+    /// Width in bits.
+    const BITS: u32;
     /// Checked addition.
     fn checked_add(self, other: Self) -> Option<Self>;
 }
 
 impl Count for u64 {
     const ONE: Self = 1;
+    const BITS: u32 = 64;
     #[inline]
     fn checked_add(self, other: Self) -> Option<Self> {
         u64::checked_add(self, other)
@@ -35,6 +38,7 @@ impl Count for u64 {
 
 impl Count for u128 {
     const ONE: Self = 1;
+    const BITS: u32 = 128;
     #[inline]
     fn checked_add(self, other: Self) -> Option<Self> {
         u128::checked_add(self, other)

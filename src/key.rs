@@ -10,6 +10,8 @@
 //! a count of trailing ones per pit, which is cheaper than a combinatorial
 //! rank, and the keys sort and deduplicate as plain integers.
 
+use crate::engine::Packed;
+
 /// A position key: an unsigned integer wide enough for the board.
 pub trait Key: Copy + Ord + Eq + std::hash::Hash + Send + Sync + std::fmt::Debug + 'static {
     /// Width in bits.
@@ -28,6 +30,27 @@ pub trait Key: Copy + Ord + Eq + std::hash::Hash + Send + Sync + std::fmt::Debug
     /// Hand each pit's count to `set(ring index, count)`, skipping the store.
     fn decode_with(self, len: usize, n: usize, set: impl FnMut(usize, u8));
 
+    /// Encode the pits of a packed ring (see [`crate::engine`]) of `len`
+    /// counters with the own store at `n`: the search's hot path.
+    ///
+    /// Pit `i`'s separator sits at bit `P_i - 1`, where `P_i` is the sum of
+    /// `count + 1` over pits `0..=i`, so the key is a run of ones with the
+    /// separators cleared. The running sum is the only serial step; the
+    /// separators are independent shifts.
+    fn encode_packed<const W: usize>(ring: &Packed<W>, len: usize, n: usize) -> Self;
+
+    /// Decode into a packed ring whose store holds `store`; `stones` are the
+    /// stones in the pits. Each separator is the lowest set bit of the
+    /// inverted key, found and cleared in two instructions; the last pit
+    /// holds what the others leave.
+    fn decode_packed<const W: usize>(
+        self,
+        len: usize,
+        n: usize,
+        store: u8,
+        stones: u32,
+    ) -> Packed<W>;
+
     /// Encode the pits of `ring`.
     #[inline]
     fn encode(ring: &[u8], n: usize) -> Self {
@@ -44,6 +67,12 @@ pub trait Key: Copy + Ord + Eq + std::hash::Hash + Send + Sync + std::fmt::Debug
 /// Bits a key needs for `stones` stones in `pits` pits.
 pub fn bits_needed(stones: u32, pits: usize) -> u32 {
     stones + pits as u32 - 1
+}
+
+/// Add `count` to counter `i` of a packed ring.
+#[inline(always)]
+fn put<const W: usize>(ring: &mut Packed<W>, i: usize, count: u64) {
+    ring[i >> 3] |= count << ((i & 7) * 8);
 }
 
 macro_rules! impl_key {
@@ -73,6 +102,56 @@ macro_rules! impl_key {
                     key = key.checked_shl(c as u32 + 1).unwrap_or(0) | ones;
                 }
                 key
+            }
+
+            #[inline]
+            fn encode_packed<const W: usize>(ring: &Packed<W>, len: usize, n: usize) -> Self {
+                // The counters as bytes: one load each instead of a shift.
+                let mut bytes = [0u8; 8 * crate::engine::MAX_WORDS];
+                for (chunk, word) in bytes.chunks_exact_mut(8).zip(ring) {
+                    chunk.copy_from_slice(&word.to_le_bytes());
+                }
+                let mut sum = 0u32;
+                let mut separators: $t = 0;
+                for (r, &count) in bytes[..len - 1].iter().enumerate() {
+                    if r == n {
+                        continue;
+                    }
+                    sum += count as u32 + 1;
+                    separators |= 1 << (sum - 1);
+                }
+                let bits = sum + bytes[len - 1] as u32;
+                <$t>::MAX.checked_shr(<$t>::BITS - bits).unwrap_or(0) ^ separators
+            }
+
+            #[inline]
+            fn decode_packed<const W: usize>(
+                self,
+                len: usize,
+                n: usize,
+                store: u8,
+                stones: u32,
+            ) -> Packed<W> {
+                let mut ring = [0u64; W];
+                put(&mut ring, n, store as u64);
+                let mut zeros = !self;
+                let mut at = 0u32;
+                let mut left = stones;
+                // The store is never last: n < len - 1 = 2n.
+                let last = len - 1;
+                for r in 0..last {
+                    if r == n {
+                        continue;
+                    }
+                    let separator = zeros.trailing_zeros();
+                    zeros &= zeros - 1;
+                    let count = separator - at;
+                    at = separator + 1;
+                    left -= count;
+                    put(&mut ring, r, count as u64);
+                }
+                put(&mut ring, last, left as u64);
+                ring
             }
 
             #[inline]
@@ -123,6 +202,37 @@ mod tests {
         wide[16] = 0;
         round_trip::<u128>(&wide, 16);
         round_trip::<u128>(&[4; 13], 6);
+    }
+
+    #[test]
+    fn packed_coding_matches_the_byte_coding() {
+        use crate::engine::{pack, unpack};
+        let cases: [(&[u8], usize); 7] = [
+            (&[4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4], 6),
+            (&[0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 48], 6),
+            (&[48, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 6),
+            (&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 6),
+            (&[52, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 1], 6),
+            (&[63, 7, 0], 1),
+            (&[1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 0], 7),
+        ];
+        for (ring, n) in cases {
+            let len = ring.len();
+            let stones: u32 = ring.iter().map(|&c| c as u32).sum::<u32>() - ring[n] as u32;
+            let packed: Packed<2> = pack(ring);
+            let key = u64::encode(ring, n);
+            assert_eq!(u64::encode_packed(&packed, len, n), key, "{ring:?}");
+            let back: Packed<2> = key.decode_packed(len, n, ring[n], stones);
+            let mut bytes = vec![0u8; len];
+            unpack(&back, &mut bytes);
+            assert_eq!(bytes, ring);
+            let wide = u128::encode(ring, n);
+            assert_eq!(u128::encode_packed(&packed, len, n), wide);
+            let back: Packed<5> = wide.decode_packed(len, n, ring[n], stones);
+            let mut bytes = vec![0u8; len];
+            unpack(&back, &mut bytes);
+            assert_eq!(bytes, ring);
+        }
     }
 
     #[test]

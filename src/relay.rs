@@ -32,15 +32,28 @@
 //! against the reference engine under every rule set. Machines without
 //! AVX-512 (F, BW and VBMI), and other architectures, use the one-pick engine.
 
-/// A pick after its relay chain, before any capture.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Landing {
-    /// The ring, packed as in [`crate::engine::Packed`].
-    pub ring: [u64; 2],
-    /// Ring index of the picked counter.
-    pub from: u8,
-    /// Ring index of the counter the last stone landed in.
-    pub last: u8,
+/// The picks of one position after their relay chains, before any
+/// capture: what [`Lanes::play`] writes, laid out so that each register of
+/// four lanes is stored whole.
+#[derive(Clone, Debug)]
+#[repr(C, align(64))]
+pub struct Landings {
+    /// The ring after each pick, packed as in [`crate::engine::Packed`].
+    pub rings: [[u64; 2]; 16],
+    /// Ring index of each picked counter.
+    pub picks: [u8; 16],
+    /// Ring index of the counter each pick's last stone landed in.
+    pub lasts: [u8; 16],
+}
+
+impl Default for Landings {
+    fn default() -> Self {
+        Landings {
+            rings: [[0; 2]; 16],
+            picks: [0; 16],
+            lasts: [0; 16],
+        }
+    }
 }
 
 /// Picks a [`Lanes::play`] call takes at most (two sides of 7 pits).
@@ -78,7 +91,7 @@ impl Lanes {
     /// Play every pick from a non-empty counter among `froms` (ring
     /// indices) on `ring`, in that order, writing their landings to the
     /// front of `out`; returns how many there were.
-    pub fn play(&self, ring: [u64; 2], froms: &[usize], out: &mut [Landing; MAX_PICKS]) -> usize {
+    pub fn play(&self, ring: [u64; 2], froms: &[usize], out: &mut Landings) -> usize {
         assert!(froms.len() <= MAX_PICKS, "at most {MAX_PICKS} picks");
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Lanes` is only built once the kernel's features have been detected.
@@ -95,7 +108,7 @@ impl Lanes {
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{Landing, MAX_PICKS};
+    use super::Landings;
     use std::arch::x86_64::*;
 
     /// Lane constants; vectors repeat them in each 16-byte lane.
@@ -103,6 +116,10 @@ mod avx512 {
     pub struct Consts {
         /// Byte `j` of a lane is `j`: counter indices.
         j: __m512i,
+        /// Every byte of lane `l` is `l`.
+        lane: __m512i,
+        /// Byte indices 0, 16, 32, 48: the first byte of each lane.
+        firsts: __m512i,
         /// Every byte is the ring length.
         len: __m512i,
         /// Every 16-bit word is the ring length.
@@ -131,9 +148,11 @@ mod avx512 {
         pub fn new(n: usize, stones: usize, relay: bool) -> Consts {
             let len = 2 * n + 1;
             let mut j = [0u8; 64];
+            let mut lane = [0u8; 64];
             let mut counters = 0u64;
-            for (i, b) in j.iter_mut().enumerate() {
+            for (i, (b, l)) in j.iter_mut().zip(&mut lane).enumerate() {
                 *b = (i % 16) as u8;
+                *l = (i / 16) as u8;
                 if i % 16 < len {
                     counters |= 1 << i;
                 }
@@ -146,6 +165,8 @@ mod avx512 {
             }
             Consts {
                 j: load(&j),
+                lane: load(&lane),
+                firsts: _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x3020_1000),
                 len: _mm512_set1_epi8(len as i8),
                 len16: _mm512_set1_epi16(len as i16),
                 counters,
@@ -175,42 +196,24 @@ mod avx512 {
         unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
     }
 
-    #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-    fn store(v: __m512i) -> [u8; 64] {
-        let mut bytes = [0u8; 64];
-        // SAFETY: writes exactly the 64 bytes of `bytes`.
-        unsafe { _mm512_storeu_si512(bytes.as_mut_ptr().cast(), v) };
-        bytes
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-    pub fn play(
-        c: &Consts,
-        ring: [u64; 2],
-        froms: &[usize],
-        out: &mut [Landing; MAX_PICKS],
-    ) -> usize {
-        let mut bytes = [0u8; 64];
-        bytes[..8].copy_from_slice(&ring[0].to_le_bytes());
-        bytes[8..16].copy_from_slice(&ring[1].to_le_bytes());
-        let mut picks = [0u8; 64];
+    pub fn play(c: &Consts, ring: [u64; 2], froms: &[usize], out: &mut Landings) -> usize {
+        let bytes = [ring[0].to_le_bytes(), ring[1].to_le_bytes()];
+        let picks = &mut out.picks;
         let mut m = 0;
         for &from in froms {
             picks[m] = from as u8;
-            m += (bytes[from] != 0) as usize;
+            m += (bytes[from >> 3][from & 7] != 0) as usize;
         }
         // Every lane starts from the ring; lane l of register g picks picks[4g + l].
-        for l in 1..4 {
-            bytes.copy_within(0..16, 16 * l);
-        }
-        let start = load(&bytes);
-        let mut lane = [0u8; 64];
-        for (i, b) in lane.iter_mut().enumerate() {
-            *b = (i / 16) as u8;
-        }
-        let lane = load(&lane);
-        let picks = _mm512_broadcast_i32x4(_mm512_castsi512_si128(load(&picks)));
+        // SAFETY: both loads read exactly 16 bytes of a 16-byte value.
+        let (start, picks) = unsafe {
+            (
+                _mm512_broadcast_i32x4(_mm_loadu_si128(ring.as_ptr().cast())),
+                _mm512_broadcast_i32x4(_mm_loadu_si128(picks.as_ptr().cast())),
+            )
+        };
+        let lane = c.lane;
         // The fewest registers that hold the picks: the loop runs until the
         // longest chain among them ends.
         match m {
@@ -231,7 +234,7 @@ mod avx512 {
         picks: __m512i,
         lane: __m512i,
         m: usize,
-        out: &mut [Landing; MAX_PICKS],
+        out: &mut Landings,
     ) {
         let mut rings = [start; G];
         let mut from = [_mm512_setzero_si512(); G];
@@ -248,27 +251,22 @@ mod avx512 {
                 (1u64 << (16 * lanes)) - 1
             };
         }
-        let first = from;
         if c.tables {
             steps::<G, true>(c, &mut rings, &mut from, live);
         } else {
             steps::<G, false>(c, &mut rings, &mut from, live);
         }
+        let mut lasts = [0u32; 4];
         for g in 0..G {
-            let ring_bytes = store(rings[g]);
-            let last = store(from[g]);
-            let first = store(first[g]);
-            for l in 0..4.min(m - 4 * g) {
-                let b = &ring_bytes[16 * l..16 * l + 16];
-                out[4 * g + l] = Landing {
-                    ring: [
-                        u64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
-                        u64::from_le_bytes(b[8..].try_into().expect("8 bytes")),
-                    ],
-                    from: first[16 * l],
-                    last: last[16 * l],
-                };
-            }
+            // SAFETY: `rings[4g..4g + 4]` are 64 bytes at a 64-byte aligned
+            // offset of `out` (it is `align(64)` and `rings` comes first).
+            unsafe { _mm512_store_si512(out.rings[4 * g..].as_mut_ptr().cast(), rings[g]) };
+            // Byte 0 of each lane, gathered into the low 4 bytes.
+            let firsts = _mm512_permutexvar_epi8(c.firsts, from[g]);
+            lasts[g] = _mm_cvtsi128_si32(_mm512_castsi512_si128(firsts)) as u32;
+        }
+        for (chunk, word) in out.lasts.chunks_exact_mut(4).zip(lasts) {
+            chunk.copy_from_slice(&word.to_le_bytes());
         }
     }
 

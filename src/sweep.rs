@@ -29,7 +29,7 @@
 //! overflows) and the packed ring width (see [`crate::engine`]), so the
 //! common boards run on the narrowest types.
 
-use crate::board::{Board, RING_CAP};
+use crate::board::Board;
 use crate::engine::{self, Engine, Packed};
 use crate::error::{Error, Result};
 use crate::frontier::{Count, Entry, Frontier, Overflow};
@@ -336,10 +336,17 @@ impl<K: Key, C: Count> Sink<K, C> {
     }
 
     #[inline]
-    fn end(&mut self, store: usize, count: u128) {
-        match self.ended[store].checked_add(count) {
-            Some(c) => self.ended[store] = c,
-            None => self.overflow = true,
+    fn end(&mut self, store: usize, count: C) {
+        let total = &mut self.ended[store];
+        if C::BITS <= 64 {
+            // A chunk adds far fewer than 2^64 counts, each below 2^64: the
+            // sum fits a u128, so the hot path needs no overflow check.
+            *total += count.into();
+        } else {
+            match total.checked_add(count.into()) {
+                Some(c) => *total = c,
+                None => self.overflow = true,
+            }
         }
     }
 }
@@ -380,15 +387,17 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
 
     #[inline]
     fn ring_of(&self, key: K, store: usize) -> Packed<W> {
-        let mut bytes = [0u8; RING_CAP];
-        bytes[self.n] = store as u8;
-        key.decode(&mut bytes[..self.len], self.n);
-        engine::pack(&bytes[..self.len])
+        key.decode_packed(
+            self.len,
+            self.n,
+            store as u8,
+            (self.max_store - store) as u32,
+        )
     }
 
     #[inline]
     fn key_of(&self, ring: &Packed<W>) -> K {
-        K::encode_with(self.len, self.n, |i| engine::get(ring, i))
+        K::encode_packed(ring, self.len, self.n)
     }
 
     /// Stones in the store of a packed ring.
@@ -413,10 +422,10 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             PickEnd::FreeTurn => {
                 sink.successors[self.store_of(after)].push((self.key_of(after), count))
             }
-            PickEnd::TurnOver => sink.end(self.store_of(after), count.into()),
+            PickEnd::TurnOver => sink.end(self.store_of(after), count),
         });
         if !moved {
-            sink.end(store, count.into());
+            sink.end(store, count);
         }
     }
 
@@ -700,6 +709,7 @@ mod tests {
     /// the overflow path that `u128` counts take on astronomically big ones.
     impl Count for u8 {
         const ONE: Self = 1;
+        const BITS: u32 = 8;
         fn checked_add(self, other: Self) -> Option<Self> {
             u8::checked_add(self, other)
         }
