@@ -35,7 +35,7 @@
 /// The picks of one position after their relay chains, before any
 /// capture: what [`Lanes::play`] writes, laid out so that each register of
 /// four lanes is stored whole.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 #[repr(C, align(64))]
 pub struct Landings {
     /// The ring after each pick, packed as in [`crate::engine::Packed`].
@@ -44,16 +44,6 @@ pub struct Landings {
     pub picks: [u8; 16],
     /// Ring index of the counter each pick's last stone landed in.
     pub lasts: [u8; 16],
-}
-
-impl Default for Landings {
-    fn default() -> Self {
-        Landings {
-            rings: [[0; 2]; 16],
-            picks: [0; 16],
-            lasts: [0; 16],
-        }
-    }
 }
 
 /// Picks a [`Lanes::play`] call takes at most (two sides of 7 pits).
