@@ -1,7 +1,9 @@
 //! Criterion benchmarks of the search's parts, each on real data from the
 //! search and each asserting the answer it computes:
 //!
-//! - `sow`: one pick, the packed engine against the reference engine;
+//! - `sow`: every legal pick of a real bucket's positions: the reference
+//!   engine, the packed engine one pick at a time, and the lockstep kernel
+//!   (all picks of a position at once, on machines with AVX-512);
 //! - `expand_bucket`: expansion of one real bucket (any-hole 2x6x4, store 20);
 //! - `dedup`: deduplication of a real successor stream (the expansion of
 //!   any-hole 2x6x4's bucket 24, 6.4 million entries) by the three
@@ -15,7 +17,7 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use mancala_sweep::engine::{self, Engine, Packed};
 use mancala_sweep::frontier::merge_sorted;
-use mancala_sweep::pick;
+use mancala_sweep::pick::{self, PickEnd};
 use mancala_sweep::sweep::{solve, Bucket, Listing, SolveOptions};
 use mancala_sweep::{Board, Pit, Rules};
 use rayon::prelude::*;
@@ -45,37 +47,53 @@ fn pick_cases() -> Vec<([u8; 13], usize)> {
 
 fn sow(c: &mut Criterion) {
     let cases = pick_cases();
-    let engine = Engine::<2>::new(6, 48, Rules::ANY_HOLE);
+    let rules = Rules::ANY_HOLE;
+    // The same picks grouped by position, as the search plays them.
+    let mut positions: Vec<Packed<2>> = cases.iter().map(|(ring, _)| engine::pack(ring)).collect();
+    positions.dedup();
+    let scope: Vec<usize> = Pit::all(6).map(|p| p.ring(6)).collect();
+    let one = Engine::<2>::new(6, 48, rules).one_at_a_time();
+    let lockstep = Engine::<2>::new(6, 48, rules);
     let reference = |cases: &[([u8; 13], usize)]| -> u64 {
         cases
             .iter()
             .map(|(ring, from)| {
                 let mut r = *ring;
-                pick::play(&mut r, *from, Rules::ANY_HOLE);
-                r[6] as u64
+                let end = pick::play(&mut r, *from, rules);
+                r[6] as u64 + (end == PickEnd::FreeTurn) as u64
             })
             .sum()
     };
-    let packed = |cases: &[([u8; 13], usize)]| -> u64 {
-        cases
-            .iter()
-            .map(|(ring, from)| {
-                let mut r: Packed<2> = engine::pack(ring);
-                engine.play(&mut r, *from);
-                engine::get(&r, 6) as u64
-            })
-            .sum()
+    let packed = |engine: &Engine<2>, positions: &[Packed<2>]| -> u64 {
+        let mut sum = 0;
+        for ring in positions {
+            engine.for_each_pick(ring, &scope, |_, after, end| {
+                sum += engine::get(after, 6) as u64 + (end == PickEnd::FreeTurn) as u64
+            });
+        }
+        sum
     };
     let expected = reference(&cases);
-    assert_eq!(packed(&cases), expected, "the engines disagree");
+    assert_eq!(packed(&one, &positions), expected, "the engines disagree");
+    assert_eq!(
+        packed(&lockstep, &positions),
+        expected,
+        "the engines disagree"
+    );
     let mut g = c.benchmark_group("sow");
     g.throughput(criterion::Throughput::Elements(cases.len() as u64));
     g.bench_function("reference (byte ring, lap arithmetic)", |b| {
         b.iter(|| assert_eq!(reference(black_box(&cases)), expected))
     });
-    g.bench_function("packed (word adds from a table)", |b| {
-        b.iter(|| assert_eq!(packed(black_box(&cases)), expected))
+    g.bench_function("packed, one pick at a time (word adds from a table)", |b| {
+        b.iter(|| assert_eq!(packed(&one, black_box(&positions)), expected))
     });
+    if lockstep.lockstep() {
+        g.bench_function(
+            "lockstep (every pick of a position on AVX-512 lanes)",
+            |b| b.iter(|| assert_eq!(packed(&lockstep, black_box(&positions)), expected)),
+        );
+    }
     g.finish();
 }
 

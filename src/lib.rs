@@ -9,7 +9,8 @@
 //! - [`sow`] and [`pick`]: the rules engine (one sowing; one pick with relay
 //!   and capture);
 //! - [`turn`]: checked play of a pick sequence (`replay`);
-//! - [`engine`], [`key`], [`frontier`], [`level`] and [`sweep`]: the exact search;
+//! - [`engine`], [`relay`] (all picks of a position in lockstep), [`key`],
+//!   [`frontier`], [`level`] and [`sweep`]: the exact search;
 //! - [`find`]: the heuristic beam search for boards too big to exhaust;
 //! - [`atlas`]: the grid of variants, with its JSON, Markdown and SVG output;
 //! - [`report`]: the text and JSON output of the commands.
