@@ -9,6 +9,12 @@
 //! boards up to 128 bits use a `u128`. Encoding and decoding are a shift and
 //! a count of trailing ones per pit, which is cheaper than a combinatorial
 //! rank, and the keys sort and deduplicate as plain integers.
+//!
+//! There are two codings of the same keys. The byte coding
+//! ([`Key::encode`], [`Key::decode`]) is the plain one, kept as the
+//! reference; the search's hot path codes packed rings directly
+//! ([`Key::encode_packed`], [`Key::decode_packed`]), and a test checks that
+//! both give the same keys and rings.
 
 use crate::engine::Packed;
 
@@ -39,17 +45,11 @@ pub trait Key: Copy + Ord + Eq + std::hash::Hash + Send + Sync + std::fmt::Debug
     /// separators are independent shifts.
     fn encode_packed<const W: usize>(ring: &Packed<W>, len: usize, n: usize) -> Self;
 
-    /// Decode into a packed ring whose store holds `store`; `stones` are the
-    /// stones in the pits. Each separator is the lowest set bit of the
-    /// inverted key, found and cleared in two instructions; the last pit
-    /// holds what the others leave.
-    fn decode_packed<const W: usize>(
-        self,
-        len: usize,
-        n: usize,
-        store: u8,
-        stones: u32,
-    ) -> Packed<W>;
+    /// Decode into a packed ring whose store holds `store`. Each separator
+    /// is the lowest set bit of the inverted key, found and cleared in two
+    /// instructions; the last pit holds what the others leave of the stones
+    /// (the key's one bits).
+    fn decode_packed<const W: usize>(self, len: usize, n: usize, store: u8) -> Packed<W>;
 
     /// Encode the pits of `ring`.
     #[inline]
@@ -125,18 +125,12 @@ macro_rules! impl_key {
             }
 
             #[inline]
-            fn decode_packed<const W: usize>(
-                self,
-                len: usize,
-                n: usize,
-                store: u8,
-                stones: u32,
-            ) -> Packed<W> {
+            fn decode_packed<const W: usize>(self, len: usize, n: usize, store: u8) -> Packed<W> {
                 let mut ring = [0u64; W];
                 put(&mut ring, n, store as u64);
                 let mut zeros = !self;
                 let mut at = 0u32;
-                let mut left = stones;
+                let mut left = self.count_ones();
                 // The store is never last: n < len - 1 = 2n.
                 let last = len - 1;
                 for r in 0..last {
@@ -218,17 +212,16 @@ mod tests {
         ];
         for (ring, n) in cases {
             let len = ring.len();
-            let stones: u32 = ring.iter().map(|&c| c as u32).sum::<u32>() - ring[n] as u32;
             let packed: Packed<2> = pack(ring);
             let key = u64::encode(ring, n);
             assert_eq!(u64::encode_packed(&packed, len, n), key, "{ring:?}");
-            let back: Packed<2> = key.decode_packed(len, n, ring[n], stones);
+            let back: Packed<2> = key.decode_packed(len, n, ring[n]);
             let mut bytes = vec![0u8; len];
             unpack(&back, &mut bytes);
             assert_eq!(bytes, ring);
             let wide = u128::encode(ring, n);
             assert_eq!(u128::encode_packed(&packed, len, n), wide);
-            let back: Packed<5> = wide.decode_packed(len, n, ring[n], stones);
+            let back: Packed<5> = wide.decode_packed(len, n, ring[n]);
             let mut bytes = vec![0u8; len];
             unpack(&back, &mut bytes);
             assert_eq!(bytes, ring);

@@ -161,7 +161,7 @@ mod avx512 {
                 len16: _mm512_set1_epi16(len as i16),
                 counters,
                 store: _mm512_set1_epi8(n as i8),
-                reciprocal: _mm512_set1_epi16(65536usize.div_ceil(len) as u16 as i16),
+                reciprocal: _mm512_set1_epi16(super::reciprocal(len) as i16),
                 low: _mm512_set1_epi16(0x00FF),
                 above_one: _mm512_set1_epi8(0xFEu8 as i8),
                 one: _mm512_set1_epi8(1),
@@ -203,15 +203,14 @@ mod avx512 {
                 _mm512_broadcast_i32x4(_mm_loadu_si128(picks.as_ptr().cast())),
             )
         };
-        let lane = c.lane;
         // The fewest registers that hold the picks: the loop runs until the
         // longest chain among them ends.
         match m {
             0 => {}
-            1..=4 => group::<1>(c, start, picks, lane, m, out),
-            5..=8 => group::<2>(c, start, picks, lane, m, out),
-            9..=12 => group::<3>(c, start, picks, lane, m, out),
-            _ => group::<4>(c, start, picks, lane, m, out),
+            1..=4 => group::<1>(c, start, picks, m, out),
+            5..=8 => group::<2>(c, start, picks, m, out),
+            9..=12 => group::<3>(c, start, picks, m, out),
+            _ => group::<4>(c, start, picks, m, out),
         }
         m
     }
@@ -222,7 +221,6 @@ mod avx512 {
         c: &Consts,
         start: __m512i,
         picks: __m512i,
-        lane: __m512i,
         m: usize,
         out: &mut Landings,
     ) {
@@ -232,7 +230,7 @@ mod avx512 {
         for g in 0..G {
             from[g] = _mm512_shuffle_epi8(
                 picks,
-                _mm512_add_epi8(lane, _mm512_set1_epi8((4 * g) as i8)),
+                _mm512_add_epi8(c.lane, _mm512_set1_epi8((4 * g) as i8)),
             );
             let lanes = m.saturating_sub(4 * g).min(4);
             live[g] = if lanes == 4 {
@@ -325,13 +323,20 @@ mod avx512 {
     }
 }
 
+/// `ceil(65536 / len)`: for every stone count `k < 256`, `k * reciprocal >> 16`
+/// is `k / len` on the rings that fit a lane (tested).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+fn reciprocal(len: usize) -> u16 {
+    65536usize.div_ceil(len) as u16
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn the_reciprocal_divides_every_byte_exactly() {
         for n in 1..=7usize {
             let len = 2 * n + 1;
-            let m = 65536usize.div_ceil(len);
+            let m = super::reciprocal(len) as usize;
             for k in 0..256usize {
                 assert_eq!((k * m) >> 16, k / len, "len {len}, k {k}");
             }

@@ -387,12 +387,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
 
     #[inline]
     fn ring_of(&self, key: K, store: usize) -> Packed<W> {
-        key.decode_packed(
-            self.len,
-            self.n,
-            store as u8,
-            (self.max_store - store) as u32,
-        )
+        key.decode_packed(self.len, self.n, store as u8)
     }
 
     #[inline]
