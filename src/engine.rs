@@ -136,6 +136,39 @@ impl<const W: usize> Engine<W> {
         self.lanes.is_some()
     }
 
+    /// Play every legal pick of `ring` among `scope` in lockstep into
+    /// `out`, before captures, and return how many there were; `None` where
+    /// the kernel does not run. The forward pass of the search reads the
+    /// landings directly (stores and last counters, a ring only for a free
+    /// turn), which is cheaper than a call per pick; captures are
+    /// [`Engine::finish`]ed by the caller.
+    #[inline]
+    pub fn landings(&self, ring: &Packed<W>, scope: &[usize], out: &mut Landings) -> Option<usize> {
+        match &self.lanes {
+            Some(lanes) if scope.len() <= MAX_PICKS => {
+                Some(lanes.play([ring[0], ring[1]], scope, out))
+            }
+            _ => None,
+        }
+    }
+
+    /// Finish pick `i` of `landings` taken from `ring`: how it ended and
+    /// the stones in the own store after its capture, if any.
+    #[inline]
+    pub fn finish(&self, ring: &Packed<W>, landings: &Landings, i: usize) -> (PickEnd, u8) {
+        let last = landings.lasts[i] as usize;
+        if last == self.n {
+            return (PickEnd::FreeTurn, landings.stores[i]);
+        }
+        if self.rules.capture == Capture::None {
+            return (PickEnd::TurnOver, landings.stores[i]);
+        }
+        let mut after = *ring;
+        after[..2].copy_from_slice(&landings.rings[i]);
+        let end = self.land(&mut after, last);
+        (end, get(&after, self.n))
+    }
+
     /// Call `f(ring index, ring after the pick, how it ended)` for every
     /// legal pick from `ring` among the ring indices `scope`, in that order;
     /// returns false when none is legal (every pit in scope is empty).
@@ -178,7 +211,7 @@ impl<const W: usize> Engine<W> {
     /// stone landed at `last`: a free turn, or the turn ends, with a capture
     /// if the rules call for one.
     #[inline]
-    fn land(&self, ring: &mut Packed<W>, last: usize) -> PickEnd {
+    pub(crate) fn land(&self, ring: &mut Packed<W>, last: usize) -> PickEnd {
         let n = self.n;
         if last == n {
             return PickEnd::FreeTurn;

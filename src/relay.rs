@@ -44,6 +44,9 @@ pub struct Landings {
     pub picks: [u8; 16],
     /// Ring index of the counter each pick's last stone landed in.
     pub lasts: [u8; 16],
+    /// Stones in the own store after each pick (before any capture), so
+    /// that the search can file a pick without reading its ring.
+    pub stores: [u8; 16],
 }
 
 /// Picks a [`Lanes::play`] call takes at most (two sides of 7 pits).
@@ -110,6 +113,8 @@ mod avx512 {
         lane: __m512i,
         /// Byte indices 0, 16, 32, 48: the first byte of each lane.
         firsts: __m512i,
+        /// Byte indices of the own store in each lane.
+        stores: __m512i,
         /// Every byte is the ring length.
         len: __m512i,
         /// Every 16-bit word is the ring length.
@@ -157,6 +162,7 @@ mod avx512 {
                 j: load(&j),
                 lane: load(&lane),
                 firsts: _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x3020_1000),
+                stores: _mm512_set1_epi32(0x3020_1000 + 0x0101_0101 * n as i32),
                 len: _mm512_set1_epi8(len as i8),
                 len16: _mm512_set1_epi16(len as i16),
                 counters,
@@ -245,6 +251,7 @@ mod avx512 {
             steps::<G, false>(c, &mut rings, &mut from, live);
         }
         let mut lasts = [0u32; 4];
+        let mut stores = [0u32; 4];
         for g in 0..G {
             // SAFETY: `rings[4g..4g + 4]` are 64 bytes at a 64-byte aligned
             // offset of `out` (it is `align(64)` and `rings` comes first).
@@ -252,8 +259,13 @@ mod avx512 {
             // Byte 0 of each lane, gathered into the low 4 bytes.
             let firsts = _mm512_permutexvar_epi8(c.firsts, from[g]);
             lasts[g] = _mm_cvtsi128_si32(_mm512_castsi512_si128(firsts)) as u32;
+            let store = _mm512_permutexvar_epi8(c.stores, rings[g]);
+            stores[g] = _mm_cvtsi128_si32(_mm512_castsi512_si128(store)) as u32;
         }
         for (chunk, word) in out.lasts.chunks_exact_mut(4).zip(lasts) {
+            chunk.copy_from_slice(&word.to_le_bytes());
+        }
+        for (chunk, word) in out.stores.chunks_exact_mut(4).zip(stores) {
             chunk.copy_from_slice(&word.to_le_bytes());
         }
     }

@@ -37,6 +37,7 @@ use crate::key::{bits_needed, Key};
 use crate::level::Level;
 use crate::pick::PickEnd;
 use crate::pit::Pit;
+use crate::relay::Landings;
 use crate::rules::Rules;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -411,8 +412,32 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
 
     /// Expand one node of the forward pass into `sink`.
     #[inline]
-    fn expand(&self, (key, count): Entry<K, C>, store: usize, sink: &mut Sink<K, C>) {
+    fn expand(
+        &self,
+        (key, count): Entry<K, C>,
+        store: usize,
+        sink: &mut Sink<K, C>,
+        landings: &mut Landings,
+    ) {
         let ring = self.ring_of(key, store);
+        if let Some(picks) = self.engine.landings(&ring, &self.scope, landings) {
+            // The kernel's stores and last counters settle most picks; only
+            // a free turn needs its ring, to key the successor.
+            for i in 0..picks {
+                match self.engine.finish(&ring, landings, i) {
+                    (PickEnd::FreeTurn, to) => {
+                        let mut after = ring;
+                        after[..2].copy_from_slice(&landings.rings[i]);
+                        sink.successors[to as usize].push((self.key_of(&after), count));
+                    }
+                    (PickEnd::TurnOver, to) => sink.end(to as usize, count),
+                }
+            }
+            if picks == 0 {
+                sink.end(store, count);
+            }
+            return;
+        }
         let moved = self.for_each_pick(&ring, |_, after, end| match end {
             PickEnd::FreeTurn => {
                 sink.successors[self.store_of(after)].push((self.key_of(after), count))
@@ -438,9 +463,10 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             .par_chunks(chunk)
             .map(|nodes| {
                 let mut sink = Sink::new(self.max_store);
+                let mut landings = Landings::default();
                 if !cancelled(cancel) {
                     for &e in nodes {
-                        self.expand(e, store, &mut sink);
+                        self.expand(e, store, &mut sink, &mut landings);
                     }
                 }
                 sink

@@ -212,7 +212,24 @@ fn lockstep_agrees(b: &Board, r: Rules, stones: usize) -> Result<(), TestCaseErr
         got.push((from, ring, end));
     });
     prop_assert_eq!(moved, !expected.is_empty());
-    prop_assert_eq!(got, expected);
+    prop_assert_eq!(&got, &expected);
+    // The search's forward pass reads the kernel's landings directly: each
+    // pick's end and final store must be the reference's too.
+    let mut landings = mancala_sweep::relay::Landings::default();
+    let packed = engine::pack(b.ring());
+    if let Some(picks) = engine.landings(&packed, &scope, &mut landings) {
+        let finished: Vec<_> = (0..picks)
+            .map(|i| {
+                let (end, store) = engine.finish(&packed, &landings, i);
+                (landings.picks[i] as usize, end, store)
+            })
+            .collect();
+        let want: Vec<_> = expected
+            .iter()
+            .map(|(from, ring, end)| (*from, *end, ring[n]))
+            .collect();
+        prop_assert_eq!(finished, want);
+    }
     Ok(())
 }
 
