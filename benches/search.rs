@@ -5,10 +5,11 @@
 //!   engine, the packed engine one pick at a time, and the lockstep kernel
 //!   (all picks of a position at once, on machines with AVX-512);
 //! - `expand_bucket`: expansion of one real bucket (any-hole 2x6x4, store 20);
-//! - `dedup`: deduplication of a real successor stream (the expansion of
-//!   any-hole 2x6x4's bucket 24, 6.4 million entries) by the three
-//!   candidates: sort-based merge, dashmap with ahash, and sharded hashbrown
-//!   with foldhash;
+//! - `dedup`: deduplication of a real successor stream (what any-hole
+//!   2x6x4's bucket 24 sends to bucket 25) by the candidates: the search's
+//!   own (runs split into parts by key, each part sorted in cache), one
+//!   parallel sort of the whole stream, a radix sort, dashmap with ahash,
+//!   and sharded hashbrown with foldhash;
 //! - `solve`: whole solves of small variants.
 //!
 //! Run with `cargo bench --bench search`; `benches/table.sh` times whole runs
@@ -16,7 +17,7 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use mancala_sweep::engine::{self, Engine, Packed};
-use mancala_sweep::frontier::merge_sorted;
+use mancala_sweep::frontier::{merge_sorted, Frontier, Run};
 use mancala_sweep::pick::{self, PickEnd};
 use mancala_sweep::sweep::{solve, Bucket, Listing, SolveOptions};
 use mancala_sweep::{Board, Pit, Rules};
@@ -99,19 +100,32 @@ fn sow(c: &mut Criterion) {
 
 fn expand_bucket(c: &mut Criterion) {
     let bucket = Bucket::new(&standard(), Rules::ANY_HOLE, 20).unwrap();
-    let len = bucket.expand().len();
-    assert!(len > bucket.nodes().len());
+    let successors = |b: &Bucket| b.expand().iter().map(Vec::len).sum::<usize>();
+    let len = successors(&bucket);
+    assert!(len > bucket.len());
     let mut g = c.benchmark_group("expand_bucket");
     g.sample_size(10);
-    g.throughput(criterion::Throughput::Elements(bucket.nodes().len() as u64));
+    g.throughput(criterion::Throughput::Elements(bucket.len() as u64));
     g.bench_function("any-hole 2x6x4 store 20", |b| {
-        b.iter(|| assert_eq!(bucket.expand().len(), len))
+        b.iter(|| assert_eq!(successors(&bucket), len))
     });
     g.finish();
 }
 
 /// Distinct keys and the sum of counts: what every strategy must agree on.
 type Summary = (usize, u64);
+
+/// The search's way: the stream as the runs of 32 worker chunks, each split
+/// into parts by the top bits of its keys, then the frontier's take.
+fn by_parts(runs: Vec<Vec<(u64, u64)>>, shift: u32) -> Summary {
+    let runs: Vec<Run<u64, u64>> = runs.into_par_iter().map(|r| Run::new(r, shift)).collect();
+    let mut frontier = Frontier::new(1);
+    for run in runs {
+        frontier.push(1, run);
+    }
+    let nodes = frontier.take(1).unwrap();
+    (nodes.len(), nodes.iter().map(|e| e.1).sum())
+}
 
 fn by_sort(mut stream: Vec<(u64, u64)>) -> Summary {
     merge_sorted(&mut stream).unwrap();
@@ -180,10 +194,15 @@ fn by_sharded_hashbrown(stream: &[(u64, u64)]) -> Summary {
 }
 
 fn dedup(c: &mut Criterion) {
-    let stream = Bucket::new(&standard(), Rules::ANY_HOLE, 24)
-        .unwrap()
-        .expand();
+    let bucket = Bucket::new(&standard(), Rules::ANY_HOLE, 24).unwrap();
+    let stream = bucket.expand().swap_remove(25);
+    let shift = bucket.shift(25);
+    let runs: Vec<Vec<(u64, u64)>> = stream
+        .chunks(stream.len() / 32 + 1)
+        .map(<[_]>::to_vec)
+        .collect();
     let expected = by_sort(stream.clone());
+    assert_eq!(by_parts(runs.clone(), shift), expected);
     assert_eq!(by_dashmap(&stream), expected);
     let keyed: Vec<Keyed> = stream.iter().map(|&(k, c)| Keyed(k, c)).collect();
     assert_eq!(by_radix(keyed.clone()), expected);
@@ -191,6 +210,16 @@ fn dedup(c: &mut Criterion) {
     let mut g = c.benchmark_group("dedup");
     g.sample_size(10);
     g.throughput(criterion::Throughput::Elements(stream.len() as u64));
+    g.bench_function(
+        "parts: runs split by key, each part sorted in cache (the search's)",
+        |b| {
+            b.iter_batched(
+                || runs.clone(),
+                |r| assert_eq!(by_parts(r, shift), expected),
+                BatchSize::LargeInput,
+            )
+        },
+    );
     g.bench_function("sort-merge (rayon par_sort_unstable)", |b| {
         b.iter_batched(
             || stream.clone(),

@@ -32,7 +32,7 @@
 use crate::board::Board;
 use crate::engine::{self, Engine, Packed};
 use crate::error::{Error, Result};
-use crate::frontier::{Count, Entry, Frontier, Overflow};
+use crate::frontier::{self, Count, Entry, Frontier, Nodes, Overflow, Run};
 use crate::key::{bits_needed, Key};
 use crate::level::Level;
 use crate::pick::PickEnd;
@@ -328,6 +328,23 @@ struct Sink<K, C> {
 }
 
 impl<K: Key, C: Count> Sink<K, C> {
+    /// What the chunk produced, its successors split into parts while
+    /// they are fresh in this worker's cache.
+    fn finish(self, shifts: &[u32]) -> Expanded<K, C> {
+        let runs = self
+            .successors
+            .into_iter()
+            .enumerate()
+            .filter(|(_, run)| !run.is_empty())
+            .map(|(store, run)| (store, Run::new(run, shifts[store])))
+            .collect();
+        Expanded {
+            runs,
+            ended: self.ended,
+            overflow: self.overflow,
+        }
+    }
+
     fn new(max_store: usize) -> Self {
         Sink {
             successors: (0..=max_store).map(|_| Vec::new()).collect(),
@@ -352,6 +369,14 @@ impl<K: Key, C: Count> Sink<K, C> {
     }
 }
 
+/// A finished chunk: its successors as `(store, run)`, the path counts of
+/// turns that ended by final store, and whether a sum overflowed.
+struct Expanded<K, C> {
+    runs: Vec<(usize, Run<K, C>)>,
+    ended: Vec<u128>,
+    overflow: bool,
+}
+
 /// The fixed part of a search: board shape, rules and the pits in scope.
 struct Search<K, C, const W: usize> {
     rules: Rules,
@@ -362,6 +387,8 @@ struct Search<K, C, const W: usize> {
     engine: Engine<W>,
     /// Ring indices of the pits the scope allows, in pit-number order.
     scope: Vec<usize>,
+    /// [`frontier::part_shift`] of each bucket.
+    shifts: Vec<u32>,
     _types: std::marker::PhantomData<(K, C)>,
 }
 
@@ -374,14 +401,18 @@ const CHUNKS_PER_THREAD: usize = 16;
 impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     fn new(start: &Board, rules: Rules) -> Self {
         let n = start.pits_per_side();
+        let max_store = start.stones_in_play() as usize;
         Search {
             rules,
             start: *start,
             n,
             len: 2 * n + 1,
-            max_store: start.stones_in_play() as usize,
+            max_store,
             engine: Engine::new(n, start.stones_in_play() as usize, rules),
             scope: rules.scope.pits(n).map(|p| p.ring(n)).collect(),
+            shifts: (0..=max_store)
+                .map(|store| frontier::part_shift(max_store, store, 2 * n))
+                .collect(),
             _types: std::marker::PhantomData,
         }
     }
@@ -454,22 +485,23 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// stops at its checkpoint.
     fn expand_bucket(
         &self,
-        bucket: &[Entry<K, C>],
+        bucket: &Nodes<K, C>,
         store: usize,
         cancel: Option<&AtomicBool>,
-    ) -> Vec<Sink<K, C>> {
+    ) -> Vec<Expanded<K, C>> {
         let chunk = CHUNK.max(bucket.len() / (rayon::current_num_threads() * CHUNKS_PER_THREAD));
         bucket
-            .par_chunks(chunk)
-            .map(|nodes| {
+            .chunks(chunk)
+            .into_par_iter()
+            .map(|slices| {
                 let mut sink = Sink::new(self.max_store);
                 let mut landings = Landings::default();
                 if !cancelled(cancel) {
-                    for &e in nodes {
+                    for &e in slices.iter().copied().flatten() {
                         self.expand(e, store, &mut sink, &mut landings);
                     }
                 }
-                sink
+                sink.finish(&self.shifts)
             })
             .collect()
     }
@@ -496,7 +528,10 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         let mut frontier = Frontier::<K, C>::new(self.max_store);
         frontier.push(
             start_store,
-            vec![(K::encode(self.start.ring(), self.n), C::ONE)],
+            Run::new(
+                vec![(K::encode(self.start.ring(), self.n), C::ONE)],
+                self.shifts[start_store],
+            ),
         );
         let mut ended = vec![0u128; self.max_store + 1];
         let mut levels: Vec<Level<K>> = (0..=self.max_store).map(|_| Level::default()).collect();
@@ -507,19 +542,18 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 continue;
             }
             positions += bucket.len() as u64;
-            let sinks = self.expand_bucket(&bucket, store, opts.cancel);
-            for sink in sinks {
-                if sink.overflow {
+            for chunk in self.expand_bucket(&bucket, store, opts.cancel) {
+                if chunk.overflow {
                     return Err(SearchError::Overflow);
                 }
-                for (s, c) in sink.ended.into_iter().enumerate() {
+                for (s, c) in chunk.ended.into_iter().enumerate() {
                     ended[s] = ended[s].checked_add(c).ok_or(SearchError::Overflow)?;
                 }
-                for (s, run) in sink.successors.into_iter().enumerate() {
+                for (s, run) in chunk.runs {
                     frontier.push(s, run);
                 }
             }
-            let bucket_bytes = (bucket.capacity() * size_of::<Entry<K, C>>()) as u64;
+            let bucket_bytes = bucket.memory();
             if keep_levels {
                 *level = Level::from_sorted(bucket.iter().map(|e| e.0));
                 kept += level.memory();
@@ -666,12 +700,12 @@ type GoodSet<const W: usize> = hashbrown::HashSet<Packed<W>, foldhash::fast::Fix
 
 /// One bucket of a real search and its expansion, for the benchmarks: the
 /// nodes of bucket `store` (deduplicated, as the search expands them) and the
-/// raw successor stream they produce, which deduplication consumes. Boards up
-/// to 7 pits a side with 64-bit keys.
+/// raw successor streams they produce, which deduplication consumes. Boards
+/// up to 7 pits a side with 64-bit keys.
 pub struct Bucket {
     search: Search<u64, u64, 2>,
     store: usize,
-    nodes: Vec<Entry<u64, u64>>,
+    nodes: Nodes<u64, u64>,
 }
 
 impl Bucket {
@@ -689,11 +723,12 @@ impl Bucket {
         let overflow = || overflow_error(rules, board);
         let mut frontier = Frontier::<u64, u64>::new(search.max_store);
         let first = board.store() as usize;
-        frontier.push(first, vec![(u64::encode(board.ring(), search.n), 1)]);
+        let start = vec![(u64::encode(board.ring(), search.n), 1)];
+        frontier.push(first, Run::new(start, search.shifts[first]));
         for s in first..store.min(search.max_store) {
             let bucket = frontier.take(s).map_err(|_| overflow())?;
-            for sink in search.expand_bucket(&bucket, s, None) {
-                for (t, run) in sink.successors.into_iter().enumerate() {
+            for chunk in search.expand_bucket(&bucket, s, None) {
+                for (t, run) in chunk.runs {
                     frontier.push(t, run);
                 }
             }
@@ -706,18 +741,38 @@ impl Bucket {
         })
     }
 
-    /// The bucket's nodes: keys and path counts.
-    pub fn nodes(&self) -> &[Entry<u64, u64>] {
-        &self.nodes
+    /// Number of nodes in the bucket.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
     }
 
-    /// Expand every node; returns the successors of all stores, concatenated.
-    pub fn expand(&self) -> Vec<Entry<u64, u64>> {
-        self.search
-            .expand_bucket(&self.nodes, self.store, None)
-            .into_iter()
-            .flat_map(|sink| sink.successors.into_iter().flatten())
-            .collect()
+    /// True when the bucket has no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The bucket's nodes, keys and path counts, in key order.
+    pub fn nodes(&self) -> impl Iterator<Item = &Entry<u64, u64>> + '_ {
+        self.nodes.iter()
+    }
+
+    /// Expand every node; returns the successors by store, each store's
+    /// stream being the runs of all chunks concatenated (split by part
+    /// within each run).
+    pub fn expand(&self) -> Vec<Vec<Entry<u64, u64>>> {
+        let mut streams = vec![Vec::new(); self.search.max_store + 1];
+        for chunk in self.search.expand_bucket(&self.nodes, self.store, None) {
+            for (t, run) in chunk.runs {
+                streams[t].extend_from_slice(run.entries());
+            }
+        }
+        streams
+    }
+
+    /// The part shift of bucket `store` of this search (see
+    /// [`crate::frontier::part_shift`]).
+    pub fn shift(&self, store: usize) -> u32 {
+        self.search.shifts[store]
     }
 }
 
