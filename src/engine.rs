@@ -152,10 +152,26 @@ impl<const W: usize> Engine<W> {
         }
     }
 
-    /// Finish pick `i` of `landings` taken from `ring`: how it ended and
-    /// the stones in the own store after its capture, if any.
+    /// [`Engine::landings`] of the ring that a 64-bit `key` and `store`
+    /// code, decoded by the kernel itself; `None` where it cannot.
     #[inline]
-    pub fn finish(&self, ring: &Packed<W>, landings: &Landings, i: usize) -> (PickEnd, u8) {
+    pub fn landings_of_key(
+        &self,
+        key: u64,
+        store: u8,
+        scope: &[usize],
+        out: &mut Landings,
+    ) -> Option<usize> {
+        match &self.lanes {
+            Some(lanes) if scope.len() <= MAX_PICKS => lanes.play_key(key, store, scope, out),
+            _ => None,
+        }
+    }
+
+    /// Finish pick `i` of `landings`: how it ended and the stones in the
+    /// own store after its capture, if any.
+    #[inline]
+    pub fn finish(&self, landings: &Landings, i: usize) -> (PickEnd, u8) {
         let last = landings.lasts[i] as usize;
         if last == self.n {
             return (PickEnd::FreeTurn, landings.stores[i]);
@@ -163,7 +179,8 @@ impl<const W: usize> Engine<W> {
         if self.rules.capture == Capture::None {
             return (PickEnd::TurnOver, landings.stores[i]);
         }
-        let mut after = *ring;
+        // The kernel only runs where a ring is two words.
+        let mut after = [0u64; W];
         after[..2].copy_from_slice(&landings.rings[i]);
         let end = self.land(&mut after, last);
         (end, get(&after, self.n))

@@ -51,6 +51,15 @@ pub trait Key: Copy + Ord + Eq + std::hash::Hash + Send + Sync + std::fmt::Debug
     /// (the key's one bits).
     fn decode_packed<const W: usize>(self, len: usize, n: usize, store: u8) -> Packed<W>;
 
+    /// The key of a ring with `pits` pits (the own store left out), from
+    /// the running sums the lockstep kernel computes
+    /// ([`crate::relay::Landings::sums`]): the sum through pit `t < pits -
+    /// 1` is one past the separator after it, and the sum through the last
+    /// pit is the key's width. The separators are set independently of each
+    /// other, so this is a few cycles where [`Key::encode_packed`] is a
+    /// chain of dependent additions.
+    fn from_sums(sums: &[u8; 16], pits: usize) -> Self;
+
     /// Encode the pits of `ring`.
     #[inline]
     fn encode(ring: &[u8], n: usize) -> Self {
@@ -121,6 +130,16 @@ macro_rules! impl_key {
                     separators |= 1 << (sum - 1);
                 }
                 let bits = sum + bytes[len - 1] as u32;
+                <$t>::MAX.checked_shr(<$t>::BITS - bits).unwrap_or(0) ^ separators
+            }
+
+            #[inline]
+            fn from_sums(sums: &[u8; 16], pits: usize) -> Self {
+                let bits = sums[pits - 1] as u32;
+                let mut separators: $t = 0;
+                for &sum in &sums[..pits - 1] {
+                    separators |= 1 << (sum - 1);
+                }
                 <$t>::MAX.checked_shr(<$t>::BITS - bits).unwrap_or(0) ^ separators
             }
 

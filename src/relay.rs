@@ -40,6 +40,11 @@
 pub struct Landings {
     /// The ring after each pick, packed as in [`crate::engine::Packed`].
     pub rings: [[u64; 2]; 16],
+    /// For each pick, running sums over the ring's pits (the own store
+    /// left out) of `count + 1`, except that the last pit adds just its
+    /// count: where the separators of its key go, and the key's width (see
+    /// [`crate::key::Key::from_sums`]).
+    pub sums: [[u8; 16]; 16],
     /// Ring index of each picked counter.
     pub picks: [u8; 16],
     /// Ring index of the counter each pick's last stone landed in.
@@ -58,6 +63,9 @@ pub const MAX_PICKS: usize = 14;
 pub struct Lanes {
     #[cfg(target_arch = "x86_64")]
     consts: avx512::Consts,
+    /// The CPU also has AVX-512 VBMI2 and VL, which [`Lanes::play_key`]
+    /// needs to decode a key.
+    decodes: bool,
 }
 
 impl Lanes {
@@ -74,7 +82,9 @@ impl Lanes {
             {
                 // SAFETY: the features the kernel is compiled for were just detected.
                 let consts = unsafe { avx512::Consts::new(n, stones, relay) };
-                return Some(Lanes { consts });
+                let decodes = std::arch::is_x86_feature_detected!("avx512vbmi2")
+                    && std::arch::is_x86_feature_detected!("avx512vl");
+                return Some(Lanes { consts, decodes });
             }
         }
         let _ = (n, stones, relay);
@@ -97,6 +107,35 @@ impl Lanes {
             unreachable!("Lanes::new returns None off x86-64")
         }
     }
+
+    /// [`Lanes::play`] on the ring that the 64-bit stars-and-bars `key`
+    /// (see [`crate::key`]) and `store` stones in the own store code,
+    /// decoding the key in registers: a compress of the bit positions of
+    /// its separators gives where each pit ends. `None` when the CPU lacks
+    /// AVX-512 VBMI2 or VL.
+    pub fn play_key(
+        &self,
+        key: u64,
+        store: u8,
+        froms: &[usize],
+        out: &mut Landings,
+    ) -> Option<usize> {
+        assert!(froms.len() <= MAX_PICKS, "at most {MAX_PICKS} picks");
+        if !self.decodes {
+            return None;
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `decodes` is only set once VBMI2 and VL have been
+        // detected, besides the features every `Lanes` has.
+        unsafe {
+            Some(avx512::play_key(&self.consts, key, store, froms, out))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (key, store, froms, out);
+            unreachable!("Lanes::new returns None off x86-64")
+        }
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -115,6 +154,21 @@ mod avx512 {
         firsts: __m512i,
         /// Byte indices of the own store in each lane.
         stores: __m512i,
+        /// Shuffle that packs a lane's pits to its front, the own store
+        /// left out, as a key codes them.
+        pits: __m512i,
+        /// The bytes of each lane whose pit has a separator after it in
+        /// the key: all the pits but the last.
+        separated: __mmask64,
+        /// Shuffle from a key's pit counts to a ring with a hole at the
+        /// own store (the inverse of `pits`).
+        unkey: __m128i,
+        /// Bytes 0..64 in order: bit positions of a key.
+        positions: __m512i,
+        /// 64 in every byte.
+        sixty_four: __m512i,
+        /// The own store's ring index.
+        store_at: u32,
         /// Every byte is the ring length.
         len: __m512i,
         /// Every 16-bit word is the ring length.
@@ -152,6 +206,24 @@ mod avx512 {
                     counters |= 1 << i;
                 }
             }
+            let mut pits = [0x80u8; 64];
+            let mut separated = 0u64;
+            let mut unkey = [0x80u8; 16];
+            let mut positions = [0u8; 64];
+            for lane in 0..4 {
+                for t in 0..2 * n {
+                    // Pit t of the key is ring index t, or t + 1 past the store.
+                    let r = if t < n { t } else { t + 1 };
+                    pits[16 * lane + t] = r as u8;
+                    unkey[r] = t as u8;
+                    if t + 1 < 2 * n {
+                        separated |= 1 << (16 * lane + t);
+                    }
+                }
+            }
+            for (i, p) in positions.iter_mut().enumerate() {
+                *p = i as u8;
+            }
             let mut laps = [0u8; 128];
             let mut rest = [0u8; 128];
             for k in 0..128 {
@@ -163,6 +235,12 @@ mod avx512 {
                 lane: load(&lane),
                 firsts: _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x3020_1000),
                 stores: _mm512_set1_epi32(0x3020_1000 + 0x0101_0101 * n as i32),
+                pits: load(&pits),
+                separated,
+                unkey: _mm512_castsi512_si128(load(&[unkey; 4].concat().try_into().expect("64"))),
+                positions: load(&positions),
+                sixty_four: _mm512_set1_epi8(64),
+                store_at: n as u32,
                 len: _mm512_set1_epi8(len as i8),
                 len16: _mm512_set1_epi16(len as i16),
                 counters,
@@ -194,18 +272,47 @@ mod avx512 {
 
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     pub fn play(c: &Consts, ring: [u64; 2], froms: &[usize], out: &mut Landings) -> usize {
-        let bytes = [ring[0].to_le_bytes(), ring[1].to_le_bytes()];
+        // SAFETY: reads exactly the 16 bytes of `ring`.
+        let ring = unsafe { _mm_loadu_si128(ring.as_ptr().cast()) };
+        sow(c, ring, froms, out)
+    }
+
+    /// Decode `key` (see [`crate::key`]) with `store` stones in the own
+    /// store, then [`play`].
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512vl")]
+    pub fn play_key(c: &Consts, key: u64, store: u8, froms: &[usize], out: &mut Landings) -> usize {
+        // The key's zero bits are the separators after each pit but the
+        // last, then every bit from the key's width up: compressed, their
+        // positions are where each pit ends (64 fills in for a full key).
+        let ends =
+            _mm512_castsi512_si128(_mm512_mask_compress_epi8(c.sixty_four, !key, c.positions));
+        // Pit t holds end[t] - end[t - 1] - 1 stones (end[-1] = -1).
+        let one = _mm512_castsi512_si128(c.one);
+        let counts = _mm_sub_epi8(ends, _mm_bslli_si128::<1>(_mm_add_epi8(ends, one)));
+        let ring = _mm_mask_set1_epi8(
+            _mm_shuffle_epi8(counts, c.unkey),
+            1 << c.store_at,
+            store as i8,
+        );
+        sow(c, ring, froms, out)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn sow(c: &Consts, ring: __m128i, froms: &[usize], out: &mut Landings) -> usize {
+        let wide = _mm512_zextsi128_si512(ring);
+        let filled = _mm512_test_epi8_mask(wide, wide) as u32;
         let picks = &mut out.picks;
         let mut m = 0;
         for &from in froms {
             picks[m] = from as u8;
-            m += (bytes[from >> 3][from & 7] != 0) as usize;
+            m += (filled >> from) as usize & 1;
         }
         // Every lane starts from the ring; lane l of register g picks picks[4g + l].
-        // SAFETY: both loads read exactly 16 bytes of a 16-byte value.
+        // SAFETY: reads exactly the 16 bytes of `picks`.
         let (start, picks) = unsafe {
             (
-                _mm512_broadcast_i32x4(_mm_loadu_si128(ring.as_ptr().cast())),
+                _mm512_broadcast_i32x4(ring),
                 _mm512_broadcast_i32x4(_mm_loadu_si128(picks.as_ptr().cast())),
             )
         };
@@ -261,6 +368,16 @@ mod avx512 {
             lasts[g] = _mm_cvtsi128_si32(_mm512_castsi512_si128(firsts)) as u32;
             let store = _mm512_permutexvar_epi8(c.stores, rings[g]);
             stores[g] = _mm_cvtsi128_si32(_mm512_castsi512_si128(store)) as u32;
+            // Running sums within each lane: four shifted adds.
+            let pits = _mm512_shuffle_epi8(rings[g], c.pits);
+            let mut sums = _mm512_mask_add_epi8(pits, c.separated, pits, c.one);
+            sums = _mm512_add_epi8(sums, _mm512_bslli_epi128::<1>(sums));
+            sums = _mm512_add_epi8(sums, _mm512_bslli_epi128::<2>(sums));
+            sums = _mm512_add_epi8(sums, _mm512_bslli_epi128::<4>(sums));
+            sums = _mm512_add_epi8(sums, _mm512_bslli_epi128::<8>(sums));
+            // SAFETY: `sums[4g..4g + 4]` are 64 bytes at a 64-byte aligned
+            // offset of `out` (`sums` follows the 256 bytes of `rings`).
+            unsafe { _mm512_store_si512(out.sums[4 * g..].as_mut_ptr().cast(), sums) };
         }
         for (chunk, word) in out.lasts.chunks_exact_mut(4).zip(lasts) {
             chunk.copy_from_slice(&word.to_le_bytes());

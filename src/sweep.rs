@@ -441,6 +441,22 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         self.engine.for_each_pick(ring, &self.scope, f)
     }
 
+    /// Every pick of node `key` through the lockstep kernel, decoding the
+    /// key in the kernel where it can; `None` where the kernel does not run.
+    #[inline]
+    fn landings(&self, key: K, store: usize, out: &mut Landings) -> Option<usize> {
+        if K::BITS == 64 {
+            let picks =
+                self.engine
+                    .landings_of_key(key.to_u128() as u64, store as u8, &self.scope, out);
+            if picks.is_some() {
+                return picks;
+            }
+        }
+        self.engine
+            .landings(&self.ring_of(key, store), &self.scope, out)
+    }
+
     /// Expand one node of the forward pass into `sink`.
     #[inline]
     fn expand(
@@ -450,16 +466,14 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         sink: &mut Sink<K, C>,
         landings: &mut Landings,
     ) {
-        let ring = self.ring_of(key, store);
-        if let Some(picks) = self.engine.landings(&ring, &self.scope, landings) {
-            // The kernel's stores and last counters settle most picks; only
-            // a free turn needs its ring, to key the successor.
+        if let Some(picks) = self.landings(key, store, landings) {
+            // The kernel's stores, last counters and running sums settle
+            // every pick without a look at its ring.
             for i in 0..picks {
-                match self.engine.finish(&ring, landings, i) {
+                match self.engine.finish(landings, i) {
                     (PickEnd::FreeTurn, to) => {
-                        let mut after = ring;
-                        after[..2].copy_from_slice(&landings.rings[i]);
-                        sink.successors[to as usize].push((self.key_of(&after), count));
+                        let key = K::from_sums(&landings.sums[i], self.len - 1);
+                        sink.successors[to as usize].push((key, count));
                     }
                     (PickEnd::TurnOver, to) => sink.end(to as usize, count),
                 }
@@ -469,6 +483,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             }
             return;
         }
+        let ring = self.ring_of(key, store);
         let moved = self.for_each_pick(&ring, |_, after, end| match end {
             PickEnd::FreeTurn => {
                 sink.successors[self.store_of(after)].push((self.key_of(after), count))

@@ -3,6 +3,7 @@
 //! enumeration of every turn through the checked [`Turn`] API, on random small
 //! positions and rule sets, for one thread and for several.
 
+use mancala_sweep::key::{bits_needed, Key};
 use mancala_sweep::sweep::{solve, Listing, SolveOptions};
 use mancala_sweep::turn::Turn;
 use mancala_sweep::{Board, Error, Rules};
@@ -220,7 +221,7 @@ fn lockstep_agrees(b: &Board, r: Rules, stones: usize) -> Result<(), TestCaseErr
     if let Some(picks) = engine.landings(&packed, &scope, &mut landings) {
         let finished: Vec<_> = (0..picks)
             .map(|i| {
-                let (end, store) = engine.finish(&packed, &landings, i);
+                let (end, store) = engine.finish(&landings, i);
                 (landings.picks[i] as usize, end, store)
             })
             .collect();
@@ -229,6 +230,41 @@ fn lockstep_agrees(b: &Board, r: Rules, stones: usize) -> Result<(), TestCaseErr
             .map(|(from, ring, end)| (*from, *end, ring[n]))
             .collect();
         prop_assert_eq!(finished, want);
+        // Keys from the kernel's running sums, for every pick (free turns
+        // use them; before any capture, as the kernel leaves the ring).
+        for i in 0..picks {
+            let mut ring = vec![0u8; 2 * n + 1];
+            engine::unpack(&landings.rings[i], &mut ring);
+            let bits = bits_needed(
+                ring.iter().map(|&c| c as u32).sum::<u32>() - ring[n] as u32,
+                2 * n,
+            );
+            if bits <= 128 {
+                prop_assert_eq!(
+                    u128::from_sums(&landings.sums[i], 2 * n),
+                    u128::encode(&ring, n)
+                );
+            }
+            if bits <= 64 {
+                prop_assert_eq!(
+                    u64::from_sums(&landings.sums[i], 2 * n),
+                    u64::encode(&ring, n)
+                );
+            }
+        }
+        // The kernel decoding a 64-bit key itself lands every pick the same.
+        if bits_needed(b.stones_in_pits(), 2 * n) <= 64 {
+            let key = u64::encode(b.ring(), n);
+            let mut from_key = mancala_sweep::relay::Landings::default();
+            if let Some(m) = engine.landings_of_key(key, b.store(), &scope, &mut from_key) {
+                prop_assert_eq!(m, picks);
+                prop_assert_eq!(&from_key.rings[..m], &landings.rings[..m]);
+                prop_assert_eq!(&from_key.sums[..m], &landings.sums[..m]);
+                prop_assert_eq!(&from_key.picks[..m], &landings.picks[..m]);
+                prop_assert_eq!(&from_key.lasts[..m], &landings.lasts[..m]);
+                prop_assert_eq!(&from_key.stores[..m], &landings.stores[..m]);
+            }
+        }
     }
     Ok(())
 }
