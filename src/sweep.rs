@@ -632,18 +632,11 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             }
             let marked: Vec<Packed<W>> = level
                 .par_iter()
-                .map(|key| self.ring_of(key, store))
-                .filter(|ring| {
-                    let mut ok = false;
-                    let moved = self.for_each_pick(ring, |_, after, end| {
-                        ok = ok
-                            || match end {
-                                PickEnd::FreeTurn => good[self.store_of(after)].contains(after),
-                                PickEnd::TurnOver => self.store_of(after) == best,
-                            }
-                    });
-                    ok || (!moved && store == best)
+                .map_init(Landings::default, |landings, key| {
+                    self.reaches(key, store, best, &good, landings)
+                        .then(|| self.ring_of(key, store))
                 })
+                .flatten()
                 .collect();
             kept -= level.memory();
             drop(level);
@@ -660,6 +653,39 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             self.checkpoint(opts, progress)?;
         }
         Ok(good)
+    }
+
+    /// True when node `key` of bucket `store` has a pick that ends the turn
+    /// with `best` stones or continues it at a good node (or it has no pick
+    /// and `store` is `best`).
+    fn reaches(
+        &self,
+        key: K,
+        store: usize,
+        best: usize,
+        good: &[GoodSet<W>],
+        landings: &mut Landings,
+    ) -> bool {
+        if let Some(picks) = self.landings(key, store, landings) {
+            return (0..picks).any(|i| match self.engine.finish(landings, i) {
+                (PickEnd::FreeTurn, to) => {
+                    // The kernel only runs where a ring is two words.
+                    let mut after = [0u64; W];
+                    after[..2].copy_from_slice(&landings.rings[i]);
+                    good[to as usize].contains(&after)
+                }
+                (PickEnd::TurnOver, to) => to as usize == best,
+            }) || (picks == 0 && store == best);
+        }
+        let mut ok = false;
+        let moved = self.for_each_pick(&self.ring_of(key, store), |_, after, end| {
+            ok = ok
+                || match end {
+                    PickEnd::FreeTurn => good[self.store_of(after)].contains(after),
+                    PickEnd::TurnOver => self.store_of(after) == best,
+                }
+        });
+        ok || (!moved && store == best)
     }
 
     /// Depth-first walk over good nodes, in pit order, collecting at most
