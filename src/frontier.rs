@@ -20,6 +20,11 @@
 //! through memory. Measured on any-hole 2x6x4, the top 10 bits of a key
 //! spread a bucket's nodes to within about 3.5x of an even split.
 //!
+//! The keys of a part share their top bits, so a part is sorted by a radix
+//! sort on the few bits in which its keys differ (three to five passes of
+//! at most 8 bits on any-hole 2x6x4), which beat the standard library's
+//! comparison sort there: the whole search went from 9.5 s to 9.0 s.
+//!
 //! No step depends on the number of threads, so the order and the counts
 //! are the same for any `--threads`.
 
@@ -196,6 +201,10 @@ impl<K: Key, C: Count> Nodes<K, C> {
     }
 }
 
+/// A take task's gathering buffer and the radix sort's second buffer,
+/// reused from task to task.
+type Buffers<K, C> = (Vec<Entry<K, C>>, Vec<Entry<K, C>>);
+
 /// Positions waiting to be expanded, as runs of entries, one list per store value.
 pub struct Frontier<K, C> {
     pending: Vec<Vec<Run<K, C>>>,
@@ -240,15 +249,18 @@ impl<K: Key, C: Count> Frontier<K, C> {
         }
         let parts: Vec<Vec<Entry<K, C>>> = tasks
             .into_par_iter()
-            .map_init(Vec::new, |buffer: &mut Vec<Entry<K, C>>, parts| {
-                buffer.clear();
-                for run in &runs {
-                    buffer.extend_from_slice(run.parts(parts.clone()));
-                }
-                buffer.sort_unstable_by_key(|e| e.0);
-                let kept = merge_in_place(buffer)?;
-                Ok(buffer[..kept].to_vec())
-            })
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |(buffer, spare): &mut Buffers<K, C>, parts| {
+                    buffer.clear();
+                    for run in &runs {
+                        buffer.extend_from_slice(run.parts(parts.clone()));
+                    }
+                    radix_sort(buffer, spare);
+                    let kept = merge_in_place(buffer)?;
+                    Ok(buffer[..kept].to_vec())
+                },
+            )
             .filter(|part: &Result<Vec<_>, _>| part.as_ref().map_or(true, |p| !p.is_empty()))
             .collect::<Result<_, _>>()?;
         let len = parts.iter().map(Vec::len).sum();
@@ -273,6 +285,64 @@ impl<K: Key, C: Count> Frontier<K, C> {
             .flatten()
             .map(|run| run.entries.len())
             .sum()
+    }
+}
+
+/// Bits a radix sort pass sorts on at most: 256 counters, and as many
+/// write streams, which stay in the L1 cache.
+const DIGIT_BITS: u32 = 8;
+
+/// Sort `entries` by key, least significant digit first, on just the bits
+/// in which their keys differ, using `spare` as the second buffer. A task's
+/// keys share their top bits (its parts are a range of keys), so that is
+/// 20 to 40 bits on any-hole 2x6x4: three to five passes over entries in
+/// cache, where a comparison sort needs about 16 levels. Wider spreads and
+/// short slices go to the standard library's sort.
+fn radix_sort<K: Key, C: Count>(entries: &mut Vec<Entry<K, C>>, spare: &mut Vec<Entry<K, C>>) {
+    let Some(&first) = entries.first() else {
+        return;
+    };
+    let (low, high) = entries
+        .iter()
+        .fold((first.0, first.0), |(lo, hi), e| (lo.min(e.0), hi.max(e.0)));
+    let width = 128 - (low.to_u128() ^ high.to_u128()).leading_zeros();
+    let passes = width.div_ceil(DIGIT_BITS);
+    if entries.len() < 1024 || passes > 6 {
+        entries.sort_unstable_by_key(|e| e.0);
+        return;
+    }
+    if passes == 0 {
+        return; // one key
+    }
+    let bits = width.div_ceil(passes);
+    let mask = (1usize << bits) - 1;
+    let digit = |key: K, pass: u32| (key.to_u128() >> (pass * bits)) as usize & mask;
+    // Every pass's counts in one read of the entries.
+    let mut counts = vec![[0usize; 1 << DIGIT_BITS]; passes as usize];
+    for e in entries.iter() {
+        for (pass, count) in counts.iter_mut().enumerate() {
+            count[digit(e.0, pass as u32)] += 1;
+        }
+    }
+    if spare.len() < entries.len() {
+        spare.resize(entries.len(), first);
+    }
+    for (pass, count) in counts.iter().enumerate() {
+        let mut at = [0usize; 1 << DIGIT_BITS];
+        let mut sum = 0;
+        for (a, &c) in at.iter_mut().zip(count) {
+            *a = sum;
+            sum += c;
+        }
+        let out = &mut spare[..entries.len()];
+        for &e in entries.iter() {
+            let d = digit(e.0, pass as u32);
+            out[at[d]] = e;
+            at[d] += 1;
+        }
+        let len = entries.len();
+        std::mem::swap(entries, spare);
+        entries.truncate(len);
     }
 }
 
@@ -425,6 +495,46 @@ mod tests {
                 .flat_map(|s| s.iter().copied())
                 .collect();
             assert_eq!(joined, all);
+        }
+    }
+
+    /// The radix sort against the standard sort: spreads of a few bits to
+    /// beyond what it takes, with repeats, for both key widths.
+    #[test]
+    fn radix_sort_sorts_like_the_standard_sort() {
+        let mut x = 7u64;
+        let mut spare = Vec::new();
+        let mut wide_spare = Vec::new();
+        for width in [1u32, 5, 8, 9, 17, 30, 47, 48, 49, 64] {
+            for len in [0usize, 3, 1023, 1024, 5000] {
+                let mut v: Vec<(u64, u64)> = (0..len as u64)
+                    .map(|i| {
+                        x = x
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        let spread = if width == 64 { x } else { x >> (64 - width) };
+                        ((0xABCD << 40 | spread >> 3 << 3).wrapping_add(i % 4), i)
+                    })
+                    .collect();
+                let mut want = v.clone();
+                want.sort_by_key(|e| e.0);
+                radix_sort(&mut v, &mut spare);
+                // Equal keys may come in any order: compare keys, then the sets.
+                assert_eq!(
+                    v.iter().map(|e| e.0).collect::<Vec<_>>(),
+                    want.iter().map(|e| e.0).collect::<Vec<_>>(),
+                    "width {width}, len {len}"
+                );
+                let (mut a, mut b) = (v.clone(), want.clone());
+                a.sort();
+                b.sort();
+                assert_eq!(a, b);
+                let mut w: Vec<(u128, u64)> =
+                    v.iter().map(|&(k, c)| ((k as u128) << 60 | 5, c)).collect();
+                w.reverse();
+                radix_sort(&mut w, &mut wide_spare);
+                assert!(w.windows(2).all(|p| p[0].0 <= p[1].0));
+            }
         }
     }
 
