@@ -11,6 +11,7 @@
 //! - [`turn`]: checked play of a pick sequence (`replay`);
 //! - [`engine`], [`relay`] (all picks of a position in lockstep), [`key`],
 //!   [`frontier`], [`level`] and [`sweep`]: the exact search;
+//! - [`unsow`]: picks played backwards, for the listing pass;
 //! - [`find`]: the heuristic beam search for boards too big to exhaust;
 //! - [`atlas`]: the grid of variants, with its JSON, Markdown and SVG output;
 //! - [`report`]: the text and JSON output of the commands.
@@ -34,6 +35,7 @@ pub mod rules;
 pub mod sow;
 pub mod sweep;
 pub mod turn;
+pub mod unsow;
 
 pub use board::Board;
 pub use error::{Error, Result};

@@ -38,7 +38,8 @@ use crate::level::Level;
 use crate::pick::PickEnd;
 use crate::pit::Pit;
 use crate::relay::Landings;
-use crate::rules::Rules;
+use crate::rules::{Capture, Rules};
+use crate::unsow;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -592,7 +593,11 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             turns_total = turns_total.checked_add(c).ok_or(SearchError::Overflow)?;
         }
         let optimal = if keep_levels {
-            let good = self.backward(levels, best, opts, positions)?;
+            let good = if best == self.max_store && self.rules.capture == Capture::None {
+                self.backward_by_unsowing(levels, best, opts, positions)?
+            } else {
+                self.backward(levels, best, opts, positions)?
+            };
             self.list(&good, best, listing.max())
         } else {
             Vec::new()
@@ -642,6 +647,79 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             drop(level);
             good[store] = marked.into_iter().collect();
             good_bytes += (good[store].capacity() * (size_of::<Packed<W>>() + 1)) as u64;
+            let progress = Progress {
+                phase: Phase::Backward,
+                store,
+                max_store: self.max_store,
+                positions,
+                memory: kept + good_bytes,
+                best: Some(best as u32),
+            };
+            self.checkpoint(opts, progress)?;
+        }
+        Ok(good)
+    }
+
+    /// The good nodes of a sweep without captures, found from the top down
+    /// by playing picks backwards ([`crate::unsow`]) from the good nodes
+    /// only, instead of expanding every node as [`Search::backward`] does.
+    ///
+    /// In a sweep every stone ends in the store, so the last node of an
+    /// optimal line is the empty board with no pick left, and every pick on
+    /// the line is a free turn: a pick that ends the turn leaves its last
+    /// stone in a pit, and without captures nothing takes it back. So a
+    /// node is good exactly when it is the empty board at `best`, or a
+    /// free-turn pick leads from it to a good node: the predecessors of
+    /// good nodes that are nodes of the search (in their level). Each good
+    /// node is unsown once, and the look-ups are binary searches in the
+    /// levels; the good sets are the same as the other pass's (tested).
+    fn backward_by_unsowing(
+        &self,
+        mut levels: Vec<Level<K>>,
+        best: usize,
+        opts: &SolveOptions,
+        positions: u64,
+    ) -> Result<Vec<GoodSet<W>>, SearchError> {
+        let (n, len) = (self.n, self.len);
+        let mut in_scope = vec![false; len];
+        for &i in &self.scope {
+            in_scope[i] = true;
+        }
+        let mut kept: u64 = levels.iter().map(Level::memory).sum();
+        let mut good: Vec<GoodSet<W>> = (0..levels.len()).map(|_| GoodSet::default()).collect();
+        let mut empty = vec![0u8; len];
+        empty[n] = best as u8;
+        if levels[best].contains(K::encode(&empty, n)) {
+            good[best].insert(engine::pack(&empty));
+        }
+        for store in (0..levels.len()).rev() {
+            let nodes: Vec<&Packed<W>> = good[store].iter().collect();
+            let found: Vec<(usize, Packed<W>)> = nodes
+                .into_par_iter()
+                .flat_map_iter(|node| {
+                    let mut after = vec![0u8; len];
+                    engine::unpack(node, &mut after);
+                    let mut found = Vec::new();
+                    unsow::free_turn_predecessors(&after, n, self.rules, &in_scope, |before, _| {
+                        let s = before[n] as usize;
+                        if levels[s].contains(K::encode(before, n)) {
+                            found.push((s, engine::pack(before)));
+                        }
+                    });
+                    found
+                })
+                .collect();
+            for (s, node) in found {
+                good[s].insert(node);
+            }
+            // Predecessors have fewer stones in the store: this level is done.
+            let level = std::mem::take(&mut levels[store]);
+            kept -= level.memory();
+            drop(level);
+            let good_bytes: u64 = good
+                .iter()
+                .map(|g| (g.capacity() * (size_of::<Packed<W>>() + 1)) as u64)
+                .sum();
             let progress = Progress {
                 phase: Phase::Backward,
                 store,
@@ -870,6 +948,70 @@ mod tests {
             };
             assert_eq!(a, b, "{rules} {n}x{s}");
         }
+    }
+
+    /// The two listing passes agree: unsowing from the good nodes finds
+    /// exactly the good nodes that expanding every node finds, on sweeps
+    /// of both scopes.
+    #[test]
+    fn unsowing_finds_the_same_good_nodes_as_expanding_every_node() {
+        let opts = SolveOptions {
+            listing: Listing::Limit(1),
+            ..Default::default()
+        };
+        let mut sweeps = 0;
+        for (rules, n, s) in [
+            (Rules::ANY_HOLE, 6, 3),
+            (Rules::ANY_HOLE, 5, 3),
+            (Rules::ANY_HOLE, 4, 4),
+            (Rules::ANY_HOLE, 3, 5),
+            (Rules::AVALANCHE, 6, 1),
+            (Rules::AVALANCHE, 4, 2),
+        ] {
+            let board = Board::uniform(n, s).unwrap();
+            let search = Search::<u64, u64, 2>::new(&board, rules);
+            let solution = search.run(&opts).ok().unwrap();
+            if !solution.sweep() {
+                continue;
+            }
+            sweeps += 1;
+            let best = solution.best_store as usize;
+            let levels = || levels_of(&search);
+            let quick = search
+                .backward_by_unsowing(levels(), best, &opts, 0)
+                .ok()
+                .unwrap();
+            let full = search.backward(levels(), best, &opts, 0).ok().unwrap();
+            assert_eq!(quick, full, "{rules} {n}x{s}");
+            assert!(quick.iter().map(|g| g.len()).sum::<usize>() > 1);
+            let lines = search.list(&quick, best, usize::MAX);
+            assert_eq!(
+                lines.len() as u128,
+                solution.optimal_count,
+                "{rules} {n}x{s}"
+            );
+        }
+        assert!(sweeps >= 3, "the cases include sweeps");
+    }
+
+    /// Every bucket's keys, as the forward pass keeps them for listing.
+    fn levels_of(search: &Search<u64, u64, 2>) -> Vec<Level<u64>> {
+        let mut levels: Vec<Level<u64>> =
+            (0..=search.max_store).map(|_| Level::default()).collect();
+        let mut frontier = Frontier::<u64, u64>::new(search.max_store);
+        let first = search.start.store() as usize;
+        let start = vec![(u64::encode(search.start.ring(), search.n), 1)];
+        frontier.push(first, Run::new(start, search.shifts[first]));
+        for (s, level) in levels.iter_mut().enumerate().skip(first) {
+            let bucket = frontier.take(s).unwrap();
+            for chunk in search.expand_bucket(&bucket, s, None) {
+                for (t, run) in chunk.runs {
+                    frontier.push(t, run);
+                }
+            }
+            *level = Level::from_sorted(bucket.iter().map(|e| e.0));
+        }
+        levels
     }
 
     #[test]
