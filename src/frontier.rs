@@ -161,6 +161,11 @@ impl<K: Key, C: Count> Nodes<K, C> {
         self.len == 0
     }
 
+    /// The parts the nodes are held in, in key order.
+    pub fn parts(&self) -> &[Vec<Entry<K, C>>] {
+        &self.parts
+    }
+
     /// Every node, in key order.
     pub fn iter(&self) -> impl Iterator<Item = &Entry<K, C>> + '_ {
         self.parts.iter().flatten()

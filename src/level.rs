@@ -21,8 +21,10 @@ const BLOCK: usize = 512;
 #[derive(Debug)]
 pub struct Level<K> {
     len: usize,
-    /// First key of each block and where its gaps start in `bytes`.
-    blocks: Vec<(K, usize)>,
+    /// First key of each block, where its gaps start in `bytes`, and the
+    /// index of that key (blocks hold `BLOCK` keys, fewer at the end of a
+    /// level that was joined from parts).
+    blocks: Vec<(K, usize, usize)>,
     /// The gaps after each block's first key, LEB128.
     bytes: Vec<u8>,
 }
@@ -44,7 +46,7 @@ impl<K: Key> Level<K> {
         let mut prev: Option<K> = None;
         for key in keys {
             if level.len % BLOCK == 0 {
-                level.blocks.push((key, level.bytes.len()));
+                level.blocks.push((key, level.bytes.len(), level.len));
             } else {
                 let p = prev.expect("a block's later keys follow its first");
                 debug_assert!(key > p, "keys must be strictly increasing");
@@ -67,6 +69,29 @@ impl<K: Key> Level<K> {
         level
     }
 
+    /// The keys of `parts`, each coded on its own (in parallel by the
+    /// caller) and all in increasing order, joined into one level.
+    pub fn join(parts: Vec<Level<K>>) -> Self {
+        let mut level = Level::default();
+        level
+            .bytes
+            .reserve_exact(parts.iter().map(|p| p.bytes.len()).sum());
+        level
+            .blocks
+            .reserve_exact(parts.iter().map(|p| p.blocks.len()).sum());
+        for part in parts {
+            let (bytes, keys) = (level.bytes.len(), level.len);
+            level.blocks.extend(
+                part.blocks
+                    .iter()
+                    .map(|&(k, at, i)| (k, at + bytes, i + keys)),
+            );
+            level.bytes.extend_from_slice(&part.bytes);
+            level.len += part.len;
+        }
+        level
+    }
+
     /// Number of keys.
     pub fn len(&self) -> usize {
         self.len
@@ -79,13 +104,14 @@ impl<K: Key> Level<K> {
 
     /// Bytes held.
     pub fn memory(&self) -> u64 {
-        (self.bytes.capacity() + self.blocks.capacity() * size_of::<(K, usize)>()) as u64
+        (self.bytes.capacity() + self.blocks.capacity() * size_of::<(K, usize, usize)>()) as u64
     }
 
     /// The keys of block `b`, in order.
     fn block(&self, b: usize) -> impl Iterator<Item = K> + '_ {
-        let (first, start) = self.blocks[b];
-        let count = BLOCK.min(self.len - b * BLOCK);
+        let (first, start, index) = self.blocks[b];
+        let end = self.blocks.get(b + 1).map_or(self.len, |next| next.2);
+        let count = end - index;
         let mut at = start;
         let mut key = first.to_u128();
         (0..count).map(move |i| {
@@ -110,7 +136,7 @@ impl<K: Key> Level<K> {
     /// True when `key` is one of the keys: a binary search over the blocks'
     /// first keys, then a scan of one block.
     pub fn contains(&self, key: K) -> bool {
-        let b = self.blocks.partition_point(|&(first, _)| first <= key);
+        let b = self.blocks.partition_point(|&(first, _, _)| first <= key);
         b > 0
             && self
                 .block(b - 1)
@@ -151,6 +177,15 @@ mod tests {
         let wide: Vec<u128> = vec![1, 1 << 70, (1 << 70) + 1, u128::MAX];
         let level = Level::from_sorted(wide.iter().copied());
         assert_eq!(level.iter().collect::<Vec<_>>(), wide);
+        let joined = Level::join(
+            keys.chunks(777)
+                .map(|c| Level::from_sorted(c.iter().copied()))
+                .collect(),
+        );
+        assert_eq!(joined.len(), keys.len());
+        assert_eq!(joined.iter().collect::<Vec<_>>(), keys);
+        assert_eq!(joined.par_iter().collect::<Vec<_>>(), keys);
+        assert!(keys.iter().step_by(41).all(|&k| joined.contains(k)));
         let empty = Level::<u64>::from_sorted([]);
         assert!(!empty.contains(5));
         assert!(empty.is_empty());

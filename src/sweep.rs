@@ -571,7 +571,13 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             }
             let bucket_bytes = bucket.memory();
             if keep_levels {
-                *level = Level::from_sorted(bucket.iter().map(|e| e.0));
+                *level = Level::join(
+                    bucket
+                        .parts()
+                        .par_iter()
+                        .map(|part| Level::from_sorted(part.iter().map(|e| e.0)))
+                        .collect(),
+                );
                 kept += level.memory();
             }
             let progress = Progress {
