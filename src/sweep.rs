@@ -15,11 +15,15 @@
 //! Listing optimal sequences needs to know which nodes can still reach the
 //! best score. When a listing is asked for, the forward pass keeps each
 //! bucket's sorted keys (delta-coded, see [`crate::level`]), and a *backward
-//! pass* finds the good nodes from the top bucket down. A depth-first walk over good nodes in pit order then
-//! emits optimal sequences in lexicographic order of their pit numbers,
-//! without ever entering a dead end.
+//! pass* finds the good nodes from the top bucket down. For a sweep without
+//! captures it plays picks backwards from the good nodes only
+//! ([`crate::unsow`]) and looks the positions found up in the levels;
+//! otherwise it expands every node again. A depth-first walk over good
+//! nodes in pit order then emits optimal sequences in lexicographic order of
+//! their pit numbers, without ever entering a dead end.
 //!
-//! Both passes expand a node with the same `for_each_pick` function; the
+//! Both expanding passes play picks through the engine's lockstep kernel
+//! where it runs (reading its landings directly), or `for_each_pick`; the
 //! worker threads only split the nodes of a bucket between them, and all
 //! results are exact integer sums or sorted lists, so they do not depend on
 //! `--threads`.
