@@ -2,12 +2,14 @@
 //! as the gaps between sorted keys in LEB128 varints.
 //!
 //! Listing needs every position's key again, top bucket first (see
-//! [`crate::sweep`]). Stored plainly that is 8 bytes a position (982 MB for
-//! any-hole 2x6x4). A bucket's sorted stars-and-bars keys lie close together,
-//! so their gaps mostly fit one byte: measured over all 122,793,486 positions
-//! of any-hole 2x6x4 the coded levels take 1.15 bytes a key (142 MB). Keys
-//! are coded in blocks that each start with a full key, so that the listing
-//! pass can decode the blocks in parallel.
+//! [`crate::sweep`]): to expand it, or, for a sweep, to look up whether a
+//! position found by playing backwards is a node. Stored plainly that is 8
+//! bytes a position (982 MB for any-hole 2x6x4). A bucket's sorted
+//! stars-and-bars keys lie close together, so their gaps mostly fit one
+//! byte: measured over all 122,793,486 positions of any-hole 2x6x4 the coded
+//! levels take 1.20 bytes a key (147 MB). Keys are coded in blocks that each
+//! start with a full key, so that blocks can be coded and decoded in
+//! parallel and a look-up decodes one block.
 
 use crate::key::Key;
 use rayon::prelude::*;
