@@ -626,6 +626,27 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         })
     }
 
+    /// [`Search::checkpoint`] for a backward pass at bucket `store`,
+    /// holding `memory` bytes.
+    fn backward_checkpoint(
+        &self,
+        opts: &SolveOptions,
+        store: usize,
+        best: usize,
+        positions: u64,
+        memory: u64,
+    ) -> Result<(), SearchError> {
+        let progress = Progress {
+            phase: Phase::Backward,
+            store,
+            max_store: self.max_store,
+            positions,
+            memory,
+            best: Some(best as u32),
+        };
+        self.checkpoint(opts, progress)
+    }
+
     /// Find, bucket by bucket from the top, the nodes from which a turn can
     /// still end with `best` stones. Each level is freed once it is done.
     /// The good sets are small next to the levels (a node is good only on an
@@ -657,15 +678,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             drop(level);
             good[store] = marked.into_iter().collect();
             good_bytes += (good[store].capacity() * (size_of::<Packed<W>>() + 1)) as u64;
-            let progress = Progress {
-                phase: Phase::Backward,
-                store,
-                max_store: self.max_store,
-                positions,
-                memory: kept + good_bytes,
-                best: Some(best as u32),
-            };
-            self.checkpoint(opts, progress)?;
+            self.backward_checkpoint(opts, store, best, positions, kept + good_bytes)?;
         }
         Ok(good)
     }
@@ -730,15 +743,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 .iter()
                 .map(|g| (g.capacity() * (size_of::<Packed<W>>() + 1)) as u64)
                 .sum();
-            let progress = Progress {
-                phase: Phase::Backward,
-                store,
-                max_store: self.max_store,
-                positions,
-                memory: kept + good_bytes,
-                best: Some(best as u32),
-            };
-            self.checkpoint(opts, progress)?;
+            self.backward_checkpoint(opts, store, best, positions, kept + good_bytes)?;
         }
         Ok(good)
     }
