@@ -975,15 +975,17 @@ mod tests {
             ..Default::default()
         };
         let mut sweeps = 0;
-        for (rules, n, s) in [
-            (Rules::ANY_HOLE, 6, 3),
-            (Rules::ANY_HOLE, 5, 3),
-            (Rules::ANY_HOLE, 4, 4),
-            (Rules::ANY_HOLE, 3, 5),
-            (Rules::AVALANCHE, 6, 1),
-            (Rules::AVALANCHE, 4, 2),
+        // An own-side relay sweep: pits 1..6 hold 0 0 4 2 2 1.
+        let own = Board::from_pits(&[0, 0, 4, 2, 2, 1, 0, 0, 0, 0, 0, 0], 0, 0).unwrap();
+        for (rules, board) in [
+            (Rules::ANY_HOLE, Board::uniform(6, 3).unwrap()),
+            (Rules::ANY_HOLE, Board::uniform(5, 3).unwrap()),
+            (Rules::ANY_HOLE, Board::uniform(4, 4).unwrap()),
+            (Rules::ANY_HOLE, Board::uniform(3, 5).unwrap()),
+            (Rules::AVALANCHE, Board::uniform(6, 1).unwrap()),
+            (Rules::AVALANCHE, own),
         ] {
-            let board = Board::uniform(n, s).unwrap();
+            let (n, s) = (board.pits_per_side(), board.stones_in_play());
             let search = Search::<u64, u64, 2>::new(&board, rules);
             let solution = search.run(&opts).ok().unwrap();
             if !solution.sweep() {
@@ -1006,7 +1008,7 @@ mod tests {
                 "{rules} {n}x{s}"
             );
         }
-        assert!(sweeps >= 3, "the cases include sweeps");
+        assert!(sweeps >= 5, "the cases include sweeps of both scopes");
     }
 
     /// Every bucket's keys, as the forward pass keeps them for listing.
