@@ -168,6 +168,30 @@ impl<const W: usize> Engine<W> {
         }
     }
 
+    /// The lockstep kernel, where it can stream picks ([`Lanes::stream`]).
+    pub fn streaming(&self) -> Option<&Lanes> {
+        self.lanes.as_ref().filter(|lanes| lanes.streams())
+    }
+
+    /// Finish a record that [`Lanes::stream`] returned: how the pick ended
+    /// and the stones in the own store after its capture, if any.
+    #[inline(always)]
+    pub fn finish_record(&self, record: &[u8; 16]) -> (PickEnd, u8) {
+        let last = record[13] as usize;
+        if last == self.n {
+            return (PickEnd::FreeTurn, record[self.n]);
+        }
+        if self.rules.capture == Capture::None {
+            return (PickEnd::TurnOver, record[self.n]);
+        }
+        let mut after = [0u64; W];
+        for (i, &c) in record[..2 * self.n + 1].iter().enumerate() {
+            add(&mut after, i, c);
+        }
+        let end = self.land(&mut after, last);
+        (end, get(&after, self.n))
+    }
+
     /// Finish pick `i` of `landings`: how it ended and the stones in the
     /// own store after its capture, if any.
     #[inline]

@@ -66,6 +66,8 @@ pub struct Lanes {
     /// The CPU also has AVX-512 VBMI2 and VL, which [`Lanes::play_key`]
     /// needs to decode a key.
     decodes: bool,
+    /// See [`Lanes::streams`].
+    streams: bool,
 }
 
 impl Lanes {
@@ -84,7 +86,15 @@ impl Lanes {
                 let consts = unsafe { avx512::Consts::new(n, stones, relay) };
                 let decodes = std::arch::is_x86_feature_detected!("avx512vbmi2")
                     && std::arch::is_x86_feature_detected!("avx512vl");
-                return Some(Lanes { consts, decodes });
+                let streams = decodes
+                    && n <= 6
+                    && std::arch::is_x86_feature_detected!("bmi2")
+                    && std::arch::is_x86_feature_detected!("popcnt");
+                return Some(Lanes {
+                    consts,
+                    decodes,
+                    streams,
+                });
             }
         }
         let _ = (n, stones, relay);
@@ -104,6 +114,75 @@ impl Lanes {
         #[cfg(not(target_arch = "x86_64"))]
         {
             let _ = (ring, froms, out);
+            unreachable!("Lanes::new returns None off x86-64")
+        }
+    }
+
+    /// True when [`Lanes::stream`] runs here: rings of at most 13
+    /// counters (leaving a record's last three bytes free) on a CPU that
+    /// also has VBMI2, VL and BMI2.
+    pub fn streams(&self) -> bool {
+        self.streams
+    }
+
+    /// Write a record for [`Lanes::stream`] for every legal pick among
+    /// `froms` of the ring that the 64-bit `key` and `store` code, tagged
+    /// with `node`, to the front of `out` (which has room for `froms`);
+    /// returns how many.
+    pub fn records(
+        &self,
+        key: u64,
+        store: u8,
+        node: u16,
+        froms: &[usize],
+        out: &mut [[u8; 16]],
+    ) -> usize {
+        assert!(self.streams, "records need the streaming kernel");
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `streams` is only set once VBMI2 and VL have been detected.
+        unsafe {
+            avx512::records(&self.consts, key, store, node, froms, out)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (key, store, node, froms, out);
+            unreachable!("Lanes::new returns None off x86-64")
+        }
+    }
+
+    /// Play every record of `input` to the end of its relay chain (before
+    /// any capture): each is a ring (bytes `0..2n+1`), the picked counter
+    /// (byte 13), which must hold stones, and a node number (bytes 14 and
+    /// 15, little-endian). The results go to `out` in the order their chains
+    /// end, each with byte 13 set to where the last stone landed. Lanes are
+    /// refilled as soon as their chain ends, which keeps more of them busy
+    /// than [`Lanes::play`], whose registers step until the longest chain
+    /// of a position ends.
+    pub fn stream(&self, input: &[[u8; 16]], out: &mut Vec<[u8; 16]>) {
+        assert!(self.streams, "the CPU or board does not allow streaming");
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `streams` is only set once BMI2 and POPCNT have been
+        // detected, besides the features every `Lanes` has.
+        unsafe {
+            avx512::stream(&self.consts, input, out)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (input, out);
+            unreachable!("Lanes::new returns None off x86-64")
+        }
+    }
+
+    /// The running sums of every record's ring, as in [`Landings::sums`].
+    pub fn sums(&self, records: &[[u8; 16]], out: &mut Vec<[u8; 16]>) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a `Lanes` is only built once the kernel's features have been detected.
+        unsafe {
+            avx512::sums(&self.consts, records, out)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (records, out);
             unreachable!("Lanes::new returns None off x86-64")
         }
     }
@@ -169,6 +248,10 @@ mod avx512 {
         sixty_four: __m512i,
         /// The own store's ring index.
         store_at: u32,
+        /// 13 in every byte: a shuffle that spreads byte 13 over its lane.
+        tag13: __m512i,
+        /// Byte 13 of each lane.
+        byte13: __mmask64,
         /// Every byte is the ring length.
         len: __m512i,
         /// Every 16-bit word is the ring length.
@@ -241,6 +324,8 @@ mod avx512 {
                 positions: load(&positions),
                 sixty_four: _mm512_set1_epi8(64),
                 store_at: n as u32,
+                tag13: _mm512_set1_epi8(13),
+                byte13: 0x2000_2000_2000_2000,
                 len: _mm512_set1_epi8(len as i8),
                 len16: _mm512_set1_epi16(len as i16),
                 counters,
@@ -281,6 +366,40 @@ mod avx512 {
     /// store, then [`play`].
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512vl")]
     pub fn play_key(c: &Consts, key: u64, store: u8, froms: &[usize], out: &mut Landings) -> usize {
+        sow(c, decode(c, key, store), froms, out)
+    }
+
+    /// Write a record for every pick among `froms` from a non-empty
+    /// counter of the ring that `key` and `store` code, tagged `node`, to
+    /// the front of `out`; returns how many.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512vl")]
+    pub fn records(
+        c: &Consts,
+        key: u64,
+        store: u8,
+        node: u16,
+        froms: &[usize],
+        out: &mut [[u8; 16]],
+    ) -> usize {
+        assert!(out.len() >= froms.len(), "room for every pick");
+        let ring = _mm_insert_epi16::<7>(decode(c, key, store), node as i32);
+        let wide = _mm512_zextsi128_si512(ring);
+        let filled = _mm512_test_epi8_mask(wide, wide) as u32;
+        let mut m = 0;
+        for &from in froms {
+            let record = _mm_mask_set1_epi8(ring, 1 << 13, from as i8);
+            // SAFETY: `m` is below the number of picks so far, and `out`
+            // has room for all of them (asserted above).
+            unsafe { _mm_storeu_si128(out.as_mut_ptr().add(m).cast(), record) };
+            m += (filled >> from) as usize & 1;
+        }
+        m
+    }
+
+    /// The ring that `key` and `store` code, in the low 16 bytes.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512vl")]
+    fn decode(c: &Consts, key: u64, store: u8) -> __m128i {
         // The key's zero bits are the separators after each pit but the
         // last, then every bit from the key's width up: compressed, their
         // positions are where each pit ends (64 fills in for a full key).
@@ -289,12 +408,214 @@ mod avx512 {
         // Pit t holds end[t] - end[t - 1] - 1 stones (end[-1] = -1).
         let one = _mm512_castsi512_si128(c.one);
         let counts = _mm_sub_epi8(ends, _mm_bslli_si128::<1>(_mm_add_epi8(ends, one)));
-        let ring = _mm_mask_set1_epi8(
+        _mm_mask_set1_epi8(
             _mm_shuffle_epi8(counts, c.unkey),
             1 << c.store_at,
             store as i8,
-        );
-        sow(c, ring, froms, out)
+        )
+    }
+
+    /// Play every record of `input` (a ring, the picked counter in byte 13,
+    /// a node number in bytes 14 and 15) to the end of its relay chain,
+    /// appending the results to `out` in the order they finish, with byte
+    /// 13 set to where the last stone landed. Sixteen lanes are in flight;
+    /// a lane whose chain ends is written out and refilled from `input`
+    /// at once, so lanes do not idle until the longest chain of a position
+    /// ends.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,bmi2,popcnt")]
+    pub fn stream(c: &Consts, input: &[[u8; 16]], out: &mut Vec<[u8; 16]>) {
+        if c.tables {
+            stream_with::<true>(c, input, out)
+        } else {
+            stream_with::<false>(c, input, out)
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,bmi2,popcnt")]
+    fn stream_with<const TABLES: bool>(c: &Consts, input: &[[u8; 16]], out: &mut Vec<[u8; 16]>) {
+        const G: usize = 4;
+        out.clear();
+        // Finished lanes are stored a whole register at a time.
+        out.reserve(input.len() + 4);
+        let src: *const i64 = input.as_ptr().cast();
+        let dst: *mut [u8; 16] = out.as_mut_ptr();
+        let mut queue = Queue {
+            src,
+            next: 0,
+            total: input.len(),
+        };
+        let zero = _mm512_setzero_si512();
+        let (mut rings, mut from, mut count) = ([zero; G], [zero; G], [zero; G]);
+        let mut live = [0u64; G];
+        for g in 0..G {
+            refill(
+                c,
+                &mut queue,
+                0xFF,
+                &mut rings[g],
+                &mut from[g],
+                &mut count[g],
+                &mut live[g],
+            );
+        }
+        let mut written = 0usize;
+        loop {
+            let mut any = 0u64;
+            for g in 0..G {
+                let was = live[g];
+                if was == 0 {
+                    continue;
+                }
+                live[g] = step::<TABLES>(c, &mut rings[g], &mut from[g], &mut count[g], was);
+                let ended = was & !live[g];
+                if ended != 0 {
+                    let record = _mm512_mask_mov_epi8(rings[g], c.byte13, from[g]);
+                    // Two qwords a lane: the lane's first byte bit and the one 8 on.
+                    let lanes = _pext_u64(ended, 0x0101_0101_0101_0101) as u8;
+                    // SAFETY: `out` has room for `input.len() + 4` records and
+                    // fewer than `input.len()` are written before this store
+                    // of at most 4 (each record is written once).
+                    unsafe {
+                        _mm512_storeu_si512(
+                            dst.add(written).cast(),
+                            _mm512_maskz_compress_epi64(lanes, record),
+                        )
+                    };
+                    written += lanes.count_ones() as usize / 2;
+                    refill(
+                        c,
+                        &mut queue,
+                        lanes,
+                        &mut rings[g],
+                        &mut from[g],
+                        &mut count[g],
+                        &mut live[g],
+                    );
+                }
+                any |= live[g];
+            }
+            if any == 0 {
+                break;
+            }
+        }
+        assert_eq!(written, input.len(), "every record comes out once");
+        // SAFETY: the first `written` records were stored above.
+        unsafe { out.set_len(written) };
+    }
+
+    /// Records not yet in a lane.
+    struct Queue {
+        src: *const i64,
+        next: usize,
+        total: usize,
+    }
+
+    /// Load the next records into the lanes whose qwords `free` marks (both
+    /// qwords of a lane), as many as are left.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,bmi2,popcnt")]
+    fn refill(
+        c: &Consts,
+        queue: &mut Queue,
+        free: u8,
+        ring: &mut __m512i,
+        from: &mut __m512i,
+        count: &mut __m512i,
+        live: &mut u64,
+    ) {
+        let lanes = (free.count_ones() as usize / 2).min(queue.total - queue.next);
+        if lanes == 0 {
+            return;
+        }
+        let qwords = (1u64 << (2 * lanes)) - 1;
+        let into = _pdep_u64(qwords, free as u64) as u8;
+        // SAFETY: the masked load reads only the `lanes` records from
+        // `next` on, which are within the input; masked-off qwords are
+        // not read.
+        let loaded =
+            unsafe { _mm512_maskz_loadu_epi64(qwords as u8, queue.src.add(2 * queue.next)) };
+        queue.next += lanes;
+        *ring = _mm512_mask_expand_epi64(*ring, into, loaded);
+        let bytes = _pdep_u64(into as u64, 0x0101_0101_0101_0101) * 0xFF;
+        *from = _mm512_mask_shuffle_epi8(*from, bytes, *ring, c.tag13);
+        *count = _mm512_mask_shuffle_epi8(*count, bytes, *ring, *from);
+        *live |= bytes;
+    }
+
+    /// Running sums (see [`Landings::sums`]) of every record's ring.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    pub fn sums(c: &Consts, records: &[[u8; 16]], out: &mut Vec<[u8; 16]>) {
+        out.clear();
+        out.reserve(records.len() + 4);
+        let dst: *mut [u8; 16] = out.as_mut_ptr();
+        for (i, four) in records.chunks(4).enumerate() {
+            let qwords = ((1u32 << (2 * four.len())) - 1) as u8;
+            // SAFETY: the masked load reads only the records of `four`; the
+            // store writes 4 records at `4i`, within the `len + 4` reserved.
+            unsafe {
+                let rings = _mm512_maskz_loadu_epi64(qwords, four.as_ptr().cast());
+                _mm512_storeu_si512(dst.add(4 * i).cast(), running_sums(c, rings));
+            }
+        }
+        // SAFETY: every record's sums were stored above.
+        unsafe { out.set_len(records.len()) };
+    }
+
+    /// Running sums within each lane: four shifted adds.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn running_sums(c: &Consts, rings: __m512i) -> __m512i {
+        let pits = _mm512_shuffle_epi8(rings, c.pits);
+        let mut sums = _mm512_mask_add_epi8(pits, c.separated, pits, c.one);
+        sums = _mm512_add_epi8(sums, _mm512_bslli_epi128::<1>(sums));
+        sums = _mm512_add_epi8(sums, _mm512_bslli_epi128::<2>(sums));
+        sums = _mm512_add_epi8(sums, _mm512_bslli_epi128::<4>(sums));
+        _mm512_add_epi8(sums, _mm512_bslli_epi128::<8>(sums))
+    }
+
+    /// One sowing on every `live` lane of a register:
+    /// returns the lanes that relay on; on the others `from` is where the
+    /// last stone landed.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn step<const TABLES: bool>(
+        c: &Consts,
+        ring: &mut __m512i,
+        from: &mut __m512i,
+        count: &mut __m512i,
+        live: __mmask64,
+    ) -> __mmask64 {
+        let k = *count;
+        let (laps, rem) = if TABLES {
+            (
+                _mm512_permutex2var_epi8(c.laps[0], k, c.laps[1]),
+                _mm512_permutex2var_epi8(c.rest[0], k, c.rest[1]),
+            )
+        } else {
+            let k16 = _mm512_and_si512(k, c.low);
+            let q16 = _mm512_mulhi_epu16(k16, c.reciprocal);
+            let r16 = _mm512_sub_epi16(k16, _mm512_mullo_epi16(q16, c.len16));
+            (
+                _mm512_or_si512(q16, _mm512_slli_epi16(q16, 8)),
+                _mm512_or_si512(r16, _mm512_slli_epi16(r16, 8)),
+            )
+        };
+        let d = _mm512_sub_epi8(c.j, _mm512_add_epi8(*from, c.one));
+        let dist = _mm512_mask_add_epi8(d, _mm512_movepi8_mask(d), d, c.len);
+        let mut gain = _mm512_mask_add_epi8(laps, _mm512_cmplt_epu8_mask(dist, rem), laps, c.one);
+        gain = _mm512_mask_sub_epi8(gain, _mm512_cmpeq_epi8_mask(c.j, *from), gain, k);
+        *ring = _mm512_mask_add_epi8(*ring, live & c.counters, *ring, gain);
+        let l = _mm512_add_epi8(*from, rem);
+        let last = _mm512_mask_sub_epi8(l, _mm512_cmpge_epu8_mask(l, c.len), l, c.len);
+        let here = _mm512_shuffle_epi8(*ring, last);
+        *from = _mm512_mask_mov_epi8(*from, live, last);
+        *count = here;
+        if c.relay {
+            live & _mm512_test_epi8_mask(here, c.above_one) & _mm512_cmpneq_epi8_mask(last, c.store)
+        } else {
+            0
+        }
     }
 
     #[inline]
@@ -368,13 +689,7 @@ mod avx512 {
             lasts[g] = _mm_cvtsi128_si32(_mm512_castsi512_si128(firsts)) as u32;
             let store = _mm512_permutexvar_epi8(c.stores, rings[g]);
             stores[g] = _mm_cvtsi128_si32(_mm512_castsi512_si128(store)) as u32;
-            // Running sums within each lane: four shifted adds.
-            let pits = _mm512_shuffle_epi8(rings[g], c.pits);
-            let mut sums = _mm512_mask_add_epi8(pits, c.separated, pits, c.one);
-            sums = _mm512_add_epi8(sums, _mm512_bslli_epi128::<1>(sums));
-            sums = _mm512_add_epi8(sums, _mm512_bslli_epi128::<2>(sums));
-            sums = _mm512_add_epi8(sums, _mm512_bslli_epi128::<4>(sums));
-            sums = _mm512_add_epi8(sums, _mm512_bslli_epi128::<8>(sums));
+            let sums = running_sums(c, rings[g]);
             // SAFETY: `sums[4g..4g + 4]` are 64 bytes at a 64-byte aligned
             // offset of `out` (`sums` follows the 256 bytes of `rings`).
             unsafe { _mm512_store_si512(out.sums[4 * g..].as_mut_ptr().cast(), sums) };
@@ -405,45 +720,8 @@ mod avx512 {
         loop {
             let mut any: __mmask64 = 0;
             for g in 0..G {
-                let k = count[g];
-                let (laps, rem) = if TABLES {
-                    (
-                        _mm512_permutex2var_epi8(c.laps[0], k, c.laps[1]),
-                        _mm512_permutex2var_epi8(c.rest[0], k, c.rest[1]),
-                    )
-                } else {
-                    let k16 = _mm512_and_si512(k, c.low);
-                    let q16 = _mm512_mulhi_epu16(k16, c.reciprocal);
-                    let r16 = _mm512_sub_epi16(k16, _mm512_mullo_epi16(q16, c.len16));
-                    (
-                        _mm512_or_si512(q16, _mm512_slli_epi16(q16, 8)),
-                        _mm512_or_si512(r16, _mm512_slli_epi16(r16, 8)),
-                    )
-                };
-                // Distance of counter j after `from`, 0..len-1: (j - from - 1) mod len.
-                let d = _mm512_sub_epi8(c.j, _mm512_add_epi8(from[g], c.one));
-                let dist = _mm512_mask_add_epi8(d, _mm512_movepi8_mask(d), d, c.len);
-                // Gain: the laps, one more within the remainder, minus k at `from`.
-                let mut gain =
-                    _mm512_mask_add_epi8(laps, _mm512_cmplt_epu8_mask(dist, rem), laps, c.one);
-                gain = _mm512_mask_sub_epi8(gain, _mm512_cmpeq_epi8_mask(c.j, from[g]), gain, k);
-                rings[g] = _mm512_mask_add_epi8(rings[g], live[g] & c.counters, rings[g], gain);
-                // The last stone lands at (from + rem) mod len.
-                let l = _mm512_add_epi8(from[g], rem);
-                let last = _mm512_mask_sub_epi8(l, _mm512_cmpge_epu8_mask(l, c.len), l, c.len);
-                let here = _mm512_shuffle_epi8(rings[g], last);
-                from[g] = _mm512_mask_mov_epi8(from[g], live[g], last);
-                // Relay on: live, not in the store, and the counter held stones before.
-                let relays = if c.relay {
-                    live[g]
-                        & _mm512_test_epi8_mask(here, c.above_one)
-                        & _mm512_cmpneq_epi8_mask(last, c.store)
-                } else {
-                    0
-                };
-                count[g] = here;
-                live[g] = relays;
-                any |= relays;
+                live[g] = step::<TABLES>(c, &mut rings[g], &mut from[g], &mut count[g], live[g]);
+                any |= live[g];
             }
             if any == 0 {
                 return;

@@ -41,7 +41,7 @@ use crate::key::{bits_needed, Key};
 use crate::level::Level;
 use crate::pick::PickEnd;
 use crate::pit::Pit;
-use crate::relay::Landings;
+use crate::relay::{Landings, Lanes};
 use crate::rules::{Capture, Rules};
 use crate::unsow;
 use rayon::prelude::*;
@@ -397,6 +397,18 @@ struct Search<K, C, const W: usize> {
     _types: std::marker::PhantomData<(K, C)>,
 }
 
+/// Nodes the streaming kernel takes at a time: node numbers fit the two
+/// bytes a record has for them, and the records stay in the L2 cache.
+const STREAM_BATCH: usize = 2048;
+
+/// A worker's buffers for [`Search::expand_stream`], reused from batch to batch.
+#[derive(Default)]
+struct Streams {
+    picks: Vec<[u8; 16]>,
+    done: Vec<[u8; 16]>,
+    sums: Vec<[u8; 16]>,
+}
+
 /// Nodes a worker expands at a time (at least; larger buckets use larger
 /// chunks so that the number of successor runs stays small).
 const CHUNK: usize = 4096;
@@ -462,6 +474,46 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             .landings(&self.ring_of(key, store), &self.scope, out)
     }
 
+    /// Expand `nodes` of bucket `store` through the streaming kernel: one
+    /// record for every legal pick of every node, all played in one stream,
+    /// then filed by the node number each record carries.
+    fn expand_stream(
+        &self,
+        nodes: &[Entry<K, C>],
+        store: usize,
+        lanes: &Lanes,
+        sink: &mut Sink<K, C>,
+        buffers: &mut Streams,
+    ) {
+        debug_assert!(nodes.len() <= STREAM_BATCH);
+        buffers
+            .picks
+            .resize(nodes.len() * self.scope.len(), [0; 16]);
+        let mut picks = 0;
+        for (i, &(key, count)) in nodes.iter().enumerate() {
+            let key = key.to_u128() as u64;
+            let out = &mut buffers.picks[picks..];
+            let m = lanes.records(key, store as u8, i as u16, &self.scope, out);
+            if m == 0 {
+                sink.end(store, count);
+            }
+            picks += m;
+        }
+        buffers.picks.truncate(picks);
+        lanes.stream(&buffers.picks, &mut buffers.done);
+        lanes.sums(&buffers.done, &mut buffers.sums);
+        for (record, sums) in buffers.done.iter().zip(&buffers.sums) {
+            let count = nodes[u16::from_le_bytes([record[14], record[15]]) as usize].1;
+            match self.engine.finish_record(record) {
+                (PickEnd::FreeTurn, to) => {
+                    let key = K::from_sums(sums, self.len - 1);
+                    sink.successors[to as usize].push((key, count));
+                }
+                (PickEnd::TurnOver, to) => sink.end(to as usize, count),
+            }
+        }
+    }
+
     /// Expand one node of the forward pass into `sink`.
     #[inline]
     fn expand(
@@ -516,7 +568,14 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             .map(|slices| {
                 let mut sink = Sink::new(self.max_store);
                 let mut landings = Landings::default();
-                if !cancelled(cancel) {
+                let streaming = self.engine.streaming().filter(|_| K::BITS == 64);
+                if cancelled(cancel) {
+                } else if let Some(lanes) = streaming {
+                    let mut buffers = Streams::default();
+                    for batch in slices.iter().flat_map(|s| s.chunks(STREAM_BATCH)) {
+                        self.expand_stream(batch, store, lanes, &mut sink, &mut buffers);
+                    }
+                } else {
                     for &e in slices.iter().copied().flatten() {
                         self.expand(e, store, &mut sink, &mut landings);
                     }
