@@ -15,7 +15,9 @@
 //! engines agree on random positions under every rule set, and `replay` and
 //! the puzzle player use the reference.
 //!
-//! The search and `find` play picks through [`Engine::for_each_pick`]. Where
+//! The search's forward pass streams picks through [`Engine::streaming`]
+//! where it can (see [`crate::relay`]). Otherwise the search and `find` play
+//! picks through [`Engine::for_each_pick`]. Where
 //! the CPU has AVX-512 and a ring fits 16 bytes, it hands all the picks of a
 //! position to the lockstep kernel of [`crate::relay`] and only finishes each
 //! one here (the capture, if any); elsewhere it plays them one at a time.

@@ -232,7 +232,7 @@ impl<K: Key, C: Count> Frontier<K, C> {
     }
 
     /// Take bucket `store` out, deduplicated and sorted by key. Runs of
-    /// parts are grouped into tasks of at least [`TASK`] entries; each task
+    /// parts are grouped into tasks of at least `TASK` entries; each task
     /// gathers its parts from every run into a buffer it reuses, sorts and
     /// merges them there, and keeps a copy of what is left.
     pub fn take(&mut self, store: usize) -> Result<Nodes<K, C>, Overflow> {

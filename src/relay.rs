@@ -31,6 +31,17 @@
 //! instead of 30 ns (the `sow` benchmark). The property tests check it
 //! against the reference engine under every rule set. Machines without
 //! AVX-512 (F, BW and VBMI), and other architectures, use the one-pick engine.
+//!
+//! A position's registers step until its longest chain ends, and chains
+//! vary a lot (2 to 3 sowings a pick on average, up to 15 and more), so on
+//! any-hole 2x6x4 only 35 to 43% of the lanes are busy. The search's forward
+//! pass therefore uses [`Lanes::stream`]: the picks of many positions as
+//! one stream of 16-byte records (a ring, the picked counter and a node
+//! number in the spare bytes), sixteen lanes in flight, and a lane whose
+//! chain has ended is written out (a compress) and refilled from the
+//! stream (an expand) at once. That needs AVX-512 VBMI2 and BMI2 as well,
+//! and rings of at most 13 counters (6 pits a side). The listing pass and
+//! `find` keep [`Lanes::play`], which returns a position's picks in order.
 
 /// The picks of one position after their relay chains, before any
 /// capture: what [`Lanes::play`] writes, laid out so that each register of
