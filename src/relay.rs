@@ -81,6 +81,26 @@ pub struct Lanes {
     streams: bool,
 }
 
+/// Call `avx512::$f(&self.consts, ...)`. Every caller has checked what
+/// the function needs beyond what every `Lanes` has (AVX-512 F, BW and VBMI,
+/// detected in [`Lanes::new`]): `decodes` for key decoding, `streams` for
+/// streaming. Off x86-64 no `Lanes` is ever built.
+macro_rules! kernel {
+    ($lanes:ident, $f:ident($($arg:expr),*)) => {{
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the features the function is compiled for were detected
+        // (see above).
+        unsafe {
+            avx512::$f(&$lanes.consts, $($arg),*)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = ($($arg),*);
+            unreachable!("Lanes::new returns None off x86-64")
+        }
+    }};
+}
+
 impl Lanes {
     /// The kernel for `n` pits a side with at most `stones` stones in play,
     /// or `None` when the board is wider than a lane or the CPU lacks
@@ -117,16 +137,7 @@ impl Lanes {
     /// front of `out`; returns how many there were.
     pub fn play(&self, ring: [u64; 2], froms: &[usize], out: &mut Landings) -> usize {
         assert!(froms.len() <= MAX_PICKS, "at most {MAX_PICKS} picks");
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a `Lanes` is only built once the kernel's features have been detected.
-        unsafe {
-            avx512::play(&self.consts, ring, froms, out)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = (ring, froms, out);
-            unreachable!("Lanes::new returns None off x86-64")
-        }
+        kernel!(self, play(ring, froms, out))
     }
 
     /// True when [`Lanes::stream`] runs here: rings of at most 13
@@ -149,16 +160,7 @@ impl Lanes {
         out: &mut [[u8; 16]],
     ) -> usize {
         assert!(self.streams, "records need the streaming kernel");
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `streams` is only set once VBMI2 and VL have been detected.
-        unsafe {
-            avx512::records(&self.consts, key, store, node, froms, out)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = (key, store, node, froms, out);
-            unreachable!("Lanes::new returns None off x86-64")
-        }
+        kernel!(self, records(key, store, node, froms, out))
     }
 
     /// Play every record of `input` to the end of its relay chain (before
@@ -171,31 +173,12 @@ impl Lanes {
     /// of a position ends.
     pub fn stream(&self, input: &[[u8; 16]], out: &mut Vec<[u8; 16]>) {
         assert!(self.streams, "the CPU or board does not allow streaming");
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `streams` is only set once BMI2 and POPCNT have been
-        // detected, besides the features every `Lanes` has.
-        unsafe {
-            avx512::stream(&self.consts, input, out)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = (input, out);
-            unreachable!("Lanes::new returns None off x86-64")
-        }
+        kernel!(self, stream(input, out))
     }
 
     /// The running sums of every record's ring, as in [`Landings::sums`].
     pub fn sums(&self, records: &[[u8; 16]], out: &mut Vec<[u8; 16]>) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a `Lanes` is only built once the kernel's features have been detected.
-        unsafe {
-            avx512::sums(&self.consts, records, out)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = (records, out);
-            unreachable!("Lanes::new returns None off x86-64")
-        }
+        kernel!(self, sums(records, out))
     }
 
     /// [`Lanes::play`] on the ring that the 64-bit stars-and-bars `key`
@@ -214,17 +197,7 @@ impl Lanes {
         if !self.decodes {
             return None;
         }
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `decodes` is only set once VBMI2 and VL have been
-        // detected, besides the features every `Lanes` has.
-        unsafe {
-            Some(avx512::play_key(&self.consts, key, store, froms, out))
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = (key, store, froms, out);
-            unreachable!("Lanes::new returns None off x86-64")
-        }
+        Some(kernel!(self, play_key(key, store, froms, out)))
     }
 }
 
