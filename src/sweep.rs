@@ -569,15 +569,18 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 let mut sink = Sink::new(self.max_store);
                 let mut landings = Landings::default();
                 let streaming = self.engine.streaming().filter(|_| K::BITS == 64);
-                if cancelled(cancel) {
-                } else if let Some(lanes) = streaming {
-                    let mut buffers = Streams::default();
-                    for batch in slices.iter().flat_map(|s| s.chunks(STREAM_BATCH)) {
-                        self.expand_stream(batch, store, lanes, &mut sink, &mut buffers);
+                match streaming {
+                    _ if cancelled(cancel) => {}
+                    Some(lanes) => {
+                        let mut buffers = Streams::default();
+                        for batch in slices.iter().flat_map(|s| s.chunks(STREAM_BATCH)) {
+                            self.expand_stream(batch, store, lanes, &mut sink, &mut buffers);
+                        }
                     }
-                } else {
-                    for &e in slices.iter().copied().flatten() {
-                        self.expand(e, store, &mut sink, &mut landings);
+                    None => {
+                        for &e in slices.iter().copied().flatten() {
+                            self.expand(e, store, &mut sink, &mut landings);
+                        }
                     }
                 }
                 sink.finish(&self.shifts)
