@@ -1004,6 +1004,9 @@ mod tests {
         assert_eq!(guarded(&pool, || 5), Ok(5));
     }
 
+    /// The kernels against the one-pick engine on whole searches: boards
+    /// up to 6 pits a side stream their picks, 7 pits a side use the
+    /// lockstep landings; Kalah exercises captures after the kernel.
     #[test]
     fn the_one_pick_engine_gives_the_same_search_as_the_lockstep_one() {
         let opts = SolveOptions {
