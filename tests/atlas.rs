@@ -3,6 +3,9 @@
 
 use mancala_sweep::sweep::{solve, Listing, SolveOptions};
 use mancala_sweep::{turn, Board};
+// assert_cmd's `assert()` on a std `Command`: a failure shows the command,
+// its status and its output.
+use assert_cmd::assert::OutputAssertExt;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -27,7 +30,7 @@ fn no_temp_files(dir: &PathBuf) -> bool {
 #[test]
 fn a_small_atlas_agrees_with_solve_cell_by_cell() {
     let dir = temp_dir("small");
-    let out = bin()
+    bin()
         .args([
             "atlas",
             "--all-rules",
@@ -39,13 +42,8 @@ fn a_small_atlas_agrees_with_solve_cell_by_cell() {
             "--out",
         ])
         .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .assert()
+        .success();
     let atlas: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("atlas.json")).unwrap()).unwrap();
     assert_eq!(atlas["format"], "mancala-sweep-atlas/1");

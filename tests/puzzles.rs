@@ -5,6 +5,9 @@ use mancala_sweep::play::play;
 use mancala_sweep::puzzle::{self, parse};
 use proptest::prelude::*;
 use std::collections::HashSet;
+// assert_cmd's `assert()` on a std `Command`: a failure shows the command,
+// its status and its output.
+use assert_cmd::assert::OutputAssertExt;
 use std::process::Command;
 
 fn bin() -> Command {
@@ -27,13 +30,7 @@ fn every_committed_collection_checks_out() {
     let files = committed();
     assert!(files.len() >= 2);
     for f in files {
-        let out = bin().args(["puzzles", "check"]).arg(&f).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}: {}",
-            f.display(),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        bin().args(["puzzles", "check"]).arg(&f).assert().success();
     }
 }
 
@@ -64,19 +61,14 @@ fn generation_is_deterministic_and_checks_out() {
     let dir = std::env::temp_dir().join(format!("ms-puzzles-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let make = |file: &str| {
-        let out = bin()
+        bin()
             .args([
                 "puzzles", "generate", "--rules", "kalah", "--relay", "on", "--count", "12",
                 "--seed", "5", "--quiet", "--out",
             ])
             .arg(dir.join(file))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+            .assert()
+            .success();
         puzzle::load(&dir.join(file)).unwrap()
     };
     let a = make("a.json");
