@@ -179,17 +179,27 @@ impl<const W: usize> Engine<W> {
     /// and the stones in the own store after its capture, if any.
     #[inline(always)]
     pub fn finish_record(&self, record: &[u8; 16]) -> (PickEnd, u8) {
-        let last = record[13] as usize;
+        self.settle(record[13] as usize, record[self.n], || {
+            let mut after = [0u64; W];
+            for (i, &c) in record[..2 * self.n + 1].iter().enumerate() {
+                add(&mut after, i, c);
+            }
+            after
+        })
+    }
+
+    /// How a kernel's pick that landed its last stone in `last`, with
+    /// `store` stones in the own store, ended; `after` gives its ring, which
+    /// only a capture needs.
+    #[inline(always)]
+    fn settle(&self, last: usize, store: u8, after: impl FnOnce() -> Packed<W>) -> (PickEnd, u8) {
         if last == self.n {
-            return (PickEnd::FreeTurn, record[self.n]);
+            return (PickEnd::FreeTurn, store);
         }
         if self.rules.capture == Capture::None {
-            return (PickEnd::TurnOver, record[self.n]);
+            return (PickEnd::TurnOver, store);
         }
-        let mut after = [0u64; W];
-        for (i, &c) in record[..2 * self.n + 1].iter().enumerate() {
-            add(&mut after, i, c);
-        }
+        let mut after = after();
         let end = self.land(&mut after, last);
         (end, get(&after, self.n))
     }
@@ -198,18 +208,12 @@ impl<const W: usize> Engine<W> {
     /// own store after its capture, if any.
     #[inline]
     pub fn finish(&self, landings: &Landings, i: usize) -> (PickEnd, u8) {
-        let last = landings.lasts[i] as usize;
-        if last == self.n {
-            return (PickEnd::FreeTurn, landings.stores[i]);
-        }
-        if self.rules.capture == Capture::None {
-            return (PickEnd::TurnOver, landings.stores[i]);
-        }
-        // The kernel only runs where a ring is two words.
-        let mut after = [0u64; W];
-        after[..2].copy_from_slice(&landings.rings[i]);
-        let end = self.land(&mut after, last);
-        (end, get(&after, self.n))
+        self.settle(landings.lasts[i] as usize, landings.stores[i], || {
+            // The kernel only runs where a ring is two words.
+            let mut after = [0u64; W];
+            after[..2].copy_from_slice(&landings.rings[i]);
+            after
+        })
     }
 
     /// Call `f(ring index, ring after the pick, how it ended)` for every

@@ -358,6 +358,19 @@ impl<K: Key, C: Count> Sink<K, C> {
         }
     }
 
+    /// File a pick the kernel played from a node reached by `count`
+    /// sequences: how it ended and the stones then in the store, and the
+    /// running sums of its ring (see [`Key::from_sums`], over `pits` pits).
+    #[inline]
+    fn file(&mut self, (end, to): (PickEnd, u8), sums: &[u8; 16], pits: usize, count: C) {
+        match end {
+            PickEnd::FreeTurn => {
+                self.successors[to as usize].push((K::from_sums(sums, pits), count))
+            }
+            PickEnd::TurnOver => self.end(to as usize, count),
+        }
+    }
+
     #[inline]
     fn end(&mut self, store: usize, count: C) {
         let total = &mut self.ended[store];
@@ -504,13 +517,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         lanes.sums(&buffers.done, &mut buffers.sums);
         for (record, sums) in buffers.done.iter().zip(&buffers.sums) {
             let count = nodes[u16::from_le_bytes([record[14], record[15]]) as usize].1;
-            match self.engine.finish_record(record) {
-                (PickEnd::FreeTurn, to) => {
-                    let key = K::from_sums(sums, self.len - 1);
-                    sink.successors[to as usize].push((key, count));
-                }
-                (PickEnd::TurnOver, to) => sink.end(to as usize, count),
-            }
+            sink.file(self.engine.finish_record(record), sums, self.len - 1, count);
         }
     }
 
@@ -527,13 +534,8 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             // The kernel's stores, last counters and running sums settle
             // every pick without a look at its ring.
             for i in 0..picks {
-                match self.engine.finish(landings, i) {
-                    (PickEnd::FreeTurn, to) => {
-                        let key = K::from_sums(&landings.sums[i], self.len - 1);
-                        sink.successors[to as usize].push((key, count));
-                    }
-                    (PickEnd::TurnOver, to) => sink.end(to as usize, count),
-                }
+                let end = self.engine.finish(landings, i);
+                sink.file(end, &landings.sums[i], self.len - 1, count);
             }
             if picks == 0 {
                 sink.end(store, count);
