@@ -39,7 +39,13 @@
 //! one stream of 16-byte records (a ring, the picked counter and a node
 //! number in the spare bytes), sixteen lanes in flight, and a lane whose
 //! chain has ended is written out (a compress) and refilled from the
-//! stream (an expand) at once. That needs AVX-512 VBMI2 and BMI2 as well,
+//! stream (an expand) at once, to one of two outputs: free turns, and
+//! turns that are over (81% of the picks of any-hole 2x6x4), which the
+//! search files differently. Each register of the stream has its own
+//! variables and the loop has no branch but its exit (storing and loading
+//! under empty masks where no lane ended): kept in an array and branched
+//! on, the registers went through the stack and the stream took 35% of the
+//! search's time instead of 26%. That needs AVX-512 VBMI2 and BMI2 as well,
 //! and rings of at most 13 counters (6 pits a side). The listing pass and
 //! `find` keep [`Lanes::play`], which returns a position's picks in order.
 
@@ -166,14 +172,17 @@ impl Lanes {
     /// Play every record of `input` to the end of its relay chain (before
     /// any capture): each is a ring (bytes `0..2n+1`), the picked counter
     /// (byte 13), which must hold stones, and a node number (bytes 14 and
-    /// 15, little-endian). The results go to `out` in the order their chains
-    /// end, each with byte 13 set to where the last stone landed. Lanes are
-    /// refilled as soon as their chain ends, which keeps more of them busy
-    /// than [`Lanes::play`], whose registers step until the longest chain
-    /// of a position ends.
-    pub fn stream(&self, input: &[[u8; 16]], out: &mut Vec<[u8; 16]>) {
+    /// 15, little-endian). The results go out in the order their chains
+    /// end, each with byte 13 set to where the last stone landed: to `free`
+    /// when that is the own store (a free turn), to `over` otherwise (the
+    /// turn is over, perhaps after a capture). Split here, the search files
+    /// each kind in a loop without a branch on it, and takes running sums
+    /// only of the free turns. Lanes are refilled as soon as their chain
+    /// ends, which keeps more of them busy than [`Lanes::play`], whose
+    /// registers step until the longest chain of a position ends.
+    pub fn stream(&self, input: &[[u8; 16]], free: &mut Vec<[u8; 16]>, over: &mut Vec<[u8; 16]>) {
         assert!(self.streams, "the CPU or board does not allow streaming");
-        kernel!(self, stream(input, out))
+        kernel!(self, stream(input, free, over))
     }
 
     /// The running sums of every record's ring, as in [`Landings::sums`].
@@ -401,91 +410,98 @@ mod avx512 {
 
     /// Play every record of `input` (a ring, the picked counter in byte 13,
     /// a node number in bytes 14 and 15) to the end of its relay chain,
-    /// appending the results to `out` in the order they finish, with byte
-    /// 13 set to where the last stone landed. Sixteen lanes are in flight;
-    /// a lane whose chain ends is written out and refilled from `input`
-    /// at once, so lanes do not idle until the longest chain of a position
-    /// ends.
+    /// appending the results to `free` (last stone in the own store) or
+    /// `over` in the order they finish, with byte 13 set to where the last
+    /// stone landed. Sixteen lanes are in flight; a lane whose chain ends is
+    /// written out and refilled from `input` at once, so lanes do not idle
+    /// until the longest chain of a position ends.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,bmi2,popcnt")]
-    pub fn stream(c: &Consts, input: &[[u8; 16]], out: &mut Vec<[u8; 16]>) {
+    pub fn stream(
+        c: &Consts,
+        input: &[[u8; 16]],
+        free: &mut Vec<[u8; 16]>,
+        over: &mut Vec<[u8; 16]>,
+    ) {
         if c.tables {
-            stream_with::<true>(c, input, out)
+            stream_with::<true>(c, input, free, over)
         } else {
-            stream_with::<false>(c, input, out)
+            stream_with::<false>(c, input, free, over)
         }
     }
 
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,bmi2,popcnt")]
-    fn stream_with<const TABLES: bool>(c: &Consts, input: &[[u8; 16]], out: &mut Vec<[u8; 16]>) {
-        const G: usize = 4;
-        out.clear();
+    fn stream_with<const TABLES: bool>(
+        c: &Consts,
+        input: &[[u8; 16]],
+        free: &mut Vec<[u8; 16]>,
+        over: &mut Vec<[u8; 16]>,
+    ) {
         // Finished lanes are stored a whole register at a time.
-        out.reserve(input.len() + 4);
-        let src: *const i64 = input.as_ptr().cast();
-        let dst: *mut [u8; 16] = out.as_mut_ptr();
+        for out in [&mut *free, &mut *over] {
+            out.clear();
+            out.reserve(input.len() + 4);
+        }
+        let (to_free, to_over) = (free.as_mut_ptr(), over.as_mut_ptr());
+        let (mut frees, mut overs) = (0usize, 0usize);
         let mut queue = Queue {
-            src,
+            src: input.as_ptr().cast(),
             next: 0,
             total: input.len(),
         };
+        // Four registers of four lanes, each its own variables so that they
+        // stay in registers, and no branch but the loop's: a register with
+        // no lane ending stores and loads nothing under empty masks.
         let zero = _mm512_setzero_si512();
-        let (mut rings, mut from, mut count) = ([zero; G], [zero; G], [zero; G]);
-        let mut live = [0u64; G];
-        for g in 0..G {
-            refill(
-                c,
-                &mut queue,
-                0xFF,
-                &mut rings[g],
-                &mut from[g],
-                &mut count[g],
-                &mut live[g],
-            );
+        let [mut a, mut b, mut d, mut e] = [(zero, zero, zero, 0u64); 4];
+        for r in [&mut a, &mut b, &mut d, &mut e] {
+            refill(c, &mut queue, 0xFF, &mut r.0, &mut r.1, &mut r.2, &mut r.3);
         }
-        let mut written = 0usize;
-        loop {
-            let mut any = 0u64;
-            for g in 0..G {
-                let was = live[g];
-                if was == 0 {
-                    continue;
-                }
-                live[g] = step::<TABLES>(c, &mut rings[g], &mut from[g], &mut count[g], was);
-                let ended = was & !live[g];
-                if ended != 0 {
-                    let record = _mm512_mask_mov_epi8(rings[g], c.byte13, from[g]);
-                    // Two qwords a lane: the lane's first byte bit and the one 8 on.
-                    let lanes = _pext_u64(ended, 0x0101_0101_0101_0101) as u8;
-                    // SAFETY: `out` has room for `input.len() + 4` records and
-                    // fewer than `input.len()` are written before this store
-                    // of at most 4 (each record is written once).
-                    unsafe {
-                        _mm512_storeu_si512(
-                            dst.add(written).cast(),
-                            _mm512_maskz_compress_epi64(lanes, record),
-                        )
-                    };
-                    written += lanes.count_ones() as usize / 2;
-                    refill(
-                        c,
-                        &mut queue,
-                        lanes,
-                        &mut rings[g],
-                        &mut from[g],
-                        &mut count[g],
-                        &mut live[g],
+        // Two qwords a lane: a byte mask's bits at each lane's first byte
+        // and the one 8 on give its qwords.
+        const QWORDS: u64 = 0x0101_0101_0101_0101;
+        macro_rules! turn {
+            ($r:ident) => {{
+                let was = $r.3;
+                $r.3 = step::<TABLES>(c, &mut $r.0, &mut $r.1, &mut $r.2, was);
+                let ended = was & !$r.3;
+                let record = _mm512_mask_mov_epi8($r.0, c.byte13, $r.1);
+                let done = _pext_u64(ended, QWORDS) as u8;
+                let home = _pext_u64(ended & _mm512_cmpeq_epi8_mask($r.1, c.store), QWORDS) as u8;
+                // SAFETY: each output has room for `input.len() + 4`
+                // records and fewer than `input.len()` are written before
+                // these stores of at most 4 (each record is written once; an
+                // empty mask stores zeros past the records written so far).
+                unsafe {
+                    _mm512_storeu_si512(
+                        to_free.add(frees).cast(),
+                        _mm512_maskz_compress_epi64(home, record),
+                    );
+                    _mm512_storeu_si512(
+                        to_over.add(overs).cast(),
+                        _mm512_maskz_compress_epi64(done & !home, record),
                     );
                 }
-                any |= live[g];
-            }
+                frees += home.count_ones() as usize / 2;
+                overs += (done & !home).count_ones() as usize / 2;
+                refill(
+                    c, &mut queue, done, &mut $r.0, &mut $r.1, &mut $r.2, &mut $r.3,
+                );
+                $r.3
+            }};
+        }
+        loop {
+            let any = turn!(a) | turn!(b) | turn!(d) | turn!(e);
             if any == 0 {
                 break;
             }
         }
-        assert_eq!(written, input.len(), "every record comes out once");
-        // SAFETY: the first `written` records were stored above.
-        unsafe { out.set_len(written) };
+        assert_eq!(frees + overs, input.len(), "every record comes out once");
+        // SAFETY: the first `frees` and `overs` records were stored above.
+        unsafe {
+            free.set_len(frees);
+            over.set_len(overs);
+        }
     }
 
     /// Records not yet in a lane.
@@ -509,9 +525,6 @@ mod avx512 {
         live: &mut u64,
     ) {
         let lanes = (free.count_ones() as usize / 2).min(queue.total - queue.next);
-        if lanes == 0 {
-            return;
-        }
         let qwords = (1u64 << (2 * lanes)) - 1;
         let into = _pdep_u64(qwords, free as u64) as u8;
         // SAFETY: the masked load reads only the `lanes` records from

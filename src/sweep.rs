@@ -418,7 +418,8 @@ const STREAM_BATCH: usize = 2048;
 #[derive(Default)]
 struct Streams {
     picks: Vec<[u8; 16]>,
-    done: Vec<[u8; 16]>,
+    free: Vec<[u8; 16]>,
+    over: Vec<[u8; 16]>,
     sums: Vec<[u8; 16]>,
 }
 
@@ -513,11 +514,23 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             picks += m;
         }
         buffers.picks.truncate(picks);
-        lanes.stream(&buffers.picks, &mut buffers.done);
-        lanes.sums(&buffers.done, &mut buffers.sums);
-        for (record, sums) in buffers.done.iter().zip(&buffers.sums) {
-            let count = nodes[u16::from_le_bytes([record[14], record[15]]) as usize].1;
-            sink.file(self.engine.finish_record(record), sums, self.len - 1, count);
+        let Streams {
+            picks,
+            free,
+            over,
+            sums,
+        } = buffers;
+        lanes.stream(picks, free, over);
+        lanes.sums(free, sums);
+        let node = |record: &[u8; 16]| u16::from_le_bytes([record[14], record[15]]) as usize;
+        for (record, sums) in free.iter().zip(sums.iter()) {
+            let key = K::from_sums(sums, self.len - 1);
+            sink.successors[record[self.n] as usize].push((key, nodes[node(record)].1));
+        }
+        for record in over.iter() {
+            let (end, to) = self.engine.finish_record(record);
+            debug_assert_eq!(end, PickEnd::TurnOver, "a free turn lands in the store");
+            sink.end(to as usize, nodes[node(record)].1);
         }
     }
 

@@ -295,8 +295,12 @@ fn lockstep_agrees(b: &Board, r: Rules, stones: usize) -> Result<(), TestCaseErr
                     want.push((node, ring, landings.lasts[i], engine.finish(&landings, i)));
                 }
             }
-            let mut out = Vec::new();
-            lanes.stream(&input, &mut out);
+            let (mut free, mut over) = (Vec::new(), Vec::new());
+            lanes.stream(&input, &mut free, &mut over);
+            // Free turns are the records whose last stone is in the store.
+            prop_assert!(free.iter().all(|r| r[13] as usize == n));
+            prop_assert!(over.iter().all(|r| r[13] as usize != n));
+            let out = [free, over].concat();
             let mut sums = Vec::new();
             lanes.sums(&out, &mut sums);
             let mut got = Vec::new();
