@@ -74,6 +74,19 @@ pub struct Landings {
 /// Picks a [`Lanes::play`] call takes at most (two sides of 7 pits).
 pub const MAX_PICKS: usize = 14;
 
+/// The picks a search may make, as [`Lanes::records`] uses them: four
+/// records are built in a register and stored at once, and which of them
+/// are legal is one bit gather from the ring's non-empty counters.
+#[derive(Clone, Debug)]
+pub struct Picks {
+    /// Pick `4g + l` in byte 13 of lane `l` of register `g`.
+    tags: [[u8; 64]; 4],
+    /// The picked counters' ring indices, one bit each.
+    mask: u32,
+    /// Registers of four picks.
+    groups: usize,
+}
+
 /// The lockstep kernel for one board size and rule set; only exists on
 /// machines that have the AVX-512 it needs.
 #[derive(Clone)]
@@ -153,20 +166,45 @@ impl Lanes {
         self.streams
     }
 
+    /// The picks among `froms` (ring indices of counters, in increasing
+    /// order, as a scope lists them) laid out for [`Lanes::records`].
+    pub fn picks(&self, froms: &[usize]) -> Picks {
+        assert!(
+            froms.len() <= MAX_PICKS && froms.windows(2).all(|w| w[0] < w[1]),
+            "at most {MAX_PICKS} picks, in increasing order"
+        );
+        let mut tags = [[0u8; 64]; 4];
+        let mut mask = 0u32;
+        for (i, &from) in froms.iter().enumerate() {
+            tags[i / 4][16 * (i % 4) + 13] = from as u8;
+            mask |= 1 << from;
+        }
+        Picks {
+            tags,
+            mask,
+            groups: froms.len().div_ceil(4),
+        }
+    }
+
     /// Write a record for [`Lanes::stream`] for every legal pick among
-    /// `froms` of the ring that the 64-bit `key` and `store` code, tagged
-    /// with `node`, to the front of `out` (which has room for `froms`);
-    /// returns how many.
+    /// `picks` of the ring that the 64-bit `key` and `store` code, tagged
+    /// with `node`, to the front of `out`; returns how many. `out` needs
+    /// room for every pick among `picks`, rounded up to a multiple of 4:
+    /// the records are built and stored four at a time.
     pub fn records(
         &self,
         key: u64,
         store: u8,
         node: u16,
-        froms: &[usize],
+        picks: &Picks,
         out: &mut [[u8; 16]],
     ) -> usize {
         assert!(self.streams, "records need the streaming kernel");
-        kernel!(self, records(key, store, node, froms, out))
+        assert!(
+            out.len() >= 4 * picks.groups,
+            "room for every pick, rounded up to 4"
+        );
+        kernel!(self, records(key, store, node, picks, out))
     }
 
     /// Play every record of `input` to the end of its relay chain (before
@@ -212,7 +250,7 @@ impl Lanes {
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::Landings;
+    use super::{Landings, Picks};
     use std::arch::x86_64::*;
 
     /// Lane constants; vectors repeat them in each 16-byte lane.
@@ -362,29 +400,43 @@ mod avx512 {
         sow(c, decode(c, key, store), froms, out)
     }
 
-    /// Write a record for every pick among `froms` from a non-empty
+    /// Write a record for every pick among `picks` from a non-empty
     /// counter of the ring that `key` and `store` code, tagged `node`, to
     /// the front of `out`; returns how many.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512vl")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512vl,bmi2,popcnt")]
     pub fn records(
         c: &Consts,
         key: u64,
         store: u8,
         node: u16,
-        froms: &[usize],
+        picks: &Picks,
         out: &mut [[u8; 16]],
     ) -> usize {
-        assert!(out.len() >= froms.len(), "room for every pick");
+        assert!(
+            out.len() >= 4 * picks.groups,
+            "room for every pick, rounded up to 4"
+        );
         let ring = _mm_insert_epi16::<7>(decode(c, key, store), node as i32);
-        let wide = _mm512_zextsi128_si512(ring);
-        let filled = _mm512_test_epi8_mask(wide, wide) as u32;
+        let filled = _mm_test_epi8_mask(ring, ring) as u32;
+        // Bit i: pick i is from a non-empty counter (the picks are in
+        // increasing order, so a bit gather keeps them in order).
+        let legal = _pext_u32(filled, picks.mask);
+        let rings = _mm512_broadcast_i32x4(ring);
         let mut m = 0;
-        for &from in froms {
-            let record = _mm_mask_set1_epi8(ring, 1 << 13, from as i8);
-            // SAFETY: `m` is below the number of picks so far, and `out`
-            // has room for all of them (asserted above).
-            unsafe { _mm_storeu_si128(out.as_mut_ptr().add(m).cast(), record) };
-            m += (filled >> from) as usize & 1;
+        for (g, tags) in picks.tags[..picks.groups].iter().enumerate() {
+            let four = (legal >> (4 * g)) & 0xF;
+            // Both qwords of each legal pick's lane.
+            let qwords = (_pdep_u32(four, 0x55) * 3) as u8;
+            let records = _mm512_mask_mov_epi8(rings, c.byte13, load(tags));
+            // SAFETY: `m` is at most 4g, and `out` has room for 4 records
+            // from 4g on (asserted above).
+            unsafe {
+                _mm512_storeu_si512(
+                    out.as_mut_ptr().add(m).cast(),
+                    _mm512_maskz_compress_epi64(qwords, records),
+                )
+            };
+            m += four.count_ones() as usize;
         }
         m
     }

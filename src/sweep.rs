@@ -41,7 +41,7 @@ use crate::key::{bits_needed, Key};
 use crate::level::Level;
 use crate::pick::PickEnd;
 use crate::pit::Pit;
-use crate::relay::{Landings, Lanes};
+use crate::relay::{Landings, Lanes, Picks};
 use crate::rules::{Capture, Rules};
 use crate::unsow;
 use rayon::prelude::*;
@@ -495,25 +495,26 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         &self,
         nodes: &[Entry<K, C>],
         store: usize,
-        lanes: &Lanes,
+        (lanes, scope): (&Lanes, &Picks),
         sink: &mut Sink<K, C>,
         buffers: &mut Streams,
     ) {
         debug_assert!(nodes.len() <= STREAM_BATCH);
+        // Each node's records are stored four at a time.
         buffers
             .picks
-            .resize(nodes.len() * self.scope.len(), [0; 16]);
-        let mut picks = 0;
+            .resize(nodes.len() * self.scope.len() + 4, [0; 16]);
+        let mut made = 0;
         for (i, &(key, count)) in nodes.iter().enumerate() {
             let key = key.to_u128() as u64;
-            let out = &mut buffers.picks[picks..];
-            let m = lanes.records(key, store as u8, i as u16, &self.scope, out);
+            let out = &mut buffers.picks[made..];
+            let m = lanes.records(key, store as u8, i as u16, scope, out);
             if m == 0 {
                 sink.end(store, count);
             }
-            picks += m;
+            made += m;
         }
-        buffers.picks.truncate(picks);
+        buffers.picks.truncate(made);
         let Streams {
             picks,
             free,
@@ -588,8 +589,9 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                     _ if cancelled(cancel) => {}
                     Some(lanes) => {
                         let mut buffers = Streams::default();
+                        let kernel = (lanes, &lanes.picks(&self.scope));
                         for batch in slices.iter().flat_map(|s| s.chunks(STREAM_BATCH)) {
-                            self.expand_stream(batch, store, lanes, &mut sink, &mut buffers);
+                            self.expand_stream(batch, store, kernel, &mut sink, &mut buffers);
                         }
                     }
                     None => {

@@ -285,8 +285,9 @@ fn lockstep_agrees(b: &Board, r: Rules, stones: usize) -> Result<(), TestCaseErr
                 }
                 if bits_needed(b.stones_in_pits(), 2 * n) <= 64 {
                     let key = u64::encode(b.ring(), n);
-                    let mut records = vec![[0u8; 16]; scope.len()];
-                    let m = lanes.records(key, b.store(), node, &scope, &mut records);
+                    let mut records = vec![[0u8; 16]; scope.len() + 3];
+                    let picks = lanes.picks(&scope);
+                    let m = lanes.records(key, b.store(), node, &picks, &mut records);
                     prop_assert_eq!(&records[..m], &input[first..]);
                 }
                 for i in 0..picks {
