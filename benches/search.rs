@@ -4,7 +4,10 @@
 //! - `sow`: every legal pick of a real bucket's positions: the reference
 //!   engine, the packed engine one pick at a time, and the lockstep kernel
 //!   (all picks of a position at once, on machines with AVX-512);
-//! - `expand_bucket`: expansion of one real bucket (any-hole 2x6x4, store 20);
+//! - `expand_bucket`: expansion of one real bucket (any-hole 2x6x4, store
+//!   20) by the streaming kernel, by the lockstep kernel a position at a
+//!   time, and one pick at a time: the paths that CPUs without some of the
+//!   AVX-512 and BMI2 features take, timed on this one;
 //! - `dedup`: deduplication of a real successor stream (what any-hole
 //!   2x6x4's bucket 24 sends to bucket 25) by the candidates: the search's
 //!   own (runs split into parts by key, each part sorted in cache), one
@@ -99,16 +102,39 @@ fn sow(c: &mut Criterion) {
 }
 
 fn expand_bucket(c: &mut Criterion) {
-    let bucket = Bucket::new(&standard(), Rules::ANY_HOLE, 20).unwrap();
-    let successors = |b: &Bucket| b.expand().iter().map(Vec::len).sum::<usize>();
-    let len = successors(&bucket);
-    assert!(len > bucket.len());
+    let bucket = || Bucket::new(&standard(), Rules::ANY_HOLE, 20).unwrap();
+    // Every successor's key and count, sorted: what every engine must give.
+    let successors = |b: &Bucket| {
+        let mut all: Vec<(usize, u64, u64)> = (b.expand().into_iter().enumerate())
+            .flat_map(|(t, run)| run.into_iter().map(move |(k, c)| (t, k, c)))
+            .collect();
+        all.sort_unstable();
+        all
+    };
+    let engines = [
+        ("streaming kernel", bucket()),
+        (
+            "lockstep kernel, a position at a time (streaming off)",
+            bucket().with_engine(Engine::without_streaming),
+        ),
+        (
+            "one pick at a time (no AVX-512)",
+            bucket().with_engine(Engine::one_at_a_time),
+        ),
+    ];
+    let want = successors(&engines[0].1);
+    assert!(want.len() > engines[0].1.len());
     let mut g = c.benchmark_group("expand_bucket");
     g.sample_size(10);
-    g.throughput(criterion::Throughput::Elements(bucket.len() as u64));
-    g.bench_function("any-hole 2x6x4 store 20", |b| {
-        b.iter(|| assert_eq!(successors(&bucket), len))
-    });
+    g.throughput(criterion::Throughput::Elements(engines[0].1.len() as u64));
+    for (name, b) in &engines {
+        assert_eq!(successors(b), want, "{name} expands differently");
+        let len = want.len();
+        let count = |b: &Bucket| b.expand().iter().map(Vec::len).sum::<usize>();
+        g.bench_function(format!("any-hole 2x6x4 store 20, {name}"), |bench| {
+            bench.iter(|| assert_eq!(count(b), len))
+        });
+    }
     g.finish();
 }
 

@@ -133,6 +133,14 @@ impl<const W: usize> Engine<W> {
         self
     }
 
+    /// The same engine with the lockstep kernel but not its streaming form,
+    /// as on a CPU without AVX-512 VBMI2 or BMI2: for the benchmark that
+    /// compares them.
+    pub fn without_streaming(mut self) -> Self {
+        self.lanes = self.lanes.map(Lanes::without_streaming);
+        self
+    }
+
     /// True when [`Engine::for_each_pick`] plays picks in lockstep.
     pub fn lockstep(&self) -> bool {
         self.lanes.is_some()

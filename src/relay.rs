@@ -159,6 +159,14 @@ impl Lanes {
         kernel!(self, play(ring, froms, out))
     }
 
+    /// The same kernel with [`Lanes::stream`] turned off.
+    pub fn without_streaming(self) -> Lanes {
+        Lanes {
+            streams: false,
+            ..self
+        }
+    }
+
     /// True when [`Lanes::stream`] runs here: rings of at most 13
     /// counters (leaving a record's last three bytes free) on a CPU that
     /// also has VBMI2, VL and BMI2.
