@@ -134,8 +134,8 @@ impl<const W: usize> Engine<W> {
     }
 
     /// The same engine with the lockstep kernel but not its streaming form,
-    /// as on a CPU without AVX-512 VBMI2 or BMI2: for the benchmark that
-    /// compares them.
+    /// as on boards of 7 pits a side or a CPU without BMI2: for the
+    /// benchmark that compares them.
     pub fn without_streaming(mut self) -> Self {
         self.lanes = self.lanes.map(Lanes::without_streaming);
         self
