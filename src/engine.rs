@@ -58,6 +58,15 @@ pub fn pack<const W: usize>(bytes: &[u8]) -> Packed<W> {
     ring
 }
 
+/// The ring after pick `i` of `landings`. The kernel only runs where a
+/// ring fits two words, so the words above are empty.
+#[inline]
+pub fn landed<const W: usize>(landings: &Landings, i: usize) -> Packed<W> {
+    let mut ring = [0u64; W];
+    ring[..2].copy_from_slice(&landings.rings[i]);
+    ring
+}
+
 /// Unpack into ring counters.
 #[inline]
 pub fn unpack<const W: usize>(ring: &Packed<W>, bytes: &mut [u8]) {
@@ -188,11 +197,7 @@ impl<const W: usize> Engine<W> {
     #[inline(always)]
     pub fn finish_record(&self, record: &[u8; 16]) -> (PickEnd, u8) {
         self.settle(record[13] as usize, record[self.n], || {
-            let mut after = [0u64; W];
-            for (i, &c) in record[..2 * self.n + 1].iter().enumerate() {
-                add(&mut after, i, c);
-            }
-            after
+            pack(&record[..2 * self.n + 1])
         })
     }
 
@@ -217,10 +222,7 @@ impl<const W: usize> Engine<W> {
     #[inline]
     pub fn finish(&self, landings: &Landings, i: usize) -> (PickEnd, u8) {
         self.settle(landings.lasts[i] as usize, landings.stores[i], || {
-            // The kernel only runs where a ring is two words.
-            let mut after = [0u64; W];
-            after[..2].copy_from_slice(&landings.rings[i]);
-            after
+            landed(landings, i)
         })
     }
 
@@ -241,8 +243,7 @@ impl<const W: usize> Engine<W> {
                 let picks = lanes.play([ring[0], ring[1]], scope, &mut landings);
                 for i in 0..picks {
                     moved = true;
-                    let mut after = *ring;
-                    after[..2].copy_from_slice(&landings.rings[i]);
+                    let mut after = landed(&landings, i);
                     let end = self.land(&mut after, landings.lasts[i] as usize);
                     f(landings.picks[i] as usize, &after, end);
                 }
@@ -266,7 +267,7 @@ impl<const W: usize> Engine<W> {
     /// stone landed at `last`: a free turn, or the turn ends, with a capture
     /// if the rules call for one.
     #[inline]
-    pub(crate) fn land(&self, ring: &mut Packed<W>, last: usize) -> PickEnd {
+    fn land(&self, ring: &mut Packed<W>, last: usize) -> PickEnd {
         let n = self.n;
         if last == n {
             return PickEnd::FreeTurn;

@@ -742,7 +742,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     ) -> Result<Vec<GoodSet<W>>, SearchError> {
         let mut kept: u64 = levels.iter().map(Level::memory).sum();
         let mut good_bytes = 0u64;
-        let mut good: Vec<GoodSet<W>> = (0..levels.len()).map(|_| GoodSet::default()).collect();
+        let mut good = no_good_sets::<W>(levels.len());
         for store in (0..levels.len()).rev() {
             let level = std::mem::take(&mut levels[store]);
             if level.is_empty() {
@@ -759,7 +759,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             kept -= level.memory();
             drop(level);
             good[store] = marked.into_iter().collect();
-            good_bytes += (good[store].capacity() * (size_of::<Packed<W>>() + 1)) as u64;
+            good_bytes += good_set_bytes(&good[store]);
             self.backward_checkpoint(opts, store, best, positions, kept + good_bytes)?;
         }
         Ok(good)
@@ -791,7 +791,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             in_scope[i] = true;
         }
         let mut kept: u64 = levels.iter().map(Level::memory).sum();
-        let mut good: Vec<GoodSet<W>> = (0..levels.len()).map(|_| GoodSet::default()).collect();
+        let mut good = no_good_sets::<W>(levels.len());
         let mut empty = vec![0u8; len];
         empty[n] = best as u8;
         if levels[best].contains(K::encode(&empty, n)) {
@@ -821,10 +821,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             let level = std::mem::take(&mut levels[store]);
             kept -= level.memory();
             drop(level);
-            let good_bytes: u64 = good
-                .iter()
-                .map(|g| (g.capacity() * (size_of::<Packed<W>>() + 1)) as u64)
-                .sum();
+            let good_bytes: u64 = good.iter().map(good_set_bytes).sum();
             self.backward_checkpoint(opts, store, best, positions, kept + good_bytes)?;
         }
         Ok(good)
@@ -843,12 +840,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     ) -> bool {
         if let Some(picks) = self.landings(key, store, landings) {
             return (0..picks).any(|i| match self.engine.finish(landings, i) {
-                (PickEnd::FreeTurn, to) => {
-                    // The kernel only runs where a ring is two words.
-                    let mut after = [0u64; W];
-                    after[..2].copy_from_slice(&landings.rings[i]);
-                    good[to as usize].contains(&after)
-                }
+                (PickEnd::FreeTurn, to) => good[to as usize].contains(&engine::landed(landings, i)),
                 (PickEnd::TurnOver, to) => to as usize == best,
             }) || (picks == 0 && store == best);
         }
@@ -913,6 +905,16 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
 /// The nodes on optimal lines, one set per store value, as packed rings so
 /// that the listing pass never encodes a key to look one up.
 type GoodSet<const W: usize> = hashbrown::HashSet<Packed<W>, foldhash::fast::FixedState>;
+
+/// An empty good set for each of `buckets` store values.
+fn no_good_sets<const W: usize>(buckets: usize) -> Vec<GoodSet<W>> {
+    (0..buckets).map(|_| GoodSet::default()).collect()
+}
+
+/// Bytes a good set holds: its slots and their control bytes.
+fn good_set_bytes<const W: usize>(set: &GoodSet<W>) -> u64 {
+    (set.capacity() * (size_of::<Packed<W>>() + 1)) as u64
+}
 
 /// One bucket of a real search and its expansion, for the benchmarks: the
 /// nodes of bucket `store` (deduplicated, as the search expands them) and the
