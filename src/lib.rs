@@ -2,43 +2,64 @@
 //! store in a single turn, when every pick whose last stone lands in the
 //! store earns another pick?
 //!
-//! The crate is organised by the domain:
-//! - [`pit`]: pit numbers and the sowing ring;
-//! - [`rules`]: rule sets and presets;
-//! - [`board`]: positions and the board text format;
-//! - [`sow`] and [`pick`]: the rules engine (one sowing; one pick with relay
-//!   and capture);
-//! - [`turn`]: checked play of a pick sequence (`replay`);
-//! - [`engine`], [`relay`] (all picks of a position in lockstep), [`key`],
-//!   [`frontier`], [`level`] and [`sweep`]: the exact search;
-//! - [`unsow`]: picks played backwards, for the listing pass;
-//! - [`find`]: the heuristic beam search for boards too big to exhaust;
-//! - [`atlas`]: the grid of variants, with its JSON, Markdown and SVG output;
-//! - [`report`]: the text and JSON output of the commands.
+//! ```
+//! use mancala_sweep::{solve, Board, Rules, SolveOptions};
+//!
+//! // GamePigeon's avalanche mode, from the start of the game.
+//! let board = Board::uniform(6, 4)?;
+//! let best = solve(&board, Rules::AVALANCHE, &SolveOptions::default())?;
+//! assert_eq!(best.best_store, 43);
+//! assert_eq!(best.optimal_count, 2);
+//! assert_eq!(best.optimal[0].to_string(), "6 3 2 5 1 1 5 5 6 1 3 4 6 2 6 6 5 2 6 1 6 3 6 5 6 4");
+//! # Ok::<(), mancala_sweep::Error>(())
+//! ```
+//!
+//! # Layers
+//!
+//! The crate is one package in layers, each using only the ones above it
+//! in this list:
+//!
+//! - [`rules`]: what the game is: pits, rule sets, the board and its text
+//!   format, the reference pick, turns and lines. No threads, no command
+//!   line.
+//! - [`search`]: the best single turn: exhaustive ([`search::exact`]) and
+//!   by beam ([`search::beam`]), with the kernels chosen once per search
+//!   ([`search::kernel`]).
+//! - [`format`]: the JSON documents (versioned), the text reports, files
+//!   written whole.
+//! - [`puzzle`] and [`atlas`]: the product features, with their files.
+//! - The whole-game engine (`game`: two players, agents, exact game values)
+//!   and the local web app (`web`: `mancala-sweep serve`) come next, as
+//!   folders of their own on top of `rules` and `search`; the web app will
+//!   answer with the same JSON documents as the command line.
+//! - The command line lives in the binary (`src/main.rs` and `src/cli/`):
+//!   flags, progress bars, Ctrl-C, exit codes, and the only words that
+//!   name a flag.
+//!
+//! Each layer has its own error type; [`Error`] wraps them all.
+
+#![warn(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod atlas;
-pub mod board;
-pub mod config;
-pub mod engine;
 pub mod error;
-pub mod find;
-pub mod frontier;
-pub mod key;
-pub mod level;
-pub mod pick;
-pub mod pit;
-pub mod play;
+pub mod format;
 pub mod puzzle;
-pub mod relay;
-pub mod report;
 pub mod rules;
-pub mod sow;
-pub mod sweep;
-pub mod turn;
-pub mod unsow;
+pub mod search;
 
-pub use board::Board;
 pub use error::{Error, Result};
-pub use pit::Pit;
-pub use rules::{Capture, Preset, Rules, Scope};
-pub use sweep::{solve, Listing, Solution, SolveOptions};
+pub use rules::{Board, Capture, Line, Pit, Preset, Rules, Scope};
+pub use search::{find, solve, FindOptions, Found, Listing, Solution, SolveOptions};
+
+/// The search's internals, for the benchmarks and the kernels' property
+/// tests: not part of the documented API, and free to change.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::search::exact::bench::Bucket;
+    pub use crate::search::exact::key::{bits_needed, Key};
+    pub use crate::search::exact::store::memory::{merge_sorted, Frontier, Run};
+    pub use crate::search::kernel::packed::{self, pack, unpack, Engine, Packed};
+    pub use crate::search::kernel::relay::{Landings, Lanes};
+}

@@ -1,8 +1,9 @@
 //! The atlas command: a small atlas checked cell by cell against `solve`,
 //! resuming, and Ctrl-C leaving only complete files.
 
-use mancala_sweep::sweep::{solve, Listing, SolveOptions};
-use mancala_sweep::{turn, Board};
+use mancala_sweep::rules::turn;
+use mancala_sweep::search::exact::{solve, Listing, SolveOptions};
+use mancala_sweep::Board;
 // assert_cmd's `assert()` on a std `Command`: a failure shows the command,
 // its status and its output.
 use assert_cmd::assert::OutputAssertExt;

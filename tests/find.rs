@@ -2,17 +2,20 @@
 //! line it returns replays to its claimed score, it finds sweeps where they
 //! exist on small boards, and it is deterministic for a seed.
 
-use mancala_sweep::find::{find, FindOptions};
-use mancala_sweep::sweep::{solve, Listing, SolveOptions};
-use mancala_sweep::{turn, Board, Preset, Rules};
+use mancala_sweep::rules::turn;
+use mancala_sweep::search::beam::{find, FindOptions};
+use mancala_sweep::search::exact::{solve, Listing, SolveOptions};
+use mancala_sweep::{Board, Preset, Rules};
 use proptest::prelude::*;
 
 mod common;
 use common::rules;
 
-fn replayed_store(board: Board, rules: Rules, line: &[mancala_sweep::Pit]) -> u32 {
-    let picks: Vec<u32> = line.iter().map(|p| p.number() as u32).collect();
-    let end = turn::replay(board, rules, &picks).unwrap().pop().unwrap();
+fn replayed_store(board: Board, rules: Rules, line: &mancala_sweep::Line) -> u32 {
+    let end = turn::replay(board, rules, &line.numbers())
+        .unwrap()
+        .pop()
+        .unwrap();
     assert!(!end.to_move(), "the line must be a complete turn");
     end.board().store() as u32
 }

@@ -2,8 +2,9 @@
 //! every case with the library and compares. Every optimal line the solver
 //! lists is replayed through the checked [`turn::replay`] path as well.
 
-use mancala_sweep::sweep::{solve, Listing, SolveOptions};
-use mancala_sweep::{turn, Board, Preset};
+use mancala_sweep::rules::turn;
+use mancala_sweep::search::exact::{solve, Listing, SolveOptions};
+use mancala_sweep::{Board, Preset};
 
 #[test]
 fn known_answers_file() {
@@ -37,7 +38,7 @@ fn known_answers_file() {
         }
         assert_eq!(s.optimal.len() as u128, s.optimal_count.min(20));
         for l in &s.optimal {
-            let picks: Vec<u32> = l.iter().map(|p| p.number() as u32).collect();
+            let picks: Vec<u32> = l.numbers();
             let end = turn::replay(board, rules, &picks).unwrap().pop().unwrap();
             assert!(
                 !end.to_move(),
@@ -69,11 +70,7 @@ fn seed_000_avalanche_line() {
     assert_eq!(end.board().store(), 43);
     assert!(!end.to_move());
     let s = solve(&board, rules, &SolveOptions::default()).unwrap();
-    let listed: Vec<Vec<u32>> = s
-        .optimal
-        .iter()
-        .map(|l| l.iter().map(|p| p.number() as u32).collect())
-        .collect();
+    let listed: Vec<Vec<u32>> = s.optimal.iter().map(|l| l.numbers()).collect();
     assert!(listed.contains(&line.to_vec()));
 }
 

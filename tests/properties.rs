@@ -3,10 +3,10 @@
 //! enumeration of every turn through the checked [`Turn`] API, on random small
 //! positions and rule sets, for one thread and for several.
 
-use mancala_sweep::key::{bits_needed, Key};
-use mancala_sweep::sweep::{solve, Listing, SolveOptions};
-use mancala_sweep::turn::Turn;
-use mancala_sweep::{Board, Error, Rules};
+use mancala_sweep::internals::{bits_needed, pack, unpack, Engine, Key, Landings, Packed};
+use mancala_sweep::rules::Turn;
+use mancala_sweep::search::{Kernel, SearchError};
+use mancala_sweep::{solve, Board, Listing, Rules, SolveOptions};
 use proptest::prelude::*;
 
 mod common;
@@ -42,7 +42,7 @@ fn enumerate(turn: &Turn, nodes: &mut HashSet<Board>, turns: &mut Vec<(Vec<u8>, 
         if next.to_move() {
             enumerate(&next, nodes, turns);
         } else {
-            if next.last_end() == Some(mancala_sweep::pick::PickEnd::FreeTurn) {
+            if next.last_end() == Some(mancala_sweep::rules::pick::PickEnd::FreeTurn) {
                 nodes.insert(*next.board());
             }
             let line = next.picks().iter().map(|p| p.number()).collect();
@@ -102,7 +102,7 @@ proptest! {
     fn search_matches_brute_force(b in board(1..=3, 2), r in rules()) {
         let opts = |threads| SolveOptions { threads, listing: Listing::All, ..Default::default() };
         if !b.can_move(r) {
-            let refused = matches!(solve(&b, r, &opts(1)), Err(Error::NoMove { .. }));
+            let refused = matches!(solve(&b, r, &opts(1)), Err(SearchError::NoMove { .. }));
             prop_assert!(refused);
             return Ok(());
         }
@@ -125,7 +125,7 @@ proptest! {
         for (s, c) in by_store {
             prop_assert_eq!(one.turns_by_store[s], c);
         }
-        let listed: Vec<Vec<u8>> = one.optimal.iter().map(|l| l.iter().map(|p| p.number()).collect()).collect();
+        let listed: Vec<Vec<u8>> = one.optimal.iter().map(|l| l.picks().iter().map(|p| p.number()).collect()).collect();
         prop_assert_eq!(&listed, &optimal);
 
         let mut two = solve(&b, r, &opts(2)).unwrap();
@@ -154,23 +154,22 @@ proptest! {
     /// legal pick of random positions, under every rule set.
     #[test]
     fn packed_engine_matches_the_reference(b in board(1..=16, 12), r in rules()) {
-        use mancala_sweep::engine::{self, Engine};
         let n = b.pits_per_side();
-        let narrow = Engine::<2>::new(n.min(7), 255, r);
-        let wide = Engine::<5>::new(n, 255, r);
+        let narrow = Engine::<2>::new(n.min(7), 255, r, Kernel::Scalar);
+        let wide = Engine::<5>::new(n, 255, r, Kernel::Scalar);
         for p in b.legal_picks(r).collect::<Vec<_>>() {
             let from = p.ring(n);
             let mut slow = b.ring().to_vec();
-            let end = mancala_sweep::pick::play(&mut slow, from, r);
+            let end = mancala_sweep::rules::pick::play(&mut slow, from, r);
             let mut out = vec![0u8; slow.len()];
-            let mut fast: engine::Packed<5> = engine::pack(b.ring());
+            let mut fast: Packed<5> = pack(b.ring());
             prop_assert_eq!(wide.play(&mut fast, from), end);
-            engine::unpack(&fast, &mut out);
+            unpack(&fast, &mut out);
             prop_assert_eq!(&out, &slow);
             if n <= 7 {
-                let mut fast: engine::Packed<2> = engine::pack(b.ring());
+                let mut fast: Packed<2> = pack(b.ring());
                 prop_assert_eq!(narrow.play(&mut fast, from), end);
-                engine::unpack(&fast, &mut out);
+                unpack(&fast, &mut out);
                 prop_assert_eq!(&out, &slow);
             }
         }
@@ -193,32 +192,83 @@ fn heavy() -> impl Strategy<Value = Board> {
     })
 }
 
+/// The kernels this CPU runs, and what it lacks for the others.
+fn kernels() -> Vec<Kernel> {
+    Kernel::ALL
+        .into_iter()
+        .filter(|k| k.supported().is_ok())
+        .collect()
+}
+
+/// Says which kernel paths the property tests below run on this CPU, and
+/// which they cannot (shown by the README's test command, which passes
+/// `--show-output`), so that a path is never skipped in silence.
+#[test]
+fn kernel_paths_tested_on_this_cpu() {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    println!("CPU: {cpu}");
+    for k in Kernel::ALL {
+        match k.supported() {
+            Ok(()) => println!("kernel {k}: property-tested against the reference engine"),
+            Err(missing) => println!("kernel {k}: NOT TESTED here, this CPU lacks {missing}"),
+        }
+    }
+    assert!(kernels().contains(&Kernel::Scalar));
+}
+
 /// Every pick of `b` through [`Engine::for_each_pick`] against the reference
-/// engine, with the engine built for `stones` stones in play.
+/// engine, with the engine built for `stones` stones in play, for every
+/// kernel this CPU runs.
 fn lockstep_agrees(b: &Board, r: Rules, stones: usize) -> Result<(), TestCaseError> {
-    use mancala_sweep::engine::{self, Engine};
+    for kernel in kernels() {
+        kernel_agrees(b, r, stones, kernel)?;
+    }
+    Ok(())
+}
+
+fn kernel_agrees(b: &Board, r: Rules, stones: usize, kernel: Kernel) -> Result<(), TestCaseError> {
     let n = b.pits_per_side();
-    let engine = Engine::<2>::new(n, stones, r);
+    // Rings of 14 counters and more leave no spare bytes for a record.
+    let kernel = if kernel == Kernel::Stream && n > 6 {
+        Kernel::Lockstep
+    } else {
+        kernel
+    };
+    let engine = Engine::<2>::new(n, stones, r, kernel);
     let scope: Vec<usize> = r.scope.pits(n).map(|p| p.ring(n)).collect();
     let mut expected = Vec::new();
     for p in b.legal_picks(r) {
         let mut ring = b.ring().to_vec();
-        let end = mancala_sweep::pick::play(&mut ring, p.ring(n), r);
+        let end = mancala_sweep::rules::pick::play(&mut ring, p.ring(n), r);
         expected.push((p.ring(n), ring, end));
     }
     let mut got = Vec::new();
-    let moved = engine.for_each_pick(&engine::pack(b.ring()), &scope, |from, after, end| {
+    let moved = engine.for_each_pick(&pack(b.ring()), &scope, |from, after, end| {
         let mut ring = vec![0u8; 2 * n + 1];
-        engine::unpack(after, &mut ring);
+        unpack(after, &mut ring);
         got.push((from, ring, end));
     });
     prop_assert_eq!(moved, !expected.is_empty());
     prop_assert_eq!(&got, &expected);
     // The search's forward pass reads the kernel's landings directly: each
     // pick's end and final store must be the reference's too.
-    let mut landings = mancala_sweep::relay::Landings::default();
-    let packed = engine::pack(b.ring());
-    if let Some(picks) = engine.landings(&packed, &scope, &mut landings) {
+    let mut landings = Landings::default();
+    let packed = pack(b.ring());
+    let landed = engine.landings(&packed, &scope, &mut landings);
+    prop_assert_eq!(
+        landed.is_some(),
+        kernel != Kernel::Scalar,
+        "kernel {} runs",
+        kernel
+    );
+    if let Some(picks) = landed {
         let finished: Vec<_> = (0..picks)
             .map(|i| {
                 let (end, store) = engine.finish(&landings, i);
@@ -234,7 +284,7 @@ fn lockstep_agrees(b: &Board, r: Rules, stones: usize) -> Result<(), TestCaseErr
         // use them; before any capture, as the kernel leaves the ring).
         for i in 0..picks {
             let mut ring = vec![0u8; 2 * n + 1];
-            engine::unpack(&landings.rings[i], &mut ring);
+            unpack(&landings.rings[i], &mut ring);
             let bits = bits_needed(
                 ring.iter().map(|&c| c as u32).sum::<u32>() - ring[n] as u32,
                 2 * n,
@@ -255,7 +305,7 @@ fn lockstep_agrees(b: &Board, r: Rules, stones: usize) -> Result<(), TestCaseErr
         // The kernel decoding a 64-bit key itself lands every pick the same.
         if bits_needed(b.stones_in_pits(), 2 * n) <= 64 {
             let key = u64::encode(b.ring(), n);
-            let mut from_key = mancala_sweep::relay::Landings::default();
+            let mut from_key = Landings::default();
             if let Some(m) = engine.landings_of_key(key, b.store(), &scope, &mut from_key) {
                 prop_assert_eq!(m, picks);
                 prop_assert_eq!(&from_key.rings[..m], &landings.rings[..m]);
@@ -269,6 +319,7 @@ fn lockstep_agrees(b: &Board, r: Rules, stones: usize) -> Result<(), TestCaseErr
         // them tagged as different nodes so that lanes are refilled. Its
         // records are built by hand, and by the kernel from a key where the
         // key fits 64 bits.
+        prop_assert_eq!(engine.streaming().is_some(), kernel == Kernel::Stream);
         if let Some(lanes) = engine.streaming() {
             let mut input = Vec::new();
             let mut want = Vec::new();
@@ -292,7 +343,7 @@ fn lockstep_agrees(b: &Board, r: Rules, stones: usize) -> Result<(), TestCaseErr
                 }
                 for i in 0..picks {
                     let mut ring = vec![0u8; 2 * n + 1];
-                    engine::unpack(&landings.rings[i], &mut ring);
+                    unpack(&landings.rings[i], &mut ring);
                     want.push((node, ring, landings.lasts[i], engine.finish(&landings, i)));
                 }
             }
@@ -326,10 +377,10 @@ fn lockstep_agrees(b: &Board, r: Rules, stones: usize) -> Result<(), TestCaseErr
 }
 
 proptest! {
-    /// The lockstep kernel (on machines with AVX-512; the one-pick engine
-    /// elsewhere) plays every legal pick as the reference engine does, in
-    /// pit order: with its lap tables (fewer than 128 stones) and with its
-    /// reciprocal division (up to 255).
+    /// Every kernel this CPU runs (see `kernel_paths_tested_on_this_cpu`)
+    /// plays every legal pick as the reference engine does, in pit order:
+    /// with its lap tables (fewer than 128 stones) and with its reciprocal
+    /// division (up to 255).
     #[test]
     fn lockstep_engine_matches_the_reference(
         small in board(1..=7, 12),

@@ -1,7 +1,7 @@
 //! Puzzle collections: the committed files check out and meet the issue's
 //! bar, generation is deterministic, the loader never panics, play works.
 
-use mancala_sweep::play::play;
+use mancala_sweep::puzzle::play::play;
 use mancala_sweep::puzzle::{self, parse};
 use proptest::prelude::*;
 use std::collections::HashSet;
@@ -153,13 +153,7 @@ fn playing_the_solution_solves_the_puzzle() {
     let c = puzzle::load(&path).unwrap();
     let p = c.puzzles.iter().find(|p| p.length >= 2).unwrap();
     let board = puzzle::position(p).unwrap();
-    let moves = p
-        .solution
-        .iter()
-        .map(|x| x.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-        + "\n";
+    let moves = format!("{}\n", p.solution);
     let mut out = Vec::new();
     play(&c, p, board, &mut moves.as_bytes(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
@@ -168,7 +162,7 @@ fn playing_the_solution_solves_the_puzzle() {
     let wrong = board
         .legal_picks(c.rules)
         .map(|p| p.number())
-        .find(|&x| x != p.solution[0]);
+        .find(|&x| x != p.solution.picks()[0].number());
     if let Some(w) = wrong {
         let mut out = Vec::new();
         let script = format!("x\n99\n{w}\ns\nq\n");

@@ -26,9 +26,9 @@
 //! #    1  2  3  4  5  6
 //! ```
 
-use crate::error::{Error, Result};
-use crate::pit::Pit;
-use crate::rules::Rules;
+use super::error::BoardError;
+use super::pit::Pit;
+use super::variant::Rules;
 use std::fmt;
 use std::str::FromStr;
 
@@ -45,30 +45,30 @@ pub const MAX_STONES_IN_PLAY: u32 = 255;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Board {
     n: u8,
-    /// Counters in sowing order (see [`crate::pit`]); only `..2n+1` is used.
+    /// Counters in sowing order (see [`crate::rules::pit`]); only `..2n+1` is used.
     ring: [u8; RING_CAP],
     opponent_store: u8,
 }
 
-fn check_pits_per_side(n: usize) -> Result<()> {
+fn check_pits_per_side(n: usize) -> Result<(), BoardError> {
     if (1..=MAX_PITS_PER_SIDE).contains(&n) {
         Ok(())
     } else {
-        Err(Error::PitsPerSide(n))
+        Err(BoardError::PitsPerSide(n))
     }
 }
 
 impl Board {
     /// The start of a game: `n` pits a side with `stones` each, empty stores.
-    pub fn uniform(n: usize, stones: u32) -> Result<Board> {
+    pub fn uniform(n: usize, stones: u32) -> Result<Board, BoardError> {
         check_pits_per_side(n)?;
         Board::from_pits(&vec![stones; 2 * n], 0, 0)
     }
 
     /// A board from the 2n pit counts in pit-number order and both stores.
-    pub fn from_pits(pits: &[u32], store: u32, opponent_store: u32) -> Result<Board> {
+    pub fn from_pits(pits: &[u32], store: u32, opponent_store: u32) -> Result<Board, BoardError> {
         if !pits.len().is_multiple_of(2) {
-            return Err(Error::BoardText {
+            return Err(BoardError::Text {
                 text: format!("{pits:?}"),
                 reason: format!(
                     "{} pit counts given: a board has an even number (2 to {})",
@@ -81,10 +81,10 @@ impl Board {
         check_pits_per_side(n)?;
         let in_play: u64 = pits.iter().map(|&c| c as u64).sum::<u64>() + store as u64;
         if in_play > MAX_STONES_IN_PLAY as u64 {
-            return Err(Error::TooManyStones(in_play));
+            return Err(BoardError::TooManyStones(in_play));
         }
         if opponent_store > MAX_STONES_IN_PLAY {
-            return Err(Error::OpponentStore(opponent_store as u64));
+            return Err(BoardError::OpponentStore(opponent_store as u64));
         }
         let mut ring = [0u8; RING_CAP];
         for (p, &c) in Pit::all(n).zip(pits) {
@@ -226,11 +226,11 @@ impl fmt::Display for Board {
 }
 
 impl FromStr for Board {
-    type Err = Error;
+    type Err = BoardError;
 
     /// Read the board text format (see the module docs).
-    fn from_str(text: &str) -> Result<Board> {
-        let fail = |reason: String| Error::BoardText {
+    fn from_str(text: &str) -> Result<Board, BoardError> {
+        let fail = |reason: String| BoardError::Text {
             text: text.trim().to_string(),
             reason,
         };

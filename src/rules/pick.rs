@@ -1,6 +1,6 @@
 //! A pick: empty one pit, sow it, follow relay sowings, and apply the capture
-//! rule. This is the whole rules engine; [`crate::turn`] strings picks into a
-//! turn and [`crate::sweep`] searches over them.
+//! rule. This is the whole rules engine; [`crate::rules::turn`] strings picks into a
+//! turn and [`crate::search::exact`] searches over them.
 //!
 //! Where the last stone lands decides what happens:
 //! - the own store: a free turn ([`PickEnd::FreeTurn`]);
@@ -13,8 +13,8 @@
 //! stone it carries closer to the store, and one that passes it adds to the
 //! store, which only grows.
 
+use super::sow::sow;
 use crate::rules::{Capture, Rules};
-use crate::sow::sow;
 
 /// How a pick ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub enum PickEnd {
 
 /// Play a pick from ring index `from` on `ring` (2n+1 counters, store at
 /// index n). The pit must be non-empty. This is the unchecked hot path of the
-/// search; [`crate::turn::Turn::pick`] is the checked one.
+/// search; [`crate::rules::turn::Turn::pick`] is the checked one.
 #[inline]
 pub fn play(ring: &mut [u8], from: usize, rules: Rules) -> PickEnd {
     let n = ring.len() / 2;

@@ -16,7 +16,7 @@
 //! ([`Key::encode_packed`], [`Key::decode_packed`]), and a test checks that
 //! both give the same keys and rings.
 
-use crate::engine::Packed;
+use crate::search::kernel::packed::Packed;
 
 /// A position key: an unsigned integer wide enough for the board.
 pub trait Key: Copy + Ord + Eq + std::hash::Hash + Send + Sync + std::fmt::Debug + 'static {
@@ -36,7 +36,7 @@ pub trait Key: Copy + Ord + Eq + std::hash::Hash + Send + Sync + std::fmt::Debug
     /// Hand each pit's count to `set(ring index, count)`, skipping the store.
     fn decode_with(self, len: usize, n: usize, set: impl FnMut(usize, u8));
 
-    /// Encode the pits of a packed ring (see [`crate::engine`]) of `len`
+    /// Encode the pits of a packed ring (see [`crate::search::kernel::packed`]) of `len`
     /// counters with the own store at `n`: the search's hot path.
     ///
     /// Pit `i`'s separator sits at bit `P_i - 1`, where `P_i` is the sum of
@@ -53,7 +53,7 @@ pub trait Key: Copy + Ord + Eq + std::hash::Hash + Send + Sync + std::fmt::Debug
 
     /// The key of a ring with `pits` pits (the own store left out), from
     /// the running sums the lockstep kernel computes
-    /// ([`crate::relay::Landings::sums`]): the sum through pit `t < pits -
+    /// ([`crate::search::kernel::relay::Landings::sums`]): the sum through pit `t < pits -
     /// 1` is one past the separator after it, and the sum through the last
     /// pit is the key's width. The separators are set independently of each
     /// other, so this is a few cycles where [`Key::encode_packed`] is a
@@ -116,7 +116,7 @@ macro_rules! impl_key {
             #[inline]
             fn encode_packed<const W: usize>(ring: &Packed<W>, len: usize, n: usize) -> Self {
                 // The counters as bytes: one load each instead of a shift.
-                let mut bytes = [0u8; 8 * crate::engine::MAX_WORDS];
+                let mut bytes = [0u8; 8 * crate::search::kernel::packed::MAX_WORDS];
                 for (chunk, word) in bytes.chunks_exact_mut(8).zip(ring) {
                     chunk.copy_from_slice(&word.to_le_bytes());
                 }
@@ -219,7 +219,7 @@ mod tests {
 
     #[test]
     fn packed_coding_matches_the_byte_coding() {
-        use crate::engine::{pack, unpack};
+        use crate::search::kernel::packed::{pack, unpack};
         let cases: [(&[u8], usize); 7] = [
             (&[4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4], 6),
             (&[0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 48], 6),

@@ -2,7 +2,7 @@
 //!
 //! A relay chain is a data-dependent loop: each sowing decides where the next
 //! one starts and whether there is one. Played one pick at a time (as
-//! [`crate::engine::Engine::play`] does), every sowing waits for the one
+//! [`crate::search::kernel::packed::Engine::play`] does), every sowing waits for the one
 //! before it and nearly every pick ends with a mispredicted branch; that was
 //! 60% of the search's time.
 //!
@@ -24,7 +24,7 @@
 //! The loop ends when no lane relays on: one branch a step instead of
 //! several a sowing, and the steps of different registers overlap. Lanes
 //! that finished early idle under a mask. Captures happen at most once, when
-//! a chain ends, so [`crate::engine::Engine`] applies them afterwards, one
+//! a chain ends, so [`crate::search::kernel::packed::Engine`] applies them afterwards, one
 //! pick at a time.
 //!
 //! On a real bucket of any-hole 2x6x4 this plays a pick in about 10 ns
@@ -55,12 +55,12 @@
 #[derive(Clone, Debug, Default)]
 #[repr(C, align(64))]
 pub struct Landings {
-    /// The ring after each pick, packed as in [`crate::engine::Packed`].
+    /// The ring after each pick, packed as in [`crate::search::kernel::packed::Packed`].
     pub rings: [[u64; 2]; 16],
     /// For each pick, running sums over the ring's pits (the own store
     /// left out) of `count + 1`, except that the last pit adds just its
     /// count: where the separators of its key go, and the key's width (see
-    /// [`crate::key::Key::from_sums`]).
+    /// [`crate::search::exact::key::Key::from_sums`]).
     pub sums: [[u8; 16]; 16],
     /// Ring index of each picked counter.
     pub picks: [u8; 16],
@@ -85,6 +85,43 @@ pub struct Picks {
     mask: u32,
     /// Registers of four picks.
     groups: usize,
+}
+
+/// What this CPU can run, detected once: the feature checks are cheap,
+/// but the search asks for every engine it builds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Cpu {
+    /// AVX-512 F, BW and VBMI: the lockstep kernel.
+    pub lockstep: bool,
+    /// Also VBMI2 and VL: the kernel decodes 64-bit keys.
+    pub decodes: bool,
+    /// Also BMI2 and POPCNT: the streaming kernel.
+    pub streams: bool,
+}
+
+/// The kernels' CPU features (none off x86-64).
+pub(crate) fn cpu() -> Cpu {
+    static CPU: std::sync::OnceLock<Cpu> = std::sync::OnceLock::new();
+    *CPU.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            let lockstep = has!("avx512f") && has!("avx512bw") && has!("avx512vbmi");
+            let decodes = lockstep && has!("avx512vbmi2") && has!("avx512vl");
+            let streams = decodes && has!("bmi2") && has!("popcnt");
+            Cpu {
+                lockstep,
+                decodes,
+                streams,
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        Cpu {
+            lockstep: false,
+            decodes: false,
+            streams: false,
+        }
+    })
 }
 
 /// The lockstep kernel for one board size and rule set; only exists on
@@ -122,33 +159,36 @@ macro_rules! kernel {
 
 impl Lanes {
     /// The kernel for `n` pits a side with at most `stones` stones in play,
-    /// or `None` when the board is wider than a lane or the CPU lacks
-    /// AVX-512 F, BW or VBMI.
-    pub fn new(n: usize, stones: usize, relay: bool) -> Option<Lanes> {
+    /// streaming when `streams` is asked for; `None` when the CPU lacks
+    /// what that needs (see [`cpu`]). Which board gets which kernel is
+    /// decided in [`super::plan`], not here.
+    pub fn new(n: usize, stones: usize, relay: bool, streams: bool) -> Option<Lanes> {
+        let cpu = cpu();
+        debug_assert!(
+            2 * n < 16,
+            "a ring of {} counters does not fit a lane",
+            2 * n + 1
+        );
+        debug_assert!(!streams || n <= 6, "records need 3 spare bytes");
+        if !cpu.lockstep || (streams && !cpu.streams) {
+            return None;
+        }
         #[cfg(target_arch = "x86_64")]
         {
-            if 2 * n < 16
-                && std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512bw")
-                && std::arch::is_x86_feature_detected!("avx512vbmi")
-            {
-                // SAFETY: the features the kernel is compiled for were just detected.
-                let consts = unsafe { avx512::Consts::new(n, stones, relay) };
-                let decodes = std::arch::is_x86_feature_detected!("avx512vbmi2")
-                    && std::arch::is_x86_feature_detected!("avx512vl");
-                let streams = decodes
-                    && n <= 6
-                    && std::arch::is_x86_feature_detected!("bmi2")
-                    && std::arch::is_x86_feature_detected!("popcnt");
-                return Some(Lanes {
-                    consts,
-                    decodes,
-                    streams,
-                });
-            }
+            // SAFETY: `cpu()` detected AVX-512 F, BW and VBMI, the features
+            // the constants are built with.
+            let consts = unsafe { avx512::Consts::new(n, stones, relay) };
+            Some(Lanes {
+                consts,
+                decodes: cpu.decodes,
+                streams,
+            })
         }
-        let _ = (n, stones, relay);
-        None
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (n, stones, relay);
+            unreachable!("cpu() finds no AVX-512 off x86-64")
+        }
     }
 
     /// Play every pick from a non-empty counter among `froms` (ring
@@ -157,14 +197,6 @@ impl Lanes {
     pub fn play(&self, ring: [u64; 2], froms: &[usize], out: &mut Landings) -> usize {
         assert!(froms.len() <= MAX_PICKS, "at most {MAX_PICKS} picks");
         kernel!(self, play(ring, froms, out))
-    }
-
-    /// The same kernel with [`Lanes::stream`] turned off.
-    pub fn without_streaming(self) -> Lanes {
-        Lanes {
-            streams: false,
-            ..self
-        }
     }
 
     /// True when [`Lanes::stream`] runs here: rings of at most 13
@@ -233,7 +265,7 @@ impl Lanes {
     }
 
     /// [`Lanes::play`] on the ring that the 64-bit stars-and-bars `key`
-    /// (see [`crate::key`]) and `store` stones in the own store code,
+    /// (see [`crate::search::exact::key`]) and `store` stones in the own store code,
     /// decoding the key in registers: a compress of the bit positions of
     /// its separators gives where each pit ends. `None` when the CPU lacks
     /// AVX-512 VBMI2 or VL.
@@ -397,7 +429,7 @@ mod avx512 {
         sow(c, ring, froms, out)
     }
 
-    /// Decode `key` (see [`crate::key`]) with `store` stones in the own
+    /// Decode `key` (see [`crate::search::exact::key`]) with `store` stones in the own
     /// store, then [`play`].
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512vl")]
     pub fn play_key(c: &Consts, key: u64, store: u8, froms: &[usize], out: &mut Landings) -> usize {

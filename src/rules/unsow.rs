@@ -15,9 +15,9 @@
 //! Backwards, every sowing found can be the pick itself (if its pit is in
 //! scope) or, when relay is on and it carried at least two stones, the
 //! continuation of an earlier sowing that landed in its pit. The chains are
-//! finite, because played forwards they stop (see [`crate::pick`]).
+//! finite, because played forwards they stop (see [`crate::rules::pick`]).
 //!
-//! The listing pass of [`crate::sweep`] uses this to find the nodes on
+//! The listing pass of [`crate::search::exact`] uses this to find the nodes on
 //! optimal lines from the top down without expanding every node: a tested
 //! second path next to the forward engine.
 
@@ -85,7 +85,7 @@ fn unsow(ring: &[u8], from: usize, landed: usize) -> Option<[u8; RING]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pick::{play, PickEnd};
+    use crate::rules::pick::{play, PickEnd};
     use crate::rules::Scope;
 
     /// Every predecessor found replays forward to the position, and every

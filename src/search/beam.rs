@@ -1,7 +1,7 @@
 //! `find`: a bounded beam search for the best turn on boards too big to
 //! search exhaustively.
 //!
-//! The search walks the same store buckets as [`crate::sweep`], but keeps at
+//! The search walks the same store buckets as [`crate::search::exact`], but keeps at
 //! most `beam` positions in each bucket: the ones with the best heuristic
 //! score (see [`score`]). Positions are deduplicated by their packed ring, and
 //! each remembers the pick that first reached it, so the best line can be
@@ -11,19 +11,17 @@
 //! (the search was exhaustive and its answer is exact), or the time budget
 //! runs out. With `widen` off there is one round, which never keeps more
 //! than `beam` positions a bucket. Each line returned is replayed through the
-//! checked [`crate::turn`] path to prove its score.
+//! checked [`crate::rules::turn`] path to prove its score.
 //!
 //! The result is deterministic for a given seed, beam and thread count as
 //! long as the same rounds finish; the time budget only decides how many
 //! rounds run.
 
-use crate::board::Board;
-use crate::engine::{self, Engine, Packed};
-use crate::error::Result;
-use crate::pick::PickEnd;
-use crate::pit::Pit;
-use crate::rules::Rules;
-use crate::turn;
+use super::control::{cancelled, guarded, worker_pool};
+use super::error::SearchError;
+use super::kernel::packed::{self, Engine, Packed};
+use super::kernel::{plan, KernelChoice};
+use crate::rules::{turn, Board, Line, PickEnd, Pit, Rules};
 use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -48,6 +46,8 @@ pub struct FindOptions<'a> {
     /// When this becomes true (Ctrl-C), the search stops after the bucket it
     /// is on and returns the best line so far, marked interrupted.
     pub cancel: Option<&'a AtomicBool>,
+    /// Which kernels may play the picks (see [`crate::search::kernel`]).
+    pub kernel: KernelChoice,
 }
 
 impl Default for FindOptions<'_> {
@@ -61,6 +61,7 @@ impl Default for FindOptions<'_> {
             weights: Weights::TUNED,
             progress: None,
             cancel: None,
+            kernel: KernelChoice::Auto,
         }
     }
 }
@@ -94,7 +95,7 @@ pub struct Found {
     /// Stones in the pits and the own store at the start.
     pub total_stones: u32,
     /// The line: a complete turn.
-    pub line: Vec<Pit>,
+    pub line: Line,
     /// True when `best_store` is proved best: the last round dropped no
     /// position, or the line is a sweep.
     pub exact: bool,
@@ -118,19 +119,22 @@ impl Found {
 }
 
 /// Search for the best turn from `board` within the options' budget.
-pub fn find(board: &Board, rules: Rules, opts: &FindOptions) -> Result<Found> {
-    let pool = crate::sweep::worker_pool(board, rules, opts.threads)?;
+pub fn find(board: &Board, rules: Rules, opts: &FindOptions) -> Result<Found, SearchError> {
+    let pool = worker_pool(board, rules, opts.threads)?;
     let started = Instant::now();
-    let (line, exact, rounds, beam, positions) = crate::sweep::guarded(&pool, || {
+    // Keys are never decoded here, so any width will do for the plan.
+    let kernel = plan(board.pits_per_side(), 128, opts.kernel).kernel;
+    let (line, exact, rounds, beam, positions) = guarded(&pool, || {
         if 2 * board.pits_per_side() < 16 {
-            Beam::<2>::new(board, rules).run(opts, started)
+            Beam::<2>::new(board, rules, kernel).run(opts, started)
         } else {
-            Beam::<5>::new(board, rules).run(opts, started)
+            Beam::<5>::new(board, rules, kernel).run(opts, started)
         }
     })?;
-    let interrupted = crate::sweep::cancelled(opts.cancel);
-    let numbers: Vec<u32> = line.iter().map(|p| p.number() as u32).collect();
-    let end = turn::replay(*board, rules, &numbers)?
+    let interrupted = cancelled(opts.cancel);
+    let line = Line(line);
+    let end = turn::replay(*board, rules, &line.numbers())
+        .map_err(|e| SearchError::Internal(format!("a found line does not replay: {e}")))?
         .pop()
         .expect("replay returns the start state at least");
     debug_assert!(!end.to_move(), "a found line is a complete turn");
@@ -185,19 +189,19 @@ struct Expansion<const W: usize> {
 }
 
 impl<const W: usize> Beam<W> {
-    fn new(start: &Board, rules: Rules) -> Self {
+    fn new(start: &Board, rules: Rules, kernel: super::kernel::Kernel) -> Self {
         let n = start.pits_per_side();
         Beam {
             start: *start,
             n,
             max_store: start.stones_in_play() as usize,
-            engine: Engine::new(n, start.stones_in_play() as usize, rules),
+            engine: Engine::new(n, start.stones_in_play() as usize, rules, kernel),
             scope: rules.scope.pits(n).map(|p| p.ring(n)).collect(),
         }
     }
 
     fn store_of(&self, ring: &Packed<W>) -> usize {
-        engine::get(ring, self.n) as usize
+        packed::get(ring, self.n) as usize
     }
 
     fn expand(&self, ring: &Packed<W>) -> Expansion<W> {
@@ -223,9 +227,9 @@ impl<const W: usize> Beam<W> {
     /// The heuristic: how promising a position is among those with the same
     /// store. See [`score`].
     fn score(&self, ring: &Packed<W>, weights: Weights) -> i64 {
-        let mut bytes = [0u8; crate::board::RING_CAP];
+        let mut bytes = [0u8; crate::rules::board::RING_CAP];
         let len = 2 * self.n + 1;
-        engine::unpack(ring, &mut bytes[..len]);
+        packed::unpack(ring, &mut bytes[..len]);
         let mut free = 0i64;
         self.engine.for_each_pick(ring, &self.scope, |_, _, end| {
             free += (end == PickEnd::FreeTurn) as i64
@@ -281,7 +285,7 @@ impl<const W: usize> Beam<W> {
         let mut buckets: Vec<
             hashbrown::HashMap<Packed<W>, Candidate<W>, foldhash::fast::FixedState>,
         > = (0..=self.max_store).map(|_| Default::default()).collect();
-        let start = engine::pack(self.start.ring());
+        let start = packed::pack(self.start.ring());
         let first = self.start.store() as usize;
         buckets[first].insert(
             start,
@@ -309,7 +313,7 @@ impl<const W: usize> Beam<W> {
             }
             positions += cands.len() as u64;
             // A raised cancel flag skips the rest of the bucket's work.
-            let stop = || crate::sweep::cancelled(opts.cancel);
+            let stop = || cancelled(opts.cancel);
             let expansions: Vec<Expansion<W>> = cands
                 .par_iter()
                 .map(|c| {

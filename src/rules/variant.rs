@@ -10,7 +10,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Which pits the player to move may pick from.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Scope {
     /// Own pits only (pits 1..n).
@@ -20,7 +20,7 @@ pub enum Scope {
 }
 
 /// What happens when the last stone of a pick lands in an empty own pit.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Capture {
     /// No capture: the turn simply ends.
@@ -30,21 +30,6 @@ pub enum Capture {
     Kalah,
     /// Like `kalah`, but the last stone is taken even when the opposite pit is empty.
     Empty,
-}
-
-/// A `on`/`off` switch for the command line.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum Switch {
-    /// Enabled.
-    On,
-    /// Disabled.
-    Off,
-}
-
-impl From<Switch> for bool {
-    fn from(s: Switch) -> bool {
-        s == Switch::On
-    }
 }
 
 /// A complete rule set.
@@ -81,7 +66,7 @@ impl Rules {
 }
 
 /// The named rule sets accepted by `--rules`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Preset {
     /// GamePigeon avalanche: scope own, relay on, capture none.
@@ -134,12 +119,12 @@ impl FromStr for Preset {
 impl Scope {
     /// The pits this scope allows on a board with `n` pits a side, in pit
     /// order: 1..=n or 1..=2n.
-    pub fn pits(self, n: usize) -> impl Iterator<Item = crate::pit::Pit> {
+    pub fn pits(self, n: usize) -> impl Iterator<Item = super::pit::Pit> {
         let last = match self {
             Scope::Own => n,
             Scope::Any => 2 * n,
         };
-        crate::pit::Pit::all(n).take(last)
+        super::pit::Pit::all(n).take(last)
     }
 }
 
@@ -149,6 +134,29 @@ impl fmt::Display for Scope {
             Scope::Own => "own",
             Scope::Any => "any",
         })
+    }
+}
+
+impl FromStr for Scope {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "own" => Ok(Scope::Own),
+            "any" => Ok(Scope::Any),
+            _ => Err(format!("unknown scope {s:?}: use own or any")),
+        }
+    }
+}
+
+impl FromStr for Capture {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "none" => Ok(Capture::None),
+            "kalah" => Ok(Capture::Kalah),
+            "empty" => Ok(Capture::Empty),
+            _ => Err(format!("unknown capture {s:?}: use none, kalah or empty")),
+        }
     }
 }
 

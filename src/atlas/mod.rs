@@ -1,6 +1,6 @@
 //! The variant atlas: the best first turn for every board size and rule set
-//! of a grid, proved by [`crate::sweep::solve`] where the budget allows and
-//! found by [`crate::find::find`] (a lower bound) where it does not.
+//! of a grid, proved by [`crate::search::exact::solve`] where the budget allows and
+//! found by [`crate::search::beam::find`] (a lower bound) where it does not.
 //!
 //! An atlas lives in one directory: `atlas.json` (the cells, format
 //! [`ATLAS_FORMAT`]), `atlas.md` (a table per rule set) and one SVG heat map
@@ -8,17 +8,15 @@
 //! after every cell, so an interrupted run leaves complete files, and a new
 //! run with the same directory skips the cells that are already there.
 
-use crate::board::Board;
-use crate::error::{Error, Result};
-use crate::find::{find, FindOptions};
-use crate::report::VERSION;
-use crate::rules::{Capture, Rules, Scope};
-use crate::sweep::{solve_within, Listing, SolveOptions};
+use crate::format::{write_atomic, FileError, VERSION};
+use crate::rules::{Board, BoardError, Capture, Line, Rules, Scope};
+use crate::search::{find, FindOptions, Listing, SearchError, SolveOptions};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+use thiserror::Error;
 
 /// `format` of `atlas.json`.
 pub const ATLAS_FORMAT: &str = "mancala-sweep-atlas/1";
@@ -104,7 +102,7 @@ pub struct Cell {
     /// Distinct pick positions; null when not exact.
     pub positions: Option<u64>,
     /// One best line (pit numbers): the first optimal one when exact.
-    pub line: Vec<u8>,
+    pub line: Line,
     /// Seconds the cell took (the failed exhaustive try included).
     pub seconds: f64,
 }
@@ -139,7 +137,7 @@ pub struct CellBudget {
 
 /// Work out one cell: `solve` within the budget, else `find`. `stop` is the
 /// user's Ctrl-C; when it is raised the cell is abandoned with
-/// [`Error::Interrupted`].
+/// [`AtlasError::Interrupted`].
 pub fn run_cell(
     rules: Rules,
     pits: usize,
@@ -162,7 +160,7 @@ pub fn run_cell(
         optimal_count: Some("1".into()),
         turns_total: Some("1".into()),
         positions: Some(1),
-        line: Vec::new(),
+        line: Line::default(),
         seconds: 0.0,
     };
     if !board.can_move(rules) {
@@ -177,9 +175,11 @@ pub fn run_cell(
         threads: budget.threads,
         listing: Listing::Limit(1),
         max_memory: budget.max_memory,
+        seconds: Some(budget.seconds),
+        cancel: Some(stop),
         ..Default::default()
     };
-    let solved = solve_within(&board, rules, &opts, budget.seconds, stop);
+    let solved = crate::search::solve(&board, rules, &opts);
     match solved {
         Ok(s) => Ok(Cell {
             best_store: s.best_store,
@@ -187,12 +187,12 @@ pub fn run_cell(
             optimal_count: Some(s.optimal_count.to_string()),
             turns_total: Some(s.turns_total.to_string()),
             positions: Some(s.positions),
-            line: s.optimal[0].iter().map(|p| p.number()).collect(),
+            line: s.optimal[0].clone(),
             seconds: started.elapsed().as_secs_f64(),
             ..base
         }),
-        Err(Error::Interrupted { .. } | Error::MemoryLimit { .. })
-            if !stop.load(Ordering::Relaxed) =>
+        Err(e @ (SearchError::Stopped { .. } | SearchError::MemoryLimit { .. }))
+            if !e.is_cancelled() =>
         {
             let opts = FindOptions {
                 seconds: budget.seconds,
@@ -202,7 +202,7 @@ pub fn run_cell(
             };
             let f = find(&board, rules, &opts)?;
             if f.interrupted {
-                return Err(interrupted());
+                return Err(AtlasError::Interrupted);
             }
             Ok(Cell {
                 best_store: f.best_store,
@@ -212,21 +212,14 @@ pub fn run_cell(
                 optimal_count: None,
                 turns_total: None,
                 positions: None,
-                line: f.line.iter().map(|p| p.number()).collect(),
+                line: f.line,
                 seconds: started.elapsed().as_secs_f64(),
                 ..base
             })
         }
-        Err(Error::Interrupted { .. }) => Err(interrupted()),
-        Err(e) => Err(e),
+        Err(e) if e.is_cancelled() => Err(AtlasError::Interrupted),
+        Err(e) => Err(e.into()),
     }
-}
-
-fn interrupted() -> Error {
-    Error::Stopped(
-        "the atlas is incomplete; the cells finished so far are saved, and running the same command again resumes"
-            .into(),
-    )
 }
 
 /// Read `atlas.json` from `dir` if there is one; an unreadable or foreign
@@ -236,41 +229,67 @@ pub fn load(dir: &Path) -> Result<Option<Atlas>> {
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(file_error(&path, &e.to_string())),
+        Err(source) => return Err(AtlasError::Unreadable { path, source }),
     };
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| file_error(&path, &format!("not valid JSON ({e})")))?;
+    let foreign = |reason: String| {
+        AtlasError::Occupied(FileError::Foreign {
+            path: path.clone(),
+            reason,
+        })
+    };
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| foreign(format!("not valid JSON ({e})")))?;
     let format = value.get("format").and_then(|f| f.as_str()).unwrap_or("");
     if format != ATLAS_FORMAT {
-        return Err(file_error(
-            &path,
-            &format!("format {format:?} is not {ATLAS_FORMAT:?}: give another --out directory"),
-        ));
+        return Err(foreign(format!(
+            "format {format:?} is not {ATLAS_FORMAT:?}"
+        )));
     }
-    let atlas: Atlas = serde_json::from_value(value)
-        .map_err(|e| file_error(&path, &format!("not an atlas ({e})")))?;
+    let atlas: Atlas =
+        serde_json::from_value(value).map_err(|e| foreign(format!("not an atlas ({e})")))?;
     Ok(Some(atlas))
 }
 
-fn file_error(path: &Path, reason: &str) -> Error {
-    Error::File {
-        path: path.display().to_string(),
-        reason: reason.to_string(),
-    }
-}
+/// Results of this module.
+pub type Result<T, E = AtlasError> = std::result::Result<T, E>;
 
-/// Write `bytes` to `path` whole: to a temporary file beside it, then renamed.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp: PathBuf = path.with_extension(format!(
-        "{}.tmp",
-        path.extension().and_then(|e| e.to_str()).unwrap_or("")
-    ));
-    std::fs::write(&tmp, bytes)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            file_error(path, &format!("cannot write it ({e})"))
-        })
+/// What making an atlas can fail with.
+#[derive(Debug, Error)]
+pub enum AtlasError {
+    /// A cell's board cannot exist.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// The search refused or failed.
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    /// An output file could not be written.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// `atlas.json` in the output directory is not an atlas: it is not
+    /// overwritten.
+    #[error(transparent)]
+    Occupied(FileError),
+    /// `atlas.json` exists but cannot be read.
+    #[error("{}: {source}", path.display())]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The output directory cannot be created.
+    #[error("{}: cannot create the directory ({source})", path.display())]
+    CreateDir {
+        /// The directory.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The cancel flag stopped the run; the finished cells are saved.
+    #[error("interrupted: the atlas is incomplete; the cells finished so far are saved, and running the same command again resumes")]
+    Interrupted,
 }
 
 /// Keep the cells of `old` that are in the grid, in grid order with `new`
@@ -435,8 +454,10 @@ pub fn run(
     stop: &AtomicBool,
     on_cell: &dyn Fn(usize, usize, &Cell),
 ) -> Result<(Vec<Cell>, usize)> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| file_error(dir, &format!("cannot create the directory ({e})")))?;
+    std::fs::create_dir_all(dir).map_err(|source| AtlasError::CreateDir {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     let earlier = load(dir)?.map(|a| a.cells).unwrap_or_default();
     let mut cells = merge(grid, &earlier);
     let skipped = cells.len();

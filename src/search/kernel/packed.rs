@@ -1,4 +1,4 @@
-//! The search's packed rules engine: the rules of [`crate::pick`], with the
+//! The search's packed rules engine: the rules of [`crate::rules::pick`], with the
 //! ring packed into 64-bit words, one byte a counter.
 //!
 //! A sowing of `k` stones from ring index `from` is `q = k / len` laps plus
@@ -9,21 +9,22 @@
 //! word additions and a table look-up for where the last stone lands. The
 //! result is exact: each word's true value after the sowing is a sum of
 //! counters that each fit a byte, because at most 255 stones are in play (see
-//! [`crate::board::MAX_STONES_IN_PLAY`]), so no carry or borrow is lost.
+//! [`crate::rules::board::MAX_STONES_IN_PLAY`]), so no carry or borrow is lost.
 //!
-//! [`crate::pick::play`] stays the reference: a property test checks that both
+//! [`crate::rules::pick::play`] stays the reference: a property test checks that both
 //! engines agree on random positions under every rule set, and `replay` and
 //! the puzzle player use the reference.
 //!
 //! The search's forward pass streams picks through [`Engine::streaming`]
-//! where it can (see [`crate::relay`]). Otherwise the search and `find` play
+//! where it can (see [`crate::search::kernel::relay`]). Otherwise the search and `find` play
 //! picks through [`Engine::for_each_pick`]. Where
 //! the CPU has AVX-512 and a ring fits 16 bytes, it hands all the picks of a
-//! position to the lockstep kernel of [`crate::relay`] and only finishes each
+//! position to the lockstep kernel of [`crate::search::kernel::relay`] and only finishes each
 //! one here (the capture, if any); elsewhere it plays them one at a time.
 
-use crate::pick::PickEnd;
-use crate::relay::{Landings, Lanes, MAX_PICKS};
+use super::relay::{Landings, Lanes};
+use super::Kernel;
+use crate::rules::pick::PickEnd;
 use crate::rules::{Capture, Rules};
 
 /// A packed ring: `W` little-endian words, byte `i` is ring counter `i`.
@@ -88,14 +89,16 @@ pub struct Engine<const W: usize> {
     /// `lasts[from * stride + k]`: where the last of those stones lands.
     lasts: Vec<u8>,
     /// The lockstep kernel that plays all picks of a position at once, on
-    /// machines and boards where it runs (see [`crate::relay`]).
+    /// machines and boards where it runs (see [`crate::search::kernel::relay`]).
     lanes: Option<Lanes>,
 }
 
 impl<const W: usize> Engine<W> {
-    /// Tables for `n` pits a side and at most `stones` stones in play;
-    /// `2n+1` counters must fit `8 * W` bytes.
-    pub fn new(n: usize, stones: usize, rules: Rules) -> Self {
+    /// Tables for `n` pits a side and at most `stones` stones in play,
+    /// playing picks with `kernel` (as [`super::plan`] chose it; a SIMD
+    /// kernel the CPU cannot run is refused there, and here falls back to
+    /// the scalar one); `2n+1` counters must fit `8 * W` bytes.
+    pub fn new(n: usize, stones: usize, rules: Rules, kernel: Kernel) -> Self {
         let len = 2 * n + 1;
         assert!(
             len <= 8 * W,
@@ -127,27 +130,17 @@ impl<const W: usize> Engine<W> {
             stride,
             deltas,
             lasts,
-            lanes: if W == 2 {
-                Lanes::new(n, stones, rules.relay)
-            } else {
-                None
+            lanes: match kernel {
+                Kernel::Scalar => None,
+                _ => {
+                    assert!(
+                        W == 2 && 2 * n < 16,
+                        "the SIMD kernels need rings of 16 bytes at most"
+                    );
+                    Lanes::new(n, stones, rules.relay, kernel == Kernel::Stream)
+                }
             },
         }
-    }
-
-    /// The same engine playing one pick at a time even where the lockstep
-    /// kernel could run: for the tests and benchmarks that compare them.
-    pub fn one_at_a_time(mut self) -> Self {
-        self.lanes = None;
-        self
-    }
-
-    /// The same engine with the lockstep kernel but not its streaming form,
-    /// as on boards of 7 pits a side or a CPU without BMI2: for the
-    /// benchmark that compares them.
-    pub fn without_streaming(mut self) -> Self {
-        self.lanes = self.lanes.map(Lanes::without_streaming);
-        self
     }
 
     /// True when [`Engine::for_each_pick`] plays picks in lockstep.
@@ -163,12 +156,9 @@ impl<const W: usize> Engine<W> {
     /// [`Engine::finish`]ed by the caller.
     #[inline]
     pub fn landings(&self, ring: &Packed<W>, scope: &[usize], out: &mut Landings) -> Option<usize> {
-        match &self.lanes {
-            Some(lanes) if scope.len() <= MAX_PICKS => {
-                Some(lanes.play([ring[0], ring[1]], scope, out))
-            }
-            _ => None,
-        }
+        self.lanes
+            .as_ref()
+            .map(|lanes| lanes.play([ring[0], ring[1]], scope, out))
     }
 
     /// [`Engine::landings`] of the ring that a 64-bit `key` and `store`
@@ -182,7 +172,7 @@ impl<const W: usize> Engine<W> {
         out: &mut Landings,
     ) -> Option<usize> {
         match &self.lanes {
-            Some(lanes) if scope.len() <= MAX_PICKS => lanes.play_key(key, store, scope, out),
+            Some(lanes) => lanes.play_key(key, store, scope, out),
             _ => None,
         }
     }
@@ -238,7 +228,7 @@ impl<const W: usize> Engine<W> {
     ) -> bool {
         let mut moved = false;
         match &self.lanes {
-            Some(lanes) if scope.len() <= MAX_PICKS => {
+            Some(lanes) => {
                 let mut landings = Landings::default();
                 let picks = lanes.play([ring[0], ring[1]], scope, &mut landings);
                 for i in 0..picks {
@@ -295,7 +285,7 @@ impl<const W: usize> Engine<W> {
     }
 
     /// Play a pick from the non-empty ring counter `from`, as
-    /// [`crate::pick::play`] does.
+    /// [`crate::rules::pick::play`] does.
     #[inline]
     pub fn play(&self, ring: &mut Packed<W>, from: usize) -> PickEnd {
         let mut from = from;
@@ -319,7 +309,7 @@ impl<const W: usize> Engine<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pick;
+    use crate::rules::pick;
 
     #[test]
     fn packed_engine_matches_the_reference_on_every_single_pick() {
@@ -337,7 +327,7 @@ mod tests {
                         relay,
                         capture,
                     };
-                    let engine = Engine::<2>::new(6, 255, rules);
+                    let engine = Engine::<2>::new(6, 255, rules, Kernel::Scalar);
                     for b in boards {
                         for from in (0..13).filter(|&i| i != 6 && b[i] > 0) {
                             let mut slow = b.to_vec();

@@ -1,5 +1,5 @@
 //! Puzzle collections: "reach the most stones this turn" puzzles with a
-//! unique solution, proved by [`crate::sweep::solve`], graded, and exported
+//! unique solution, proved by [`crate::search::exact::solve`], graded, and exported
 //! as versioned JSON.
 //!
 //! A puzzle is a position under a rule set and a goal: the store count to
@@ -20,22 +20,35 @@
 //! see [`grade`]) and `source` (`start`, `line` or `game`). The JSON Schema is
 //! `puzzles/schema.json`.
 
-use crate::board::Board;
-use crate::error::{Error, Result};
-use crate::pick::PickEnd;
-use crate::report::VERSION;
-use crate::rules::Rules;
-use crate::sweep::{solve_within, Listing, SolveOptions};
-use crate::turn::{self, Turn};
+pub mod error;
+pub mod play;
+pub mod sim;
+pub mod text;
+
+pub use error::PuzzleError;
+
+use crate::format::{FileError, VERSION};
+use crate::rules::{turn, Board, Line, Rules};
+use crate::search::{solve, Listing, SolveOptions};
+use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
+use sim::{flip, play_turn, Player};
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
+
+/// Results of this module.
+pub type Result<T, E = PuzzleError> = std::result::Result<T, E>;
+
+/// The generator behind every random choice: seedable and the same on
+/// every platform, so that a collection is the same for the same seed.
+pub type Rng64 = rand_pcg::Pcg64;
 
 /// `format` of a collection.
 pub const PUZZLES_FORMAT: &str = "mancala-sweep-puzzles/1";
 
 /// Where a puzzle's position comes from.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Source {
     /// The start of a game (uniform pits), pits 3 to 8, stones 1 to 6.
@@ -84,7 +97,7 @@ pub struct Puzzle {
     /// Store to reach this turn: the proved best.
     pub goal_store: u32,
     /// The (first, in lexicographic order) pick sequence reaching the goal.
-    pub solution: Vec<u8>,
+    pub solution: Line,
     /// Pick sequences that reach the goal, decimal string.
     pub solutions_count: String,
     /// Picks in the solution.
@@ -117,6 +130,31 @@ pub struct Collection {
 
 fn finished() -> bool {
     true
+}
+
+impl Collection {
+    /// How many puzzles of each grade, 1 to 5.
+    pub fn grade_counts(&self) -> [usize; 5] {
+        let mut grades = [0usize; 5];
+        for p in &self.puzzles {
+            grades[usize::from(p.difficulty.clamp(1, 5)) - 1] += 1;
+        }
+        grades
+    }
+
+    /// How many puzzles have exactly one solution.
+    pub fn unique(&self) -> usize {
+        self.puzzles
+            .iter()
+            .filter(|p| p.solutions_count == "1")
+            .count()
+    }
+
+    /// Write the collection to `path` whole (pretty JSON).
+    pub fn save(&self, path: &Path) -> Result<(), FileError> {
+        let json = serde_json::to_string_pretty(self).expect("a collection serializes") + "\n";
+        crate::format::write_atomic(path, json.as_bytes())
+    }
 }
 
 /// The difficulty grade, 1 to 5, of a puzzle whose solution has `length`
@@ -177,19 +215,19 @@ pub fn make(
     }
     let opts = SolveOptions {
         listing: Listing::Limit(1),
+        seconds: Some(seconds),
+        cancel: Some(stop),
         ..Default::default()
     };
-    let s = match solve_within(board, rules, &opts, seconds, stop) {
+    let s = match solve(board, rules, &opts) {
         Ok(s) => s,
-        Err(Error::Interrupted { .. }) if !stop.load(std::sync::atomic::Ordering::Relaxed) => {
-            return Ok(None)
-        }
-        Err(e) => return Err(e),
+        Err(e) if e.is_deadline() => return Ok(None),
+        Err(e) => return Err(e.into()),
     };
     if s.best_store <= board.store() as u32 || (s.optimal_count != 1 && !allow_many) {
         return Ok(None);
     }
-    let solution: Vec<u8> = s.optimal[0].iter().map(|p| p.number()).collect();
+    let solution = s.optimal[0].clone();
     let first_picks = board.legal_picks(rules).count();
     Ok(Some(Puzzle {
         id: puzzle_id(source, rules, board),
@@ -218,9 +256,9 @@ pub fn position(p: &Puzzle) -> Result<Board> {
     let board = Board::from_pits(&pits, p.store as u32, p.opponent_store as u32)?;
     let text: Board = p.board.parse()?;
     if text != board {
-        return Err(Error::File {
-            path: p.id.clone(),
-            reason: format!("its board {:?} does not match its pits and stores", p.board),
+        return Err(PuzzleError::BoardMismatch {
+            id: p.id.clone(),
+            board: p.board.clone(),
         });
     }
     Ok(board)
@@ -239,8 +277,7 @@ pub fn check(c: &Collection, seconds: f64, stop: &AtomicBool) -> Result<Vec<Stri
                 continue;
             }
         };
-        let picks: Vec<u32> = p.solution.iter().map(|&x| x as u32).collect();
-        match turn::replay(board, c.rules, &picks) {
+        match turn::replay(board, c.rules, &p.solution.numbers()) {
             Ok(states) => {
                 let end = states.last().expect("replay has a start state");
                 if end.to_move() || end.board().store() as u32 != p.goal_store {
@@ -273,8 +310,8 @@ pub fn check(c: &Collection, seconds: f64, stop: &AtomicBool) -> Result<Vec<Stri
                     ),
                     (
                         "solution",
-                        format!("{:?}", fresh.solution),
-                        format!("{:?}", p.solution),
+                        format!("{:?}", fresh.solution.numbers()),
+                        format!("{:?}", p.solution.numbers()),
                     ),
                     (
                         "solutions_count",
@@ -304,13 +341,12 @@ pub fn check(c: &Collection, seconds: f64, stop: &AtomicBool) -> Result<Vec<Stri
 }
 
 /// Read a collection file, checking its format.
-pub fn load(path: &std::path::Path) -> Result<Collection> {
-    let fail = |reason: String| Error::File {
-        path: path.display().to_string(),
+pub fn load(path: &Path) -> Result<Collection, FileError> {
+    let text = crate::format::file::read(path)?;
+    parse(&text).map_err(|reason| FileError::Foreign {
+        path: path.to_path_buf(),
         reason,
-    };
-    let text = std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read it ({e})")))?;
-    parse(&text).map_err(fail)
+    })
 }
 
 /// Parse a collection from JSON text; the error says what is wrong.
@@ -330,107 +366,39 @@ pub fn parse(text: &str) -> std::result::Result<Collection, String> {
 /// generating into it again (an interrupted run resumes this way). Empty when
 /// there is no file; an error when the file is not a collection or is one
 /// for other rules, so that it is not overwritten by mistake.
-pub fn cache_from(
-    path: &std::path::Path,
-    rules: Rules,
-) -> Result<std::collections::HashMap<String, Puzzle>> {
+pub fn cache_from(path: &Path, rules: Rules) -> Result<std::collections::HashMap<String, Puzzle>> {
     if !path.exists() {
         return Ok(Default::default());
     }
-    let c = load(path).map_err(|e| match e {
-        Error::File { path, reason } => Error::File {
-            path,
-            reason: format!("{reason}; give another --out or remove the file"),
-        },
-        e => e,
-    })?;
+    let c = load(path).map_err(PuzzleError::Occupied)?;
     if c.rules != rules {
-        return Err(Error::File {
-            path: path.display().to_string(),
-            reason: format!(
-                "it holds puzzles for rules {}, not {rules}: give another --out",
-                c.rules
-            ),
+        return Err(PuzzleError::OtherRules {
+            path: path.to_path_buf(),
+            found: c.rules,
+            wanted: rules,
         });
     }
     Ok(c.puzzles.into_iter().map(|p| (p.id.clone(), p)).collect())
 }
 
-/// A small deterministic random number generator (SplitMix64), so that a
-/// collection is the same for the same seed on every platform and version.
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    /// Seeded.
-    pub fn new(seed: u64) -> Self {
-        SplitMix(seed)
+/// The puzzle `id` of a collection read from `path` (the first one when
+/// `id` is `None`).
+pub fn find<'a>(c: &'a Collection, id: Option<&str>, path: &Path) -> Result<&'a Puzzle> {
+    match id {
+        Some(id) => {
+            c.puzzles
+                .iter()
+                .find(|p| p.id == id)
+                .ok_or_else(|| PuzzleError::NoSuchPuzzle {
+                    path: path.to_path_buf(),
+                    id: id.to_string(),
+                    example: c.puzzles.first().map(|p| p.id.clone()),
+                })
+        }
+        None => c.puzzles.first().ok_or_else(|| PuzzleError::Empty {
+            path: path.to_path_buf(),
+        }),
     }
-
-    /// Next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
-
-/// How a simple player chooses its picks in a game.
-#[derive(Copy, Clone, Debug)]
-pub enum Player {
-    /// Any legal pick, uniformly.
-    Random,
-    /// A pick that ends in the store if there is one, else the one that
-    /// leaves the most in the store; ties broken at random.
-    Greedy,
-}
-
-/// The board seen from the other side: the opponent's pits become the
-/// player's, and the stores swap.
-pub fn flip(board: &Board) -> Board {
-    let n = board.pits_per_side();
-    let pits = board.pits();
-    let turned: Vec<u32> = pits[n..]
-        .iter()
-        .chain(&pits[..n])
-        .map(|&c| c as u32)
-        .collect();
-    Board::from_pits(&turned, board.opponent_store() as u32, board.store() as u32)
-        .expect("a flipped board holds the same stones")
-}
-
-/// Play one whole turn by `player` from `board`; returns the board when the
-/// turn is over, from the mover's side.
-pub fn play_turn(board: &Board, rules: Rules, player: Player, rng: &mut SplitMix) -> Board {
-    let mut turn = Turn::new(*board, rules);
-    while turn.to_move() {
-        let legal: Vec<u32> = turn
-            .board()
-            .legal_picks(rules)
-            .map(|p| p.number() as u32)
-            .collect();
-        let choice = match player {
-            Player::Random => legal[rng.below(legal.len())],
-            Player::Greedy => {
-                let score = |p: u32| {
-                    let mut t = turn.clone();
-                    let end = t.pick(p).expect("legal");
-                    (end == PickEnd::FreeTurn, t.board().store())
-                };
-                let best = legal.iter().map(|&p| score(p)).max().expect("a legal pick");
-                let top: Vec<u32> = legal.into_iter().filter(|&p| score(p) == best).collect();
-                top[rng.below(top.len())]
-            }
-        };
-        turn.pick(choice).expect("legal");
-    }
-    *turn.board()
 }
 
 /// Options for [`generate`].
@@ -473,7 +441,7 @@ fn attempt(
     allow_many: bool,
     seconds: f64,
 ) -> std::result::Result<Option<Puzzle>, Attempt> {
-    if crate::sweep::cancelled(Some(opts.stop)) {
+    if opts.stop.load(std::sync::atomic::Ordering::Relaxed) {
         return Err(Attempt::Stop);
     }
     if let Some(p) = opts.cache.get(&puzzle_id(source, opts.rules, board)) {
@@ -481,14 +449,14 @@ fn attempt(
     }
     match make(board, opts.rules, source, allow_many, seconds, opts.stop) {
         Ok(p) => Ok(p),
-        Err(Error::Interrupted { .. }) => Err(Attempt::Stop),
+        Err(PuzzleError::Search(e)) if e.is_cancelled() => Err(Attempt::Stop),
         Err(e) => Err(Attempt::Failed(e)),
     }
 }
 
 enum Attempt {
     Stop,
-    Failed(Error),
+    Failed(PuzzleError),
 }
 
 /// The famous start boards, kept even though they have many solutions:
@@ -505,7 +473,7 @@ fn famous(pits: usize, stones: u32) -> bool {
 pub fn generate(opts: &GenerateOptions) -> Result<Generated> {
     let mut out: Vec<Puzzle> = Vec::new();
     let k = opts.sources.len().max(1);
-    let mut rng = SplitMix::new(opts.seed);
+    let mut rng = Rng64::seed_from_u64(opts.seed);
     for (i, &source) in opts.sources.iter().enumerate() {
         // What earlier sources could not fill rolls over to later ones.
         let left = k - i;
@@ -570,7 +538,7 @@ pub fn generate(opts: &GenerateOptions) -> Result<Generated> {
                                 break 'gather;
                             };
                             for line in lines {
-                                let states = turn::replay(board, opts.rules, &line)?;
+                                let states = turn::replay(board, opts.rules, &line.numbers())?;
                                 for t in &states[1..states.len().saturating_sub(1)] {
                                     try_position!('gather, t.board(), false, opts.seconds);
                                     if candidates.len() >= enough {
@@ -585,17 +553,22 @@ pub fn generate(opts: &GenerateOptions) -> Result<Generated> {
                     let mut games = 0;
                     while candidates.len() < enough && games < 20 * enough.max(10) {
                         games += 1;
-                        let pits = 4 + rng.below(3);
-                        let stones = 3 + rng.below(2) as u32;
+                        let pits = 4 + rng.random_range(0..3);
+                        let stones = 3 + rng.random_range(0..2u32);
                         let players = [Player::Random, Player::Greedy];
-                        let (mut a, mut b) = (players[rng.below(2)], players[rng.below(2)]);
+                        let (mut a, mut b) = (
+                            players[rng.random_range(0..2)],
+                            players[rng.random_range(0..2)],
+                        );
                         let mut board = Board::uniform(pits, stones)?;
                         for _ in 0..200 {
                             if !board.can_move(opts.rules) {
                                 break;
                             }
                             // Past the opening, a position may become a puzzle.
-                            if board.store() + board.opponent_store() > 0 && rng.below(3) == 0 {
+                            if board.store() + board.opponent_store() > 0
+                                && rng.random_range(0..3) == 0
+                            {
                                 try_position!('gather, &board, false, opts.seconds);
                             }
                             board = flip(&play_turn(&board, opts.rules, a, &mut rng));
@@ -622,30 +595,21 @@ pub fn generate(opts: &GenerateOptions) -> Result<Generated> {
 
 /// Up to `lines` optimal lines of `board` (none if it does not solve
 /// within the budget); `None` on Ctrl-C.
-fn optimal_lines(
-    board: &Board,
-    opts: &GenerateOptions,
-    lines: usize,
-) -> Result<Option<Vec<Vec<u32>>>> {
+fn optimal_lines(board: &Board, opts: &GenerateOptions, lines: usize) -> Result<Option<Vec<Line>>> {
     if !board.can_move(opts.rules) {
         return Ok(Some(Vec::new()));
     }
     let so = SolveOptions {
         listing: Listing::Limit(lines),
+        seconds: Some(opts.seconds),
+        cancel: Some(opts.stop),
         ..Default::default()
     };
-    match solve_within(board, opts.rules, &so, opts.seconds, opts.stop) {
-        Ok(s) => Ok(Some(
-            s.optimal
-                .iter()
-                .map(|l| l.iter().map(|p| p.number() as u32).collect())
-                .collect(),
-        )),
-        Err(Error::Interrupted { .. }) if !crate::sweep::cancelled(Some(opts.stop)) => {
-            Ok(Some(Vec::new()))
-        }
-        Err(Error::Interrupted { .. }) => Ok(None),
-        Err(e) => Err(e),
+    match solve(board, opts.rules, &so) {
+        Ok(s) => Ok(Some(s.optimal)),
+        Err(e) if e.is_deadline() => Ok(Some(Vec::new())),
+        Err(e) if e.is_cancelled() => Ok(None),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -708,15 +672,22 @@ mod tests {
 
     #[test]
     fn ids_are_stable_and_differ_by_position() {
-        let a = Board::uniform(4, 2).unwrap();
-        let b = Board::uniform(4, 3).unwrap();
+        // Ids of puzzles in the committed collections (made by earlier
+        // versions): a change of the hash would orphan every id in them.
+        let any_hole =
+            |text: &str| puzzle_id(Source::Start, Rules::ANY_HOLE, &text.parse().unwrap());
         assert_eq!(
-            puzzle_id(Source::Start, Rules::AVALANCHE, &a),
-            puzzle_id(Source::Start, Rules::AVALANCHE, &a)
+            any_hole("3 3 3 3 3 / 0 0 / 3 3 3 3 3"),
+            "start-dbaabce9d640"
         );
-        assert_ne!(
-            puzzle_id(Source::Start, Rules::AVALANCHE, &a),
-            puzzle_id(Source::Start, Rules::AVALANCHE, &b)
+        assert_eq!(
+            any_hole("4 4 4 4 4 4 / 0 0 / 4 4 4 4 4 4"),
+            "start-65b876ac7338"
+        );
+        let line = "3 3 3 / 0 1 / 0 4 4".parse().unwrap();
+        assert_eq!(
+            puzzle_id(Source::Line, Rules::AVALANCHE, &line),
+            "line-cb8f6f472328"
         );
     }
 

@@ -5,47 +5,11 @@
 //! and it is what `replay`, the puzzle player and the tests that replay every
 //! line the search returns go through.
 
-use crate::board::Board;
-use crate::error::{Error, Result};
-use crate::pick::{self, PickEnd};
-use crate::pit::Pit;
-use crate::rules::{Rules, Scope};
-use std::fmt;
-
-/// Why a single pick is illegal.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PickError {
-    /// Not a pit number on this board.
-    OutOfRange {
-        /// Pits a side.
-        n: usize,
-    },
-    /// An opponent pit under scope `own`.
-    OutsideScope {
-        /// Pits a side.
-        n: usize,
-    },
-    /// The pit holds no stones.
-    Empty,
-    /// The turn has already ended.
-    TurnOver,
-}
-
-impl fmt::Display for PickError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PickError::OutOfRange { n } => write!(f, "no such pit: pits are numbered 1 to {}", 2 * n),
-            PickError::OutsideScope { n } => write!(
-                f,
-                "an opponent pit: scope own allows pits 1 to {n} only"
-            ),
-            PickError::Empty => f.write_str("the pit is empty: pick a pit that holds stones"),
-            PickError::TurnOver => f.write_str(
-                "the turn has already ended: a pick is allowed only after one that ended in the store",
-            ),
-        }
-    }
-}
+use super::board::Board;
+use super::error::{PickError, ReplayError};
+use super::pick::{self, PickEnd};
+use super::pit::Pit;
+use super::variant::{Rules, Scope};
 
 /// A turn in progress.
 #[derive(Clone, Debug)]
@@ -119,11 +83,11 @@ impl Turn {
 
 /// Play `picks` from `board`, returning the turn after each pick (the first
 /// entry is the start). An illegal pick is an error naming its place.
-pub fn replay(board: Board, rules: Rules, picks: &[u32]) -> Result<Vec<Turn>> {
+pub fn replay(board: Board, rules: Rules, picks: &[u32]) -> Result<Vec<Turn>, ReplayError> {
     let mut turn = Turn::new(board, rules);
     let mut states = vec![turn.clone()];
     for (i, &p) in picks.iter().enumerate() {
-        turn.pick(p).map_err(|reason| Error::IllegalPick {
+        turn.pick(p).map_err(|reason| ReplayError {
             place: i + 1,
             total: picks.len(),
             pick: p,

@@ -4,10 +4,9 @@
 //! `q` quits. It reads and writes through the given streams, so tests can
 //! drive it.
 
-use crate::board::Board;
-use crate::puzzle::{Collection, Puzzle};
-use crate::report::{line_text, puzzle_text};
-use crate::turn::Turn;
+use super::text::puzzle_text;
+use super::{Collection, Puzzle};
+use crate::rules::{Board, Turn};
 use std::io::{BufRead, Write};
 
 /// Play `p` (whose position is `board`) until it is solved, failed and
@@ -39,7 +38,7 @@ pub fn play(
             match word {
                 "q" | "quit" => return Ok(()),
                 "s" | "solution" => {
-                    writeln!(out, "Solution: {}", line_text(&p.solution))?;
+                    writeln!(out, "Solution: {}", p.solution)?;
                     continue;
                 }
                 "r" | "restart" => {

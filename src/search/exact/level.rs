@@ -2,7 +2,7 @@
 //! as the gaps between sorted keys in LEB128 varints.
 //!
 //! Listing needs every position's key again, top bucket first (see
-//! [`crate::sweep`]): to expand it, or, for a sweep, to look up whether a
+//! [`crate::search::exact`]): to expand it, or, for a sweep, to look up whether a
 //! position found by playing backwards is a node. Stored plainly that is 8
 //! bytes a position (982 MB for any-hole 2x6x4). A bucket's sorted
 //! stars-and-bars keys lie close together, so their gaps mostly fit one
@@ -11,7 +11,7 @@
 //! start with a full key, so that blocks can be coded and decoded in
 //! parallel and a look-up decodes one block.
 
-use crate::key::Key;
+use crate::search::exact::key::Key;
 use rayon::prelude::*;
 
 /// Keys a block holds: small enough that [`Level::contains`] decodes few
@@ -95,6 +95,7 @@ impl<K: Key> Level<K> {
     }
 
     /// Number of keys.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.len
     }
@@ -147,6 +148,7 @@ impl<K: Key> Level<K> {
     }
 
     /// Every key, in order.
+    #[cfg(test)]
     pub fn iter(&self) -> impl Iterator<Item = K> + '_ {
         (0..self.blocks.len()).flat_map(move |b| self.block(b))
     }
@@ -174,7 +176,11 @@ mod tests {
             assert!(level.contains(k));
             assert_eq!(level.contains(k + 1), keys.get(i + 1) == Some(&(k + 1)));
         }
-        assert!(!level.contains(0) || keys[0] == 0);
+        assert_eq!(keys[0], 0);
+        assert!(level.contains(0));
+        // A key below the first block's first key is absent.
+        let later = Level::from_sorted(keys[1..].iter().copied());
+        assert!(!later.contains(0) && later.contains(keys[1]));
         assert!(!level.contains(u64::MAX));
         let wide: Vec<u128> = vec![1, 1 << 70, (1 << 70) + 1, u128::MAX];
         let level = Level::from_sorted(wide.iter().copied());

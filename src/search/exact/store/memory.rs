@@ -28,7 +28,8 @@
 //! No step depends on the number of threads, so the order and the counts
 //! are the same for any `--threads`.
 
-use crate::key::{bits_needed, Key};
+use super::super::key::{bits_needed, Key};
+use super::Store;
 use rayon::prelude::*;
 use std::ops::Range;
 
@@ -403,6 +404,18 @@ fn merge_in_place<K: Key, C: Count>(entries: &mut [Entry<K, C>]) -> Result<usize
         }
     }
     Ok(out)
+}
+
+impl<K: Key, C: Count> Store<K, C> for Frontier<K, C> {
+    fn push(&mut self, store: usize, run: Run<K, C>) {
+        Frontier::push(self, store, run)
+    }
+    fn take(&mut self, store: usize) -> Result<Nodes<K, C>, Overflow> {
+        Frontier::take(self, store)
+    }
+    fn memory(&self) -> u64 {
+        Frontier::memory(self)
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,421 @@
+//! The flags, as clap structs: as close to what is typed as possible. The
+//! commands in [`super::cmd`] turn them into the library's validated
+//! options; nothing below the command line sees a flag.
+//!
+//! The value enums mirror the library's ([`Preset`], [`Scope`],
+//! [`Capture`], puzzle [`Source`]) so that the rules layer does not depend
+//! on clap; their doc comments are the help text.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use mancala_sweep::format::bytes::parse_bytes;
+use mancala_sweep::puzzle::Source;
+use mancala_sweep::rules::RuleOptions;
+use mancala_sweep::{Capture, Preset, Scope};
+use std::path::PathBuf;
+
+/// How many stones can you put into your store in one turn? Exact answers
+/// for Mancala free-turn chains.
+#[derive(Parser, Debug)]
+#[command(name = "mancala-sweep", version, about)]
+pub struct Cli {
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Prove the best score this turn, count the optimal pick sequences and list them.
+    Solve(SolveArgs),
+    /// Play a list of picks and show the board after each one.
+    Replay(ReplayArgs),
+    /// Search for a sweep heuristically, on boards too big for `solve`.
+    Find(FindArgs),
+    /// The best first turn for every board size and rule set of a grid, with tables and heat maps.
+    Atlas(AtlasArgs),
+    /// Make, check, show and play "reach the most this turn" puzzles.
+    #[command(subcommand)]
+    Puzzles(PuzzlesCommand),
+}
+
+/// `--rules`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PresetArg {
+    /// GamePigeon avalanche: scope own, relay on, capture none.
+    Avalanche,
+    /// Pick from any hole: scope any, relay on, capture none.
+    AnyHole,
+    /// Kalah: scope own, relay off, capture kalah.
+    Kalah,
+}
+
+impl From<PresetArg> for Preset {
+    fn from(p: PresetArg) -> Preset {
+        match p {
+            PresetArg::Avalanche => Preset::Avalanche,
+            PresetArg::AnyHole => Preset::AnyHole,
+            PresetArg::Kalah => Preset::Kalah,
+        }
+    }
+}
+
+/// `--scope`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ScopeArg {
+    /// Own pits only (pits 1..n).
+    Own,
+    /// Any non-empty pit on the board (pits 1..2n), as in seed 002's MATLAB search.
+    Any,
+}
+
+impl From<ScopeArg> for Scope {
+    fn from(s: ScopeArg) -> Scope {
+        match s {
+            ScopeArg::Own => Scope::Own,
+            ScopeArg::Any => Scope::Any,
+        }
+    }
+}
+
+/// `--capture`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CaptureArg {
+    /// No capture: the turn simply ends.
+    None,
+    /// Kalah capture: the last stone and the opposite pit's stones go to the
+    /// store, but only when the opposite pit is not empty.
+    Kalah,
+    /// Like `kalah`, but the last stone is taken even when the opposite pit is empty.
+    Empty,
+}
+
+impl From<CaptureArg> for Capture {
+    fn from(c: CaptureArg) -> Capture {
+        match c {
+            CaptureArg::None => Capture::None,
+            CaptureArg::Kalah => Capture::Kalah,
+            CaptureArg::Empty => Capture::Empty,
+        }
+    }
+}
+
+/// A `on`/`off` switch.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Switch {
+    /// Enabled.
+    On,
+    /// Disabled.
+    Off,
+}
+
+/// `puzzles generate --source`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SourceArg {
+    /// The start of a game (uniform pits), pits 3 to 8, stones 1 to 6.
+    Start,
+    /// A position part-way along an optimal line from a start board.
+    Line,
+    /// A position met in a game between simple players.
+    Game,
+}
+
+impl From<SourceArg> for Source {
+    fn from(s: SourceArg) -> Source {
+        match s {
+            SourceArg::Start => Source::Start,
+            SourceArg::Line => Source::Line,
+            SourceArg::Game => Source::Game,
+        }
+    }
+}
+
+/// The rule flags.
+#[derive(Args, Debug)]
+pub struct RuleSetArgs {
+    /// Rule preset [default: avalanche].
+    #[arg(long, value_enum)]
+    pub rules: Option<PresetArg>,
+    /// Which pits may be picked (overrides the preset).
+    #[arg(long, value_enum)]
+    pub scope: Option<ScopeArg>,
+    /// Relay sowing from a non-empty pit (overrides the preset).
+    #[arg(long, value_enum)]
+    pub relay: Option<Switch>,
+    /// Capture rule (overrides the preset).
+    #[arg(long, value_enum)]
+    pub capture: Option<CaptureArg>,
+}
+
+/// Rule and board flags shared by every command that takes a position.
+#[derive(Args, Debug)]
+pub struct RuleArgs {
+    /// The rule flags.
+    #[command(flatten)]
+    pub set: RuleSetArgs,
+    /// Pits a side, 1 to 16 [default: 6].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=16), conflicts_with = "board", allow_negative_numbers = true)]
+    pub pits: Option<u8>,
+    /// Stones a pit at the start [default: 4].
+    #[arg(long, value_name = "S", value_parser = clap::value_parser!(u32).range(0..=255), conflicts_with = "board", allow_negative_numbers = true)]
+    pub stones: Option<u32>,
+    /// A position: "TOP / OPP_STORE STORE / BOTTOM", rows as you see them (see the README).
+    #[arg(long, value_name = "B", allow_hyphen_values = true)]
+    pub board: Option<String>,
+}
+
+impl RuleSetArgs {
+    /// The library's rule choices, without a board.
+    pub fn options(&self) -> RuleOptions {
+        RuleOptions {
+            preset: self.rules.map(Preset::from),
+            scope: self.scope.map(Scope::from),
+            relay: self.relay.map(|s| s == Switch::On),
+            capture: self.capture.map(Capture::from),
+            ..Default::default()
+        }
+    }
+}
+
+impl RuleArgs {
+    /// The library's rule and board choices.
+    pub fn options(&self) -> RuleOptions {
+        RuleOptions {
+            pits: self.pits.map(usize::from),
+            stones: self.stones,
+            board: self.board.clone(),
+            ..self.set.options()
+        }
+    }
+}
+
+/// `--json`.
+#[derive(Args, Debug)]
+pub struct JsonArg {
+    /// Print one JSON object instead of the text report.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--threads`.
+#[derive(Args, Debug)]
+pub struct ThreadsArg {
+    /// Worker threads, 1 to 256 [default: one per core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256), allow_negative_numbers = true)]
+    pub threads: Option<u16>,
+}
+
+impl ThreadsArg {
+    /// The number of worker threads: as given, or one per core. Every
+    /// command maps the flag this way, and reports the number it used.
+    pub fn count(&self) -> usize {
+        self.threads
+            .map_or_else(rayon::current_num_threads, usize::from)
+    }
+}
+
+/// `--quiet`.
+#[derive(Args, Debug)]
+pub struct QuietArg {
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Rules and board.
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// List at most N optimal sequences (0 skips the listing).
+    #[arg(long, value_name = "N", default_value_t = 10, conflicts_with = "all", allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..))]
+    pub limit: u32,
+    /// List every optimal sequence.
+    #[arg(long)]
+    pub all: bool,
+    /// `--json`.
+    #[command(flatten)]
+    pub json: JsonArg,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// Stop cleanly before the search holds more than this, e.g. 800M or 4G [default: half the machine's memory].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
+    /// `--quiet`.
+    #[command(flatten)]
+    pub quiet: QuietArg,
+}
+
+/// `replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// Rules and board.
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// `--json`.
+    #[command(flatten)]
+    pub json: JsonArg,
+    /// Pit numbers to pick, in order (1..2n; see the README for the numbering).
+    #[arg(value_name = "PICK", required = true, value_parser = parse_pick, allow_negative_numbers = true)]
+    pub picks: Vec<u32>,
+}
+
+/// `find`.
+#[derive(Args, Debug)]
+pub struct FindArgs {
+    /// Rules and board.
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Keep at most W positions per store bucket, in one round [default: start at 1024 and double the beam each round while time is left].
+    #[arg(long, value_name = "W", value_parser = clap::value_parser!(u32).range(1..=100_000_000), allow_negative_numbers = true)]
+    pub beam: Option<u32>,
+    /// Wall-clock budget in seconds; the best line so far is printed when it runs out.
+    #[arg(long, value_name = "T", default_value_t = 10.0, value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub seconds: f64,
+    /// Seed for breaking ties between equal scores.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// `--json`.
+    #[command(flatten)]
+    pub json: JsonArg,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// `--quiet`.
+    #[command(flatten)]
+    pub quiet: QuietArg,
+}
+
+/// The numbers of a `--pits` or `--stones` range.
+#[derive(Clone, Debug)]
+pub struct Span(pub Vec<u32>);
+
+/// `atlas`.
+#[derive(Args, Debug)]
+pub struct AtlasArgs {
+    /// Pits a side: N, A-B or A..=B, within 1 to 16.
+    #[arg(long, value_name = "RANGE", default_value = "1..=8", value_parser = |t: &str| mancala_sweep::atlas::parse_range(t, 1..=16).map(Span))]
+    pub pits: Span,
+    /// Stones a pit: N, A-B or A..=B, within 1 to 40.
+    #[arg(long, value_name = "RANGE", default_value = "1..=6", value_parser = |t: &str| mancala_sweep::atlas::parse_range(t, 1..=40).map(Span))]
+    pub stones: Span,
+    /// Rule presets to include, comma-separated [default: avalanche,any-hole,kalah].
+    #[arg(long, value_enum, value_delimiter = ',', conflicts_with = "all_rules")]
+    pub rules: Vec<PresetArg>,
+    /// All twelve rule sets: scope own and any, relay on and off, capture none, kalah and empty.
+    #[arg(long)]
+    pub all_rules: bool,
+    /// Seconds a cell may take to solve exhaustively before `find` takes over (and again for `find`).
+    #[arg(long, value_name = "T", default_value_t = 10.0, value_parser = parse_seconds)]
+    pub budget_seconds: f64,
+    /// Memory guard of each exhaustive try, e.g. 800M or 4G [default: half the machine's memory].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
+    /// Output directory; a run with the same directory resumes.
+    #[arg(long, value_name = "DIR", default_value = "atlas")]
+    pub out: PathBuf,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// `--quiet`.
+    #[command(flatten)]
+    pub quiet: QuietArg,
+}
+
+/// `puzzles ...`.
+#[derive(Subcommand, Debug)]
+pub enum PuzzlesCommand {
+    /// Make a collection and write it to a JSON file.
+    Generate(GenerateArgs),
+    /// Re-solve every puzzle of a file and report any mismatch.
+    Check(CheckArgs),
+    /// Show one puzzle: board, goal, grade (and the solution).
+    Show(ShowArgs),
+    /// Play a puzzle in the terminal.
+    Play(PlayArgs),
+}
+
+/// `puzzles generate`.
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    /// The rule flags.
+    #[command(flatten)]
+    pub rules: RuleSetArgs,
+    /// Sources, comma-separated; the count is shared between them.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "start,line,game"
+    )]
+    pub source: Vec<SourceArg>,
+    /// Puzzles wanted, 1 to 10000.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000), allow_negative_numbers = true)]
+    pub count: u32,
+    /// Seed of the games and choices.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Output file (written whole, through a temporary file).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Collection name [default: the rule set's name].
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Seconds one exhaustive solve may take before the position is passed over.
+    #[arg(long, value_name = "T", default_value_t = 2.0, value_parser = parse_seconds)]
+    pub seconds: f64,
+    /// `--quiet`.
+    #[command(flatten)]
+    pub quiet: QuietArg,
+}
+
+/// `puzzles check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// A puzzle collection (JSON).
+    pub file: PathBuf,
+    /// Seconds one solve may take.
+    #[arg(long, value_name = "T", default_value_t = 120.0, value_parser = parse_seconds)]
+    pub seconds: f64,
+}
+
+/// `puzzles show`.
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// A puzzle collection (JSON).
+    pub file: PathBuf,
+    /// The puzzle's id.
+    pub id: String,
+    /// Also show the solution, pick by pick.
+    #[arg(long)]
+    pub solution: bool,
+}
+
+/// `puzzles play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// A puzzle collection (JSON).
+    pub file: PathBuf,
+    /// The puzzle's id [default: the first].
+    pub id: Option<String>,
+}
+
+/// `--seconds`: a positive number of seconds, at most a day.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(s),
+        _ => Err(format!(
+            "{text:?} is not a time budget: give seconds, more than 0 and at most 86400"
+        )),
+    }
+}
+
+/// A pick as typed: a pit number. Whether the pit exists is checked later,
+/// against the board, so that the error can name the pick's place.
+fn parse_pick(text: &str) -> Result<u32, String> {
+    text.parse::<u32>().map_err(|_| {
+        format!("{text:?} is not a pit number: pits are numbered 1 to 2n (1 to 12 on a 2x6 board)")
+    })
+}

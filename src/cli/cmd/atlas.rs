@@ -1,0 +1,56 @@
+//! `atlas`: the best first turn over a grid of variants, saved as it goes.
+
+use super::Outcome;
+use crate::cli::args::AtlasArgs;
+use crate::cli::progress::counter_bar;
+use crate::cli::signal::INTERRUPTED;
+use mancala_sweep::atlas::{self, CellBudget, Grid};
+use mancala_sweep::search::default_max_memory;
+use mancala_sweep::Preset;
+
+/// Run `atlas`.
+pub fn run(args: &AtlasArgs) -> Outcome {
+    let presets: Vec<Preset> = if args.rules.is_empty() {
+        Preset::ALL.to_vec()
+    } else {
+        args.rules.iter().map(|&p| p.into()).collect()
+    };
+    let grid = Grid {
+        pits: args.pits.0.iter().map(|&p| p as usize).collect(),
+        stones: args.stones.0.clone(),
+        rule_sets: if args.all_rules {
+            atlas::all_rule_sets()
+        } else {
+            presets.iter().map(|p| p.rules()).collect()
+        },
+    };
+    let budget = CellBudget {
+        seconds: args.budget_seconds,
+        max_memory: args.max_memory.unwrap_or_else(default_max_memory),
+        threads: args.threads.count(),
+    };
+    let total = grid.cells().len() as u64;
+    let bar = counter_bar(
+        total,
+        "atlas [{bar:30}] {pos}/{len} cells {msg} {elapsed}",
+        args.quiet.quiet,
+    );
+    let on_cell = |done: usize, _: usize, c: &atlas::Cell| {
+        bar.set_position(done as u64);
+        bar.set_message(format!(
+            "| last: {} 2x{}x{} {}",
+            atlas::slug(c.rules),
+            c.pits,
+            c.stones,
+            atlas::cell_text(Some(c))
+        ));
+    };
+    let result = atlas::run(&grid, &args.out, budget, &INTERRUPTED, &on_cell);
+    bar.finish_and_clear();
+    let (cells, skipped) = result?;
+    Ok(format!(
+        "{}; written to {}\n",
+        atlas::summary(&cells, grid.cells().len(), skipped),
+        args.out.display()
+    ))
+}

@@ -1,0 +1,105 @@
+//! `puzzles generate | check | show | play`.
+
+use super::Outcome;
+use crate::cli::args::{CheckArgs, GenerateArgs, PlayArgs, ShowArgs};
+use crate::cli::progress::counter_bar;
+use crate::cli::signal::INTERRUPTED;
+use crate::cli::words::CliError;
+use mancala_sweep::format::text;
+use mancala_sweep::puzzle::{self, Source};
+use mancala_sweep::rules::turn;
+
+/// Run `puzzles generate`.
+pub fn generate(args: &GenerateArgs) -> Outcome {
+    let rules = args.rules.options().rules();
+    let bar = counter_bar(
+        args.count as u64,
+        "puzzles [{bar:30}] {pos}/{len} {msg} {elapsed}",
+        args.quiet.quiet,
+    );
+    let progress = |found: usize, _: usize, source: Source| {
+        bar.set_position(found as u64);
+        bar.set_message(format!("| source {}", source.name()));
+    };
+    let cache = puzzle::cache_from(&args.out, rules)?;
+    let opts = puzzle::GenerateOptions {
+        rules,
+        sources: args.source.iter().map(|&s| s.into()).collect(),
+        count: args.count as usize,
+        seed: args.seed,
+        seconds: args.seconds,
+        stop: &INTERRUPTED,
+        progress: Some(&progress),
+        cache: &cache,
+    };
+    let made = puzzle::generate(&opts);
+    bar.finish_and_clear();
+    let made = made?;
+    let name = args
+        .name
+        .clone()
+        .unwrap_or_else(|| mancala_sweep::atlas::slug(rules));
+    let command: Vec<String> = std::env::args().skip(1).collect();
+    let c = puzzle::collection(
+        &name,
+        rules,
+        &format!("mancala-sweep {}", command.join(" ")),
+        made,
+    );
+    c.save(&args.out)?;
+    if !c.complete {
+        return Err(CliError::Stopped(format!(
+            "the {} puzzles found so far are saved in {} (marked \"complete\": false); run the same command again to resume",
+            c.puzzles.len(),
+            args.out.display()
+        )));
+    }
+    Ok(format!(
+        "{} puzzles ({} unique) written to {}; grades 1-5: {:?}\n",
+        c.puzzles.len(),
+        c.unique(),
+        args.out.display(),
+        c.grade_counts()
+    ))
+}
+
+/// Run `puzzles check`.
+pub fn check(args: &CheckArgs) -> Outcome {
+    let c = puzzle::load(&args.file)?;
+    let problems = puzzle::check(&c, args.seconds, &INTERRUPTED)?;
+    if problems.is_empty() {
+        Ok(format!(
+            "{}: all {} puzzles check out (goal, solution, count, uniqueness, grade, id)\n",
+            args.file.display(),
+            c.puzzles.len()
+        ))
+    } else {
+        Err(CliError::Mismatch(problems))
+    }
+}
+
+/// Run `puzzles show`.
+pub fn show(args: &ShowArgs) -> Outcome {
+    let c = puzzle::load(&args.file)?;
+    let p = puzzle::find(&c, Some(&args.id), &args.file)?;
+    let board = puzzle::position(p)?;
+    let mut out = puzzle::text::puzzle_text(&c, p, &board);
+    if args.solution {
+        let states = turn::replay(board, c.rules, &p.solution.numbers())?;
+        out.push_str(&format!("\nSolution: {}\n\n", p.solution));
+        out.push_str(&text::steps_text(&states));
+    }
+    Ok(out)
+}
+
+/// Run `puzzles play`.
+pub fn play(args: &PlayArgs) -> Outcome {
+    let c = puzzle::load(&args.file)?;
+    let p = puzzle::find(&c, args.id.as_deref(), &args.file)?;
+    let board = puzzle::position(p)?;
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut output = std::io::stdout();
+    puzzle::play::play(&c, p, board, &mut input, &mut output).map_err(CliError::Terminal)?;
+    Ok(String::new())
+}

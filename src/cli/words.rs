@@ -1,0 +1,103 @@
+//! Errors as the command line says them: one line, with the flag to change
+//! where there is one, and the exit status.
+//!
+//! The library's messages speak of boards, buckets and files; only here are
+//! they joined to what the user typed (`--max-memory`, `--out`, `--limit`).
+
+use super::signal::EXIT_INTERRUPTED;
+use mancala_sweep::atlas::AtlasError;
+use mancala_sweep::puzzle::PuzzleError;
+use mancala_sweep::search::SearchError;
+use mancala_sweep::Error;
+use std::process::ExitCode;
+
+/// What a command can fail with, beyond the library's errors.
+#[derive(Debug)]
+pub enum CliError {
+    /// The library refused or failed.
+    Lib(Error),
+    /// A value from the environment that is not allowed (exit status 2).
+    Input(String),
+    /// `puzzles check` found puzzles that do not match (exit status 1).
+    Mismatch(Vec<String>),
+    /// Ctrl-C stopped a run that kept what it had (exit status 130).
+    Stopped(String),
+    /// The terminal could not be read or written.
+    Terminal(std::io::Error),
+}
+
+impl<E: Into<Error>> From<E> for CliError {
+    fn from(e: E) -> Self {
+        CliError::Lib(e.into())
+    }
+}
+
+/// The hint a flag gives for a library error, appended to its message.
+fn hint(e: &Error) -> &'static str {
+    let search = |e: &SearchError| {
+        match e {
+        SearchError::MemoryLimit { .. } => " (--max-memory); try `find` for a heuristic line, a smaller board, --limit 0 to skip the listing, or a higher --max-memory",
+        _ => "",
+    }
+    };
+    match e {
+        Error::Search(e) => search(e),
+        Error::Puzzle(PuzzleError::Search(e)) | Error::Atlas(AtlasError::Search(e)) => search(e),
+        Error::Puzzle(PuzzleError::Occupied(_)) => "; give another --out or remove the file",
+        Error::Puzzle(PuzzleError::OtherRules { .. }) => ": give another --out",
+        Error::Atlas(AtlasError::Occupied(_)) => ": give another --out directory",
+        _ => "",
+    }
+}
+
+impl CliError {
+    /// The line to print on stderr.
+    pub fn line(&self) -> String {
+        match self {
+            CliError::Lib(e) if e.is_cancelled() => e.to_string(),
+            CliError::Lib(Error::Puzzle(PuzzleError::NoSuchPuzzle { example, .. })) => format!(
+                "error: {}; `puzzles check` lists the file's size, and ids look like {:?}",
+                self.lib_text(),
+                example.as_deref().unwrap_or("start-0123456789ab")
+            ),
+            CliError::Lib(e) => format!("error: {e}{}", hint(e)),
+            CliError::Input(text) => format!("error: {text}"),
+            CliError::Mismatch(problems) => format!("error: mismatch: {}", problems.join("; ")),
+            CliError::Stopped(text) => format!("interrupted: {text}"),
+            CliError::Terminal(e) => format!("error: terminal: {e}"),
+        }
+    }
+
+    fn lib_text(&self) -> String {
+        match self {
+            CliError::Lib(e) => e.to_string(),
+            _ => String::new(),
+        }
+    }
+
+    /// The exit status: 2 for bad input, 130 after Ctrl-C, 1 for a run
+    /// that failed.
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            CliError::Lib(e) if e.is_cancelled() => ExitCode::from(EXIT_INTERRUPTED),
+            CliError::Lib(e) if e.is_input() => ExitCode::from(2),
+            CliError::Input(_) => ExitCode::from(2),
+            CliError::Stopped(_) => ExitCode::from(EXIT_INTERRUPTED),
+            CliError::Lib(_) | CliError::Mismatch(_) | CliError::Terminal(_) => ExitCode::from(1),
+        }
+    }
+}
+
+/// A clap error on one line: the message and the allowed values, without the
+/// usage block.
+pub fn clap_line(err: &clap::Error) -> String {
+    let text = err.render().to_string();
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
+        })
+        .collect();
+    parts.join(" ")
+}

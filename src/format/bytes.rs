@@ -1,0 +1,71 @@
+//! Sizes for people: parse `800M` / `1.5G` and print `1.50 GiB`, used by
+//! the memory guard's messages and the progress bars.
+
+/// Read a size such as `800M`, `1.5G`, `2GiB` or `1000000` (bytes).
+/// Suffixes K, M, G and T are powers of 1024, with or without `B`/`iB`.
+pub fn parse_bytes(text: &str) -> std::result::Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let unit = unit.trim().to_ascii_uppercase();
+    let scale: u64 = match unit.trim_end_matches("IB").trim_end_matches('B') {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => {
+            return Err(format!(
+                "{text:?} is not a size: use a number with K, M, G or T, such as 800M or 1.5G"
+            ))
+        }
+    };
+    let value: f64 = number.parse().map_err(|_| {
+        format!("{text:?} is not a size: use a number with K, M, G or T, such as 800M or 1.5G")
+    })?;
+    let bytes = value * scale as f64;
+    if !(bytes >= 1.0 && bytes < u64::MAX as f64) {
+        return Err(format!(
+            "{text:?} is out of range: give at least 1 byte, such as 800M or 1.5G"
+        ));
+    }
+    Ok(bytes as u64)
+}
+
+/// A size for people: `1.50 GiB`.
+pub fn format_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.2} {}", UNITS[unit])
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_and_print() {
+        assert_eq!(parse_bytes("800M"), Ok(800 << 20));
+        assert_eq!(parse_bytes("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_bytes("2GiB"), Ok(2 << 30));
+        assert_eq!(parse_bytes("4096"), Ok(4096));
+        assert!(parse_bytes("lots")
+            .unwrap_err()
+            .contains("\"lots\" is not a size"));
+        assert!(parse_bytes("0").is_err());
+        assert!(parse_bytes("-5G").is_err());
+        assert_eq!(format_bytes(3 << 29), "1.50 GiB");
+        assert_eq!(format_bytes(12), "12 B");
+    }
+}

@@ -1,0 +1,224 @@
+//! The JSON documents of `solve`, `find` and `replay`: serde structs with a
+//! format version, so that the command line and a web server give the
+//! same bytes for the same answer.
+
+use super::{FIND_FORMAT, REPLAY_FORMAT, SOLVE_FORMAT, VERSION};
+use crate::rules::{Board, PickEnd, Rules, Turn};
+use crate::search::{Found, Solution};
+use serde::{Deserialize, Serialize};
+
+/// A position in JSON.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct PositionJson {
+    /// The board text format, on one line.
+    pub board: String,
+    /// The 2n pit counts in pit-number order.
+    pub pits: Vec<u8>,
+    /// Stones in the own store.
+    pub store: u8,
+    /// Stones in the opponent's store.
+    pub opponent_store: u8,
+}
+
+impl From<&Board> for PositionJson {
+    fn from(b: &Board) -> Self {
+        PositionJson {
+            board: b.one_line(),
+            pits: b.pits(),
+            store: b.store(),
+            opponent_store: b.opponent_store(),
+        }
+    }
+}
+
+/// `solve --json`.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct SolveJson {
+    /// [`SOLVE_FORMAT`].
+    pub format: String,
+    /// Tool version.
+    pub version: String,
+    /// Rules searched under.
+    pub rules: Rules,
+    /// Start position.
+    pub start: PositionJson,
+    /// Best final store.
+    pub best_store: u32,
+    /// Stones in the pits and the own store at the start.
+    pub total_stones: u32,
+    /// True when `best_store == total_stones`.
+    pub sweep: bool,
+    /// Pick sequences that reach `best_store` (decimal string).
+    pub optimal_count: String,
+    /// Complete turns (decimal string).
+    pub turns_total: String,
+    /// Complete turns by final store, index = store (decimal strings).
+    pub turns_by_store: Vec<String>,
+    /// Distinct positions at which a pick is made.
+    pub positions: u64,
+    /// Listed optimal sequences, lexicographic by pit number.
+    pub optimal: Vec<Vec<u8>>,
+    /// How many are listed (`optimal.len()`).
+    pub listed: usize,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Worker threads used.
+    pub threads: usize,
+}
+
+impl SolveJson {
+    /// The JSON document for a solution.
+    pub fn new(s: &Solution, threads: usize) -> Self {
+        SolveJson {
+            format: SOLVE_FORMAT.into(),
+            version: VERSION.into(),
+            rules: s.rules,
+            start: (&s.start).into(),
+            best_store: s.best_store,
+            total_stones: s.total_stones,
+            sweep: s.sweep(),
+            optimal_count: s.optimal_count.to_string(),
+            turns_total: s.turns_total.to_string(),
+            turns_by_store: s.turns_by_store.iter().map(|c| c.to_string()).collect(),
+            positions: s.positions,
+            optimal: s
+                .optimal
+                .iter()
+                .map(|l| l.picks().iter().map(|p| p.number()).collect())
+                .collect(),
+            listed: s.optimal.len(),
+            seconds: s.seconds,
+            threads,
+        }
+    }
+}
+
+/// `find --json`.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct FindJson {
+    /// [`FIND_FORMAT`].
+    pub format: String,
+    /// Tool version.
+    pub version: String,
+    /// Rules searched under.
+    pub rules: Rules,
+    /// Start position.
+    pub start: PositionJson,
+    /// Store at the end of `line`, replayed.
+    pub best_store: u32,
+    /// Stones in the pits and the own store at the start.
+    pub total_stones: u32,
+    /// True when `best_store == total_stones`.
+    pub sweep: bool,
+    /// The best line found (pit numbers), a complete turn.
+    pub line: Vec<u8>,
+    /// True when `best_store` is proved best (exhaustive round, or a sweep).
+    pub exact: bool,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Rounds run.
+    pub rounds: u32,
+    /// Beam of the last round.
+    pub beam: usize,
+    /// Positions expanded over all rounds.
+    pub positions: u64,
+    /// Tie-break seed.
+    pub seed: u64,
+    /// Worker threads used.
+    pub threads: usize,
+    /// True when Ctrl-C stopped the search: the line is the best so far.
+    pub interrupted: bool,
+}
+
+impl FindJson {
+    /// The JSON document for a `find` result.
+    pub fn new(f: &Found, seed: u64, threads: usize) -> Self {
+        FindJson {
+            format: FIND_FORMAT.into(),
+            version: VERSION.into(),
+            rules: f.rules,
+            start: (&f.start).into(),
+            best_store: f.best_store,
+            total_stones: f.total_stones,
+            sweep: f.sweep(),
+            line: f.line.picks().iter().map(|p| p.number()).collect(),
+            exact: f.exact,
+            seconds: f.seconds,
+            rounds: f.rounds,
+            beam: f.beam,
+            positions: f.positions,
+            seed,
+            threads,
+            interrupted: f.interrupted,
+        }
+    }
+}
+
+/// One pick of `replay --json`.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct StepJson {
+    /// Pit picked.
+    pub pick: u8,
+    /// `free-turn` or `turn-over`.
+    pub end: String,
+    /// Pits after the pick.
+    pub pits: Vec<u8>,
+    /// Own store after the pick.
+    pub store: u8,
+}
+
+/// `replay --json`.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct ReplayJson {
+    /// [`REPLAY_FORMAT`].
+    pub format: String,
+    /// Tool version.
+    pub version: String,
+    /// Rules played under.
+    pub rules: Rules,
+    /// Start position.
+    pub start: PositionJson,
+    /// The picks, as given.
+    pub picks: Vec<u8>,
+    /// The board after each pick.
+    pub steps: Vec<StepJson>,
+    /// Own store at the end.
+    pub store: u8,
+    /// True when the player may still pick.
+    pub to_move: bool,
+    /// Pits at the end.
+    pub pits: Vec<u8>,
+}
+
+fn end_name(e: PickEnd) -> &'static str {
+    match e {
+        PickEnd::FreeTurn => "free-turn",
+        PickEnd::TurnOver => "turn-over",
+    }
+}
+
+impl ReplayJson {
+    /// The JSON document for a replay (`states[0]` is the start).
+    pub fn new(rules: Rules, states: &[Turn]) -> Self {
+        let last = states.last().expect("replay has a start state");
+        ReplayJson {
+            format: REPLAY_FORMAT.into(),
+            version: VERSION.into(),
+            rules,
+            start: states[0].board().into(),
+            picks: last.picks().iter().map(|p| p.number()).collect(),
+            steps: states[1..]
+                .iter()
+                .map(|t| StepJson {
+                    pick: t.picks().last().expect("a pick was played").number(),
+                    end: end_name(t.last_end().expect("a pick was played")).into(),
+                    pits: t.board().pits(),
+                    store: t.board().store(),
+                })
+                .collect(),
+            store: last.board().store(),
+            to_move: last.to_move(),
+            pits: last.board().pits(),
+        }
+    }
+}

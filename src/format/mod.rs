@@ -1,0 +1,50 @@
+//! What the tool writes: the JSON documents (serde structs with a format
+//! version), the text reports, sizes for people, and files written whole.
+//!
+//! This layer sits on the rules and the search and under the product
+//! features (puzzles, atlas) and the command line, so that every one of them
+//! writes the same formats the same way.
+//!
+//! # JSON formats
+//!
+//! Every document has a `format` key naming its kind and version. Counts that
+//! can exceed 2^53 (`optimal_count`, `turns_total`, `turns_by_store`) are
+//! decimal strings so that every JSON reader keeps them exact. Pit numbers
+//! follow [`crate::rules::pit`]; `pits` arrays hold the 2n counts in pit-number order.
+//!
+//! `solve --json` (`mancala-sweep-solve/1`):
+//!
+//! ```json
+//! {"format":"mancala-sweep-solve/1","version":"0.1.0",
+//!  "rules":{"scope":"own","relay":true,"capture":"none"},
+//!  "start":{"board":"3 3 3 3 3 3 / 0 0 / 3 3 3 3 3 3","pits":[3,3,3,3,3,3,3,3,3,3,3,3],"store":0,"opponent_store":0},
+//!  "best_store":10,"total_stones":36,"sweep":false,
+//!  "optimal_count":"1","turns_total":"36","positions":11,
+//!  "turns_by_store":["0","1","0","0","0","0","0","0","0","0","1",...],
+//!  "optimal":[[5,1,2,6,6,2,6,4]],"listed":1,"seconds":0.0001,"threads":2}
+//! ```
+//!
+//! `find --json` (`mancala-sweep-find/1`): `rules`, `start`, `best_store`,
+//! `total_stones`, `sweep`, `line` (pit numbers), `exact`, `seconds`,
+//! `rounds`, `beam`, `positions`, `seed`, `threads`, `interrupted`.
+//!
+//! `replay --json` (`mancala-sweep-replay/1`): `rules`, `start`, `picks`,
+//! `steps` (one per pick: `pick`, `end` = `"free-turn"` or `"turn-over"`,
+//! `pits`, `store`), and the final `store`, `to_move` and `pits`.
+
+pub mod bytes;
+pub mod file;
+pub mod json;
+pub mod text;
+
+pub use file::{write_atomic, FileError};
+pub use json::{FindJson, PositionJson, ReplayJson, SolveJson, StepJson};
+
+/// Version of this crate, written into every JSON document.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// `format` of `solve --json`.
+pub const SOLVE_FORMAT: &str = "mancala-sweep-solve/1";
+/// `format` of `replay --json`.
+pub const REPLAY_FORMAT: &str = "mancala-sweep-replay/1";
+/// `format` of `find --json`.
+pub const FIND_FORMAT: &str = "mancala-sweep-find/1";

@@ -1,0 +1,63 @@
+//! The puzzle layer's errors: what the layers below refuse, and a file or
+//! puzzle that does not hold what it should.
+
+use crate::format::FileError;
+use crate::rules::{BoardError, ReplayError, Rules};
+use crate::search::SearchError;
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// Everything making, reading and checking puzzles can fail with.
+#[derive(Debug, Error)]
+pub enum PuzzleError {
+    /// A board that cannot exist.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// A pick sequence that does not replay.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    /// The search refused or failed.
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    /// A collection file could not be read or written.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// The output file exists and is not a collection (or cannot be read):
+    /// it is not overwritten.
+    #[error(transparent)]
+    Occupied(FileError),
+    /// The output file holds a collection for other rules.
+    #[error("{}: it holds puzzles for rules {found}, not {wanted}", path.display())]
+    OtherRules {
+        /// The file.
+        path: PathBuf,
+        /// The rules of the collection in it.
+        found: Rules,
+        /// The rules asked for.
+        wanted: Rules,
+    },
+    /// A puzzle whose `board` text and `pits` disagree.
+    #[error("{id}: its board {board:?} does not match its pits and stores")]
+    BoardMismatch {
+        /// The puzzle's id.
+        id: String,
+        /// Its board text.
+        board: String,
+    },
+    /// No puzzle of this id in the collection.
+    #[error("{}: no puzzle {id:?} in it", path.display())]
+    NoSuchPuzzle {
+        /// The collection file.
+        path: PathBuf,
+        /// The id asked for.
+        id: String,
+        /// An id that the file does hold, as an example.
+        example: Option<String>,
+    },
+    /// The collection holds no puzzles.
+    #[error("{}: it holds no puzzles", path.display())]
+    Empty {
+        /// The collection file.
+        path: PathBuf,
+    },
+}

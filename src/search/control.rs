@@ -1,0 +1,158 @@
+//! How a search is run and stopped: its worker pool, a panic in a worker
+//! turned into an error, the cancel flag and the time budget, and the
+//! default memory guard.
+//!
+//! The exact search, the beam search and the puzzle generator all run this
+//! way, so it is one module instead of helpers that each reaches into the
+//! other.
+
+use super::error::{SearchError, StopCause};
+use crate::rules::{Board, Rules};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// True when the cancel flag is raised.
+#[inline]
+pub(crate) fn cancelled(cancel: Option<&AtomicBool>) -> bool {
+    cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+}
+
+/// When a search must stop early: a cancel flag that someone else raises
+/// (Ctrl-C, a closed page) and a wall-clock deadline. Polled between chunks
+/// of work, so that the answer says which of the two stopped it.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct Stop<'a> {
+    cancel: Option<&'a AtomicBool>,
+    deadline: Option<(Instant, Duration)>,
+}
+
+impl<'a> Stop<'a> {
+    /// A stop for `cancel` and a budget of `seconds` from now.
+    pub(crate) fn new(cancel: Option<&'a AtomicBool>, seconds: Option<f64>) -> Stop<'a> {
+        Stop {
+            cancel,
+            deadline: seconds.map(|s| (Instant::now(), Duration::from_secs_f64(s.max(0.0)))),
+        }
+    }
+
+    /// Why the search must stop now, if it must.
+    #[inline]
+    pub(crate) fn cause(&self) -> Option<StopCause> {
+        if cancelled(self.cancel) {
+            return Some(StopCause::Cancelled);
+        }
+        match self.deadline {
+            Some((started, budget)) if started.elapsed() >= budget => Some(StopCause::Deadline {
+                seconds: budget.as_secs_f64(),
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// Check that the player can move at the start, and build the pool of
+/// `threads` workers (0: one per core) that a search runs on.
+pub(crate) fn worker_pool(
+    board: &Board,
+    rules: Rules,
+    threads: usize,
+) -> Result<rayon::ThreadPool, SearchError> {
+    if !board.can_move(rules) {
+        return Err(SearchError::NoMove {
+            board: board.one_line(),
+            scope: rules.scope,
+        });
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| SearchError::Threads {
+            threads,
+            reason: e.to_string(),
+        })
+}
+
+/// Run `f` on `pool`; a panic in it or in any worker it spawns becomes
+/// [`SearchError::Internal`] instead of unwinding through the caller.
+pub(crate) fn guarded<T: Send>(
+    pool: &rayon::ThreadPool,
+    f: impl FnOnce() -> T + Send,
+) -> Result<T, SearchError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pool.install(f)))
+        .map_err(|p| SearchError::Internal(panic_text(&p)))
+}
+
+/// The message of a caught panic.
+fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a worker panicked".to_string())
+}
+
+/// Share of the machine's memory that `--max-memory` defaults to: enough for
+/// the largest exhaustive searches, while leaving room for the operating
+/// system and for the allocator's slack beyond the search's own estimate.
+pub const DEFAULT_MEMORY_SHARE: f64 = 0.5;
+
+/// The default `--max-memory`: half of `MemTotal` in `/proc/meminfo`, or 4 GiB
+/// where that cannot be read.
+pub fn default_max_memory() -> u64 {
+    let total = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .find(|l| l.starts_with("MemTotal:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map(|kb| kb * 1024);
+    match total {
+        Some(bytes) => (bytes as f64 * DEFAULT_MEMORY_SHARE) as u64,
+        None => 4 << 30,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rayon::prelude::*;
+
+    #[test]
+    fn a_panic_in_a_worker_is_an_error_not_a_hang() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let r = guarded(&pool, || {
+            (0..1000).into_par_iter().for_each(|i| {
+                if i == 777 {
+                    panic!("worker {i} failed");
+                }
+            })
+        });
+        assert_eq!(r, Err(SearchError::Internal("worker 777 failed".into())));
+        assert_eq!(guarded(&pool, || 5), Ok(5));
+    }
+
+    #[test]
+    fn the_default_memory_guard_is_half_the_machine() {
+        let total: u64 = std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|m| {
+                m.lines()
+                    .find(|l| l.starts_with("MemTotal:"))?
+                    .split_whitespace()
+                    .nth(1)?
+                    .parse::<u64>()
+                    .ok()
+            })
+            .map_or(8 << 30, |kb| kb * 1024);
+        let half = default_max_memory();
+        assert!(
+            half.abs_diff(total / 2) <= 1,
+            "{half} is not half of {total}"
+        );
+    }
+}

@@ -1,0 +1,379 @@
+//! The forward pass: buckets taken from the store lowest first, every node
+//! expanded once in parallel chunks, successors pushed to higher buckets
+//! and finished turns counted by final store.
+//!
+//! One [`Search::step`] (take, expand, push) serves the search, the
+//! listing tests and the benchmarks' [`super::bench::Bucket`], so the loop
+//! is written once.
+
+use super::key::Key;
+use super::level::Level;
+use super::store::{Count, Entry, Nodes, Run, Store};
+use super::{Fail, Phase, Progress, Search, SolveOptions};
+use crate::rules::PickEnd;
+use crate::search::control::Stop;
+use crate::search::kernel::packed::{self, Packed};
+use crate::search::kernel::relay::{Landings, Lanes, Picks};
+use rayon::prelude::*;
+
+/// What expanding a chunk of nodes produced.
+pub(super) struct Sink<K, C> {
+    /// Successor nodes by store value.
+    successors: Vec<Vec<Entry<K, C>>>,
+    /// Path counts of turns that ended, by final store.
+    ended: Vec<u128>,
+    overflow: bool,
+}
+
+impl<K: Key, C: Count> Sink<K, C> {
+    /// What the chunk produced, its successors split into parts while
+    /// they are fresh in this worker's cache.
+    fn finish(self, shifts: &[u32]) -> Expanded<K, C> {
+        let runs = self
+            .successors
+            .into_iter()
+            .enumerate()
+            .filter(|(_, run)| !run.is_empty())
+            .map(|(store, run)| (store, Run::new(run, shifts[store])))
+            .collect();
+        Expanded {
+            runs,
+            ended: self.ended,
+            overflow: self.overflow,
+        }
+    }
+
+    fn new(max_store: usize) -> Self {
+        Sink {
+            successors: (0..=max_store).map(|_| Vec::new()).collect(),
+            ended: vec![0; max_store + 1],
+            overflow: false,
+        }
+    }
+
+    /// File a pick the kernel played from a node reached by `count`
+    /// sequences: how it ended and the stones then in the store, and the
+    /// running sums of its ring (see [`Key::from_sums`], over `pits` pits).
+    #[inline]
+    fn file(&mut self, (end, to): (PickEnd, u8), sums: &[u8; 16], pits: usize, count: C) {
+        match end {
+            PickEnd::FreeTurn => {
+                self.successors[to as usize].push((K::from_sums(sums, pits), count))
+            }
+            PickEnd::TurnOver => self.end(to as usize, count),
+        }
+    }
+
+    #[inline]
+    fn end(&mut self, store: usize, count: C) {
+        let total = &mut self.ended[store];
+        if C::BITS <= 64 {
+            // A chunk adds far fewer than 2^64 counts, each below 2^64: the
+            // sum fits a u128, so the hot path needs no overflow check.
+            *total += count.into();
+        } else {
+            match total.checked_add(count.into()) {
+                Some(c) => *total = c,
+                None => self.overflow = true,
+            }
+        }
+    }
+}
+
+/// A finished chunk: its successors as `(store, run)`, the path counts of
+/// turns that ended by final store, and whether a sum overflowed.
+pub(super) struct Expanded<K, C> {
+    pub(super) runs: Vec<(usize, Run<K, C>)>,
+    pub(super) ended: Vec<u128>,
+    pub(super) overflow: bool,
+}
+
+/// Nodes the streaming kernel takes at a time: node numbers fit the two
+/// bytes a record has for them, and the records stay in the L2 cache.
+const STREAM_BATCH: usize = 2048;
+
+/// A worker's buffers for [`Search::expand_stream`], reused from batch to batch.
+#[derive(Default)]
+struct Streams {
+    picks: Vec<[u8; 16]>,
+    free: Vec<[u8; 16]>,
+    over: Vec<[u8; 16]>,
+    sums: Vec<[u8; 16]>,
+}
+
+/// Nodes a worker expands at a time (at least; larger buckets use larger
+/// chunks so that the number of successor runs stays small).
+const CHUNK: usize = 4096;
+/// Chunks a worker gets from a large bucket: enough to balance the load.
+const CHUNKS_PER_THREAD: usize = 16;
+
+impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
+    #[inline]
+    pub(super) fn ring_of(&self, key: K, store: usize) -> Packed<W> {
+        key.decode_packed(self.len, self.n, store as u8)
+    }
+
+    #[inline]
+    pub(super) fn key_of(&self, ring: &Packed<W>) -> K {
+        K::encode_packed(ring, self.len, self.n)
+    }
+
+    /// Stones in the store of a packed ring.
+    #[inline]
+    pub(super) fn store_of(&self, ring: &Packed<W>) -> usize {
+        packed::get(ring, self.engine.store_index()) as usize
+    }
+
+    /// Call `f(pick ring index, ring after the pick, how it ended)` for
+    /// every legal pick from the node `ring`, in pit order; returns false
+    /// when the node has no legal pick.
+    #[inline]
+    pub(super) fn for_each_pick(
+        &self,
+        ring: &Packed<W>,
+        f: impl FnMut(usize, &Packed<W>, PickEnd),
+    ) -> bool {
+        self.engine.for_each_pick(ring, &self.scope, f)
+    }
+
+    /// Every pick of node `key` through the lockstep kernel, decoding the
+    /// key in the kernel where it can; `None` where the kernel does not run.
+    #[inline]
+    pub(super) fn landings(&self, key: K, store: usize, out: &mut Landings) -> Option<usize> {
+        if self.decode_keys {
+            let picks =
+                self.engine
+                    .landings_of_key(key.to_u128() as u64, store as u8, &self.scope, out);
+            if picks.is_some() {
+                return picks;
+            }
+        }
+        self.engine
+            .landings(&self.ring_of(key, store), &self.scope, out)
+    }
+
+    /// Expand `nodes` of bucket `store` through the streaming kernel: one
+    /// record for every legal pick of every node, all played in one stream,
+    /// then filed by the node number each record carries. The kernel
+    /// returns free turns and finished turns apart: only free turns (19%
+    /// of the picks of any-hole 2x6x4) need running sums and a key, and
+    /// each kind is filed in a loop without a branch on how a pick ended.
+    fn expand_stream(
+        &self,
+        nodes: &[Entry<K, C>],
+        store: usize,
+        (lanes, scope): (&Lanes, &Picks),
+        sink: &mut Sink<K, C>,
+        buffers: &mut Streams,
+    ) {
+        debug_assert!(nodes.len() <= STREAM_BATCH);
+        // Each node's records are stored four at a time.
+        buffers
+            .picks
+            .resize(nodes.len() * self.scope.len() + 4, [0; 16]);
+        let mut made = 0;
+        for (i, &(key, count)) in nodes.iter().enumerate() {
+            let key = key.to_u128() as u64;
+            let out = &mut buffers.picks[made..];
+            let m = lanes.records(key, store as u8, i as u16, scope, out);
+            if m == 0 {
+                sink.end(store, count);
+            }
+            made += m;
+        }
+        buffers.picks.truncate(made);
+        let Streams {
+            picks,
+            free,
+            over,
+            sums,
+        } = buffers;
+        lanes.stream(picks, free, over);
+        lanes.sums(free, sums);
+        let node = |record: &[u8; 16]| u16::from_le_bytes([record[14], record[15]]) as usize;
+        for (record, sums) in free.iter().zip(sums.iter()) {
+            let key = K::from_sums(sums, self.len - 1);
+            sink.successors[record[self.n] as usize].push((key, nodes[node(record)].1));
+        }
+        for record in over.iter() {
+            let (end, to) = self.engine.finish_record(record);
+            debug_assert_eq!(end, PickEnd::TurnOver, "a free turn lands in the store");
+            sink.end(to as usize, nodes[node(record)].1);
+        }
+    }
+
+    /// Expand one node of the forward pass into `sink`.
+    #[inline]
+    pub(super) fn expand(
+        &self,
+        (key, count): Entry<K, C>,
+        store: usize,
+        sink: &mut Sink<K, C>,
+        landings: &mut Landings,
+    ) {
+        if let Some(picks) = self.landings(key, store, landings) {
+            // The kernel's stores, last counters and running sums settle
+            // every pick without a look at its ring.
+            for i in 0..picks {
+                let end = self.engine.finish(landings, i);
+                sink.file(end, &landings.sums[i], self.len - 1, count);
+            }
+            if picks == 0 {
+                sink.end(store, count);
+            }
+            return;
+        }
+        let ring = self.ring_of(key, store);
+        let moved = self.for_each_pick(&ring, |_, after, end| match end {
+            PickEnd::FreeTurn => {
+                sink.successors[self.store_of(after)].push((self.key_of(after), count))
+            }
+            PickEnd::TurnOver => sink.end(self.store_of(after), count),
+        });
+        if !moved {
+            sink.end(store, count);
+        }
+    }
+
+    /// Expand every node of a bucket, in parallel chunks.
+    /// A chunk whose worker sees `stop` is skipped; the caller then stops
+    /// at its checkpoint.
+    pub(super) fn expand_bucket(
+        &self,
+        bucket: &Nodes<K, C>,
+        store: usize,
+        stop: &Stop,
+    ) -> Vec<Expanded<K, C>> {
+        let chunk = CHUNK.max(bucket.len() / (rayon::current_num_threads() * CHUNKS_PER_THREAD));
+        bucket
+            .chunks(chunk)
+            .into_par_iter()
+            .map(|slices| {
+                let mut sink = Sink::new(self.max_store);
+                let mut landings = Landings::default();
+                match self.engine.streaming() {
+                    _ if stop.cause().is_some() => {}
+                    Some(lanes) => {
+                        let mut buffers = Streams::default();
+                        let kernel = (lanes, &lanes.picks(&self.scope));
+                        for batch in slices.iter().flat_map(|s| s.chunks(STREAM_BATCH)) {
+                            self.expand_stream(batch, store, kernel, &mut sink, &mut buffers);
+                        }
+                    }
+                    None => {
+                        for &e in slices.iter().copied().flatten() {
+                            self.expand(e, store, &mut sink, &mut landings);
+                        }
+                    }
+                }
+                sink.finish(&self.shifts)
+            })
+            .collect()
+    }
+
+    /// Take bucket `store`, expand it and push its successors: the bucket
+    /// (deduplicated, in key order) and the path counts of the turns it
+    /// ended, by final store; `None` for an empty bucket.
+    pub(super) fn step<S: Store<K, C>>(
+        &self,
+        frontier: &mut S,
+        store: usize,
+        stop: &Stop,
+    ) -> Result<Option<Stepped<K, C>>, Fail> {
+        let bucket = frontier.take(store)?;
+        if bucket.is_empty() {
+            return Ok(None);
+        }
+        let mut ended = vec![0u128; self.max_store + 1];
+        for chunk in self.expand_bucket(&bucket, store, stop) {
+            if chunk.overflow {
+                return Err(Fail::Overflow);
+            }
+            for (s, c) in chunk.ended.into_iter().enumerate() {
+                ended[s] = ended[s].checked_add(c).ok_or(Fail::Overflow)?;
+            }
+            for (s, run) in chunk.runs {
+                frontier.push(s, run);
+            }
+        }
+        Ok(Some((bucket, ended)))
+    }
+
+    /// The forward pass over every bucket of `frontier`: counts, and each
+    /// bucket's keys when `keep_levels` (for the listing).
+    pub(super) fn count<S: Store<K, C>>(
+        &self,
+        frontier: &mut S,
+        keep_levels: bool,
+        opts: &SolveOptions,
+        stop: &Stop,
+    ) -> Result<Counted<K>, Fail> {
+        let start_store = self.start.store() as usize;
+        let mut kept = 0u64;
+        let mut ended = vec![0u128; self.max_store + 1];
+        let mut levels: Vec<Level<K>> = (0..=self.max_store).map(|_| Level::default()).collect();
+        let mut positions = 0u64;
+        for (store, level) in levels.iter_mut().enumerate().skip(start_store) {
+            let Some((bucket, by_store)) = self.step(frontier, store, stop)? else {
+                continue;
+            };
+            positions += bucket.len() as u64;
+            for (total, c) in ended.iter_mut().zip(by_store) {
+                *total = total.checked_add(c).ok_or(Fail::Overflow)?;
+            }
+            let bucket_bytes = bucket.memory();
+            if keep_levels {
+                *level = Level::join(
+                    bucket
+                        .parts()
+                        .par_iter()
+                        .map(|part| Level::from_sorted(part.iter().map(|e| e.0)))
+                        .collect(),
+                );
+                kept += level.memory();
+            }
+            let progress = Progress {
+                phase: Phase::Forward,
+                store,
+                max_store: self.max_store,
+                positions,
+                memory: frontier.memory() + bucket_bytes + kept,
+                best: ended.iter().rposition(|&c| c > 0).map(|b| b as u32),
+            };
+            self.checkpoint(opts, stop, progress)?;
+        }
+        let best = ended
+            .iter()
+            .rposition(|&c| c > 0)
+            .expect("a position with a legal pick has at least one complete turn");
+        let mut turns_total = 0u128;
+        for &c in &ended {
+            turns_total = turns_total.checked_add(c).ok_or(Fail::Overflow)?;
+        }
+        Ok(Counted {
+            ended,
+            turns_total,
+            best,
+            positions,
+            levels,
+        })
+    }
+}
+
+/// A bucket taken and expanded: its nodes, and the path counts of the
+/// turns it ended by final store.
+pub(super) type Stepped<K, C> = (Nodes<K, C>, Vec<u128>);
+
+/// What the forward pass found.
+pub(super) struct Counted<K> {
+    /// Path counts of finished turns by final store.
+    pub(super) ended: Vec<u128>,
+    /// Their sum.
+    pub(super) turns_total: u128,
+    /// The highest final store with a turn.
+    pub(super) best: usize,
+    /// Distinct positions expanded.
+    pub(super) positions: u64,
+    /// Each bucket's keys, when they were kept.
+    pub(super) levels: Vec<Level<K>>,
+}

@@ -1,0 +1,570 @@
+//! The exact search: every chain of free turns from a position, with the best
+//! score, the number of pick sequences that reach it and a listing of them.
+//!
+//! # How it works
+//!
+//! A *node* is a position at which a pick is to be made: the start, and every
+//! position reached by a pick that ended in the store. Nodes are expanded in
+//! [`Frontier`] buckets by store value, lowest first, so that each node is
+//! complete (all its paths counted) before it is expanded, and expanded once.
+//! Each node carries the number of pick sequences that reach it; a pick that
+//! ends the turn adds that number to a histogram of final scores. The best
+//! score is the highest final score with a non-zero count, and its count is
+//! the number of optimal sequences. This is the *forward pass*.
+//!
+//! Listing optimal sequences needs to know which nodes can still reach the
+//! best score. When a listing is asked for, the forward pass keeps each
+//! bucket's sorted keys (delta-coded, see [`level`]), and a *backward
+//! pass* finds the good nodes from the top bucket down. For a sweep without
+//! captures it plays picks backwards from the good nodes only
+//! ([`crate::rules::unsow`], in [`backward`]) and looks the positions found up in the levels;
+//! otherwise it expands every node again. A depth-first walk over good
+//! nodes in pit order then emits optimal sequences in lexicographic order of
+//! their pit numbers, without ever entering a dead end.
+//!
+//! Both expanding passes play picks through the kernel that
+//! [`crate::search::kernel::plan`] chose for the search; the worker threads only split the nodes of a bucket between them, and all
+//! results are exact integer sums or sorted lists, so they do not depend on
+//! `--threads`.
+//!
+//! The search is generic over the key width (`u64` or `u128`, see
+//! [`key`]), the count width (`u64`, rerun with `u128` if a count
+//! overflows) and the packed ring width (see [`crate::search::kernel::packed`]), so the
+//! common boards run on the narrowest types.
+
+//!
+//! The code follows the passes: [`forward`] (expanding buckets into a
+//! [`store::Store`]), [`backward`] (the good nodes), [`listing`] (the walk
+//! that emits lines); [`key`], [`level`] and [`store`] are the data they
+//! share.
+
+pub(crate) mod backward;
+#[doc(hidden)]
+pub mod bench;
+pub(crate) mod forward;
+pub(crate) mod key;
+pub(crate) mod level;
+pub(crate) mod listing;
+pub(crate) mod store;
+
+use self::key::{bits_needed, Key};
+use self::store::{Count, Frontier};
+use super::control::{guarded, worker_pool, Stop};
+use super::error::{Reached, SearchError, StopCause};
+use super::kernel::packed::Engine;
+use super::kernel::{plan, KernelChoice, Plan};
+use crate::rules::{Board, Line, Rules};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// How many optimal sequences to list.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Listing {
+    /// At most this many (0 skips the listing and the backward pass).
+    Limit(usize),
+    /// Every optimal sequence.
+    All,
+}
+
+impl Listing {
+    pub(crate) fn max(self) -> usize {
+        match self {
+            Listing::Limit(n) => n,
+            Listing::All => usize::MAX,
+        }
+    }
+}
+
+/// Which pass of the search is running.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Counting: buckets expanded from the lowest store up.
+    Forward,
+    /// Marking the positions that reach the best score, from the top down.
+    Backward,
+}
+
+/// A snapshot of a running search, passed to [`SolveOptions::progress`]
+/// after every bucket.
+#[derive(Copy, Clone, Debug)]
+pub struct Progress {
+    /// Which pass.
+    pub phase: Phase,
+    /// The store bucket just finished.
+    pub store: usize,
+    /// The highest store value (stones in play).
+    pub max_store: usize,
+    /// Distinct positions expanded so far.
+    pub positions: u64,
+    /// Bytes the search holds now (its own estimate, from buffer capacities).
+    pub memory: u64,
+    /// The best final store of the turns counted so far (a lower bound
+    /// until the forward pass ends; the proved best in the backward pass).
+    pub best: Option<u32>,
+}
+
+/// A progress callback; it runs on one of the search's worker threads, after each bucket.
+pub type ProgressFn<'a> = &'a (dyn Fn(&Progress) + Sync);
+
+/// Options for [`solve`].
+#[derive(Copy, Clone)]
+pub struct SolveOptions<'a> {
+    /// Worker threads; 0 uses one per core.
+    pub threads: usize,
+    /// Which optimal sequences to list.
+    pub listing: Listing,
+    /// Stop with [`SearchError::MemoryLimit`] before the search holds more
+    /// bytes than this.
+    pub max_memory: u64,
+    /// Called after every bucket.
+    pub progress: Option<ProgressFn<'a>>,
+    /// When this becomes true (Ctrl-C, a closed page), the search stops
+    /// within a chunk of positions with [`SearchError::Stopped`].
+    pub cancel: Option<&'a AtomicBool>,
+    /// A time budget in seconds: past it the search stops the same way,
+    /// saying that time ran out.
+    pub seconds: Option<f64>,
+    /// Which kernels may play the picks (see [`crate::search::kernel`]).
+    pub kernel: KernelChoice,
+}
+
+impl Default for SolveOptions<'_> {
+    fn default() -> Self {
+        SolveOptions {
+            threads: 0,
+            listing: Listing::Limit(10),
+            max_memory: u64::MAX,
+            progress: None,
+            cancel: None,
+            seconds: None,
+            kernel: KernelChoice::Auto,
+        }
+    }
+}
+
+impl std::fmt::Debug for SolveOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SolveOptions")
+            .field("threads", &self.threads)
+            .field("listing", &self.listing)
+            .field("max_memory", &self.max_memory)
+            .field("cancel", &self.cancel)
+            .field("seconds", &self.seconds)
+            .field("kernel", &self.kernel)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The proved answer for one position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// The rules searched under.
+    pub rules: Rules,
+    /// The start position.
+    pub start: Board,
+    /// The most stones the own store can hold when the turn ends.
+    pub best_store: u32,
+    /// Stones in the pits and the own store at the start: the most possible.
+    pub total_stones: u32,
+    /// Distinct pick sequences that end the turn with `best_store`.
+    pub optimal_count: u128,
+    /// Distinct complete turns (pick sequences that end the turn).
+    pub turns_total: u128,
+    /// Complete turns by final store: `turns_by_store[s]` end with `s` stones.
+    pub turns_by_store: Vec<u128>,
+    /// Distinct positions at which a pick is to be made.
+    pub positions: u64,
+    /// Listed optimal sequences, in lexicographic order of pit numbers.
+    pub optimal: Vec<Line>,
+    /// Wall-clock time of the search.
+    pub seconds: f64,
+}
+
+impl Solution {
+    /// True when every stone in play ends in the store.
+    pub fn sweep(&self) -> bool {
+        self.best_store == self.total_stones
+    }
+}
+
+/// Search every turn from `board` under `rules`.
+pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solution, SearchError> {
+    let pool = worker_pool(board, rules, opts.threads)?;
+    let pits = 2 * board.pits_per_side();
+    let bits = bits_needed(board.stones_in_pits(), pits);
+    let narrow = 2 * board.pits_per_side() < 16;
+    let plan = plan(board.pits_per_side(), bits, opts.kernel);
+    let stop = Stop::new(opts.cancel, opts.seconds);
+    let started = Instant::now();
+    let result = guarded(&pool, || match (bits, narrow) {
+        (0..=64, true) => run::<u64, 2>(board, rules, plan, opts, &stop),
+        (0..=64, false) => run::<u64, 5>(board, rules, plan, opts, &stop),
+        (65..=128, true) => run::<u128, 2>(board, rules, plan, opts, &stop),
+        (65..=128, false) => run::<u128, 5>(board, rules, plan, opts, &stop),
+        _ => Err(Fail::KeyTooWide(bits)),
+    })?;
+    let mut solution = result.map_err(|e| match e {
+        Fail::Overflow => overflow_error(rules, board),
+        Fail::Stopped(cause, p) => SearchError::Stopped {
+            cause,
+            reached: p.reached(),
+            best: p.best,
+        },
+        Fail::Memory(p) => SearchError::MemoryLimit {
+            limit: opts.max_memory,
+            reached: p.reached(),
+        },
+        Fail::KeyTooWide(bits) => SearchError::KeyTooWide {
+            stones: board.stones_in_pits(),
+            pits,
+            bits,
+        },
+    })?;
+    solution.seconds = started.elapsed().as_secs_f64();
+    Ok(solution)
+}
+
+impl Progress {
+    /// How far the search got, for an error.
+    fn reached(&self) -> Reached {
+        Reached {
+            store: self.store,
+            max_store: self.max_store,
+            positions: self.positions,
+            backward: self.phase == Phase::Backward,
+        }
+    }
+}
+
+/// The error for a path count past `u128`, naming the variant.
+fn overflow_error(rules: Rules, board: &Board) -> SearchError {
+    SearchError::CountOverflow {
+        variant: format!("rules {rules} on board {}", board.one_line()),
+    }
+}
+
+/// Run with `u64` path counts, and again with `u128` if one overflows.
+fn run<K: Key, const W: usize>(
+    board: &Board,
+    rules: Rules,
+    plan: Plan,
+    opts: &SolveOptions,
+    stop: &Stop,
+) -> Result<Solution, Fail> {
+    match Search::<K, u64, W>::new(board, rules, plan).run(opts, stop) {
+        Err(Fail::Overflow) => Search::<K, u128, W>::new(board, rules, plan).run(opts, stop),
+        other => other,
+    }
+}
+
+/// Why a pass stopped before its end, inside the search.
+#[derive(Debug)]
+enum Fail {
+    /// A path count did not fit the count type.
+    Overflow,
+    /// The board needs keys of this many bits, more than 128.
+    KeyTooWide(u32),
+    /// The memory guard stopped the search; how far it got.
+    Memory(Progress),
+    /// The cancel flag or the time budget stopped it; how far it got.
+    Stopped(StopCause, Progress),
+}
+
+impl From<store::Overflow> for Fail {
+    fn from(_: store::Overflow) -> Self {
+        Fail::Overflow
+    }
+}
+
+/// The fixed part of a search: board shape, rules, the pits in scope and
+/// the kernel that plays them.
+struct Search<K, C, const W: usize> {
+    rules: Rules,
+    start: Board,
+    n: usize,
+    len: usize,
+    max_store: usize,
+    engine: Engine<W>,
+    /// True when the kernel decodes 64-bit keys itself.
+    decode_keys: bool,
+    /// Ring indices of the pits the scope allows, in pit-number order.
+    scope: Vec<usize>,
+    /// [`store::memory::part_shift`] of each bucket.
+    shifts: Vec<u32>,
+    _types: std::marker::PhantomData<(K, C)>,
+}
+
+impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
+    fn new(start: &Board, rules: Rules, plan: Plan) -> Self {
+        let n = start.pits_per_side();
+        let max_store = start.stones_in_play() as usize;
+        Search {
+            rules,
+            start: *start,
+            n,
+            len: 2 * n + 1,
+            max_store,
+            engine: Engine::new(n, start.stones_in_play() as usize, rules, plan.kernel),
+            decode_keys: plan.decode_keys,
+            scope: rules.scope.pits(n).map(|p| p.ring(n)).collect(),
+            shifts: (0..=max_store)
+                .map(|store| store::memory::part_shift(max_store, store, 2 * n))
+                .collect(),
+            _types: std::marker::PhantomData,
+        }
+    }
+
+    /// Report progress, then stop on the cancel flag, the time budget or
+    /// the memory guard.
+    fn checkpoint(&self, opts: &SolveOptions, stop: &Stop, progress: Progress) -> Result<(), Fail> {
+        if let Some(report) = opts.progress {
+            report(&progress);
+        }
+        if let Some(cause) = stop.cause() {
+            return Err(Fail::Stopped(cause, progress));
+        }
+        if progress.memory > opts.max_memory {
+            return Err(Fail::Memory(progress));
+        }
+        Ok(())
+    }
+
+    /// The forward pass, then the backward pass and the listing when lines
+    /// are asked for.
+    fn run(&self, opts: &SolveOptions, stop: &Stop) -> Result<Solution, Fail> {
+        let listing = opts.listing;
+        let keep_levels = listing.max() > 0;
+        let counted = self.count(&mut self.seeded(), keep_levels, opts, stop)?;
+        let best = counted.best;
+        let optimal = if keep_levels {
+            let good =
+                if best == self.max_store && self.rules.capture == crate::rules::Capture::None {
+                    self.backward_by_unsowing(counted.levels, best, opts, stop, counted.positions)?
+                } else {
+                    self.backward(counted.levels, best, opts, stop, counted.positions)?
+                };
+            self.list(&good, best, listing.max())
+        } else {
+            Vec::new()
+        };
+        Ok(Solution {
+            rules: self.rules,
+            start: self.start,
+            best_store: best as u32,
+            total_stones: self.max_store as u32,
+            optimal_count: counted.ended[best],
+            turns_total: counted.turns_total,
+            turns_by_store: counted.ended,
+            positions: counted.positions,
+            optimal,
+            seconds: 0.0,
+        })
+    }
+
+    /// A frontier holding just the start position.
+    fn seeded(&self) -> Frontier<K, C> {
+        let mut frontier = Frontier::<K, C>::new(self.max_store);
+        let first = self.start.store() as usize;
+        frontier.push(
+            first,
+            store::Run::new(
+                vec![(K::encode(self.start.ring(), self.n), C::ONE)],
+                self.shifts[first],
+            ),
+        );
+        frontier
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::level::Level;
+    use super::*;
+    use crate::search::kernel::Kernel;
+
+    /// A count type small enough to overflow on a real search, to exercise
+    /// the overflow path that `u128` counts take on astronomically big ones.
+    impl Count for u8 {
+        const ONE: Self = 1;
+        const BITS: u32 = 8;
+        fn checked_add(self, other: Self) -> Option<Self> {
+            u8::checked_add(self, other)
+        }
+    }
+
+    fn scalar() -> Plan {
+        Plan {
+            kernel: Kernel::Scalar,
+            decode_keys: false,
+        }
+    }
+
+    /// Every kernel this CPU runs against the scalar one on whole searches:
+    /// boards up to 6 pits a side stream their picks, 7 pits a side use the
+    /// lockstep landings; Kalah exercises captures after the kernel. Which
+    /// kernels ran, and which this CPU lacks, is printed (see the README's
+    /// test command).
+    #[test]
+    fn every_kernel_gives_the_same_search_as_the_scalar_one() {
+        let opts = SolveOptions {
+            listing: Listing::Limit(25),
+            ..Default::default()
+        };
+        let stop = Stop::default();
+        for kernel in [Kernel::Lockstep, Kernel::Stream] {
+            if let Err(missing) = kernel.supported() {
+                println!("kernel {kernel}: NOT TESTED, this CPU lacks {missing}");
+                continue;
+            }
+            let mut boards = 0;
+            for (rules, n, s) in [
+                (Rules::ANY_HOLE, 5, 3),
+                (Rules::AVALANCHE, 6, 4),
+                (Rules::KALAH, 6, 4),
+                (Rules::ANY_HOLE, 7, 2),
+            ] {
+                let board = Board::uniform(n, s).unwrap();
+                let bits = bits_needed(board.stones_in_pits(), 2 * n);
+                let plan = plan(n, bits, KernelChoice::AtMost(kernel));
+                if plan.kernel != kernel {
+                    continue; // 7 pits a side do not stream
+                }
+                boards += 1;
+                let fast = Search::<u64, u64, 2>::new(&board, rules, plan);
+                let slow = Search::<u64, u64, 2>::new(&board, rules, scalar());
+                let (Ok(a), Ok(b)) = (fast.run(&opts, &stop), slow.run(&opts, &stop)) else {
+                    panic!("{rules} {n}x{s} failed");
+                };
+                assert_eq!(a, b, "{rules} {n}x{s} with kernel {kernel}");
+            }
+            assert!(boards >= 3, "kernel {kernel} ran on {boards} boards");
+            println!("kernel {kernel}: tested on {boards} whole searches against scalar");
+        }
+    }
+
+    /// The two listing passes agree: unsowing from the good nodes finds
+    /// exactly the good nodes that expanding every node finds, on sweeps
+    /// of both scopes.
+    #[test]
+    fn unsowing_finds_the_same_good_nodes_as_expanding_every_node() {
+        let opts = SolveOptions {
+            listing: Listing::Limit(1),
+            ..Default::default()
+        };
+        let stop = Stop::default();
+        let mut sweeps = 0;
+        // An own-side relay sweep: pits 1..6 hold 0 0 4 2 2 1.
+        let own = Board::from_pits(&[0, 0, 4, 2, 2, 1, 0, 0, 0, 0, 0, 0], 0, 0).unwrap();
+        for (rules, board) in [
+            (Rules::ANY_HOLE, Board::uniform(6, 3).unwrap()),
+            (Rules::ANY_HOLE, Board::uniform(5, 3).unwrap()),
+            (Rules::ANY_HOLE, Board::uniform(4, 4).unwrap()),
+            (Rules::ANY_HOLE, Board::uniform(3, 5).unwrap()),
+            (Rules::AVALANCHE, Board::uniform(6, 1).unwrap()),
+            (Rules::AVALANCHE, own),
+        ] {
+            let (n, s) = (board.pits_per_side(), board.stones_in_play());
+            let search = Search::<u64, u64, 2>::new(&board, rules, scalar());
+            let solution = search.run(&opts, &stop).ok().unwrap();
+            if !solution.sweep() {
+                continue;
+            }
+            sweeps += 1;
+            let best = solution.best_store as usize;
+            let levels = || levels_of(&search);
+            let quick = search
+                .backward_by_unsowing(levels(), best, &opts, &stop, 0)
+                .ok()
+                .unwrap();
+            let full = search
+                .backward(levels(), best, &opts, &stop, 0)
+                .ok()
+                .unwrap();
+            assert_eq!(quick, full, "{rules} {n}x{s}");
+            assert!(quick.iter().map(|g| g.len()).sum::<usize>() > 1);
+            let lines = search.list(&quick, best, usize::MAX);
+            assert_eq!(
+                lines.len() as u128,
+                solution.optimal_count,
+                "{rules} {n}x{s}"
+            );
+        }
+        assert!(sweeps >= 5, "the cases include sweeps of both scopes");
+    }
+
+    /// Every bucket's keys, as the forward pass keeps them for listing.
+    fn levels_of(search: &Search<u64, u64, 2>) -> Vec<Level<u64>> {
+        let mut levels: Vec<Level<u64>> =
+            (0..=search.max_store).map(|_| Level::default()).collect();
+        let mut frontier = search.seeded();
+        let first = search.start.store() as usize;
+        for (s, level) in levels.iter_mut().enumerate().skip(first) {
+            if let Some((bucket, _)) = search
+                .step(&mut frontier, s, &Stop::default())
+                .ok()
+                .unwrap()
+            {
+                *level = Level::from_sorted(bucket.iter().map(|e| e.0));
+            }
+        }
+        levels
+    }
+
+    #[test]
+    fn path_count_overflow_is_an_error_never_a_wrap() {
+        // Any-hole 2x6x3 has positions reached by hundreds of pick sequences.
+        let board = Board::uniform(6, 3).unwrap();
+        let search = Search::<u64, u8, 2>::new(&board, Rules::ANY_HOLE, scalar());
+        let opts = SolveOptions {
+            listing: Listing::Limit(0),
+            ..Default::default()
+        };
+        let stop = Stop::default();
+        assert!(matches!(search.run(&opts, &stop), Err(Fail::Overflow)));
+        // With u64 counts the same search succeeds, and the error a u128
+        // overflow would give names the variant.
+        assert!(
+            Search::<u64, u64, 2>::new(&board, Rules::ANY_HOLE, scalar())
+                .run(&opts, &stop)
+                .is_ok()
+        );
+        assert_eq!(
+            overflow_error(Rules::ANY_HOLE, &board).to_string(),
+            "path count overflowed u128 for rules any-hole (scope=any relay=on capture=none) on board 3 3 3 3 3 3 / 0 0 / 3 3 3 3 3 3; the counts cannot be reported exactly"
+        );
+    }
+
+    #[test]
+    fn a_deadline_and_a_cancel_are_told_apart() {
+        let board = Board::uniform(6, 3).unwrap();
+        let cancel = AtomicBool::new(true);
+        let cancelled = solve(
+            &board,
+            Rules::ANY_HOLE,
+            &SolveOptions {
+                cancel: Some(&cancel),
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
+        assert!(
+            cancelled.is_cancelled() && !cancelled.is_deadline(),
+            "{cancelled}"
+        );
+        assert!(cancelled.to_string().starts_with("interrupted: "));
+        let late = solve(
+            &board,
+            Rules::ANY_HOLE,
+            &SolveOptions {
+                seconds: Some(0.0),
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
+        assert!(late.is_deadline() && !late.is_cancelled(), "{late}");
+        assert!(
+            late.to_string().starts_with("out of time after 0 s: "),
+            "{late}"
+        );
+    }
+}

@@ -1,0 +1,168 @@
+//! The kernels that play picks for the search, behind one choice.
+//!
+//! Three kernels give the same results at different speeds:
+//!
+//! - [`Kernel::Scalar`]: one pick at a time on a packed ring
+//!   ([`packed::Engine::play`]); runs everywhere, on every board.
+//! - [`Kernel::Lockstep`]: every pick of a position on its own AVX-512 lane
+//!   ([`relay::Lanes::play`]); needs AVX-512 F, BW and VBMI and a ring of at
+//!   most 15 counters (7 pits a side). Where the CPU also has VBMI2 and VL
+//!   and keys fit 64 bits, it decodes the search's keys itself.
+//! - [`Kernel::Stream`]: the picks of many positions as one stream of
+//!   records, lanes refilled as their chains end ([`relay::Lanes::stream`]);
+//!   needs VBMI2, VL, BMI2 and POPCNT as well, 64-bit keys and at most 6
+//!   pits a side. The forward pass of the exact search streams; its listing
+//!   pass and `find` use the lockstep form of the same kernel.
+//!
+//! [`plan`] is the one place that decides, once per search, from the CPU,
+//! the board and an optional cap ([`KernelChoice`], which tests and
+//! benchmarks set, and the `MANCALA_SWEEP_KERNEL` environment variable sets
+//! for the command line). Nothing else looks at CPU features or board sizes
+//! to pick a path.
+
+#[doc(hidden)]
+pub mod packed;
+#[doc(hidden)]
+pub mod relay;
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A kernel that plays the picks of a search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kernel {
+    /// One pick at a time; every CPU and board.
+    Scalar,
+    /// All picks of a position in lockstep on AVX-512 lanes.
+    Lockstep,
+    /// Picks of many positions streamed through AVX-512 lanes.
+    Stream,
+}
+
+impl Kernel {
+    /// Every kernel, slowest first.
+    pub const ALL: [Kernel; 3] = [Kernel::Scalar, Kernel::Lockstep, Kernel::Stream];
+
+    /// The name `MANCALA_SWEEP_KERNEL` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Scalar => "scalar",
+            Kernel::Lockstep => "lockstep",
+            Kernel::Stream => "stream",
+        }
+    }
+
+    /// `Ok` when this CPU can run the kernel, or the instruction sets it lacks.
+    pub fn supported(self) -> Result<(), &'static str> {
+        let cpu = relay::cpu();
+        match self {
+            Kernel::Scalar => Ok(()),
+            Kernel::Lockstep if cpu.lockstep => Ok(()),
+            Kernel::Lockstep => Err("AVX-512 F, BW and VBMI (x86-64)"),
+            Kernel::Stream if cpu.streams => Ok(()),
+            Kernel::Stream => Err("AVX-512 F, BW, VBMI, VBMI2 and VL, BMI2 and POPCNT (x86-64)"),
+        }
+    }
+
+    /// True when a board of `n` pits a side whose keys need `key_bits` bits
+    /// fits the kernel's lanes and records.
+    fn fits(self, n: usize, key_bits: u32) -> bool {
+        match self {
+            Kernel::Scalar => true,
+            Kernel::Lockstep => 2 * n < 16,
+            Kernel::Stream => n <= 6 && key_bits <= 64,
+        }
+    }
+}
+
+impl fmt::Display for Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which kernels a search may use.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum KernelChoice {
+    /// The fastest one the CPU and board allow.
+    #[default]
+    Auto,
+    /// At most this one: the fastest of it and the slower ones that the CPU
+    /// and board allow (so `Stream` on a CPU without VBMI2 runs `Lockstep`).
+    AtMost(Kernel),
+}
+
+impl FromStr for KernelChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s == "auto" {
+            return Ok(KernelChoice::Auto);
+        }
+        Kernel::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .map(KernelChoice::AtMost)
+            .ok_or_else(|| format!("{s:?} is not a kernel: use scalar, lockstep, stream or auto"))
+    }
+}
+
+/// What a search runs: its kernel, and whether the lockstep kernel decodes
+/// the search's keys itself.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The kernel of the forward pass.
+    pub kernel: Kernel,
+    /// True when keys are decoded by the kernel (64-bit keys on a CPU with
+    /// VBMI2 and VL).
+    pub decode_keys: bool,
+}
+
+/// The plan for a board of `n` pits a side whose keys need `key_bits` bits.
+pub fn plan(n: usize, key_bits: u32, choice: KernelChoice) -> Plan {
+    let cap = match choice {
+        KernelChoice::Auto => Kernel::Stream,
+        KernelChoice::AtMost(k) => k,
+    };
+    let kernel = Kernel::ALL
+        .into_iter()
+        .rev()
+        .find(|&k| k <= cap && k.fits(n, key_bits) && k.supported().is_ok())
+        .unwrap_or(Kernel::Scalar);
+    Plan {
+        kernel,
+        decode_keys: kernel != Kernel::Scalar && key_bits <= 64 && relay::cpu().decodes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plan_never_exceeds_the_cap_or_the_board() {
+        for n in 1..=16 {
+            for bits in [20, 64, 65, 128] {
+                assert_eq!(
+                    plan(n, bits, KernelChoice::AtMost(Kernel::Scalar)).kernel,
+                    Kernel::Scalar
+                );
+                let auto = plan(n, bits, KernelChoice::Auto).kernel;
+                assert!(auto.fits(n, bits) && auto.supported().is_ok());
+                assert!(
+                    plan(n, bits, KernelChoice::AtMost(Kernel::Lockstep)).kernel
+                        <= Kernel::Lockstep
+                );
+            }
+        }
+        // Wide boards never get a SIMD kernel, whatever the CPU.
+        assert_eq!(plan(8, 40, KernelChoice::Auto).kernel, Kernel::Scalar);
+        assert_eq!(
+            "stream".parse::<KernelChoice>(),
+            Ok(KernelChoice::AtMost(Kernel::Stream))
+        );
+        assert!("avx9"
+            .parse::<KernelChoice>()
+            .unwrap_err()
+            .contains("\"avx9\""));
+    }
+}
