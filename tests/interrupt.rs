@@ -1,54 +1,104 @@
 //! Ctrl-C (SIGINT) during a long run: the workers stop, the run says what it
 //! knows so far, marked incomplete, and exits with status 130.
+//!
+//! Each test waits until the run is under way (its first progress line,
+//! with `MANCALA_SWEEP_PROGRESS=lines`) instead of sleeping a guessed time,
+//! so a slow or busy machine cannot make the signal arrive before the work.
 
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::thread::sleep;
+use std::sync::mpsc;
 use std::time::Duration;
 
-/// Start the binary, send SIGINT after `after`, and return (code, stdout, stderr).
-fn interrupt(args: &[&str], after: Duration) -> (i32, String, String) {
-    let child = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
+/// What an interrupted run left: exit status, stdout, and stderr lines.
+struct Stopped {
+    code: i32,
+    out: String,
+    err: Vec<String>,
+}
+
+/// Start the binary with progress as lines, wait for a stderr line that
+/// starts with `ready`, send SIGINT, and collect what it printed.
+fn interrupt(args: &[&str], ready: &str) -> Stopped {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
         .args(args)
+        .env("MANCALA_SWEEP_PROGRESS", "lines")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    sleep(after);
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let line = line.unwrap();
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut err = Vec::new();
+    loop {
+        match rx.recv_timeout(Duration::from_secs(120)) {
+            Ok(line) => {
+                let go = line.starts_with(ready);
+                err.push(line);
+                if go {
+                    break;
+                }
+            }
+            Err(e) => {
+                let _ = child.kill();
+                panic!("no line starting with {ready:?} ({e}); stderr so far: {err:?}");
+            }
+        }
+    }
     let status = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let code = child.wait().unwrap().code().unwrap_or(-1);
+    reader.join().unwrap();
+    err.extend(rx.try_iter());
+    Stopped { code, out, err }
 }
 
 #[test]
 fn solve_stops_on_sigint_with_a_partial_report() {
-    // Any-hole 2x6x4 takes many seconds; stop it after one.
-    let (code, out, err) = interrupt(
-        &["solve", "--rules", "any-hole", "--quiet"],
-        Duration::from_millis(1500),
-    );
-    assert_eq!(code, 130, "{err}");
-    assert!(out.is_empty(), "{out}");
-    assert_eq!(err.lines().count(), 1, "{err}");
+    // Any-hole 2x6x4 takes seconds; stop it once it counts.
+    let s = interrupt(&["solve", "--rules", "any-hole"], "counting store ");
+    assert_eq!(s.code, 130, "{:?}", s.err);
+    assert!(s.out.is_empty(), "{}", s.out);
+    let last = s.err.last().unwrap();
     assert!(
-        err.starts_with("interrupted: the search is incomplete"),
-        "{err}"
+        s.err[..s.err.len() - 1]
+            .iter()
+            .all(|l| l.starts_with("counting store ")),
+        "{:?}",
+        s.err
     );
-    assert!(err.contains("store bucket"), "{err}");
-    assert!(err.contains("positions"), "{err}");
-    assert!(err.contains("best final store so far"), "{err}");
+    assert!(
+        last.starts_with("interrupted: the search is incomplete; it reached store bucket "),
+        "{last}"
+    );
+    assert!(
+        last.contains(" positions; the best final store so far is "),
+        "{last}"
+    );
 }
 
 #[test]
 fn find_stops_on_sigint_with_its_best_line_so_far() {
-    let (code, out, err) = interrupt(
+    let s = interrupt(
         &[
             "find",
             "--rules",
@@ -60,13 +110,61 @@ fn find_stops_on_sigint_with_its_best_line_so_far() {
             "--seconds",
             "600",
             "--json",
-            "--quiet",
         ],
-        Duration::from_millis(1500),
+        "round 1 ",
     );
-    assert_eq!(code, 130, "{err}");
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(s.code, 130, "{:?}", s.err);
+    let v: serde_json::Value = serde_json::from_str(&s.out).unwrap();
     assert_eq!(v["interrupted"], true);
     assert_eq!(v["exact"], false);
-    assert!(v["line"].as_array().is_some());
+    assert!(!v["line"].as_array().unwrap().is_empty());
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ms-interrupt-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn no_temp_files(dir: &Path) -> bool {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .all(|e| !e.unwrap().file_name().to_string_lossy().ends_with(".tmp"))
+}
+
+#[test]
+fn atlas_keeps_the_finished_cells_and_complete_files() {
+    let dir = temp_dir("atlas");
+    let out = dir.to_string_lossy().to_string();
+    let s = interrupt(
+        &[
+            "atlas",
+            "--rules",
+            "any-hole",
+            "--pits",
+            "1-6",
+            "--stones",
+            "3-6",
+            "--budget-seconds",
+            "60",
+            "--out",
+            &out,
+        ],
+        "cells 1/24 ",
+    );
+    assert_eq!(s.code, 130, "{:?}", s.err);
+    assert!(
+        s.err
+            .last()
+            .unwrap()
+            .starts_with("interrupted: the atlas is incomplete"),
+        "{:?}",
+        s.err
+    );
+    let atlas: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("atlas.json")).unwrap()).unwrap();
+    let done = atlas["cells"].as_array().unwrap().len();
+    assert!((1..24).contains(&done), "{done}");
+    assert!(no_temp_files(&dir));
+    let _ = std::fs::remove_dir_all(&dir);
 }

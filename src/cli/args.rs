@@ -7,9 +7,9 @@
 //! on clap; their doc comments are the help text.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use mancala_sweep::format::bytes::parse_bytes;
 use mancala_sweep::puzzle::Source;
 use mancala_sweep::rules::RuleOptions;
+use mancala_sweep::search::memory::parse_bytes;
 use mancala_sweep::{Capture, Preset, Scope};
 use std::path::PathBuf;
 

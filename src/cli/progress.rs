@@ -1,12 +1,23 @@
-//! Progress bars on stderr: hidden for quiet runs and when stderr is not a
-//! terminal, so that `--json` on stdout is never mixed with them.
+//! Progress on stderr: a bar on a terminal, hidden for quiet runs and when
+//! stderr is not a terminal, so that `--json` on stdout is never mixed with
+//! it. With `MANCALA_SWEEP_PROGRESS=lines` it is one plain line a step
+//! instead, from the start, for logs and for scripts (and the tests) that
+//! wait until a run is under way.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use mancala_sweep::format::bytes::format_bytes;
+use mancala_sweep::search::memory::format_bytes;
 use mancala_sweep::search::{FindProgress, Phase, Progress};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// The environment variable that asks for progress as plain lines.
+pub const PROGRESS_VAR: &str = "MANCALA_SWEEP_PROGRESS";
+
+/// True when [`PROGRESS_VAR`] is `lines`.
+fn lines() -> bool {
+    std::env::var(PROGRESS_VAR).is_ok_and(|v| v == "lines")
+}
 
 /// The progress bar of a long search: hidden for the first second, and
 /// never drawn when stderr is not a terminal or with `--quiet`.
@@ -15,6 +26,7 @@ pub struct Bar {
     started: Instant,
     shown: AtomicBool,
     enabled: bool,
+    lines: bool,
 }
 
 impl Bar {
@@ -31,16 +43,22 @@ impl Bar {
             started: Instant::now(),
             shown: false.into(),
             enabled: enabled && std::io::stderr().is_terminal(),
+            lines: enabled && lines(),
         }
     }
 
     /// Show `store` of `max_store` with a prefix and a message, once the
     /// run has lasted a second. `message` gets the seconds so far.
     fn show(&self, prefix: &str, store: usize, max_store: usize, message: impl Fn(f64) -> String) {
+        let elapsed = self.started.elapsed();
+        if self.lines {
+            let text = message(elapsed.as_secs_f64().max(1e-9));
+            eprintln!("{} store {store}/{max_store} {text}", prefix.trim_end());
+            return;
+        }
         if !self.enabled {
             return;
         }
-        let elapsed = self.started.elapsed();
         if !self.shown.load(Ordering::Relaxed) {
             if elapsed < Duration::from_secs(1) {
                 return;
@@ -91,16 +109,46 @@ impl Bar {
 }
 
 /// A progress bar that counts items (cells, puzzles) on stderr, drawn only
-/// when stderr is a terminal and not `--quiet`.
-pub fn counter_bar(len: u64, template: &str, quiet: bool) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
-    if !quiet && std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::stderr());
+/// when stderr is a terminal and not `--quiet`; plain lines with
+/// [`PROGRESS_VAR`].
+pub struct Counter {
+    bar: ProgressBar,
+    name: &'static str,
+    lines: bool,
+}
+
+impl Counter {
+    /// A counter of `len` items named `name` (`cells`, `puzzles`), drawn
+    /// with `template`.
+    pub fn new(len: u64, name: &'static str, template: &str, quiet: bool) -> Counter {
+        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
+        if !quiet && std::io::stderr().is_terminal() {
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        bar.set_style(
+            ProgressStyle::with_template(template)
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        Counter {
+            bar,
+            name,
+            lines: !quiet && lines(),
+        }
     }
-    bar.set_style(
-        ProgressStyle::with_template(template)
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
-    bar
+
+    /// `done` items so far, and what the last one was.
+    pub fn set(&self, done: u64, message: String) {
+        if self.lines {
+            let len = self.bar.length().unwrap_or(0);
+            eprintln!("{} {done}/{len} {message}", self.name);
+        }
+        self.bar.set_position(done);
+        self.bar.set_message(message);
+    }
+
+    /// Remove the bar.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }

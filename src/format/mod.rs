@@ -1,5 +1,5 @@
 //! What the tool writes: the JSON documents (serde structs with a format
-//! version), the text reports, sizes for people, and files written whole.
+//! version), the text reports, and files written whole.
 //!
 //! This layer sits on the rules and the search and under the product
 //! features (puzzles, atlas) and the command line, so that every one of them
@@ -32,7 +32,6 @@
 //! `steps` (one per pick: `pick`, `end` = `"free-turn"` or `"turn-over"`,
 //! `pits`, `store`), and the final `store`, `to_move` and `pits`.
 
-pub mod bytes;
 pub mod file;
 pub mod json;
 pub mod text;

@@ -91,29 +91,6 @@ fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "a worker panicked".to_string())
 }
 
-/// Share of the machine's memory that `--max-memory` defaults to: enough for
-/// the largest exhaustive searches, while leaving room for the operating
-/// system and for the allocator's slack beyond the search's own estimate.
-pub const DEFAULT_MEMORY_SHARE: f64 = 0.5;
-
-/// The default `--max-memory`: half of `MemTotal` in `/proc/meminfo`, or 4 GiB
-/// where that cannot be read.
-pub fn default_max_memory() -> u64 {
-    let total = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            m.lines()
-                .find(|l| l.starts_with("MemTotal:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<u64>().ok())
-        })
-        .map(|kb| kb * 1024);
-    match total {
-        Some(bytes) => (bytes as f64 * DEFAULT_MEMORY_SHARE) as u64,
-        None => 4 << 30,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,25 +111,5 @@ mod tests {
         });
         assert_eq!(r, Err(SearchError::Internal("worker 777 failed".into())));
         assert_eq!(guarded(&pool, || 5), Ok(5));
-    }
-
-    #[test]
-    fn the_default_memory_guard_is_half_the_machine() {
-        let total: u64 = std::fs::read_to_string("/proc/meminfo")
-            .ok()
-            .and_then(|m| {
-                m.lines()
-                    .find(|l| l.starts_with("MemTotal:"))?
-                    .split_whitespace()
-                    .nth(1)?
-                    .parse::<u64>()
-                    .ok()
-            })
-            .map_or(8 << 30, |kb| kb * 1024);
-        let half = default_max_memory();
-        assert!(
-            half.abs_diff(total / 2) <= 1,
-            "{half} is not half of {total}"
-        );
     }
 }

@@ -4,7 +4,7 @@
 //! search (buckets, positions, bytes); the command line adds what to type
 //! next (see `cli::words`), a web page what to click.
 
-use crate::format::bytes::format_bytes;
+use super::memory::format_bytes;
 use crate::rules::Scope;
 use thiserror::Error;
 

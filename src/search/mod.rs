@@ -12,9 +12,10 @@ pub(crate) mod control;
 pub mod error;
 pub mod exact;
 pub mod kernel;
+pub mod memory;
 
 pub use beam::{find, FindOptions, FindProgress, Found};
-pub use control::default_max_memory;
 pub use error::{Reached, SearchError, StopCause};
 pub use exact::{solve, Listing, Phase, Progress, Solution, SolveOptions};
 pub use kernel::{Kernel, KernelChoice};
+pub use memory::{default_max_memory, format_bytes, parse_bytes};

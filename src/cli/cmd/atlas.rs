@@ -2,7 +2,7 @@
 
 use super::Outcome;
 use crate::cli::args::AtlasArgs;
-use crate::cli::progress::counter_bar;
+use crate::cli::progress::Counter;
 use crate::cli::signal::INTERRUPTED;
 use mancala_sweep::atlas::{self, CellBudget, Grid};
 use mancala_sweep::search::default_max_memory;
@@ -30,23 +30,26 @@ pub fn run(args: &AtlasArgs) -> Outcome {
         threads: args.threads.count(),
     };
     let total = grid.cells().len() as u64;
-    let bar = counter_bar(
+    let bar = Counter::new(
         total,
+        "cells",
         "atlas [{bar:30}] {pos}/{len} cells {msg} {elapsed}",
         args.quiet.quiet,
     );
     let on_cell = |done: usize, _: usize, c: &atlas::Cell| {
-        bar.set_position(done as u64);
-        bar.set_message(format!(
-            "| last: {} 2x{}x{} {}",
-            atlas::slug(c.rules),
-            c.pits,
-            c.stones,
-            atlas::cell_text(Some(c))
-        ));
+        bar.set(
+            done as u64,
+            format!(
+                "| last: {} 2x{}x{} {}",
+                atlas::slug(c.rules),
+                c.pits,
+                c.stones,
+                atlas::cell_text(Some(c))
+            ),
+        );
     };
     let result = atlas::run(&grid, &args.out, budget, &INTERRUPTED, &on_cell);
-    bar.finish_and_clear();
+    bar.finish();
     let (cells, skipped) = result?;
     Ok(format!(
         "{}; written to {}\n",

@@ -2,7 +2,7 @@
 
 use super::Outcome;
 use crate::cli::args::{CheckArgs, GenerateArgs, PlayArgs, ShowArgs};
-use crate::cli::progress::counter_bar;
+use crate::cli::progress::Counter;
 use crate::cli::signal::INTERRUPTED;
 use crate::cli::words::CliError;
 use mancala_sweep::format::text;
@@ -12,14 +12,14 @@ use mancala_sweep::rules::turn;
 /// Run `puzzles generate`.
 pub fn generate(args: &GenerateArgs) -> Outcome {
     let rules = args.rules.options().rules();
-    let bar = counter_bar(
+    let bar = Counter::new(
         args.count as u64,
+        "puzzles",
         "puzzles [{bar:30}] {pos}/{len} {msg} {elapsed}",
         args.quiet.quiet,
     );
     let progress = |found: usize, _: usize, source: Source| {
-        bar.set_position(found as u64);
-        bar.set_message(format!("| source {}", source.name()));
+        bar.set(found as u64, format!("| source {}", source.name()));
     };
     let cache = puzzle::cache_from(&args.out, rules)?;
     let opts = puzzle::GenerateOptions {
@@ -33,7 +33,7 @@ pub fn generate(args: &GenerateArgs) -> Outcome {
         cache: &cache,
     };
     let made = puzzle::generate(&opts);
-    bar.finish_and_clear();
+    bar.finish();
     let made = made?;
     let name = args
         .name

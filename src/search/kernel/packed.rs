@@ -319,7 +319,7 @@ mod tests {
             &[0, 13, 1, 0, 2, 26, 5, 1, 0, 3, 0, 7, 1],
             &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9],
         ];
-        for scope in [crate::Scope::Own, crate::Scope::Any] {
+        for scope in [crate::rules::Scope::Own, crate::rules::Scope::Any] {
             for relay in [false, true] {
                 for capture in [Capture::None, Capture::Kalah, Capture::Empty] {
                     let rules = Rules {

@@ -1,5 +1,29 @@
-//! Sizes for people: parse `800M` / `1.5G` and print `1.50 GiB`, used by
-//! the memory guard's messages and the progress bars.
+//! Memory: the default of the memory guard, and sizes for people (parse
+//! `800M` / `1.5G`, print `1.50 GiB`), which the guard's messages and the
+//! progress bars use.
+
+/// Share of the machine's memory that the memory guard defaults to: enough for
+/// the largest exhaustive searches, while leaving room for the operating
+/// system and for the allocator's slack beyond the search's own estimate.
+pub const DEFAULT_MEMORY_SHARE: f64 = 0.5;
+
+/// The default memory guard: half of `MemTotal` in `/proc/meminfo`, or 4 GiB
+/// where that cannot be read.
+pub fn default_max_memory() -> u64 {
+    let total = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .find(|l| l.starts_with("MemTotal:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map(|kb| kb * 1024);
+    match total {
+        Some(bytes) => (bytes as f64 * DEFAULT_MEMORY_SHARE) as u64,
+        None => 4 << 30,
+    }
+}
 
 /// Read a size such as `800M`, `1.5G`, `2GiB` or `1000000` (bytes).
 /// Suffixes K, M, G and T are powers of 1024, with or without `B`/`iB`.
@@ -67,5 +91,25 @@ mod size_tests {
         assert!(parse_bytes("-5G").is_err());
         assert_eq!(format_bytes(3 << 29), "1.50 GiB");
         assert_eq!(format_bytes(12), "12 B");
+    }
+
+    #[test]
+    fn the_default_memory_guard_is_half_the_machine() {
+        let total: u64 = std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|m| {
+                m.lines()
+                    .find(|l| l.starts_with("MemTotal:"))?
+                    .split_whitespace()
+                    .nth(1)?
+                    .parse::<u64>()
+                    .ok()
+            })
+            .map_or(8 << 30, |kb| kb * 1024);
+        let half = default_max_memory();
+        assert!(
+            half.abs_diff(total / 2) <= 1,
+            "{half} is not half of {total}"
+        );
     }
 }
