@@ -75,5 +75,5 @@ impl Error {
     }
 }
 
-/// Result with the library's [`Error`].
+/// Result with the library's [`Error`](enum@Error).
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -25,7 +25,7 @@
 //! - [`search`]: the best single turn: exhaustive ([`search::exact`]) and
 //!   by beam ([`search::beam`]), with the kernels chosen once per search
 //!   ([`search::kernel`]).
-//! - [`format`]: the JSON documents (versioned), the text reports, files
+//! - [`format`](mod@format): the JSON documents (versioned), the text reports, files
 //!   written whole.
 //! - [`puzzle`] and [`atlas`]: the product features, with their files.
 //! - The whole-game engine (`game`: two players, agents, exact game values)

@@ -343,3 +343,38 @@ fn find_bad_flags() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+/// `MANCALA_SWEEP_KERNEL` caps the kernel: every value gives the same JSON
+/// (but the time), and a value that is not a kernel is bad input.
+#[test]
+fn the_kernel_variable_changes_the_speed_not_the_answer() {
+    let args = ["solve", "--rules", "any-hole", "--stones", "2", "--json"];
+    let answer = |kernel: &str| {
+        let out = Command::cargo_bin("mancala-sweep")
+            .unwrap()
+            .args(args)
+            .env("MANCALA_SWEEP_KERNEL", kernel)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{kernel}");
+        let mut v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["seconds"] = Value::Null;
+        v
+    };
+    let auto = answer("auto");
+    for kernel in ["scalar", "lockstep", "stream"] {
+        assert_eq!(answer(kernel), auto, "{kernel}");
+    }
+    let out = Command::cargo_bin("mancala-sweep")
+        .unwrap()
+        .args(args)
+        .env("MANCALA_SWEEP_KERNEL", "avx9")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err,
+        "error: MANCALA_SWEEP_KERNEL: \"avx9\" is not a kernel: use scalar, lockstep, stream or auto\n"
+    );
+}

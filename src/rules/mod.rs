@@ -12,7 +12,7 @@
 //! - [`sow`] and [`pick`]: the reference rules engine (one sowing; one pick
 //!   with relay and capture);
 //! - [`turn`]: checked play of a pick sequence, as `replay` does;
-//! - [`line`]: a pick sequence as one type;
+//! - [`line`](mod@line): a pick sequence as one type;
 //! - [`unsow`]: picks played backwards, which the listing pass uses;
 //! - [`setup`]: a rule set and start board from optional choices (a preset
 //!   with overrides, a size or a board text);

@@ -4,7 +4,7 @@
 //! This layer sits on [`crate::rules`] and adds what makes the answers fast
 //! and exact at scale: packed rings and SIMD kernels ([`kernel`], chosen once
 //! per search), compact keys, a frontier store, worker threads
-//! ([`control`]) and its own errors ([`error`]). It knows nothing of the
+//! (`control`) and its own errors ([`error`]). It knows nothing of the
 //! command line or the file formats.
 
 pub mod beam;

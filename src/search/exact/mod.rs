@@ -14,10 +14,10 @@
 //!
 //! Listing optimal sequences needs to know which nodes can still reach the
 //! best score. When a listing is asked for, the forward pass keeps each
-//! bucket's sorted keys (delta-coded, see [`level`]), and a *backward
+//! bucket's sorted keys (delta-coded, see `level`), and a *backward
 //! pass* finds the good nodes from the top bucket down. For a sweep without
 //! captures it plays picks backwards from the good nodes only
-//! ([`crate::rules::unsow`], in [`backward`]) and looks the positions found up in the levels;
+//! ([`crate::rules::unsow`], in `backward`) and looks the positions found up in the levels;
 //! otherwise it expands every node again. A depth-first walk over good
 //! nodes in pit order then emits optimal sequences in lexicographic order of
 //! their pit numbers, without ever entering a dead end.
@@ -28,14 +28,14 @@
 //! `--threads`.
 //!
 //! The search is generic over the key width (`u64` or `u128`, see
-//! [`key`]), the count width (`u64`, rerun with `u128` if a count
+//! `key`), the count width (`u64`, rerun with `u128` if a count
 //! overflows) and the packed ring width (see [`crate::search::kernel::packed`]), so the
 //! common boards run on the narrowest types.
 
 //!
-//! The code follows the passes: [`forward`] (expanding buckets into a
-//! [`store::Store`]), [`backward`] (the good nodes), [`listing`] (the walk
-//! that emits lines); [`key`], [`level`] and [`store`] are the data they
+//! The code follows the passes: `forward` (expanding buckets into a
+//! `store::Store`), `backward` (the good nodes), `listing` (the walk
+//! that emits lines); `key`, `level` and `store` are the data they
 //! share.
 
 pub(crate) mod backward;

@@ -1,0 +1,119 @@
+//! Which kernel paths this CPU runs, each checked against the scalar one on
+//! whole searches, with the result printed on every run (this test has no
+//! harness, so its output is never captured): a path that cannot run here
+//! says so, instead of passing in silence.
+//!
+//! The property tests in `properties.rs` check each kernel pick by pick
+//! against the reference engine; this one checks the search that each kernel
+//! drives, through the public `SolveOptions::kernel` cap.
+
+use mancala_sweep::internals::bits_needed;
+use mancala_sweep::search::kernel::plan;
+use mancala_sweep::search::{Kernel, KernelChoice};
+use mancala_sweep::{solve, Board, Capture, Listing, Rules, Scope, SolveOptions};
+use rand::{Rng, SeedableRng};
+
+fn cpu() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |name: &str| {
+        info.lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split(':').nth(1))
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    };
+    let flags: Vec<String> = field("flags")
+        .split_whitespace()
+        .filter(|f| f.starts_with("avx512") || ["avx2", "bmi2", "popcnt"].contains(f))
+        .map(str::to_string)
+        .collect();
+    format!(
+        "{} ({}; {})",
+        field("model name"),
+        std::env::consts::ARCH,
+        flags.join(" ")
+    )
+}
+
+/// Random small positions under every rule set, and some start boards.
+fn cases() -> Vec<(Board, Rules)> {
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(7);
+    let mut out = Vec::new();
+    for scope in [Scope::Own, Scope::Any] {
+        for relay in [false, true] {
+            for capture in [Capture::None, Capture::Kalah, Capture::Empty] {
+                let rules = Rules {
+                    scope,
+                    relay,
+                    capture,
+                };
+                for n in [2usize, 4, 6, 7] {
+                    out.push((Board::uniform(n, 2).unwrap(), rules));
+                }
+                for _ in 0..12 {
+                    let n = rng.random_range(1..=7usize);
+                    let pits: Vec<u32> = (0..2 * n).map(|_| rng.random_range(0..=5)).collect();
+                    let store = rng.random_range(0..=3);
+                    if let Ok(b) = Board::from_pits(&pits, store, 0) {
+                        if b.can_move(rules) {
+                            out.push((b, rules));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn main() {
+    println!("kernels on {}", cpu());
+    let cases = cases();
+    let opts = |kernel| SolveOptions {
+        listing: Listing::Limit(20),
+        kernel: KernelChoice::AtMost(kernel),
+        ..Default::default()
+    };
+    let (mut passed, mut failed) = (0, 0);
+    for kernel in [Kernel::Lockstep, Kernel::Stream] {
+        if let Err(missing) = kernel.supported() {
+            println!("kernel {kernel}: NOT TESTED here, this CPU lacks {missing}");
+            continue;
+        }
+        let mut wrong = Vec::new();
+        let mut on_it = 0;
+        for (board, rules) in &cases {
+            let n = board.pits_per_side();
+            let bits = bits_needed(board.stones_in_pits(), 2 * n);
+            on_it += usize::from(plan(n, bits, KernelChoice::AtMost(kernel)).kernel == kernel);
+            let mut fast = solve(board, *rules, &opts(kernel)).unwrap();
+            let slow = solve(board, *rules, &opts(Kernel::Scalar)).unwrap();
+            fast.seconds = slow.seconds;
+            if fast != slow {
+                wrong.push(format!("{rules} {}", board.one_line()));
+            }
+        }
+        if on_it == 0 {
+            wrong.push("no position ran on the kernel itself".to_string());
+        }
+        if wrong.is_empty() {
+            passed += 1;
+            println!(
+                "kernel {kernel}: same searches as scalar on {} positions ({on_it} of them on this kernel; 12 rule sets, 1 to 7 pits a side)",
+                cases.len()
+            );
+        } else {
+            failed += 1;
+            println!(
+                "kernel {kernel}: FAILED on {}: {}",
+                wrong.len(),
+                wrong.join("; ")
+            );
+        }
+    }
+    println!("kernels: {passed} passed, {failed} failed");
+    if failed > 0 {
+        std::process::exit(1);
+    }
+}
