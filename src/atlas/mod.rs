@@ -240,17 +240,9 @@ pub fn load(dir: &Path) -> Result<Option<Atlas>> {
             reason,
         })
     };
-    let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| foreign(format!("not valid JSON ({e})")))?;
-    let format = value.get("format").and_then(|f| f.as_str()).unwrap_or("");
-    if format != ATLAS_FORMAT {
-        return Err(foreign(format!(
-            "format {format:?} is not {ATLAS_FORMAT:?}"
-        )));
-    }
-    let atlas: Atlas =
-        serde_json::from_value(value).map_err(|e| foreign(format!("not an atlas ({e})")))?;
-    Ok(Some(atlas))
+    crate::format::parse_versioned(&text, ATLAS_FORMAT, "an atlas")
+        .map(Some)
+        .map_err(foreign)
 }
 
 /// Results of this module.

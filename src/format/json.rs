@@ -3,7 +3,7 @@
 //! same bytes for the same answer.
 
 use super::{FIND_FORMAT, REPLAY_FORMAT, SOLVE_FORMAT, VERSION};
-use crate::rules::{Board, PickEnd, Rules, Turn};
+use crate::rules::{Board, Line, PickEnd, Pit, Rules, Turn};
 use crate::search::{Found, Solution};
 use serde::{Deserialize, Serialize};
 
@@ -57,7 +57,7 @@ pub struct SolveJson {
     /// Distinct positions at which a pick is made.
     pub positions: u64,
     /// Listed optimal sequences, lexicographic by pit number.
-    pub optimal: Vec<Vec<u8>>,
+    pub optimal: Vec<Line>,
     /// How many are listed (`optimal.len()`).
     pub listed: usize,
     /// Wall-clock seconds.
@@ -81,11 +81,7 @@ impl SolveJson {
             turns_total: s.turns_total.to_string(),
             turns_by_store: s.turns_by_store.iter().map(|c| c.to_string()).collect(),
             positions: s.positions,
-            optimal: s
-                .optimal
-                .iter()
-                .map(|l| l.picks().iter().map(|p| p.number()).collect())
-                .collect(),
+            optimal: s.optimal.clone(),
             listed: s.optimal.len(),
             seconds: s.seconds,
             threads,
@@ -111,7 +107,7 @@ pub struct FindJson {
     /// True when `best_store == total_stones`.
     pub sweep: bool,
     /// The best line found (pit numbers), a complete turn.
-    pub line: Vec<u8>,
+    pub line: Line,
     /// True when `best_store` is proved best (exhaustive round, or a sweep).
     pub exact: bool,
     /// Wall-clock seconds.
@@ -141,7 +137,7 @@ impl FindJson {
             best_store: f.best_store,
             total_stones: f.total_stones,
             sweep: f.sweep(),
-            line: f.line.picks().iter().map(|p| p.number()).collect(),
+            line: f.line.clone(),
             exact: f.exact,
             seconds: f.seconds,
             rounds: f.rounds,
@@ -158,7 +154,7 @@ impl FindJson {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
 pub struct StepJson {
     /// Pit picked.
-    pub pick: u8,
+    pub pick: Pit,
     /// `free-turn` or `turn-over`.
     pub end: String,
     /// Pits after the pick.
@@ -179,7 +175,7 @@ pub struct ReplayJson {
     /// Start position.
     pub start: PositionJson,
     /// The picks, as given.
-    pub picks: Vec<u8>,
+    pub picks: Line,
     /// The board after each pick.
     pub steps: Vec<StepJson>,
     /// Own store at the end.
@@ -206,11 +202,11 @@ impl ReplayJson {
             version: VERSION.into(),
             rules,
             start: states[0].board().into(),
-            picks: last.picks().iter().map(|p| p.number()).collect(),
+            picks: Line(last.picks().to_vec()),
             steps: states[1..]
                 .iter()
                 .map(|t| StepJson {
-                    pick: t.picks().last().expect("a pick was played").number(),
+                    pick: *t.picks().last().expect("a pick was played"),
                     end: end_name(t.last_end().expect("a pick was played")).into(),
                     pits: t.board().pits(),
                     store: t.board().store(),

@@ -47,3 +47,22 @@ pub const SOLVE_FORMAT: &str = "mancala-sweep-solve/1";
 pub const REPLAY_FORMAT: &str = "mancala-sweep-replay/1";
 /// `format` of `find --json`.
 pub const FIND_FORMAT: &str = "mancala-sweep-find/1";
+
+/// Read a versioned JSON document: valid JSON, a `format` key equal to
+/// `expected`, then the fields of `T`. Every file the tool reads back (puzzle
+/// collections, atlases) goes through here, so that a file of another kind
+/// or version is named as such instead of failing on some field. The error
+/// says which of the three went wrong; `what` names the kind (`"an atlas"`).
+pub fn parse_versioned<T: serde::de::DeserializeOwned>(
+    text: &str,
+    expected: &str,
+    what: &str,
+) -> Result<T, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
+    let format = value.get("format").and_then(|f| f.as_str()).unwrap_or("");
+    if format != expected {
+        return Err(format!("format {format:?} is not {expected:?}"));
+    }
+    serde_json::from_value(value).map_err(|e| format!("not {what} ({e})"))
+}

@@ -351,15 +351,13 @@ pub fn load(path: &Path) -> Result<Collection, FileError> {
 
 /// Parse a collection from JSON text; the error says what is wrong.
 pub fn parse(text: &str) -> std::result::Result<Collection, String> {
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
-    let format = value.get("format").and_then(|f| f.as_str()).unwrap_or("");
-    if format != PUZZLES_FORMAT {
-        return Err(format!(
-            "format {format:?} is not {PUZZLES_FORMAT:?}: this is not a mancala-sweep puzzle collection of this version"
-        ));
-    }
-    serde_json::from_value(value).map_err(|e| format!("not a puzzle collection ({e})"))
+    crate::format::parse_versioned(text, PUZZLES_FORMAT, "a puzzle collection").map_err(|e| {
+        if e.starts_with("format ") {
+            format!("{e}: this is not a mancala-sweep puzzle collection of this version")
+        } else {
+            e
+        }
+    })
 }
 
 /// The puzzles of the collection at `path`, by id, to reuse when
