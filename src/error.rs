@@ -48,6 +48,7 @@ impl Error {
             Error::Search(e) => e.is_input(),
             Error::Puzzle(e) => match e {
                 PuzzleError::Search(e) => e.is_input(),
+                PuzzleError::CheckInterrupted { .. } => false,
                 _ => true,
             },
             Error::Atlas(e) => match e {
@@ -70,8 +71,11 @@ impl Error {
 
     /// True when the user's cancel (Ctrl-C) stopped the run.
     pub fn is_cancelled(&self) -> bool {
-        matches!(self, Error::Atlas(AtlasError::Interrupted))
-            || self.search().is_some_and(SearchError::is_cancelled)
+        matches!(
+            self,
+            Error::Atlas(AtlasError::Interrupted)
+                | Error::Puzzle(PuzzleError::CheckInterrupted { .. })
+        ) || self.search().is_some_and(SearchError::is_cancelled)
     }
 }
 

@@ -17,6 +17,12 @@ fn main() -> ExitCode {
             let _ = e.print();
             return ExitCode::SUCCESS;
         }
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // `mancala-sweep` or `mancala-sweep puzzles` alone: the whole
+            // help, as a person would read it, and the status of bad input.
+            let _ = e.print();
+            return ExitCode::from(2);
+        }
         Err(e) => {
             eprintln!("{}", cli::words::clap_line(&e));
             return ExitCode::from(2);

@@ -378,3 +378,80 @@ fn the_kernel_variable_changes_the_speed_not_the_answer() {
         "error: MANCALA_SWEEP_KERNEL: \"avx9\" is not a kernel: use scalar, lockstep, stream or auto\n"
     );
 }
+
+/// Regression (issue 15): with no command, the help came out squashed on
+/// one line without `Usage:`.
+#[test]
+fn no_arguments_print_the_whole_help_with_usage() {
+    for (args, usage) in [
+        (&[][..], "Usage: mancala-sweep <COMMAND>"),
+        (&["puzzles"][..], "Usage: mancala-sweep puzzles <COMMAND>"),
+    ] {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty());
+        assert!(err.lines().any(|l| l == usage), "{args:?}: {err}");
+        assert!(err.lines().count() > 5, "{args:?}: {err}");
+    }
+}
+
+/// Regression (issue 15): `replay x` always said "1 to 12 on a 2x6 board".
+#[test]
+fn a_bad_pick_names_the_pits_of_this_board() {
+    let (code, out, err) = run(&["replay", "--pits", "3", "x"]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert_eq!(
+        err,
+        "error: \"x\" is not a pit number: pits are numbered 1 to 6 on this 2x3 board\n"
+    );
+}
+
+/// Regression (issue 15): a tampered collection printed every mismatch on
+/// one line, each with its id twice.
+#[test]
+fn check_lists_each_mismatch_on_its_own_line_with_its_id_once() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/puzzles/avalanche.json"
+    ))
+    .unwrap();
+    let mut c: Value = serde_json::from_str(&text).unwrap();
+    let puzzles = c["puzzles"].as_array_mut().unwrap();
+    puzzles.truncate(3);
+    let goal = puzzles[0]["goal_store"].as_u64().unwrap();
+    puzzles[0]["goal_store"] = (goal + 1).into();
+    puzzles[1]["board"] = "9 9 9 / 0 0 / 9 9 9".into();
+    let ids: Vec<String> = puzzles
+        .iter()
+        .map(|p| p["id"].as_str().unwrap().to_string())
+        .collect();
+    let path = std::env::temp_dir().join(format!("ms-tampered-{}.json", std::process::id()));
+    std::fs::write(&path, serde_json::to_string(&c).unwrap()).unwrap();
+    let (code, out, err) = run(&["puzzles", "check", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty());
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(lines[0].starts_with("error: "), "{err}");
+    assert!(lines[0].contains("mismatches"), "{err}");
+    for line in &lines[1..] {
+        let id = ids
+            .iter()
+            .find(|id| line.starts_with(&format!("  {id}: ")))
+            .expect(line);
+        assert_eq!(line.matches(id.as_str()).count(), 1, "{line}");
+    }
+    assert!(
+        lines[1..]
+            .iter()
+            .any(|l| l.starts_with(&format!("  {}: goal_store", ids[0]))),
+        "{err}"
+    );
+    assert!(
+        lines[1..]
+            .iter()
+            .any(|l| l.starts_with(&format!("  {}: its board", ids[1]))),
+        "{err}"
+    );
+}

@@ -168,3 +168,54 @@ fn atlas_keeps_the_finished_cells_and_complete_files() {
     assert!(no_temp_files(&dir));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Regression (issue 15): in `puzzles play` the first Ctrl-C did nothing and
+/// the second exited without a newline. Now the first one ends the game at
+/// once, on a fresh line.
+#[test]
+fn ctrl_c_in_puzzles_play_exits_at_once_on_a_new_line() {
+    let collection = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/avalanche.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
+        .args(["puzzles", "play", collection])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Keep stdin open: the game waits at its prompt.
+    let _stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    let mut byte = [0u8; 1];
+    while !seen.ends_with(b"pick> ") {
+        assert_eq!(stdout.read(&mut byte).unwrap(), 1, "no prompt: {seen:?}");
+        seen.push(byte[0]);
+    }
+    assert!(Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let mut rest = Vec::new();
+    stdout.read_to_end(&mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(rest, b"\n");
+}
+
+/// Regression (issue 15): Ctrl-C during `puzzles check` said how far the
+/// search of some puzzle had got, not which puzzle.
+#[test]
+fn ctrl_c_in_puzzles_check_names_the_puzzle() {
+    let collection = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/any-hole.json");
+    // The second puzzle is any-hole 2x6x4, which takes seconds to check.
+    let s = interrupt(
+        &["puzzles", "check", collection],
+        "puzzles 2/240 | checking start-65b876ac7338",
+    );
+    assert_eq!(s.code, 130, "{:?}", s.err);
+    assert_eq!(
+        s.err.last().unwrap(),
+        "interrupted: the check stopped at puzzle start-65b876ac7338 (2 of 240); 0 mismatches in the puzzles before it"
+    );
+}

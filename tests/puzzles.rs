@@ -93,8 +93,14 @@ fn generation_is_deterministic_and_checks_out() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains(&id), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
+    // One line a mismatch, each naming the puzzle once.
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(lines[0].starts_with("error: 2 mismatches"), "{err}");
+    assert_eq!(lines.len(), 3, "{err}");
+    for line in &lines[1..] {
+        assert!(line.starts_with(&format!("  {id}: ")), "{err}");
+        assert_eq!(line.matches(id.as_str()).count(), 1, "{err}");
+    }
     // show, and bad ids and files.
     let out = bin()
         .args(["puzzles", "show"])
@@ -256,4 +262,22 @@ fn an_interrupted_generator_keeps_its_puzzles_and_resumes() {
     assert!(b.complete);
     assert_eq!(a.puzzles, b.puzzles);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Regression (issue 15): the prompt offered "pit numbers (1 to 6)" on a
+/// 2x3 board whose rules allow only pits 1 to 3.
+#[test]
+fn the_play_prompt_offers_only_the_pits_the_rules_allow() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/avalanche.json");
+    let c = puzzle::load(&path).unwrap();
+    let p = c.puzzles.iter().find(|p| p.pits.len() == 6).unwrap();
+    let board = puzzle::position(p).unwrap();
+    let mut out = Vec::new();
+    play(&c, p, board, &mut "x\nq\n".as_bytes(), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("Type pit numbers (1 to 3),"), "{text}");
+    assert!(
+        text.contains("\"x\" is not a pit number: type 1 to 3, or s, r, q"),
+        "{text}"
+    );
 }

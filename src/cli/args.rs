@@ -258,8 +258,8 @@ pub struct ReplayArgs {
     #[command(flatten)]
     pub json: JsonArg,
     /// Pit numbers to pick, in order (1..2n; see the README for the numbering).
-    #[arg(value_name = "PICK", required = true, value_parser = parse_pick, allow_negative_numbers = true)]
-    pub picks: Vec<u32>,
+    #[arg(value_name = "PICK", required = true, allow_hyphen_values = true)]
+    pub picks: Vec<String>,
 }
 
 /// `find`.
@@ -410,12 +410,4 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
             "{text:?} is not a time budget: give seconds, more than 0 and at most 86400"
         )),
     }
-}
-
-/// A pick as typed: a pit number. Whether the pit exists is checked later,
-/// against the board, so that the error can name the pick's place.
-fn parse_pick(text: &str) -> Result<u32, String> {
-    text.parse::<u32>().map_err(|_| {
-        format!("{text:?} is not a pit number: pits are numbered 1 to 2n (1 to 12 on a 2x6 board)")
-    })
 }

@@ -62,7 +62,12 @@ impl CliError {
             ),
             CliError::Lib(e) => format!("error: {e}{}", hint(e)),
             CliError::Input(text) => format!("error: {text}"),
-            CliError::Mismatch(problems) => format!("error: mismatch: {}", problems.join("; ")),
+            CliError::Mismatch(problems) => format!(
+                "error: {} mismatch{} (a puzzle that does not match a fresh solve):\n  {}",
+                problems.len(),
+                if problems.len() == 1 { "" } else { "es" },
+                problems.join("\n  ")
+            ),
             CliError::Stopped(text) => format!("interrupted: {text}"),
             CliError::Terminal(e) => format!("error: terminal: {e}"),
         }

@@ -36,6 +36,27 @@ pub enum PuzzleError {
         /// The rules asked for.
         wanted: Rules,
     },
+    /// A puzzle whose position cannot exist.
+    #[error("{id}: {source}")]
+    BadPosition {
+        /// The puzzle's id.
+        id: String,
+        /// What is wrong with it.
+        #[source]
+        source: BoardError,
+    },
+    /// The cancel flag stopped `check` while it solved a puzzle.
+    #[error("interrupted: the check stopped at puzzle {id} ({place} of {total}); {problems} mismatches in the puzzles before it")]
+    CheckInterrupted {
+        /// The puzzle being checked.
+        id: String,
+        /// Its place, from 1.
+        place: usize,
+        /// Puzzles in the collection.
+        total: usize,
+        /// Mismatches found before it.
+        problems: usize,
+    },
     /// A puzzle whose `board` text and `pits` disagree.
     #[error("{id}: its board {board:?} does not match its pits and stores")]
     BoardMismatch {

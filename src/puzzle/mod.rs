@@ -252,9 +252,13 @@ pub fn make(
 /// The position of a puzzle, read from its `pits` and stores (and checked
 /// against its `board` text).
 pub fn position(p: &Puzzle) -> Result<Board> {
+    let bad = |source| PuzzleError::BadPosition {
+        id: p.id.clone(),
+        source,
+    };
     let pits: Vec<u32> = p.pits.iter().map(|&c| c as u32).collect();
-    let board = Board::from_pits(&pits, p.store as u32, p.opponent_store as u32)?;
-    let text: Board = p.board.parse()?;
+    let board = Board::from_pits(&pits, p.store as u32, p.opponent_store as u32).map_err(bad)?;
+    let text: Board = p.board.parse().map_err(bad)?;
     if text != board {
         return Err(PuzzleError::BoardMismatch {
             id: p.id.clone(),
@@ -267,13 +271,25 @@ pub fn position(p: &Puzzle) -> Result<Board> {
 /// Re-solve every puzzle and compare: the goal, the solution (replayed, and
 /// the first optimal sequence), the count, uniqueness when claimed, the
 /// grade, the id. Returns one line per mismatch, naming the puzzle.
-pub fn check(c: &Collection, seconds: f64, stop: &AtomicBool) -> Result<Vec<String>> {
+///
+/// `progress(i, total, id)` is called before puzzle `i` (0-based) is
+/// checked. When `stop` is raised the check ends with
+/// [`PuzzleError::CheckInterrupted`], naming the puzzle it was on.
+pub fn check(
+    c: &Collection,
+    seconds: f64,
+    stop: &AtomicBool,
+    progress: &dyn Fn(usize, usize, &str),
+) -> Result<Vec<String>> {
     let mut problems = Vec::new();
-    for p in &c.puzzles {
+    let total = c.puzzles.len();
+    for (i, p) in c.puzzles.iter().enumerate() {
+        progress(i, total, &p.id);
         let board = match position(p) {
             Ok(b) => b,
             Err(e) => {
-                problems.push(format!("{}: {e}", p.id));
+                // Every error of `position` names the puzzle already.
+                problems.push(e.to_string());
                 continue;
             }
         };
@@ -296,7 +312,16 @@ pub fn check(c: &Collection, seconds: f64, stop: &AtomicBool) -> Result<Vec<Stri
             }
             Err(e) => problems.push(format!("{}: the solution does not replay: {e}", p.id)),
         }
-        match make(&board, c.rules, p.source, true, seconds, stop)? {
+        let fresh = make(&board, c.rules, p.source, true, seconds, stop).map_err(|e| match e {
+            PuzzleError::Search(e) if e.is_cancelled() => PuzzleError::CheckInterrupted {
+                id: p.id.clone(),
+                place: i + 1,
+                total,
+                problems: problems.len(),
+            },
+            e => e,
+        })?;
+        match fresh {
             None => problems.push(format!(
                 "{}: the position is no puzzle (or did not solve in {seconds} s)",
                 p.id

@@ -19,10 +19,11 @@ pub fn play(
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     writeln!(out, "{}", puzzle_text(c, p, &board))?;
+    // The pits these rules let you pick: 1..n for own scope, 1..2n for any.
+    let last = c.rules.scope.pits(board.pits_per_side()).count();
     writeln!(
         out,
-        "Type pit numbers (1 to {}), `s` for the solution, `r` to restart, `q` to quit.",
-        2 * board.pits_per_side()
+        "Type pit numbers (1 to {last}), `s` for the solution, `r` to restart, `q` to quit."
     )?;
     let mut turn = Turn::new(board, c.rules);
     let mut line = String::new();
@@ -51,8 +52,7 @@ pub fn play(
             let Ok(pick) = word.parse::<u32>() else {
                 writeln!(
                     out,
-                    "{word:?} is not a pit number: type 1 to {}, or s, r, q",
-                    2 * board.pits_per_side()
+                    "{word:?} is not a pit number: type 1 to {last}, or s, r, q"
                 )?;
                 break;
             };

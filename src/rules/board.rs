@@ -195,9 +195,12 @@ impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.pits_per_side();
         let (top, bottom) = self.rows();
+        // Every count that is printed sizes the columns, the bottom row's
+        // too: a wide bottom pit used to push its row out of line.
         let w = [self.store(), self.opponent_store]
             .iter()
             .chain(&top)
+            .chain(&bottom)
             .map(|c| c.to_string().len())
             .chain([(2 * n).to_string().len()])
             .max()
@@ -309,6 +312,28 @@ mod tests {
             b.to_string(),
             "#   12 11 10  9  8  7\n     4  4  4  4  4  4\n 0                    0\n     4  4  4  4  4  4\n#    1  2  3  4  5  6"
         );
+    }
+
+    /// Regression (issue 15): a bottom pit wider than anything else pushed
+    /// the bottom row out of line with its pit numbers.
+    #[test]
+    fn diagram_aligns_when_a_bottom_pit_is_the_widest() {
+        let b: Board = "3 2 1 / 0 0 / 4 1 100".parse().unwrap();
+        let text = b.to_string();
+        // Every count ends in the column of its pit number.
+        let lines: Vec<&str> = text.lines().collect();
+        let ends = |l: &str| {
+            l.char_indices()
+                .filter(|&(i, c)| {
+                    i > 0 && c != ' ' && (i + 1 == l.len() || l[i + 1..].starts_with(' '))
+                })
+                .map(|(i, _)| i)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ends(lines[3]), ends(lines[4]), "{text}");
+        assert_eq!(ends(lines[1]), ends(lines[0]), "{text}");
+        assert_eq!(ends(lines[4]).len(), 3, "{text}");
+        assert_eq!(text.parse::<Board>().unwrap(), b);
     }
 
     #[test]

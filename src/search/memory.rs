@@ -25,6 +25,23 @@ pub fn default_max_memory() -> u64 {
     }
 }
 
+/// The process's resident memory, from `/proc/self/status` (`None` where
+/// there is no such file). The memory guard takes the larger of this and
+/// the search's own count of its buffers, so that what the guard promises
+/// holds for the whole process: the binary, thread stacks and the
+/// allocator's slack, which the search's count leaves out.
+pub fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb: u64 = status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}
+
 /// Read a size such as `800M`, `1.5G`, `2GiB` or `1000000` (bytes).
 /// Suffixes K, M, G and T are powers of 1024, with or without `B`/`iB`.
 pub fn parse_bytes(text: &str) -> std::result::Result<u64, String> {

@@ -66,7 +66,16 @@ pub fn generate(args: &GenerateArgs) -> Outcome {
 /// Run `puzzles check`.
 pub fn check(args: &CheckArgs) -> Outcome {
     let c = puzzle::load(&args.file)?;
-    let problems = puzzle::check(&c, args.seconds, &INTERRUPTED)?;
+    let bar = Counter::new(
+        c.puzzles.len() as u64,
+        "puzzles",
+        "check [{bar:30}] {pos}/{len} {msg} {elapsed}",
+        false,
+    );
+    let progress = |i: usize, _: usize, id: &str| bar.set(i as u64 + 1, format!("| checking {id}"));
+    let problems = puzzle::check(&c, args.seconds, &INTERRUPTED, &progress);
+    bar.finish();
+    let problems = problems?;
     if problems.is_empty() {
         Ok(format!(
             "{}: all {} puzzles check out (goal, solution, count, uniqueness, grade, id)\n",
@@ -97,6 +106,8 @@ pub fn play(args: &PlayArgs) -> Outcome {
     let c = puzzle::load(&args.file)?;
     let p = puzzle::find(&c, args.id.as_deref(), &args.file)?;
     let board = puzzle::position(p)?;
+    // Nothing to save in a game of the terminal: Ctrl-C ends it at once.
+    crate::cli::signal::exit_on_first_ctrl_c();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut output = std::io::stdout();

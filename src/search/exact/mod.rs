@@ -96,7 +96,9 @@ pub struct Progress {
     pub max_store: usize,
     /// Distinct positions expanded so far.
     pub positions: u64,
-    /// Bytes the search holds now (its own estimate, from buffer capacities).
+    /// Bytes the search holds now (its own count, from buffer capacities;
+    /// the memory guard also looks at the whole process, see
+    /// [`crate::search::memory::resident_bytes`]).
     pub memory: u64,
     /// The best final store of the turns counted so far (a lower bound
     /// until the forward pass ends; the proved best in the backward pass).
@@ -323,7 +325,8 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         if let Some(cause) = stop.cause() {
             return Err(Fail::Stopped(cause, progress));
         }
-        if progress.memory > opts.max_memory {
+        let resident = crate::search::memory::resident_bytes().unwrap_or(0);
+        if progress.memory.max(resident) > opts.max_memory {
             return Err(Fail::Memory(progress));
         }
         Ok(())
@@ -565,6 +568,28 @@ mod tests {
         assert!(
             late.to_string().starts_with("out of time after 0 s: "),
             "{late}"
+        );
+    }
+
+    /// Regression (issue 15): the memory guard counted only the search's own
+    /// buffers, so a run could pass it by the size of the process around
+    /// them. A guard below what the process already holds now stops even a
+    /// tiny search at its first bucket.
+    #[test]
+    fn the_memory_guard_counts_the_whole_process() {
+        let resident = crate::search::memory::resident_bytes().expect("Linux has /proc");
+        let board = Board::uniform(2, 1).unwrap();
+        let opts = |max_memory| SolveOptions {
+            max_memory,
+            listing: Listing::Limit(0),
+            ..Default::default()
+        };
+        // The search itself holds a few KiB: far below half the process.
+        assert!(solve(&board, Rules::AVALANCHE, &opts(u64::MAX)).is_ok());
+        let stopped = solve(&board, Rules::AVALANCHE, &opts(resident / 2)).unwrap_err();
+        assert!(
+            matches!(stopped, SearchError::MemoryLimit { .. }),
+            "{stopped}"
         );
     }
 }
