@@ -455,3 +455,44 @@ fn check_lists_each_mismatch_on_its_own_line_with_its_id_once() {
         "{err}"
     );
 }
+
+/// `solve` says what to tap before its counts, and `--brief` only that;
+/// the picks it names are the first listed line, which replays to the best.
+#[test]
+fn solve_starts_with_what_to_tap_and_brief_prints_only_that() {
+    let (code, full, _) = run(&["solve", "--rules", "avalanche"]);
+    assert_eq!(code, 0);
+    let (code, brief, _) = run(&["solve", "--rules", "avalanche", "--brief"]);
+    assert_eq!(code, 0);
+    assert_eq!(brief.lines().count(), 2, "{brief}");
+    assert!(full.contains(&brief), "{full}");
+    assert!(full.find(&brief).unwrap() < full.find("Best store:").unwrap());
+    let first = brief.lines().next().unwrap();
+    assert!(
+        first.starts_with("Best turn: tap pit 6 (your rightmost), then 3, 2, "),
+        "{first}"
+    );
+    assert!(
+        first.ends_with(" picks, ending with 43 of 48 stones in your store."),
+        "{first}"
+    );
+    let picks: Vec<String> = first["Best turn: tap pit ".len()..first.rfind(": ").unwrap()]
+        .replace(" (your rightmost), then", ",")
+        .split(", ")
+        .map(str::to_string)
+        .collect();
+    let v = json(&["solve", "--rules", "avalanche", "--json"]);
+    let listed: Vec<String> = v["optimal"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    assert_eq!(picks, listed);
+    assert_eq!(
+        brief.lines().nth(1),
+        Some("2 pick sequences reach 43; this is the first of them in pit order.")
+    );
+    let (code, _, err) = run(&["solve", "--brief", "--json"]);
+    assert_eq!(code, 2, "{err}");
+}

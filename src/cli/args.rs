@@ -234,6 +234,9 @@ pub struct SolveArgs {
     /// List every optimal sequence.
     #[arg(long)]
     pub all: bool,
+    /// Print only what to tap: the best turn's picks and the store it ends with.
+    #[arg(long, conflicts_with = "json")]
+    pub brief: bool,
     /// `--json`.
     #[command(flatten)]
     pub json: JsonArg,

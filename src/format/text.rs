@@ -1,7 +1,7 @@
 //! The text reports of `solve`, `find` and `replay`: the board diagrams of
 //! [`crate::rules::board`] with the answer around them, in plain words.
 
-use crate::rules::{Board, PickEnd, Rules, Turn};
+use crate::rules::{Board, PickEnd, Pit, Rules, Turn};
 use crate::search::{Found, Solution};
 use std::fmt::Write;
 
@@ -83,6 +83,8 @@ pub(crate) fn header(rules: Rules, start: &Board) -> String {
 /// "No sequences listed" and no newline, for the caller to say why.
 pub fn solve_text(s: &Solution, threads: usize, first: Option<&[Turn]>) -> String {
     let mut out = header(s.rules, &s.start);
+    let _ = writeln!(out);
+    out.push_str(&summary(s));
     let verdict = if s.sweep() { ": a sweep" } else { "" };
     let _ = writeln!(out);
     let _ = writeln!(
@@ -120,6 +122,93 @@ pub fn solve_text(s: &Solution, threads: usize, first: Option<&[Turn]>) -> Strin
     out
 }
 
+/// Where pit `pit` is, in words a player looking at the diagram uses: the
+/// bottom row is yours, left to right; the top row is the opponent's, and
+/// its pit numbers run right to left.
+pub fn pit_words(pit: Pit, n: usize) -> String {
+    let i = pit.number() as usize;
+    let place = |k: usize| match k {
+        1 => "leftmost".to_string(),
+        k if k == n => "rightmost".to_string(),
+        k => format!("{} from the left", ordinal(k)),
+    };
+    if n == 1 {
+        return if i == 1 {
+            "your only pit"
+        } else {
+            "their only pit"
+        }
+        .to_string();
+    }
+    if i <= n {
+        format!("your {}", place(i))
+    } else {
+        format!("their {}, top row", place(2 * n + 1 - i))
+    }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, ...
+fn ordinal(k: usize) -> String {
+    let suffix = match (k % 10, k % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{k}{suffix}")
+}
+
+/// The best turn in a few plain lines, for a player who wants to know what
+/// to tap: the picks of the first optimal line (the first pit in words),
+/// the store it ends with, and how many other lines do as well. `solve`
+/// starts with it, and `solve --brief` prints only this.
+pub fn summary(s: &Solution) -> String {
+    let n = s.start.pits_per_side();
+    let mut out = String::new();
+    let ending = if s.sweep() {
+        format!("all {} stones in your store: a sweep", s.total_stones)
+    } else {
+        format!(
+            "{} of {} stones in your store",
+            s.best_store, s.total_stones
+        )
+    };
+    let Some(line) = s.optimal.first() else {
+        let _ = writeln!(out, "Best turn: ends with {ending} (no sequence listed).");
+        return out;
+    };
+    let picks = line.picks();
+    if picks.is_empty() {
+        let _ = writeln!(out, "Best turn: no pick, {ending}.");
+        return out;
+    }
+    let rest: Vec<String> = picks[1..].iter().map(|p| p.to_string()).collect();
+    let _ = write!(
+        out,
+        "Best turn: tap pit {} ({})",
+        picks[0],
+        pit_words(picks[0], n)
+    );
+    if !rest.is_empty() {
+        let _ = write!(out, ", then {}", rest.join(", "));
+    }
+    let _ = writeln!(
+        out,
+        ": {} pick{}, ending with {ending}.",
+        picks.len(),
+        if picks.len() == 1 { "" } else { "s" }
+    );
+    if s.optimal_count > 1 {
+        let _ = writeln!(
+            out,
+            "{} pick sequences reach {}; this is the first of them in pit order.",
+            s.optimal_count, s.best_store
+        );
+    }
+    out
+}
+
 /// The text report of `replay`.
 pub fn replay_text(rules: Rules, states: &[Turn]) -> String {
     let mut out = header(rules, states[0].board());
@@ -138,4 +227,23 @@ pub fn replay_text(rules: Rules, states: &[Turn]) -> String {
         }
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pits_are_named_as_the_diagram_shows_them() {
+        let p = |i| Pit::new(i, 6).unwrap();
+        assert_eq!(pit_words(p(6), 6), "your rightmost");
+        assert_eq!(pit_words(p(1), 6), "your leftmost");
+        assert_eq!(pit_words(p(3), 6), "your 3rd from the left");
+        // Pit 12 is drawn top left, pit 7 top right.
+        assert_eq!(pit_words(p(12), 6), "their leftmost, top row");
+        assert_eq!(pit_words(p(7), 6), "their rightmost, top row");
+        assert_eq!(pit_words(p(11), 6), "their 2nd from the left, top row");
+        assert_eq!(ordinal(11), "11th");
+        assert_eq!(ordinal(22), "22nd");
+    }
 }

@@ -18,6 +18,9 @@ pub fn run(args: &SolveArgs) -> Outcome {
         threads,
         listing: if args.all {
             Listing::All
+        } else if args.brief {
+            // The summary needs one line, whatever --limit says.
+            Listing::Limit(args.limit.max(1) as usize)
         } else {
             Listing::Limit(args.limit as usize)
         },
@@ -33,6 +36,9 @@ pub fn run(args: &SolveArgs) -> Outcome {
     if args.json.json {
         let doc = SolveJson::new(&solution, threads);
         return Ok(serde_json::to_string(&doc).expect("serializable") + "\n");
+    }
+    if args.brief {
+        return Ok(text::summary(&solution));
     }
     let first = match solution.optimal.first() {
         Some(line) => Some(turn::replay(board, rules, &line.numbers())?),
