@@ -496,3 +496,34 @@ fn solve_starts_with_what_to_tap_and_brief_prints_only_that() {
     let (code, _, err) = run(&["solve", "--brief", "--json"]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// Each pick says what it did: where the last stone of each sowing fell,
+/// each relay, a capture, and whether the turn goes on.
+#[test]
+fn each_pick_says_what_happened() {
+    let pick_lines = |args: &[&str]| -> Vec<String> {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 0, "{err}");
+        out.lines()
+            .filter(|l| l.starts_with("pick "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(
+        pick_lines(&["replay", "--rules", "kalah", "--board", "0 0 0 4 0 0 / 0 0 / 0 0 1 0 0 0", "3"]),
+        ["pick 1: pit 3 (1 stone) → pit 4 (empty), captured it and 4 from pit 9 opposite: the turn is over; store 5"]
+    );
+    assert_eq!(
+        pick_lines(&["replay", "--rules", "kalah", "3", "1"]),
+        [
+            "pick 1: pit 3 (4 stones) → your store: free turn; store 1",
+            "pick 2: pit 1 (4 stones) → pit 5: the turn is over; store 1",
+        ]
+    );
+    // Relay: pit 2's 9 stones end in pit 10, whose 9 then reach the store.
+    let lines = pick_lines(&["replay", "--rules", "any-hole", "11", "2"]);
+    assert_eq!(
+        lines[1],
+        "pick 2: pit 2 (9 stones) → pit 10, took up 9 → your store: free turn; store 7"
+    );
+}

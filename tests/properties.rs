@@ -65,6 +65,37 @@ proptest! {
         }
     }
 
+    /// The traced pick of the checked path is the reference pick, and its
+    /// record holds together: the first sowing is the pick, each relay
+    /// takes up the pit the sowing before it ended in, and a capture is
+    /// the last thing.
+    #[test]
+    fn a_traced_pick_is_the_reference_pick(b in board(1..=8, 15), r in rules()) {
+        use mancala_sweep::rules::pick::{self, Landing};
+        let n = b.pits_per_side();
+        for p in b.legal_picks(r).collect::<Vec<_>>() {
+            let mut plain = b.ring().to_vec();
+            let end = pick::play(&mut plain, p.ring(n), r);
+            let mut traced = b.ring().to_vec();
+            let trace = pick::play_traced(&mut traced, p.ring(n), r);
+            prop_assert_eq!(&plain, &traced);
+            prop_assert_eq!(trace.end, end);
+            prop_assert_eq!(trace.sowings[0].from, p);
+            prop_assert_eq!(trace.sowings[0].stones, b.pit(p));
+            for w in trace.sowings.windows(2) {
+                prop_assert!(r.relay);
+                prop_assert_eq!(w[0].last, Landing::Pit(w[1].from, w[1].stones - 1));
+            }
+            let last = trace.sowings.last().unwrap().last;
+            prop_assert_eq!(last == Landing::Store, end == pick::PickEnd::FreeTurn);
+            if let Some(c) = trace.capture {
+                prop_assert_eq!(last, Landing::Pit(c.pit, 0));
+                prop_assert_eq!(c.opposite, c.pit.opposite(n));
+                prop_assert_eq!(traced[c.pit.ring(n)] + traced[c.opposite.ring(n)], 0);
+            }
+        }
+    }
+
     #[test]
     fn board_text_round_trips(b in board(1..=16, 7)) {
         prop_assert_eq!(b.one_line().parse::<Board>().unwrap(), b);

@@ -1,6 +1,7 @@
 //! The text reports of `solve`, `find` and `replay`: the board diagrams of
 //! [`crate::rules::board`] with the answer around them, in plain words.
 
+use crate::rules::pick::{Landing, PickTrace};
 use crate::rules::{Board, PickEnd, Pit, Rules, Turn};
 use crate::search::{Found, Solution};
 use std::fmt::Write;
@@ -53,19 +54,64 @@ pub fn line_text(picks: &[u8]) -> String {
         .join(" ")
 }
 
-/// The board after each pick of a replayed turn (`states[0]` is the start).
+/// What a pick did, on one line: the pit and its stones, where each
+/// sowing's last stone fell, each relay and capture, and how the turn goes
+/// on: `pit 3 (5 stones) → pit 8, took up 6 → your store: free turn`.
+pub fn trace_text(trace: &PickTrace, to_move: bool) -> String {
+    let mut out = String::new();
+    let first = &trace.sowings[0];
+    let _ = write!(
+        out,
+        "pit {} ({} stone{})",
+        first.from,
+        first.stones,
+        if first.stones == 1 { "" } else { "s" }
+    );
+    for (i, sowing) in trace.sowings.iter().enumerate() {
+        match sowing.last {
+            Landing::Store => out.push_str(" → your store"),
+            Landing::Pit(pit, held) => {
+                let _ = write!(out, " → pit {pit}");
+                if let Some(next) = trace.sowings.get(i + 1) {
+                    let _ = write!(out, ", took up {}", next.stones);
+                } else if held == 0 {
+                    out.push_str(" (empty)");
+                }
+            }
+        }
+    }
+    match trace.capture {
+        Some(c) if c.stones == 0 => {
+            let _ = write!(out, ", captured it (pit {} opposite is empty)", c.opposite);
+        }
+        Some(c) => {
+            let _ = write!(
+                out,
+                ", captured it and {} from pit {} opposite",
+                c.stones, c.opposite
+            );
+        }
+        None => {}
+    }
+    let how = match trace.end {
+        PickEnd::FreeTurn if to_move => "free turn",
+        PickEnd::FreeTurn => "free turn, but no pick is left",
+        PickEnd::TurnOver => "the turn is over",
+    };
+    let _ = write!(out, ": {how}");
+    out
+}
+
+/// The board after each pick of a replayed turn (`states[0]` is the
+/// start), each pick told by [`trace_text`].
 pub fn steps_text(states: &[Turn]) -> String {
     let mut out = String::new();
     for (i, t) in states.iter().enumerate().skip(1) {
-        let pit = t.picks().last().expect("a pick was played");
-        let how = match t.last_end() {
-            Some(PickEnd::FreeTurn) if t.to_move() => "free turn",
-            Some(PickEnd::FreeTurn) => "free turn, but no pick is left",
-            _ => "the turn is over",
-        };
+        let trace = t.last_trace().expect("a pick was played");
         let _ = writeln!(
             out,
-            "pick {i}: pit {pit}, {how}; store {}\n{}\n",
+            "pick {i}: {}; store {}\n{}\n",
+            trace_text(trace, t.to_move()),
             t.board().store(),
             t.board()
         );

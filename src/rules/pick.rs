@@ -13,8 +13,9 @@
 //! stone it carries closer to the store, and one that passes it adds to the
 //! store, which only grows.
 
+use super::pit::Pit;
 use super::sow::sow;
-use crate::rules::{Capture, Rules};
+use super::variant::{Capture, Rules};
 
 /// How a pick ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -57,6 +58,113 @@ pub fn play(ring: &mut [u8], from: usize, rules: Rules) -> PickEnd {
             }
         }
         return PickEnd::TurnOver;
+    }
+}
+
+/// Where the last stone of a sowing fell.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Landing {
+    /// The player's own store.
+    Store,
+    /// A pit, and how many stones it held before the stone fell in.
+    Pit(Pit, u8),
+}
+
+/// One sowing of a pick: the pick itself, then one for each relay.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Sowing {
+    /// The pit emptied.
+    pub from: Pit,
+    /// Stones taken up from it.
+    pub stones: u8,
+    /// Where the last one fell.
+    pub last: Landing,
+}
+
+/// A capture at the end of a pick.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Captured {
+    /// The own pit the last stone fell into.
+    pub pit: Pit,
+    /// The pit opposite it.
+    pub opposite: Pit,
+    /// Stones taken from the opposite pit (the last stone adds one more).
+    pub stones: u8,
+}
+
+/// What happened in one pick, for people: every sowing, the capture if
+/// any, and how it ended. [`play_traced`] makes it; the text reports and a
+/// web page tell a player what a pick did from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PickTrace {
+    /// The sowings, the pick's own first.
+    pub sowings: Vec<Sowing>,
+    /// The capture, when the rules made one.
+    pub capture: Option<Captured>,
+    /// How the pick ended.
+    pub end: PickEnd,
+}
+
+/// [`play`], recording what happened. It follows the same rules step by
+/// step (a test checks both on random positions), for the checked path
+/// only: the search never pays for the record.
+pub fn play_traced(ring: &mut [u8], from: usize, rules: Rules) -> PickTrace {
+    let n = ring.len() / 2;
+    let pit = |r: usize| Pit::from_ring(r, n).expect("a sowing starts and ends in pits");
+    let mut from = from;
+    let mut sowings = Vec::new();
+    loop {
+        let k = ring[from];
+        debug_assert!(k > 0, "pick from an empty pit");
+        ring[from] = 0;
+        let last = sow(ring, from, k);
+        if last == n {
+            sowings.push(Sowing {
+                from: pit(from),
+                stones: k,
+                last: Landing::Store,
+            });
+            return PickTrace {
+                sowings,
+                capture: None,
+                end: PickEnd::FreeTurn,
+            };
+        }
+        sowings.push(Sowing {
+            from: pit(from),
+            stones: k,
+            last: Landing::Pit(pit(last), ring[last] - 1),
+        });
+        if ring[last] > 1 {
+            if rules.relay {
+                from = last;
+                continue;
+            }
+            return PickTrace {
+                sowings,
+                capture: None,
+                end: PickEnd::TurnOver,
+            };
+        }
+        let mut capture = None;
+        if last < n && rules.capture != Capture::None {
+            let opposite = 2 * n - last;
+            if ring[opposite] > 0 || rules.capture == Capture::Empty {
+                capture = Some(Captured {
+                    pit: pit(last),
+                    opposite: pit(opposite),
+                    stones: ring[opposite],
+                });
+                ring[n] += ring[last] + ring[opposite];
+                ring[last] = 0;
+                ring[opposite] = 0;
+            }
+        }
+        return PickTrace {
+            sowings,
+            capture,
+            end: PickEnd::TurnOver,
+        };
     }
 }
 

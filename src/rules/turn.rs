@@ -7,7 +7,7 @@
 
 use super::board::Board;
 use super::error::{PickError, ReplayError};
-use super::pick::{self, PickEnd};
+use super::pick::{self, PickEnd, PickTrace};
 use super::pit::Pit;
 use super::variant::{Rules, Scope};
 
@@ -18,6 +18,7 @@ pub struct Turn {
     rules: Rules,
     picks: Vec<Pit>,
     last_end: Option<PickEnd>,
+    last_trace: Option<PickTrace>,
     to_move: bool,
 }
 
@@ -29,6 +30,7 @@ impl Turn {
             rules,
             picks: Vec::new(),
             last_end: None,
+            last_trace: None,
             to_move: board.can_move(rules),
         }
     }
@@ -46,6 +48,12 @@ impl Turn {
     /// How the last pick ended (`None` before the first).
     pub fn last_end(&self) -> Option<PickEnd> {
         self.last_end
+    }
+
+    /// What the last pick did: its sowings, relays and capture (`None`
+    /// before the first).
+    pub fn last_trace(&self) -> Option<&PickTrace> {
+        self.last_trace.as_ref()
     }
 
     /// True while the player may still pick.
@@ -73,9 +81,11 @@ impl Turn {
     pub fn pick(&mut self, number: u32) -> std::result::Result<PickEnd, PickError> {
         let pit = self.check(number)?;
         let n = self.board.pits_per_side();
-        let end = pick::play(self.board.ring_mut(), pit.ring(n), self.rules);
+        let trace = pick::play_traced(self.board.ring_mut(), pit.ring(n), self.rules);
+        let end = trace.end;
         self.picks.push(pit);
         self.last_end = Some(end);
+        self.last_trace = Some(trace);
         self.to_move = end == PickEnd::FreeTurn && self.board.can_move(self.rules);
         Ok(end)
     }
