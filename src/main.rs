@@ -38,6 +38,8 @@ fn main() -> ExitCode {
         Command::Puzzles(PuzzlesCommand::Check(a)) => cmd::puzzles::check(a),
         Command::Puzzles(PuzzlesCommand::Show(a)) => cmd::puzzles::show(a),
         Command::Puzzles(PuzzlesCommand::Play(a)) => cmd::puzzles::play(a),
+        Command::Completions(a) => cmd::shell::completions(a),
+        Command::Man => cmd::shell::man(),
     };
     match outcome {
         Ok(text) => {

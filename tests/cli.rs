@@ -527,3 +527,22 @@ fn each_pick_says_what_happened() {
         "pick 2: pit 2 (9 stones) → pit 10, took up 9 → your store: free turn; store 7"
     );
 }
+
+/// Completions and the manual page come from the clap definitions.
+#[test]
+fn completions_and_the_manual_page() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let (code, out, err) = run(&["completions", shell]);
+        assert_eq!(code, 0, "{shell}: {err}");
+        assert!(
+            out.contains("solve") && out.contains("--max-memory"),
+            "{shell}"
+        );
+    }
+    let (code, out, _) = run(&["man"]);
+    assert_eq!(code, 0);
+    assert!(out.contains(".TH mancala-sweep 1"), "{out}");
+    let (code, _, err) = run(&["completions", "tcsh"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

@@ -37,6 +37,18 @@ pub enum Command {
     /// Make, check, show and play "reach the most this turn" puzzles.
     #[command(subcommand)]
     Puzzles(PuzzlesCommand),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) to stdout, e.g. `mancala-sweep man > mancala-sweep.1`.
+    Man,
+}
+
+/// `completions`.
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// `--rules`.

@@ -31,11 +31,12 @@ pub fn puzzle_text(c: &Collection, p: &Puzzle, board: &Board) -> String {
     );
     let _ = writeln!(
         out,
-        "Difficulty: {} of 5; {} solution{}, {} picks",
+        "Difficulty: {} of 5; {} solution{}, {} pick{}",
         p.difficulty,
         p.solutions_count,
         if p.solutions_count == "1" { "" } else { "s" },
-        p.length
+        p.length,
+        if p.length == 1 { "" } else { "s" }
     );
     out
 }
