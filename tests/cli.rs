@@ -535,7 +535,7 @@ fn completions_and_the_manual_page() {
         let (code, out, err) = run(&["completions", shell]);
         assert_eq!(code, 0, "{shell}: {err}");
         assert!(
-            out.contains("solve") && out.contains("--max-memory"),
+            out.contains("solve") && out.contains("max-memory"),
             "{shell}"
         );
     }
