@@ -51,6 +51,9 @@ fn main() -> ExitCode {
             }
         }
         Err(e) => {
+            if let Some(text) = e.stdout() {
+                print!("{text}");
+            }
             eprintln!("{}", e.line());
             e.exit_code()
         }

@@ -24,6 +24,14 @@ pub enum CliError {
     Stopped(String),
     /// The terminal could not be read or written.
     Terminal(std::io::Error),
+    /// An error that still has something for stdout (a JSON document of an
+    /// incomplete run), printed before the error line.
+    Partial {
+        /// What goes to stdout.
+        stdout: String,
+        /// The error.
+        error: Box<CliError>,
+    },
 }
 
 impl<E: Into<Error>> From<E> for CliError {
@@ -51,9 +59,18 @@ fn hint(e: &Error) -> &'static str {
 }
 
 impl CliError {
+    /// What goes to stdout despite the error.
+    pub fn stdout(&self) -> Option<&str> {
+        match self {
+            CliError::Partial { stdout, .. } => Some(stdout),
+            _ => None,
+        }
+    }
+
     /// The line to print on stderr.
     pub fn line(&self) -> String {
         match self {
+            CliError::Partial { error, .. } => error.line(),
             CliError::Lib(e) if e.is_cancelled() => e.to_string(),
             CliError::Lib(Error::Puzzle(PuzzleError::NoSuchPuzzle { example, .. })) => format!(
                 "error: {}; `puzzles check` lists the file's size, and ids look like {:?}",
@@ -84,6 +101,7 @@ impl CliError {
     /// that failed.
     pub fn exit_code(&self) -> ExitCode {
         match self {
+            CliError::Partial { error, .. } => error.exit_code(),
             CliError::Lib(e) if e.is_cancelled() => ExitCode::from(EXIT_INTERRUPTED),
             CliError::Lib(e) if e.is_input() => ExitCode::from(2),
             CliError::Input(_) => ExitCode::from(2),

@@ -3,8 +3,8 @@
 //! same bytes for the same answer.
 
 use super::{FIND_FORMAT, REPLAY_FORMAT, SOLVE_FORMAT, VERSION};
-use crate::rules::{Board, Line, PickEnd, Pit, Rules, Turn};
-use crate::search::{Found, Solution};
+use crate::rules::{Board, Line, PickEnd, Pit, Preset, Rules, Turn};
+use crate::search::{Found, Reached, SearchError, Solution, StopCause};
 use serde::{Deserialize, Serialize};
 
 /// A position in JSON.
@@ -18,6 +18,15 @@ pub struct PositionJson {
     pub store: u8,
     /// Stones in the opponent's store.
     pub opponent_store: u8,
+}
+
+/// The name of the preset whose rules these are, if any: every document
+/// says it, so that a reader need not match the three switches.
+pub fn preset_name(rules: Rules) -> Option<String> {
+    Preset::ALL
+        .into_iter()
+        .find(|p| p.rules() == rules)
+        .map(|p| p.name().to_string())
 }
 
 impl From<&Board> for PositionJson {
@@ -40,8 +49,12 @@ pub struct SolveJson {
     pub version: String,
     /// Rules searched under.
     pub rules: Rules,
+    /// The preset these rules are (`avalanche`, `any-hole`, `kalah`), or null.
+    pub preset: Option<String>,
     /// Start position.
     pub start: PositionJson,
+    /// True: the search finished (see [`SolveStoppedJson`] for one that did not).
+    pub complete: bool,
     /// Best final store.
     pub best_store: u32,
     /// Stones in the pits and the own store at the start.
@@ -73,7 +86,9 @@ impl SolveJson {
             format: SOLVE_FORMAT.into(),
             version: VERSION.into(),
             rules: s.rules,
+            preset: preset_name(s.rules),
             start: (&s.start).into(),
+            complete: true,
             best_store: s.best_store,
             total_stones: s.total_stones,
             sweep: s.sweep(),
@@ -98,6 +113,8 @@ pub struct FindJson {
     pub version: String,
     /// Rules searched under.
     pub rules: Rules,
+    /// The preset these rules are, or null.
+    pub preset: Option<String>,
     /// Start position.
     pub start: PositionJson,
     /// Store at the end of `line`, replayed.
@@ -133,6 +150,7 @@ impl FindJson {
             format: FIND_FORMAT.into(),
             version: VERSION.into(),
             rules: f.rules,
+            preset: preset_name(f.rules),
             start: (&f.start).into(),
             best_store: f.best_store,
             total_stones: f.total_stones,
@@ -161,6 +179,8 @@ pub struct StepJson {
     pub pits: Vec<u8>,
     /// Own store after the pick.
     pub store: u8,
+    /// The board after the pick, in the board text format on one line.
+    pub board: String,
 }
 
 /// `replay --json`.
@@ -172,6 +192,8 @@ pub struct ReplayJson {
     pub version: String,
     /// Rules played under.
     pub rules: Rules,
+    /// The preset these rules are, or null.
+    pub preset: Option<String>,
     /// Start position.
     pub start: PositionJson,
     /// The picks, as given.
@@ -184,6 +206,10 @@ pub struct ReplayJson {
     pub to_move: bool,
     /// Pits at the end.
     pub pits: Vec<u8>,
+    /// Opponent's store (a turn never changes it).
+    pub opponent_store: u8,
+    /// The board at the end, in the board text format on one line.
+    pub board: String,
 }
 
 fn end_name(e: PickEnd) -> &'static str {
@@ -201,6 +227,7 @@ impl ReplayJson {
             format: REPLAY_FORMAT.into(),
             version: VERSION.into(),
             rules,
+            preset: preset_name(rules),
             start: states[0].board().into(),
             picks: Line(last.picks().to_vec()),
             steps: states[1..]
@@ -210,11 +237,91 @@ impl ReplayJson {
                     end: end_name(t.last_end().expect("a pick was played")).into(),
                     pits: t.board().pits(),
                     store: t.board().store(),
+                    board: t.board().one_line(),
                 })
                 .collect(),
             store: last.board().store(),
             to_move: last.to_move(),
             pits: last.board().pits(),
+            opponent_store: last.board().opponent_store(),
+            board: last.board().one_line(),
         }
+    }
+}
+
+/// `solve --json` for a search that stopped before its end: how far it got,
+/// marked `"complete": false`, with the same `format` as a finished one.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct SolveStoppedJson {
+    /// [`SOLVE_FORMAT`].
+    pub format: String,
+    /// Tool version.
+    pub version: String,
+    /// Rules searched under.
+    pub rules: Rules,
+    /// The preset these rules are, or null.
+    pub preset: Option<String>,
+    /// Start position.
+    pub start: PositionJson,
+    /// False: the search did not finish.
+    pub complete: bool,
+    /// Why: `interrupted` (Ctrl-C), `out-of-time` or `memory-limit`.
+    pub stopped: String,
+    /// The pass it was in: `counting` or `listing`.
+    pub pass: String,
+    /// The store bucket it reached, of `max_store`.
+    pub store_bucket: usize,
+    /// The highest store bucket (stones in play).
+    pub max_store: usize,
+    /// Distinct positions expanded by then.
+    pub positions: u64,
+    /// The best final store of the turns counted so far: a lower bound
+    /// while counting, the proved best while listing; null if none ended.
+    pub best_store: Option<u32>,
+    /// True when `best_store` is proved (the listing pass had started).
+    pub best_proved: bool,
+}
+
+impl SolveStoppedJson {
+    /// The document for a search on `start` under `rules` that stopped
+    /// with `error`; `None` for an error that is not a stop (bad input, a
+    /// bug), which has no partial answer to give.
+    pub fn new(rules: Rules, start: &Board, error: &SearchError) -> Option<Self> {
+        let (stopped, reached, best): (&str, &Reached, Option<u32>) = match error {
+            SearchError::Stopped {
+                cause,
+                reached,
+                best,
+            } => (
+                match cause {
+                    StopCause::Cancelled => "interrupted",
+                    StopCause::Deadline { .. } => "out-of-time",
+                },
+                reached,
+                *best,
+            ),
+            SearchError::MemoryLimit { reached, .. } => ("memory-limit", reached, None),
+            _ => return None,
+        };
+        Some(SolveStoppedJson {
+            format: SOLVE_FORMAT.into(),
+            version: VERSION.into(),
+            rules,
+            preset: preset_name(rules),
+            start: start.into(),
+            complete: false,
+            stopped: stopped.into(),
+            pass: if reached.backward {
+                "listing"
+            } else {
+                "counting"
+            }
+            .into(),
+            store_bucket: reached.store,
+            max_store: reached.max_store,
+            positions: reached.positions,
+            best_store: best,
+            best_proved: reached.backward && best.is_some(),
+        })
     }
 }

@@ -16,28 +16,34 @@
 //!
 //! ```json
 //! {"format":"mancala-sweep-solve/1","version":"0.1.0",
-//!  "rules":{"scope":"own","relay":true,"capture":"none"},
+//!  "rules":{"scope":"own","relay":true,"capture":"none"},"preset":"avalanche",
 //!  "start":{"board":"3 3 3 3 3 3 / 0 0 / 3 3 3 3 3 3","pits":[3,3,3,3,3,3,3,3,3,3,3,3],"store":0,"opponent_store":0},
-//!  "best_store":10,"total_stones":36,"sweep":false,
+//!  "complete":true,"best_store":10,"total_stones":36,"sweep":false,
 //!  "optimal_count":"1","turns_total":"36","positions":11,
 //!  "turns_by_store":["0","1","0","0","0","0","0","0","0","0","1",...],
 //!  "optimal":[[5,1,2,6,6,2,6,4]],"listed":1,"seconds":0.0001,"threads":2}
 //! ```
 //!
-//! `find --json` (`mancala-sweep-find/1`): `rules`, `start`, `best_store`,
+//! A search that stopped prints the same `format` with `"complete": false`
+//! and how far it got ([`SolveStoppedJson`]).
+//!
+//! `find --json` (`mancala-sweep-find/1`): `rules`, `preset`, `start`, `best_store`,
 //! `total_stones`, `sweep`, `line` (pit numbers), `exact`, `seconds`,
 //! `rounds`, `beam`, `positions`, `seed`, `threads`, `interrupted`.
 //!
-//! `replay --json` (`mancala-sweep-replay/1`): `rules`, `start`, `picks`,
-//! `steps` (one per pick: `pick`, `end` = `"free-turn"` or `"turn-over"`,
-//! `pits`, `store`), and the final `store`, `to_move` and `pits`.
+//! `replay --json` (`mancala-sweep-replay/1`): `rules`, `preset`, `start`,
+//! `picks`, `steps` (one per pick: `pick`, `end` = `"free-turn"` or
+//! `"turn-over"`, `pits`, `store`, `board`), and the final `store`,
+//! `to_move`, `pits`, `opponent_store` and `board`.
+//!
+//! Each format has a JSON Schema in the repository's `schemas/` folder.
 
 pub mod file;
 pub mod json;
 pub mod text;
 
 pub use file::{write_atomic, FileError};
-pub use json::{FindJson, PositionJson, ReplayJson, SolveJson, StepJson};
+pub use json::{FindJson, PositionJson, ReplayJson, SolveJson, SolveStoppedJson, StepJson};
 
 /// Version of this crate, written into every JSON document.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

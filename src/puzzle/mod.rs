@@ -18,7 +18,7 @@
 //! `opponent_store`, `goal_store`, `solution` (pit numbers),
 //! `solutions_count` (decimal string), `length` (picks), `difficulty` (1 to 5,
 //! see [`grade`]) and `source` (`start`, `line` or `game`). The JSON Schema is
-//! `puzzles/schema.json`.
+//! `schemas/puzzles.schema.json`.
 
 pub mod error;
 pub mod play;

@@ -4,7 +4,8 @@ use super::{kernel_choice, Outcome};
 use crate::cli::args::SolveArgs;
 use crate::cli::progress::Bar;
 use crate::cli::signal::INTERRUPTED;
-use mancala_sweep::format::{text, SolveJson};
+use crate::cli::words::CliError;
+use mancala_sweep::format::{text, SolveJson, SolveStoppedJson};
 use mancala_sweep::rules::turn;
 use mancala_sweep::search::{self, default_max_memory, Listing, Progress, SolveOptions};
 
@@ -32,7 +33,20 @@ pub fn run(args: &SolveArgs) -> Outcome {
     };
     let solution = search::solve(&board, rules, &opts);
     bar.finish();
-    let solution = solution?;
+    let solution = match solution {
+        Ok(s) => s,
+        Err(e) => {
+            // With --json a run that stopped still answers in JSON, marked
+            // incomplete, as well as on stderr.
+            if let Some(doc) = SolveStoppedJson::new(rules, &board, &e).filter(|_| args.json.json) {
+                return Err(CliError::Partial {
+                    stdout: serde_json::to_string(&doc).expect("serializable") + "\n",
+                    error: Box::new(e.into()),
+                });
+            }
+            return Err(e.into());
+        }
+    };
     if args.json.json {
         let doc = SolveJson::new(&solution, threads);
         return Ok(serde_json::to_string(&doc).expect("serializable") + "\n");

@@ -1,0 +1,110 @@
+//! Every JSON the tool writes is valid against its schema in `schemas/`:
+//! real output of the binary (finished and stopped solves, find, replay),
+//! the committed puzzle collections and atlas. A key added to a document
+//! without its schema, or a schema that drifts from the output, fails here.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn schema(name: &str) -> jsonschema::Validator {
+    let path = root().join(format!("schemas/{name}.schema.json"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn check(name: &str, doc: &Value, what: &str) {
+    let v = schema(name);
+    let errors: Vec<String> = v
+        .iter_errors(doc)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{what} against {name}: {errors:?}");
+}
+
+/// stdout of the binary as JSON, whatever its exit status.
+fn output(args: &[&str]) -> Value {
+    let out = Command::cargo_bin("mancala-sweep")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+}
+
+#[test]
+fn solve_find_and_replay_output_match_their_schemas() {
+    for args in [
+        &["solve", "--rules", "kalah", "--json"][..],
+        &[
+            "solve", "--rules", "any-hole", "--stones", "2", "--json", "--all",
+        ],
+        &[
+            "solve",
+            "--board",
+            "3 2 1 / 0 0 / 4 1 100",
+            "--capture",
+            "empty",
+            "--json",
+        ],
+    ] {
+        check("solve", &output(args), &format!("{args:?}"));
+    }
+    // A solve that stopped: the memory guard, with --json.
+    let stopped = output(&[
+        "solve",
+        "--rules",
+        "any-hole",
+        "--pits",
+        "5",
+        "--max-memory",
+        "1M",
+        "--json",
+    ]);
+    assert_eq!(stopped["complete"], false);
+    assert_eq!(stopped["stopped"], "memory-limit");
+    check("solve", &stopped, "stopped solve");
+    for args in [
+        &["find", "--rules", "any-hole", "--stones", "3", "--json"][..],
+        &[
+            "find", "--rules", "kalah", "--pits", "7", "--json", "--beam", "4",
+        ],
+    ] {
+        check("find", &output(args), &format!("{args:?}"));
+    }
+    for args in [
+        &["replay", "--rules", "any-hole", "--json", "11", "2", "3"][..],
+        &["replay", "--rules", "kalah", "--json", "3", "1"],
+    ] {
+        check("replay", &output(args), &format!("{args:?}"));
+    }
+}
+
+#[test]
+fn committed_collections_and_atlas_match_their_schemas() {
+    for file in ["puzzles/avalanche.json", "puzzles/any-hole.json"] {
+        let doc: Value =
+            serde_json::from_str(&std::fs::read_to_string(root().join(file)).unwrap()).unwrap();
+        check("puzzles", &doc, file);
+    }
+    let atlas: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("docs/atlas/atlas.json")).unwrap(),
+    )
+    .unwrap();
+    check("atlas", &atlas, "docs/atlas/atlas.json");
+}
+
+#[test]
+fn the_schemas_reject_what_they_should() {
+    let mut doc = output(&["solve", "--rules", "kalah", "--json"]);
+    doc["surprise"] = Value::from(1);
+    assert!(!schema("solve").is_valid(&doc), "an unknown key passes");
+    let mut doc = output(&["replay", "--json", "3"]);
+    doc["steps"][0]["end"] = Value::from("maybe");
+    assert!(!schema("replay").is_valid(&doc), "a bad end passes");
+}
