@@ -48,7 +48,7 @@ impl Error {
             Error::Search(e) => e.is_input(),
             Error::Puzzle(e) => match e {
                 PuzzleError::Search(e) => e.is_input(),
-                PuzzleError::CheckInterrupted { .. } => false,
+                PuzzleError::CheckInterrupted { .. } | PuzzleError::Terminal(_) => false,
                 _ => true,
             },
             Error::Atlas(e) => match e {

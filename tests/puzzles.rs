@@ -161,7 +161,7 @@ fn playing_the_solution_solves_the_puzzle() {
     let board = puzzle::position(p).unwrap();
     let moves = format!("{}\n", p.solution);
     let mut out = Vec::new();
-    play(&c, p, board, &mut moves.as_bytes(), &mut out).unwrap();
+    play(&c, &[p], &mut moves.as_bytes(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("Solved!"), "{text}");
     // A wrong first pick (any legal pick but the solution's) fails, and `s` shows the solution.
@@ -172,7 +172,7 @@ fn playing_the_solution_solves_the_puzzle() {
     if let Some(w) = wrong {
         let mut out = Vec::new();
         let script = format!("x\n99\n{w}\ns\nq\n");
-        play(&c, p, board, &mut script.as_bytes(), &mut out).unwrap();
+        play(&c, &[p], &mut script.as_bytes(), &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("is not a pit number"), "{text}");
         assert!(text.contains("no such pit"), "{text}");
@@ -271,13 +271,64 @@ fn the_play_prompt_offers_only_the_pits_the_rules_allow() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/avalanche.json");
     let c = puzzle::load(&path).unwrap();
     let p = c.puzzles.iter().find(|p| p.pits.len() == 6).unwrap();
-    let board = puzzle::position(p).unwrap();
     let mut out = Vec::new();
-    play(&c, p, board, &mut "x\nq\n".as_bytes(), &mut out).unwrap();
+    play(&c, &[p], &mut "x\nq\n".as_bytes(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("Type pit numbers (1 to 3),"), "{text}");
     assert!(
-        text.contains("\"x\" is not a pit number: type 1 to 3, or s, r, q"),
+        text.contains("\"x\" is not a pit number: type 1 to 3, or h, u, s, r, q"),
         "{text}"
     );
+}
+
+/// `puzzles play` teaches: a hint, a wrong pick named at once, undo, and
+/// the tally at the end, through the binary with a script on stdin.
+#[test]
+fn play_gives_hints_names_a_wrong_pick_and_tallies() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/avalanche.json");
+    let c = puzzle::load(&path).unwrap();
+    // A unique puzzle with a legal first pick that is not the solution's.
+    let (p, wrong) = c
+        .puzzles
+        .iter()
+        .filter(|p| p.solutions_count == "1" && p.length >= 2)
+        .find_map(|p| {
+            let board = puzzle::position(p).unwrap();
+            let first = p.solution.picks()[0];
+            let other = board.legal_picks(c.rules).find(|&q| q != first);
+            other.map(|q| (p, q))
+        })
+        .unwrap();
+    let first = p.solution.picks()[0];
+    let script = format!("h\n{wrong}\nu\n{}\n", p.solution);
+    let out = assert_cmd::Command::cargo_bin("mancala-sweep")
+        .unwrap()
+        .args(["puzzles", "play"])
+        .arg(&path)
+        .arg(&p.id)
+        .write_stdin(script)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(&format!("Hint: pick pit {first}.")), "{text}");
+    assert!(
+        text.contains(&format!(
+            "That pick (pick 1, pit {wrong}) leaves every solution"
+        )),
+        "{text}"
+    );
+    assert!(text.contains("Took back a pick."), "{text}");
+    assert!(text.contains("Solved, with help: "), "{text}");
+    assert!(
+        text.contains("This session: 0 solved, 1 solved with help, 0 failed tries, "),
+        "{text}"
+    );
+    // --grade with no such puzzle is refused.
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
+        .args(["puzzles", "play", "--grade", "9"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -413,8 +413,11 @@ pub struct ShowArgs {
 pub struct PlayArgs {
     /// A puzzle collection (JSON).
     pub file: PathBuf,
-    /// The puzzle's id [default: the first].
+    /// The puzzle to start with [default: the first]; the others follow in file order.
     pub id: Option<String>,
+    /// Only puzzles of this difficulty grade, 1 (easiest) to 5.
+    #[arg(long, value_name = "G", value_parser = clap::value_parser!(u8).range(1..=5))]
+    pub grade: Option<u8>,
 }
 
 /// `--seconds`: a positive number of seconds, at most a day.

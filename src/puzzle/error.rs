@@ -75,6 +75,17 @@ pub enum PuzzleError {
         /// An id that the file does hold, as an example.
         example: Option<String>,
     },
+    /// The terminal (or whatever the player types into) failed.
+    #[error("terminal: {0}")]
+    Terminal(#[source] std::io::Error),
+    /// No puzzle of the collection has the grade asked for.
+    #[error("{}: no puzzle of grade {grade} in it", path.display())]
+    NoGrade {
+        /// The collection file.
+        path: PathBuf,
+        /// The grade asked for.
+        grade: u8,
+    },
     /// The collection holds no puzzles.
     #[error("{}: it holds no puzzles", path.display())]
     Empty {

@@ -32,7 +32,7 @@ pub mod variant;
 pub use board::{Board, MAX_PITS_PER_SIDE, MAX_STONES_IN_PLAY};
 pub use error::{BoardError, PickError, ReplayError};
 pub use line::Line;
-pub use pick::PickEnd;
+pub use pick::{PickEnd, PickTrace};
 pub use pit::Pit;
 pub use setup::RuleOptions;
 pub use turn::{replay, Turn};

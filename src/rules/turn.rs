@@ -35,6 +35,11 @@ impl Turn {
         }
     }
 
+    /// The rules the turn is played under.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
     /// The board now.
     pub fn board(&self) -> &Board {
         &self.board

@@ -104,13 +104,26 @@ pub fn show(args: &ShowArgs) -> Outcome {
 /// Run `puzzles play`.
 pub fn play(args: &PlayArgs) -> Outcome {
     let c = puzzle::load(&args.file)?;
-    let p = puzzle::find(&c, args.id.as_deref(), &args.file)?;
-    let board = puzzle::position(p)?;
+    let first = puzzle::find(&c, args.id.as_deref(), &args.file)?;
+    let at = c.puzzles.iter().position(|p| p.id == first.id).unwrap_or(0);
+    // The chosen puzzle first, then the rest of the file in order.
+    let list: Vec<&puzzle::Puzzle> = std::iter::once(first)
+        .chain(c.puzzles[at + 1..].iter())
+        .chain(c.puzzles[..at].iter())
+        .filter(|p| args.grade.is_none_or(|g| p.difficulty == g))
+        .collect();
+    if let (true, Some(grade)) = (list.is_empty(), args.grade) {
+        return Err(puzzle::PuzzleError::NoGrade {
+            path: args.file.clone(),
+            grade,
+        }
+        .into());
+    }
     // Nothing to save in a game of the terminal: Ctrl-C ends it at once.
     crate::cli::signal::exit_on_first_ctrl_c();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut output = std::io::stdout();
-    puzzle::play::play(&c, p, board, &mut input, &mut output).map_err(CliError::Terminal)?;
+    puzzle::play::play(&c, &list, &mut input, &mut output)?;
     Ok(String::new())
 }
