@@ -38,6 +38,7 @@ fn main() -> ExitCode {
         Command::Puzzles(PuzzlesCommand::Check(a)) => cmd::puzzles::check(a),
         Command::Puzzles(PuzzlesCommand::Show(a)) => cmd::puzzles::show(a),
         Command::Puzzles(PuzzlesCommand::Play(a)) => cmd::puzzles::play(a),
+        Command::Puzzles(PuzzlesCommand::List(a)) => cmd::puzzles::list(a),
         Command::Completions(a) => cmd::shell::completions(a),
         Command::Man => cmd::shell::man(),
     };

@@ -100,6 +100,39 @@ fn committed_collections_and_atlas_match_their_schemas() {
 }
 
 #[test]
+fn puzzle_list_check_and_show_match_their_schemas() {
+    let file = root().join("puzzles/avalanche.json");
+    let file = file.to_str().unwrap();
+    check(
+        "puzzle-list",
+        &output(&["puzzles", "list", file, "--json"]),
+        "list",
+    );
+    let id = output(&["puzzles", "list", file, "--json"])["puzzles"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for args in [
+        &["puzzles", "show", file, &id, "--json"][..],
+        &["puzzles", "show", file, &id, "--json", "--solution"],
+    ] {
+        check("puzzle-show", &output(args), &format!("{args:?}"));
+    }
+    // A check of a small collection: its first three puzzles, one tampered.
+    let mut c: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    c["puzzles"].as_array_mut().unwrap().truncate(3);
+    let goal = c["puzzles"][0]["goal_store"].as_u64().unwrap();
+    c["puzzles"][0]["goal_store"] = Value::from(goal + 1);
+    let small = std::env::temp_dir().join(format!("ms-schema-check-{}.json", std::process::id()));
+    std::fs::write(&small, c.to_string()).unwrap();
+    let report = output(&["puzzles", "check", small.to_str().unwrap(), "--json"]);
+    let _ = std::fs::remove_file(&small);
+    assert_eq!(report["ok"], false);
+    assert_eq!(report["puzzles"], 3);
+    check("puzzle-check", &report, "check");
+}
+
+#[test]
 fn the_schemas_reject_what_they_should() {
     let mut doc = output(&["solve", "--rules", "kalah", "--json"]);
     doc["surprise"] = Value::from(1);

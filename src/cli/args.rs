@@ -350,6 +350,18 @@ pub enum PuzzlesCommand {
     Show(ShowArgs),
     /// Play a puzzle in the terminal.
     Play(PlayArgs),
+    /// List a file's puzzles: ids, grades, lengths and goals.
+    List(ListArgs),
+}
+
+/// `puzzles list`.
+#[derive(Args, Debug)]
+pub struct ListArgs {
+    /// A puzzle collection (JSON).
+    pub file: PathBuf,
+    /// `--json`.
+    #[command(flatten)]
+    pub json: JsonArg,
 }
 
 /// `puzzles generate`.
@@ -394,6 +406,9 @@ pub struct CheckArgs {
     /// Seconds one solve may take.
     #[arg(long, value_name = "T", default_value_t = 120.0, value_parser = parse_seconds)]
     pub seconds: f64,
+    /// `--json`.
+    #[command(flatten)]
+    pub json: JsonArg,
 }
 
 /// `puzzles show`.
@@ -406,6 +421,9 @@ pub struct ShowArgs {
     /// Also show the solution, pick by pick.
     #[arg(long)]
     pub solution: bool,
+    /// `--json`.
+    #[command(flatten)]
+    pub json: JsonArg,
 }
 
 /// `puzzles play`.

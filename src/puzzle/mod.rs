@@ -22,6 +22,7 @@
 
 pub mod error;
 pub mod play;
+pub mod report;
 pub mod session;
 pub mod sim;
 pub mod text;

@@ -1,11 +1,12 @@
 //! `puzzles generate | check | show | play`.
 
 use super::Outcome;
-use crate::cli::args::{CheckArgs, GenerateArgs, PlayArgs, ShowArgs};
+use crate::cli::args::{CheckArgs, GenerateArgs, ListArgs, PlayArgs, ShowArgs};
 use crate::cli::progress::Counter;
 use crate::cli::signal::INTERRUPTED;
 use crate::cli::words::CliError;
 use mancala_sweep::format::text;
+use mancala_sweep::puzzle::report::{CheckJson, ListJson, ShowJson};
 use mancala_sweep::puzzle::{self, Source};
 use mancala_sweep::rules::turn;
 
@@ -76,6 +77,18 @@ pub fn check(args: &CheckArgs) -> Outcome {
     let problems = puzzle::check(&c, args.seconds, &INTERRUPTED, &progress);
     bar.finish();
     let problems = problems?;
+    if args.json.json {
+        let doc = CheckJson::new(&c, problems);
+        let text = serde_json::to_string(&doc).expect("serializable") + "\n";
+        return if doc.ok {
+            Ok(text)
+        } else {
+            Err(CliError::Partial {
+                stdout: text,
+                error: Box::new(CliError::Mismatch(doc.mismatches)),
+            })
+        };
+    }
     if problems.is_empty() {
         Ok(format!(
             "{}: all {} puzzles check out (goal, solution, count, uniqueness, grade, id)\n",
@@ -92,6 +105,10 @@ pub fn show(args: &ShowArgs) -> Outcome {
     let c = puzzle::load(&args.file)?;
     let p = puzzle::find(&c, Some(&args.id), &args.file)?;
     let board = puzzle::position(p)?;
+    if args.json.json {
+        let doc = ShowJson::new(&c, p, args.solution);
+        return Ok(serde_json::to_string(&doc).expect("serializable") + "\n");
+    }
     let mut out = puzzle::text::puzzle_text(&c, p, &board);
     if args.solution {
         let states = turn::replay(board, c.rules, &p.solution.numbers())?;
@@ -126,4 +143,15 @@ pub fn play(args: &PlayArgs) -> Outcome {
     let mut output = std::io::stdout();
     puzzle::play::play(&c, &list, &mut input, &mut output)?;
     Ok(String::new())
+}
+
+/// Run `puzzles list`.
+pub fn list(args: &ListArgs) -> Outcome {
+    let c = puzzle::load(&args.file)?;
+    let doc = ListJson::new(&c);
+    Ok(if args.json.json {
+        serde_json::to_string(&doc).expect("serializable") + "\n"
+    } else {
+        doc.text()
+    })
 }
