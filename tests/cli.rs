@@ -546,3 +546,19 @@ fn completions_and_the_manual_page() {
     assert_eq!(code, 2);
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// GamePigeon's capture mode by the name a player types: Kalah's rules.
+#[test]
+fn the_capture_preset_is_kalah() {
+    let mut capture = json(&["solve", "--rules", "capture", "--json"]);
+    let mut kalah = json(&["solve", "--rules", "kalah", "--json"]);
+    capture["seconds"] = Value::Null;
+    kalah["seconds"] = Value::Null;
+    assert_eq!(capture, kalah);
+    assert_eq!(capture["preset"], "kalah");
+    let (_, out, _) = run(&["solve", "--help"]);
+    assert!(
+        out.contains("capture:   GamePigeon's capture mode"),
+        "{out}"
+    );
+}

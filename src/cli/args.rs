@@ -54,12 +54,14 @@ pub struct CompletionsArgs {
 /// `--rules`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum PresetArg {
-    /// GamePigeon avalanche: scope own, relay on, capture none.
+    /// GamePigeon's avalanche mode: pick your own pits; a last stone in a pit that has stones picks them all up and sows on; no captures (scope own, relay on, capture none).
     Avalanche,
-    /// Pick from any hole: scope any, relay on, capture none.
+    /// Pick any pit on the board, yours or the opponent's, with avalanche sowing: the "win all 48 on the first move" puzzle (scope any, relay on, capture none).
     AnyHole,
-    /// Kalah: scope own, relay off, capture kalah.
+    /// Standard Kalah: pick your own pits; a last stone in an empty pit of yours takes it and the stones opposite (scope own, relay off, capture kalah).
     Kalah,
+    /// GamePigeon's capture mode: the same rules as kalah.
+    Capture,
 }
 
 impl From<PresetArg> for Preset {
@@ -67,7 +69,7 @@ impl From<PresetArg> for Preset {
         match p {
             PresetArg::Avalanche => Preset::Avalanche,
             PresetArg::AnyHole => Preset::AnyHole,
-            PresetArg::Kalah => Preset::Kalah,
+            PresetArg::Kalah | PresetArg::Capture => Preset::Kalah,
         }
     }
 }
@@ -75,9 +77,9 @@ impl From<PresetArg> for Preset {
 /// `--scope`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ScopeArg {
-    /// Own pits only (pits 1..n).
+    /// You may pick only your own pits, the bottom row (pits 1..n).
     Own,
-    /// Any non-empty pit on the board (pits 1..2n), as in seed 002's MATLAB search.
+    /// You may pick any pit that holds stones, on either row (pits 1..2n).
     Any,
 }
 
@@ -93,12 +95,11 @@ impl From<ScopeArg> for Scope {
 /// `--capture`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CaptureArg {
-    /// No capture: the turn simply ends.
+    /// A last stone in an empty pit of yours just ends the turn.
     None,
-    /// Kalah capture: the last stone and the opposite pit's stones go to the
-    /// store, but only when the opposite pit is not empty.
+    /// A last stone in an empty pit of yours goes to your store with the stones in the pit opposite it, when that pit has any.
     Kalah,
-    /// Like `kalah`, but the last stone is taken even when the opposite pit is empty.
+    /// Like kalah, but the last stone goes to your store even when the pit opposite is empty.
     Empty,
 }
 
@@ -112,12 +113,12 @@ impl From<CaptureArg> for Capture {
     }
 }
 
-/// A `on`/`off` switch.
+/// `--relay`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Switch {
-    /// Enabled.
+    /// A last stone in a pit that already had stones picks them all up and sowing goes on, in the same pick.
     On,
-    /// Disabled.
+    /// A last stone in a pit that had stones ends the turn.
     Off,
 }
 
@@ -145,16 +146,16 @@ impl From<SourceArg> for Source {
 /// The rule flags.
 #[derive(Args, Debug)]
 pub struct RuleSetArgs {
-    /// Rule preset [default: avalanche].
+    /// The rules, by name [default: avalanche]. Every turn: pick a pit, sow its stones one by one counter-clockwise (your pits left to right, your store, the opponent's pits); a last stone in your store gives you another pick.
     #[arg(long, value_enum)]
     pub rules: Option<PresetArg>,
-    /// Which pits may be picked (overrides the preset).
+    /// Which pits you may pick (changes the one field of --rules).
     #[arg(long, value_enum)]
     pub scope: Option<ScopeArg>,
-    /// Relay sowing from a non-empty pit (overrides the preset).
+    /// What a last stone in a pit that has stones does (changes the one field of --rules).
     #[arg(long, value_enum)]
     pub relay: Option<Switch>,
-    /// Capture rule (overrides the preset).
+    /// What a last stone in an empty pit of yours does (changes the one field of --rules).
     #[arg(long, value_enum)]
     pub capture: Option<CaptureArg>,
 }
@@ -171,7 +172,7 @@ pub struct RuleArgs {
     /// Stones a pit at the start [default: 4].
     #[arg(long, value_name = "S", value_parser = clap::value_parser!(u32).range(0..=255), conflicts_with = "board", allow_negative_numbers = true)]
     pub stones: Option<u32>,
-    /// A position: "TOP / OPP_STORE STORE / BOTTOM", rows as you see them (see the README).
+    /// A position, as you see the board: "TOP / OPP_STORE STORE / BOTTOM". TOP is the opponent's row left to right as you see it (pits 2n down to n+1), then the opponent's store (left) and yours (right), then your row left to right (pits 1 to n, pit n next to your store). Example: "4 4 4 4 4 4 / 0 0 / 4 4 4 4 4 4". The answer starts by drawing the board as it was read: check it (swapped rows are a common slip).
     #[arg(long, value_name = "B", allow_hyphen_values = true)]
     pub board: Option<String>,
 }
