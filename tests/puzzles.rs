@@ -332,3 +332,47 @@ fn play_gives_hints_names_a_wrong_pick_and_tallies() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Generating over a finished collection made by another command is
+/// refused, unless --force.
+#[test]
+fn generate_refuses_to_replace_another_finished_collection() {
+    let dir = std::env::temp_dir().join(format!("ms-puzzles-force-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("c.json");
+    let gen = |seed: &str, force: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"));
+        cmd.args([
+            "puzzles",
+            "generate",
+            "--source",
+            "start",
+            "--count",
+            "2",
+            "--seed",
+            seed,
+            "--seconds",
+            "0.5",
+            "--quiet",
+            "--out",
+        ]);
+        cmd.arg(&out);
+        if force {
+            cmd.arg("--force");
+        }
+        cmd.output().unwrap()
+    };
+    assert!(gen("1", false).status.success());
+    // The same command again keeps it.
+    assert!(gen("1", false).status.success());
+    let refused = gen("2", false);
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8(refused.stderr).unwrap();
+    assert!(
+        err.contains("it holds a finished collection made by `mancala-sweep puzzles generate"),
+        "{err}"
+    );
+    assert!(err.contains("--force"), "{err}");
+    assert!(gen("2", true).status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}

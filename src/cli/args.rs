@@ -394,6 +394,9 @@ pub struct GenerateArgs {
     /// Seconds one exhaustive solve may take before the position is passed over.
     #[arg(long, value_name = "T", default_value_t = 2.0, value_parser = parse_seconds)]
     pub seconds: f64,
+    /// Replace a finished collection in --out that another command made.
+    #[arg(long)]
+    pub force: bool,
     /// `--quiet`.
     #[command(flatten)]
     pub quiet: QuietArg,

@@ -53,6 +53,9 @@ fn hint(e: &Error) -> &'static str {
         Error::Puzzle(PuzzleError::Search(e)) | Error::Atlas(AtlasError::Search(e)) => search(e),
         Error::Puzzle(PuzzleError::Occupied(_)) => "; give another --out or remove the file",
         Error::Puzzle(PuzzleError::OtherRules { .. }) => ": give another --out",
+        Error::Puzzle(PuzzleError::Finished { .. }) => {
+            ": give another --out, the same command to keep it, or --force to replace it"
+        }
         Error::Atlas(AtlasError::Occupied(_)) => ": give another --out directory",
         _ => "",
     }

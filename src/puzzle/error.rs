@@ -36,6 +36,14 @@ pub enum PuzzleError {
         /// The rules asked for.
         wanted: Rules,
     },
+    /// The output file holds a finished collection made by another command.
+    #[error("{}: it holds a finished collection made by `{command}`", path.display())]
+    Finished {
+        /// The file.
+        path: PathBuf,
+        /// The command that made it.
+        command: String,
+    },
     /// A puzzle whose position cannot exist.
     #[error("{id}: {source}")]
     BadPosition {

@@ -391,7 +391,16 @@ pub fn parse(text: &str) -> std::result::Result<Collection, String> {
 /// generating into it again (an interrupted run resumes this way). Empty when
 /// there is no file; an error when the file is not a collection or is one
 /// for other rules, so that it is not overwritten by mistake.
-pub fn cache_from(path: &Path, rules: Rules) -> Result<std::collections::HashMap<String, Puzzle>> {
+///
+/// A finished collection made by another command (another seed or count)
+/// is refused too, unless `replace`: generating over it would silently
+/// throw it away.
+pub fn cache_from(
+    path: &Path,
+    rules: Rules,
+    command: &str,
+    replace: bool,
+) -> Result<std::collections::HashMap<String, Puzzle>> {
     if !path.exists() {
         return Ok(Default::default());
     }
@@ -401,6 +410,12 @@ pub fn cache_from(path: &Path, rules: Rules) -> Result<std::collections::HashMap
             path: path.to_path_buf(),
             found: c.rules,
             wanted: rules,
+        });
+    }
+    if c.complete && c.generator.command != command && !replace {
+        return Err(PuzzleError::Finished {
+            path: path.to_path_buf(),
+            command: c.generator.command,
         });
     }
     Ok(c.puzzles.into_iter().map(|p| (p.id.clone(), p)).collect())
@@ -473,10 +488,29 @@ fn attempt(
         return Ok(Some(p.clone()));
     }
     match make(board, opts.rules, source, allow_many, seconds, opts.stop) {
+        Ok(Some(p)) if forced(&p, opts.rules) => Ok(None),
         Ok(p) => Ok(p),
         Err(PuzzleError::Search(e)) if e.is_cancelled() => Err(Attempt::Stop),
         Err(e) => Err(Attempt::Failed(e)),
     }
+}
+
+/// True when every pick of the solution was the only legal one: no
+/// choice, so no puzzle (the generator skips these).
+fn forced(p: &Puzzle, rules: Rules) -> bool {
+    let Ok(board) = position(p) else {
+        return false;
+    };
+    let mut turn = crate::rules::Turn::new(board, rules);
+    for pit in p.solution.picks() {
+        if turn.board().legal_picks(rules).count() > 1 {
+            return false;
+        }
+        if turn.pick(u32::from(pit.number())).is_err() {
+            return false;
+        }
+    }
+    true
 }
 
 enum Attempt {
@@ -714,6 +748,21 @@ mod tests {
             puzzle_id(Source::Line, Rules::AVALANCHE, &line),
             "line-cb8f6f472328"
         );
+    }
+
+    #[test]
+    fn puzzles_without_a_choice_are_forced() {
+        let stop = AtomicBool::new(false);
+        let made = |text: &str| {
+            let board: Board = text.parse().unwrap();
+            make(&board, Rules::AVALANCHE, Source::Line, true, 10.0, &stop)
+                .unwrap()
+                .unwrap()
+        };
+        // One stone next to the store: one legal pick, then none.
+        assert!(forced(&made("0 0 0 / 0 0 / 0 0 1"), Rules::AVALANCHE));
+        // Two pits to choose from at the first pick.
+        assert!(!forced(&made("0 0 0 / 0 0 / 0 1 1"), Rules::AVALANCHE));
     }
 
     #[test]

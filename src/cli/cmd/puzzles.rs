@@ -22,7 +22,9 @@ pub fn generate(args: &GenerateArgs) -> Outcome {
     let progress = |found: usize, _: usize, source: Source| {
         bar.set(found as u64, format!("| source {}", source.name()));
     };
-    let cache = puzzle::cache_from(&args.out, rules)?;
+    let command: Vec<String> = std::env::args().skip(1).collect();
+    let command = format!("mancala-sweep {}", command.join(" "));
+    let cache = puzzle::cache_from(&args.out, rules, &command, args.force)?;
     let opts = puzzle::GenerateOptions {
         rules,
         sources: args.source.iter().map(|&s| s.into()).collect(),
@@ -40,13 +42,7 @@ pub fn generate(args: &GenerateArgs) -> Outcome {
         .name
         .clone()
         .unwrap_or_else(|| mancala_sweep::atlas::slug(rules));
-    let command: Vec<String> = std::env::args().skip(1).collect();
-    let c = puzzle::collection(
-        &name,
-        rules,
-        &format!("mancala-sweep {}", command.join(" ")),
-        made,
-    );
+    let c = puzzle::collection(&name, rules, &command, made);
     c.save(&args.out)?;
     if !c.complete {
         return Err(CliError::Stopped(format!(
