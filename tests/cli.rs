@@ -562,3 +562,26 @@ fn the_capture_preset_is_kalah() {
         "{out}"
     );
 }
+
+/// `--color always` marks the pit just picked and where its last stone fell;
+/// piped output (auto) and `never` have no colour codes.
+#[test]
+fn colour_marks_the_picked_pit_and_the_landing() {
+    let (_, plain, _) = run(&["replay", "--rules", "kalah", "3", "1"]);
+    assert!(!plain.contains('\x1b'), "auto is off when piped");
+    let (_, never, _) = run(&["replay", "--rules", "kalah", "--color", "never", "3", "1"]);
+    assert_eq!(never, plain);
+    let (_, colour, _) = run(&["replay", "--rules", "kalah", "--color", "always", "3", "1"]);
+    // Pick 1 (pit 3) lands in the store; pick 2 (pit 1) in pit 5.
+    assert!(colour.contains("\x1b[1;32m1\x1b[0m"), "{colour}");
+    assert!(
+        colour.contains("\x1b[1;33m 0\x1b[0m  5  1  6 \x1b[1;32m 6\x1b[0m"),
+        "{colour}"
+    );
+    // Without the codes it is the plain text.
+    let stripped = colour
+        .replace("\x1b[1;32m", "")
+        .replace("\x1b[1;33m", "")
+        .replace("\x1b[0m", "");
+    assert_eq!(stripped, plain);
+}

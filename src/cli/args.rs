@@ -227,6 +227,40 @@ impl ThreadsArg {
     }
 }
 
+/// `--color`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal and NO_COLOR is not set.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// `--color`.
+#[derive(Args, Debug)]
+pub struct ColorArg {
+    /// Colour the pit just picked (yellow) and where its last stone fell (green) in each board.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorChoice,
+}
+
+impl ColorArg {
+    /// True when the output is to be coloured.
+    pub fn on(&self) -> bool {
+        use std::io::IsTerminal;
+        match self.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                std::io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
+        }
+    }
+}
+
 /// `--quiet`.
 #[derive(Args, Debug)]
 pub struct QuietArg {
@@ -250,6 +284,9 @@ pub struct SolveArgs {
     /// Print only what to tap: the best turn's picks and the store it ends with.
     #[arg(long, conflicts_with = "json")]
     pub brief: bool,
+    /// `--color`.
+    #[command(flatten)]
+    pub color: ColorArg,
     /// `--json`.
     #[command(flatten)]
     pub json: JsonArg,
@@ -273,6 +310,9 @@ pub struct ReplayArgs {
     /// `--json`.
     #[command(flatten)]
     pub json: JsonArg,
+    /// `--color`.
+    #[command(flatten)]
+    pub color: ColorArg,
     /// Pit numbers to pick, in order (1..2n; see the README for the numbering).
     #[arg(value_name = "PICK", required = true, allow_hyphen_values = true)]
     pub picks: Vec<String>,

@@ -1,6 +1,7 @@
 //! The text reports of `solve`, `find` and `replay`: the board diagrams of
 //! [`crate::rules::board`] with the answer around them, in plain words.
 
+use crate::rules::board::Cell;
 use crate::rules::pick::{Landing, PickTrace};
 use crate::rules::{Board, PickEnd, Pit, Rules, Turn};
 use crate::search::{Found, Solution};
@@ -105,15 +106,44 @@ pub fn trace_text(trace: &PickTrace, to_move: bool) -> String {
 /// The board after each pick of a replayed turn (`states[0]` is the
 /// start), each pick told by [`trace_text`].
 pub fn steps_text(states: &[Turn]) -> String {
+    steps_text_in(states, false)
+}
+
+/// ANSI codes: bold yellow for the pit just picked, bold green for where
+/// its last stone fell, and the reset.
+const PICKED: &str = "\x1b[1;33m";
+const LANDED: &str = "\x1b[1;32m";
+const RESET: &str = "\x1b[0m";
+
+/// [`steps_text`], in colour when `colour`: each diagram shows the pit
+/// just picked and where the last stone of its last sowing fell.
+pub fn steps_text_in(states: &[Turn], colour: bool) -> String {
     let mut out = String::new();
     for (i, t) in states.iter().enumerate().skip(1) {
         let trace = t.last_trace().expect("a pick was played");
+        let picked = trace.sowings[0].from;
+        let landed = match trace.sowings.last().expect("a pick sows").last {
+            Landing::Store => Cell::Store,
+            Landing::Pit(pit, _) => Cell::Pit(pit),
+        };
+        let board = if colour {
+            t.board().diagram(&|cell, text| {
+                if cell == landed {
+                    format!("{LANDED}{text}{RESET}")
+                } else if cell == Cell::Pit(picked) {
+                    format!("{PICKED}{text}{RESET}")
+                } else {
+                    text
+                }
+            })
+        } else {
+            t.board().to_string()
+        };
         let _ = writeln!(
             out,
-            "pick {i}: {}; store {}\n{}\n",
+            "pick {i}: {}; store {}\n{board}\n",
             trace_text(trace, t.to_move()),
             t.board().store(),
-            t.board()
         );
     }
     out
@@ -128,6 +158,11 @@ pub(crate) fn header(rules: Rules, start: &Board) -> String {
 /// sequence, shown pick by pick. With no sequence listed it ends with
 /// "No sequences listed" and no newline, for the caller to say why.
 pub fn solve_text(s: &Solution, threads: usize, first: Option<&[Turn]>) -> String {
+    solve_text_in(s, threads, first, false)
+}
+
+/// [`solve_text`], its walk in colour when `colour` (see [`steps_text_in`]).
+pub fn solve_text_in(s: &Solution, threads: usize, first: Option<&[Turn]>, colour: bool) -> String {
     let mut out = header(s.rules, &s.start);
     let _ = writeln!(out);
     out.push_str(&summary(s));
@@ -163,7 +198,7 @@ pub fn solve_text(s: &Solution, threads: usize, first: Option<&[Turn]>) -> Strin
     }
     if let Some(states) = first {
         let _ = writeln!(out, "\nThe first optimal sequence, pick by pick:\n");
-        out.push_str(&steps_text(states));
+        out.push_str(&steps_text_in(states, colour));
     }
     out
 }
@@ -257,9 +292,14 @@ pub fn summary(s: &Solution) -> String {
 
 /// The text report of `replay`.
 pub fn replay_text(rules: Rules, states: &[Turn]) -> String {
+    replay_text_in(rules, states, false)
+}
+
+/// [`replay_text`], in colour when `colour` (see [`steps_text_in`]).
+pub fn replay_text_in(rules: Rules, states: &[Turn], colour: bool) -> String {
     let mut out = header(rules, states[0].board());
     out.push('\n');
-    out.push_str(&steps_text(states));
+    out.push_str(&steps_text_in(states, colour));
     let last = states.last().expect("replay has a start state");
     let _ = writeln!(
         out,

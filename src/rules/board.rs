@@ -190,9 +190,23 @@ impl Board {
     }
 }
 
-impl fmt::Display for Board {
-    /// The diagram, with pit numbers on `#` lines above and below.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+/// A part of the diagram that [`Board::diagram`] lets the caller paint.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Cell {
+    /// A pit's count.
+    Pit(Pit),
+    /// The player's store.
+    Store,
+    /// The opponent's store.
+    OpponentStore,
+}
+
+impl Board {
+    /// The diagram, with pit numbers on `#` lines above and below; `paint`
+    /// gets each count already padded to its column, and may wrap it (in
+    /// colour codes, say) without moving anything. [`fmt::Display`] is this
+    /// with nothing painted.
+    pub fn diagram(&self, paint: &dyn Fn(Cell, String) -> String) -> String {
         let n = self.pits_per_side();
         let (top, bottom) = self.rows();
         // Every count that is printed sizes the columns, the bottom row's
@@ -205,26 +219,42 @@ impl fmt::Display for Board {
             .chain([(2 * n).to_string().len()])
             .max()
             .unwrap_or(1);
-        let row = |first: char, cells: &mut dyn Iterator<Item = String>| {
-            let cells: Vec<String> = cells.map(|c| format!("{c:>w$}")).collect();
+        let row = |first: char, cells: Vec<String>| {
             let mut s = format!("{first}{}{}", " ".repeat(w + 1), cells.join(" "));
             s.truncate(s.trim_end().len());
             s
         };
-        let top_labels = (n + 1..=2 * n).rev().map(|i| i.to_string());
-        let bottom_labels = (1..=n).map(|i| i.to_string());
-        writeln!(f, "{}", row('#', &mut top_labels.into_iter()))?;
-        writeln!(f, "{}", row(' ', &mut top.iter().map(|c| c.to_string())))?;
+        let labels = |range: &mut dyn Iterator<Item = usize>| {
+            range.map(|i| format!("{i:>w$}")).collect::<Vec<_>>()
+        };
+        let counts = |pits: &mut dyn Iterator<Item = usize>| {
+            pits.map(|i| {
+                let pit = Pit::new(i as u32, n).expect("a pit of this board");
+                paint(Cell::Pit(pit), format!("{:>w$}", self.pit(pit)))
+            })
+            .collect::<Vec<_>>()
+        };
         let inner = n * (w + 1) + 2;
-        writeln!(
-            f,
-            "{:>w$}{}{}",
-            self.opponent_store,
-            " ".repeat(inner),
-            self.store()
-        )?;
-        writeln!(f, "{}", row(' ', &mut bottom.iter().map(|c| c.to_string())))?;
-        write!(f, "{}", row('#', &mut bottom_labels.into_iter()))
+        [
+            row('#', labels(&mut (n + 1..=2 * n).rev())),
+            row(' ', counts(&mut (n + 1..=2 * n).rev())),
+            format!(
+                "{}{}{}",
+                paint(Cell::OpponentStore, format!("{:>w$}", self.opponent_store)),
+                " ".repeat(inner),
+                paint(Cell::Store, self.store().to_string())
+            ),
+            row(' ', counts(&mut (1..=n))),
+            row('#', labels(&mut (1..=n))),
+        ]
+        .join("\n")
+    }
+}
+
+impl fmt::Display for Board {
+    /// The diagram, with pit numbers on `#` lines above and below.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diagram(&|_, text| text))
     }
 }
 

@@ -30,5 +30,5 @@ pub fn run(args: &ReplayArgs) -> Outcome {
         let doc = ReplayJson::new(rules, &states);
         return Ok(serde_json::to_string(&doc).expect("serializable") + "\n");
     }
-    Ok(text::replay_text(rules, &states))
+    Ok(text::replay_text_in(rules, &states, args.color.on()))
 }

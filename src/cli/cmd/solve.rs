@@ -58,7 +58,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
         Some(line) => Some(turn::replay(board, rules, &line.numbers())?),
         None => None,
     };
-    let mut out = text::solve_text(&solution, threads, first.as_deref());
+    let mut out = text::solve_text_in(&solution, threads, first.as_deref(), args.color.on());
     if solution.optimal.is_empty() {
         out.push_str(" (--limit 0).\n");
     }
