@@ -218,4 +218,12 @@ fn ctrl_c_in_puzzles_check_names_the_puzzle() {
         s.err.last().unwrap(),
         "interrupted: the check stopped at puzzle start-65b876ac7338 (2 of 240); 0 mismatches in the puzzles before it"
     );
+    // It said beforehand that this puzzle takes long.
+    assert!(
+        s.err[0].starts_with(
+            "note: 1 of these puzzles take seconds to a minute each to check (start-65b876ac7338)"
+        ),
+        "{:?}",
+        s.err
+    );
 }

@@ -30,6 +30,14 @@ pub fn run(args: &AtlasArgs) -> Outcome {
         threads: args.threads.count(),
     };
     let total = grid.cells().len() as u64;
+    let worst = total as f64 * budget.seconds * 2.0;
+    if worst > 300.0 && !args.quiet.quiet {
+        eprintln!(
+            "note: {total} cells with a budget of {} s each (and as much again for find where solve runs out): up to {:.0} minutes; every finished cell is saved, Ctrl-C stops, and the same command resumes",
+            budget.seconds,
+            worst / 60.0
+        );
+    }
     let bar = Counter::new(
         total,
         "cells",

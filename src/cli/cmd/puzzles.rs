@@ -63,6 +63,19 @@ pub fn generate(args: &GenerateArgs) -> Outcome {
 /// Run `puzzles check`.
 pub fn check(args: &CheckArgs) -> Outcome {
     let c = puzzle::load(&args.file)?;
+    let slow: Vec<&str> = c
+        .puzzles
+        .iter()
+        .filter(|p| puzzle::slow(p, c.rules))
+        .map(|p| p.id.as_str())
+        .collect();
+    if !slow.is_empty() && !args.json.json {
+        eprintln!(
+            "note: {} of these puzzles take seconds to a minute each to check ({}); Ctrl-C stops the check and names the puzzle it was on",
+            slow.len(),
+            slow.join(", ")
+        );
+    }
     let bar = Counter::new(
         c.puzzles.len() as u64,
         "puzzles",
