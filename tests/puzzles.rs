@@ -376,3 +376,27 @@ fn generate_refuses_to_replace_another_finished_collection() {
     assert!(gen("2", true).status.success());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `random` moves to another puzzle of the list; `--grade` keeps to one grade.
+#[test]
+fn random_moves_to_another_puzzle_of_the_grade() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/avalanche.json");
+    let out = assert_cmd::Command::cargo_bin("mancala-sweep")
+        .unwrap()
+        .args(["puzzles", "play", "--grade", "5"])
+        .arg(&path)
+        .write_stdin("random\nq\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let ids: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("Puzzle "))
+        .map(|l| l.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 2, "{text}");
+    assert_ne!(ids[0], ids[1]);
+    assert_eq!(text.matches("Difficulty: 5 of 5").count(), 2, "{text}");
+    assert!(text.contains("2 left unsolved"), "{text}");
+}

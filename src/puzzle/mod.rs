@@ -485,7 +485,7 @@ fn attempt(
         return Err(Attempt::Stop);
     }
     if let Some(p) = opts.cache.get(&puzzle_id(source, opts.rules, board)) {
-        return Ok(Some(p.clone()));
+        return Ok((!forced(p, opts.rules)).then(|| p.clone()));
     }
     match make(board, opts.rules, source, allow_many, seconds, opts.stop) {
         Ok(Some(p)) if forced(&p, opts.rules) => Ok(None),

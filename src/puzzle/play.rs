@@ -3,7 +3,7 @@
 //!
 //! It reads picks (pit numbers, several to a line if you like) and words:
 //! `h` a hint, `u` undo, `s` the solution, `r` restart, `n` the next puzzle,
-//! `q` quit. After each pick it says what the pick did and shows the board;
+//! `random` another puzzle of the list, `q` quit. After each pick it says what the pick did and shows the board;
 //! a pick that leaves every solution is named at once. At the end it tells
 //! how the session went. It reads and writes through the given streams, so
 //! tests can drive it.
@@ -22,6 +22,7 @@ pub const LIST_SECONDS: f64 = 5.0;
 /// What the player asked for after a puzzle.
 enum Next {
     Puzzle,
+    Random,
     Quit,
 }
 
@@ -35,12 +36,24 @@ pub fn play(
 ) -> Result<Tally, PuzzleError> {
     let stop = AtomicBool::new(false);
     let mut tally = Tally::default();
-    for (i, p) in puzzles.iter().enumerate() {
+    // `random` need not repeat: seed from the clock.
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut rng = <super::Rng64 as rand::SeedableRng>::seed_from_u64(seed);
+    let mut i = 0;
+    while let Some(p) = puzzles.get(i) {
         let mut session = Session::new(c, p, LIST_SECONDS, &stop)?;
         let more = i + 1 < puzzles.len();
-        let next = one(c, &mut session, more, input, out, &mut tally).map_err(term)?;
-        if matches!(next, Next::Quit) {
-            break;
+        let any = puzzles.len() > 1;
+        match one(c, &mut session, more, any, input, out, &mut tally).map_err(term)? {
+            Next::Puzzle => i += 1,
+            Next::Random => {
+                // Another puzzle than this one, any of the list.
+                let j = rand::Rng::random_range(&mut rng, 0..puzzles.len() - 1);
+                i = if j >= i { j + 1 } else { j };
+            }
+            Next::Quit => break,
         }
     }
     writeln!(
@@ -66,6 +79,7 @@ fn one(
     c: &Collection,
     s: &mut Session,
     more: bool,
+    any: bool,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     tally: &mut Tally,
@@ -77,8 +91,9 @@ fn one(
     let last = c.rules.scope.pits(start.pits_per_side()).count();
     writeln!(
         out,
-        "Type pit numbers (1 to {last}), `h` for a hint, `u` to undo, `s` for the solution, `r` to restart, {}`q` to quit.",
-        if more { "`n` for the next puzzle, " } else { "" }
+        "Type pit numbers (1 to {last}), `h` for a hint, `u` to undo, `s` for the solution, `r` to restart, {}{}`q` to quit.",
+        if more { "`n` for the next puzzle, " } else { "" },
+        if any { "`random` for another one, " } else { "" }
     )?;
     let mut line = String::new();
     let mut done = false;
@@ -106,6 +121,12 @@ fn one(
                         tally.skipped += 1;
                     }
                     return Ok(Next::Puzzle);
+                }
+                "random" if any => {
+                    if !done {
+                        tally.skipped += 1;
+                    }
+                    return Ok(Next::Random);
                 }
                 "s" | "solution" => {
                     writeln!(out, "Solution: {}", s.solution())?;
