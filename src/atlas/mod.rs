@@ -450,7 +450,14 @@ mod tests {
             .to_string_lossy()
             .ends_with(".tmp")));
         let md = std::fs::read_to_string(dir.join("atlas.md")).unwrap();
-        assert!(md.contains("## own-relay-none"));
+        assert!(
+            md.contains("## Avalanche (GamePigeon's avalanche mode)"),
+            "{md}"
+        );
+        assert!(
+            md.contains("(`own-relay-none`: scope=own relay=on capture=none)"),
+            "{md}"
+        );
         assert!(md.contains("| 2 | . | . |"), "{md}");
         std::fs::write(dir.join("atlas.json"), "{\"format\": \"other/9\"}").unwrap();
         assert!(load(&dir).unwrap_err().to_string().contains("is not"));
