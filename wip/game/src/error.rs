@@ -1,0 +1,57 @@
+//! Errors of the game module: each names the value it refused and says what
+//! is allowed, so a CLI or a web server can show it as it is.
+
+use thiserror::Error;
+
+/// Everything the game module can refuse.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GameError {
+    /// The board could not be built (pits per side, stone counts).
+    #[error(transparent)]
+    Board(#[from] crate::error::Error),
+
+    /// More stones on the board than a counter can hold.
+    #[error("{0} stones on the board is too many: at most 255 are allowed in a game")]
+    TooManyStones(u32),
+
+    /// A pick that the rules do not allow now.
+    #[error("pick {pick}: {reason}")]
+    IllegalPick {
+        /// The pit number as given.
+        pick: u32,
+        /// Why it is illegal.
+        reason: String,
+    },
+
+    /// A list of picks that is not one whole turn.
+    #[error("not a whole turn: {0}")]
+    IllegalTurn(String),
+
+    /// An agent description that could not be read.
+    #[error("agent {spec:?}: {reason}")]
+    AgentSpec {
+        /// The text as given.
+        spec: String,
+        /// What is wrong and what is allowed.
+        reason: String,
+    },
+
+    /// An unknown level name.
+    #[error("level {0:?} is not known: use easy, medium, hard or perfect")]
+    Level(String),
+
+    /// The solver's transposition table would pass the memory cap.
+    #[error(
+        "a transposition table of {requested} bytes would exceed the memory cap of {cap} bytes: raise the cap or ask for a smaller table"
+    )]
+    TableTooLarge {
+        /// Bytes the table would take.
+        requested: u64,
+        /// The cap in force.
+        cap: u64,
+    },
+
+    /// A match that cannot be played as asked.
+    #[error("match: {0}")]
+    Match(String),
+}
