@@ -45,6 +45,7 @@
 pub mod atlas;
 pub mod error;
 pub mod format;
+pub mod game;
 pub mod puzzle;
 pub mod rules;
 pub mod search;

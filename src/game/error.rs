@@ -8,7 +8,7 @@ use thiserror::Error;
 pub enum GameError {
     /// The board could not be built (pits per side, stone counts).
     #[error(transparent)]
-    Board(#[from] crate::error::Error),
+    Board(#[from] crate::rules::BoardError),
 
     /// More stones on the board than a counter can hold.
     #[error("{0} stones on the board is too many: at most 255 are allowed in a game")]

@@ -7,7 +7,7 @@
 //! 2n+2 counters in sowing order: the mover's pits (ring indices `0..n`, pit
 //! numbers 1..n), the mover's store (index `n`), the opponent's pits (indices
 //! `n+1..=2n`, pit numbers n+1..2n) and the opponent's store (index `2n+1`).
-//! The first 2n+1 counters are exactly the ring that [`crate::pick::play`]
+//! The first 2n+1 counters are exactly the ring that [`crate::rules::pick::play`]
 //! sows on, so a pick here is the crate's reference pick. When the turn passes
 //! the cycle is rotated by n+1, which puts the other player at the bottom.
 //! Pit numbers in this module are always the mover's, as in the board text
@@ -36,13 +36,13 @@
 //! turns ([`GameState::turns`]: every distinct end-of-turn position reachable
 //! through chains of free turns, each with one pick sequence that reaches it).
 //! The agents choose whole turns; the search agents recurse on picks and
-//! count their depth in turns (see [`crate::game::agent`] for the measurement
+//! count their depth in turns (see the agents for the measurement
 //! behind that choice).
 
-use crate::board::Board;
 use crate::game::error::GameError;
-use crate::pick::{self, PickEnd};
-use crate::pit::Pit;
+use crate::rules::pick::{self, PickEnd};
+use crate::rules::Board;
+use crate::rules::Pit;
 use crate::rules::{Rules, Scope};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -52,7 +52,7 @@ use std::fmt;
 pub const ANY_SCOPE_TURN_LIMIT: u32 = 200;
 
 /// Capacity of the cycle: 2n pits and two stores.
-pub(crate) const CYCLE_CAP: usize = 2 * crate::board::MAX_PITS_PER_SIDE + 2;
+pub(crate) const CYCLE_CAP: usize = 2 * crate::rules::MAX_PITS_PER_SIDE + 2;
 
 /// One of the two players.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -152,7 +152,7 @@ impl GameState {
     pub fn new(board: Board, mover: Side, rules: Rules) -> Result<GameState, GameError> {
         let n = board.pits_per_side();
         let total = board.stones_in_play() + board.opponent_store() as u32;
-        if total > crate::board::MAX_STONES_IN_PLAY {
+        if total > crate::rules::MAX_STONES_IN_PLAY {
             return Err(GameError::TooManyStones(total));
         }
         let mut cells = [0u8; CYCLE_CAP];
@@ -322,7 +322,9 @@ impl GameState {
             )));
         }
         if self.cells[p.ring(n)] == 0 {
-            return Err(refuse("the pit is empty: pick a pit that holds stones".into()));
+            return Err(refuse(
+                "the pit is empty: pick a pit that holds stones".into(),
+            ));
         }
         Ok(p)
     }
@@ -370,7 +372,9 @@ impl GameState {
     /// end in a free turn, and the last must end the turn (or the game).
     pub fn play_turn(&mut self, picks: &[Pit]) -> Result<PickOutcome, GameError> {
         if picks.is_empty() {
-            return Err(GameError::IllegalTurn("a turn needs at least one pick".into()));
+            return Err(GameError::IllegalTurn(
+                "a turn needs at least one pick".into(),
+            ));
         }
         let mut s = *self;
         for (i, p) in picks.iter().enumerate() {

@@ -45,8 +45,8 @@ use crate::game::error::GameError;
 use crate::game::state::{
     a_side_is_empty, flip_cells, sum, GameState, PickOutcome, ANY_SCOPE_TURN_LIMIT, CYCLE_CAP,
 };
-use crate::pick::{self, PickEnd};
-use crate::pit::Pit;
+use crate::rules::pick::{self, PickEnd};
+use crate::rules::Pit;
 use crate::rules::{Rules, Scope};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -66,17 +66,22 @@ pub struct SolveOptions {
     /// Positions with at most this many stones in their pits are solved
     /// into an endgame database (0: none). Only for [`Scope::Own`].
     pub endgame_stones: u32,
+    /// Iterative deepening: depth-limited searches of 1, 2, ... this many
+    /// turns (leaves scored by the stores) run before the search to the end,
+    /// so that its move ordering comes from the table (0: none).
+    pub deepening: u32,
 }
 
 impl Default for SolveOptions {
     /// 256 MiB of table, a 4 GiB cap, ETC on, endgame database up to 12
-    /// stones.
+    /// stones, deepening to 8 turns.
     fn default() -> Self {
         SolveOptions {
             table_bytes: 256 << 20,
             memory_cap: 4 << 30,
             etc: true,
             endgame_stones: 12,
+            deepening: 8,
         }
     }
 }
@@ -114,10 +119,20 @@ struct Entry {
     hi: i16,
     best: u8,
     work: u8,
+    /// Turns the bounds looked ahead; [`TO_THE_END`] for exact bounds.
+    depth: u8,
 }
 
-/// Bytes one table entry takes.
-pub const ENTRY_BYTES: u64 = std::mem::size_of::<Entry>() as u64;
+/// Two entries in one cache line: a probe costs one miss.
+#[derive(Clone, Copy, Default)]
+#[repr(align(64))]
+struct Bucket([Entry; 2]);
+
+/// The depth of a search that goes to the end of the game.
+const TO_THE_END: u8 = u8::MAX;
+
+/// Bytes one table entry takes (two to a 64-byte bucket).
+pub const ENTRY_BYTES: u64 = std::mem::size_of::<Bucket>() as u64 / 2;
 
 type Cells = [u8; CYCLE_CAP];
 
@@ -129,12 +144,39 @@ pub struct Solver {
     rules: Rules,
     n: usize,
     opts: SolveOptions,
-    table: Vec<Entry>,
+    table: Vec<Bucket>,
     mask: usize,
     nodes: u64,
     stopped: bool,
     exact_key: bool,
     endgame: Option<Endgame>,
+    /// Enhanced transposition cutoffs are tried at nodes with at least this
+    /// many stones in their pits.
+    etc_stones: i32,
+}
+
+/// A zeroed table of `buckets` buckets, on huge pages where the system
+/// gives them: the probes land anywhere in hundreds of megabytes, and with
+/// 4 KiB pages most of them missed the TLB as well as the cache (measured:
+/// the probe's load was most of the search's time).
+fn table(buckets: usize) -> Vec<Bucket> {
+    let mut t: Vec<Bucket> = Vec::with_capacity(buckets);
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = t.as_mut_ptr() as usize;
+        let end = start + buckets * std::mem::size_of::<Bucket>();
+        let (from, to) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
+        if to > from {
+            // SAFETY: madvise only advises: the range lies inside the
+            // vector's own allocation (rounded inward to whole huge pages),
+            // which nothing reads or writes yet, and no memory changes
+            // owner. A refusal (no transparent huge pages) changes nothing.
+            unsafe { libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE) };
+        }
+    }
+    t.resize(buckets, Bucket::default());
+    t
 }
 
 fn mix(mut x: u64) -> u64 {
@@ -168,12 +210,16 @@ impl Solver {
         Ok(Solver {
             rules,
             n,
-            table: vec![Entry::default(); entries as usize],
-            mask: entries as usize - 2,
+            table: table(entries as usize / 2),
+            mask: entries as usize / 2 - 1,
             nodes: 0,
             stopped: false,
             exact_key: 16 * n + any_bits <= 128,
             endgame: (endgame_stones > 0).then(|| Endgame::new(2 * n, endgame_stones)),
+            etc_stones: std::env::var("ETC_STONES")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0),
             opts,
         })
     }
@@ -211,33 +257,53 @@ impl Solver {
         (mix(k.0 ^ k.1.rotate_left(17)) as usize) & self.mask
     }
 
+    /// Ask the CPU to bring a table bucket into the cache.
+    #[inline]
+    fn prefetch(&self, k: (u64, u64)) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = &self.table[self.slot(k)] as *const Bucket as *const i8;
+            // SAFETY: a prefetch is a hint: it reads nothing the program
+            // sees and cannot fault; `p` points into the table.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = k;
+    }
+
     #[inline]
     fn probe(&self, k: (u64, u64)) -> Option<Entry> {
         let i = self.slot(k);
-        self.table[i..i + 2]
+        self.table[i]
+            .0
             .iter()
             .find(|e| e.k0 == k.0 && e.k1 == k.1)
             .copied()
     }
 
-    fn store(&mut self, k: (u64, u64), lo: i32, hi: i32, best: u8, work: u8) {
+    fn store(&mut self, k: (u64, u64), lo: i32, hi: i32, best: u8, work: u8, depth: u8) {
         let i = self.slot(k);
-        let b = &mut self.table[i..i + 2];
+        let b = &mut self.table[i].0;
         let j = if b[0].k0 == k.0 && b[0].k1 == k.1 {
             0
         } else if b[1].k0 == k.0 && b[1].k1 == k.1 {
             1
-        } else if b[0].work <= b[1].work {
-            b[0] = Entry::default();
-            0
         } else {
-            b[1] = Entry::default();
-            1
+            // Keep the entry that looked further, then the one that cost more.
+            let j = usize::from((b[0].depth, b[0].work) > (b[1].depth, b[1].work));
+            b[j] = Entry::default();
+            j
         };
         let e = &mut b[j];
         if e.k0 == k.0 && e.k1 == k.1 {
-            e.lo = e.lo.max(lo as i16);
-            e.hi = e.hi.min(hi as i16);
+            if depth > e.depth {
+                e.lo = lo as i16;
+                e.hi = hi as i16;
+                e.depth = depth;
+            } else if depth == e.depth {
+                e.lo = e.lo.max(lo as i16);
+                e.hi = e.hi.min(hi as i16);
+            }
             e.work = e.work.max(work);
             if best != NO_MOVE {
                 e.best = best;
@@ -250,6 +316,7 @@ impl Solver {
                 hi: hi as i16,
                 best,
                 work,
+                depth,
             };
         }
     }
@@ -281,21 +348,11 @@ impl Solver {
         pos[2 * n + 1] = 0;
         let turns_left = ANY_SCOPE_TURN_LIMIT + 1 - state.turn().min(ANY_SCOPE_TURN_LIMIT);
         let s = state.stones_in_pits() as i32;
-        let (mut lo, mut hi) = (-s, s);
         let mut g = 0;
-        while lo < hi {
-            let beta = if g == lo { g + 1 } else { g };
-            let v = self.search(&pos, beta - 1, beta, turns_left, cancel);
-            if self.stopped {
-                break;
-            }
-            g = v;
-            if g < beta {
-                hi = g;
-            } else {
-                lo = g;
-            }
+        for depth in 1..=self.opts.deepening.min(TO_THE_END as u32 - 1) {
+            g = self.mtdf(&pos, g, s, depth as u8, turns_left, cancel).0;
         }
+        let (lo, hi) = self.mtdf(&pos, g, s, TO_THE_END, turns_left, cancel).1;
         let exact = lo == hi;
         let pv = if exact {
             self.principal_variation(state, lo, cancel)
@@ -315,22 +372,131 @@ impl Solver {
         }
     }
 
-    /// Exact value of `state`'s future (mover's gains minus opponent's) by
-    /// null-window tests; used for the PV.
-    fn exact_future(&mut self, pos: &Cells, turns_left: u32, cancel: &AtomicBool) -> i32 {
-        let s = stones(pos, self.n) as i32;
-        let (mut lo, mut hi) = (-s, s);
-        let mut g = 0;
-        while lo < hi && !self.stopped {
+    /// MTD(f): null-window searches from the guess `g` until the bounds
+    /// meet (or the search is stopped). Returns the last value and the
+    /// bounds.
+    fn mtdf(
+        &mut self,
+        pos: &Cells,
+        mut g: i32,
+        stones: i32,
+        depth: u8,
+        turns_left: u32,
+        cancel: &AtomicBool,
+    ) -> (i32, (i32, i32)) {
+        let (mut lo, mut hi) = (-stones, stones);
+        while lo < hi {
             let beta = if g == lo { g + 1 } else { g };
-            g = self.search(pos, beta - 1, beta, turns_left, cancel);
+            let v = self.search(pos, beta - 1, beta, depth, turns_left, cancel);
+            if self.stopped {
+                break;
+            }
+            g = v;
             if g < beta {
                 hi = g;
             } else {
                 lo = g;
             }
         }
-        lo
+        (g, (lo, hi))
+    }
+
+    /// The best turn from `state` looking `depth` turns ahead (`None`: to
+    /// the end of the game, exact), and its value (mover's final store minus
+    /// the opponent's when exact; the stores after `depth` turns otherwise).
+    /// Each pick of the turn is chosen by searching every legal pick, so
+    /// the choice does not depend on which pass of MTD(f) filled the table;
+    /// ties go to the lowest pit number. Returns no picks once the game is
+    /// over or when `cancel` stopped the search.
+    pub fn best_turn(
+        &mut self,
+        state: &GameState,
+        depth: Option<u32>,
+        cancel: &AtomicBool,
+    ) -> (i32, Vec<Pit>) {
+        self.stopped = false;
+        let n = self.n;
+        let depth = depth.map_or(TO_THE_END, |d| d.clamp(1, TO_THE_END as u32 - 1) as u8);
+        let ready = |s: &GameState| -> (Cells, u32) {
+            let mut pos: Cells = [0; CYCLE_CAP];
+            pos[..2 * n + 2].copy_from_slice(s.cells());
+            pos[n] = 0;
+            pos[2 * n + 1] = 0;
+            (
+                pos,
+                ANY_SCOPE_TURN_LIMIT + 1 - s.turn().min(ANY_SCOPE_TURN_LIMIT),
+            )
+        };
+        // Warm the table, shallow first, for the move ordering.
+        let (pos, tl) = ready(state);
+        let in_pits = stones(&pos, n) as i32;
+        if depth != TO_THE_END {
+            let mut g = 0;
+            for d in 1..=depth {
+                g = self.mtdf(&pos, g, in_pits, d, tl, cancel).0;
+            }
+        }
+        let mut picks = Vec::new();
+        let mut s = *state;
+        let mut total = 0;
+        let me = state.mover();
+        while !s.is_over() && !self.stopped && (picks.is_empty() || s.mover() == me) {
+            let before = s.mover_minus_opponent();
+            let mut chosen: Option<(i32, Pit, GameState)> = None;
+            for p in s.legal_picks() {
+                let mut c = s;
+                let out = c.play_unchecked(p);
+                let v = if out == PickOutcome::GameOver {
+                    c.store(me) as i32 - c.store(me.other()) as i32 - before
+                } else {
+                    let (cpos, ctl) = ready(&c);
+                    let cs = stones(&cpos, n) as i32;
+                    let d = if out == PickOutcome::FreeTurn || depth == TO_THE_END {
+                        depth
+                    } else {
+                        depth - 1
+                    };
+                    let future = if d == 0 {
+                        0
+                    } else {
+                        let (_, (lo, hi)) = self.mtdf(&cpos, 0, cs, d, ctl, cancel);
+                        (lo + hi).div_euclid(2)
+                    };
+                    let gained = c.store(me) as i32 - c.store(me.other()) as i32 - before;
+                    if out == PickOutcome::FreeTurn {
+                        gained + future
+                    } else {
+                        gained - future
+                    }
+                };
+                if self.stopped {
+                    break;
+                }
+                if chosen.as_ref().is_none_or(|(b, _, _)| v > *b) {
+                    chosen = Some((v, p, c));
+                }
+            }
+            let Some((v, p, c)) = chosen else { break };
+            if picks.is_empty() {
+                total = before + v;
+            }
+            picks.push(p);
+            s = c;
+            if s.mover() != me || s.is_over() {
+                break;
+            }
+        }
+        if self.stopped {
+            picks.clear();
+        }
+        (total, picks)
+    }
+
+    /// Exact value of `state`'s future (mover's gains minus opponent's) by
+    /// null-window tests; used for the PV.
+    fn exact_future(&mut self, pos: &Cells, turns_left: u32, cancel: &AtomicBool) -> i32 {
+        let s = stones(pos, self.n) as i32;
+        self.mtdf(pos, 0, s, TO_THE_END, turns_left, cancel).1 .0
     }
 
     fn principal_variation(
@@ -393,12 +559,15 @@ impl Solver {
     }
 
     /// Fail-soft alpha-beta on the pits of `pos` (stores zero), returning
-    /// the mover's future gains minus the opponent's.
+    /// the mover's future gains minus the opponent's, looking `depth` turns
+    /// ahead ([`TO_THE_END`]: to the end of the game, exact). A depth-limited
+    /// leaf scores 0: no more gains, the stores as they are.
     fn search(
         &mut self,
         pos: &Cells,
         alpha: i32,
         beta: i32,
+        depth: u8,
         turns_left: u32,
         cancel: &AtomicBool,
     ) -> i32 {
@@ -413,42 +582,32 @@ impl Solver {
         let s = stones(pos, n);
         if let Some(db) = &self.endgame {
             if s <= db.max_stones {
-                let v = self.endgame_value(pos);
-                return v;
+                return self.endgame_value(pos);
             }
+        }
+        if depth == 0 {
+            return 0;
         }
         let s = s as i32;
         let key = self.key(pos, turns_left);
-        let (mut lo, mut hi, mut tt_move) = (-s, s, NO_MOVE);
-        if let Some(e) = self.probe(key) {
-            lo = lo.max(e.lo as i32);
-            hi = hi.min(e.hi as i32);
-            tt_move = e.best;
-        }
-        if lo >= beta || lo == hi {
-            return lo;
-        }
-        if hi <= alpha {
-            return hi;
-        }
-        let mut alpha = alpha.max(lo);
-        let beta = beta.min(hi);
-        let nodes_before = self.nodes;
-
-        // Children, ordered.
-        let mut kids: [(u8, i32); CYCLE_CAP] = [(0, 0); CYCLE_CAP];
+        // The table probe misses the cache almost always: start the load
+        // now and order the children while it comes.
+        self.prefetch(key);
+        let mut kids = [(0u8, 0i32); CYCLE_CAP];
         let mut count = 0;
         let len = 2 * n + 1;
-        let top = if self.rules.scope == Scope::Any { len } else { n };
+        let top = if self.rules.scope == Scope::Any {
+            len
+        } else {
+            n
+        };
         for from in 0..top {
             let k = pos[from] as usize;
             if k == 0 || from == n {
                 continue;
             }
             let last = (from + k) % len;
-            let score = if from as u8 == tt_move {
-                1 << 20
-            } else if last == n {
+            let score = if last == n {
                 (1 << 16) + from as i32
             } else if last < n
                 && k < len
@@ -462,43 +621,79 @@ impl Solver {
             kids[count] = (from as u8, score);
             count += 1;
         }
-        let kids = &mut kids[..count];
-        kids.sort_unstable_by(|a, b| b.1.cmp(&a.1));
+        let (mut lo, mut hi) = (-s, s);
+        if let Some(e) = self.probe(key) {
+            if e.depth >= depth {
+                lo = lo.max(e.lo as i32);
+                hi = hi.min(e.hi as i32);
+            }
+            if let Some(k) = kids[..count].iter_mut().find(|k| k.0 == e.best) {
+                k.1 = 1 << 20;
+            }
+        }
+        if lo >= beta || lo == hi {
+            return lo;
+        }
+        if hi <= alpha {
+            return hi;
+        }
+        let mut alpha = alpha.max(lo);
+        let beta = beta.min(hi);
+        let nodes_before = self.nodes;
 
-        let mut children: [(Cells, i32, u8); CYCLE_CAP] = [([0; CYCLE_CAP], 0, 0); CYCLE_CAP];
-        // Each child: (position ready for its mover, gain, kind): kind 0 =
+        // Children, ordered: the table's pick, then picks that end in the
+        // store (nearest it first), then captures by size, then the rest
+        // from the store side.
+        let kids = &mut kids[..count];
+        kids.sort_unstable_by_key(|k| std::cmp::Reverse(k.1));
+
+        let deeper = if depth == TO_THE_END {
+            TO_THE_END
+        } else {
+            depth - 1
+        };
+        // Play a child: (position ready for its mover, gain, kind): kind 0 =
         // terminal (gain is the whole value), 1 = free turn, 2 = turn over.
-        for (i, &(from, _)) in kids.iter().enumerate() {
+        let rules = self.rules;
+        let play = |from: u8| -> (Cells, i32, u8) {
             let mut c = *pos;
-            let end = pick::play(&mut c[..len], from as usize, self.rules);
+            let end = pick::play(&mut c[..len], from as usize, rules);
             let gain = c[n] as i32;
             c[n] = 0;
-            let entry = &mut children[i];
             if a_side_is_empty(&c, n) || (end == PickEnd::TurnOver && turns_left == 1) {
                 let own = sum(&c[..n]) as i32;
                 let opp = sum(&c[n + 1..=2 * n]) as i32;
-                *entry = (c, gain + own - opp, 0);
+                (c, gain + own - opp, 0)
             } else if end == PickEnd::FreeTurn {
-                *entry = (c, gain, 1);
+                (c, gain, 1)
             } else {
                 flip_cells(&mut c, n);
-                *entry = (c, gain, 2);
+                (c, gain, 2)
             }
-        }
-        let children = &children[..count];
+        };
 
-        if self.opts.etc {
-            for (c, gain, kind) in children {
-                let bound = match kind {
-                    0 => *gain,
-                    1 => match self.probe(self.key(c, turns_left)) {
-                        Some(e) => gain + e.lo as i32,
-                        None => continue,
-                    },
-                    _ => match self.probe(self.key(c, turns_left - 1)) {
-                        Some(e) => gain - e.hi as i32,
-                        None => continue,
-                    },
+        // Enhanced transposition cutoffs: a child whose table bound already
+        // reaches beta settles this node without a search. Worth it only
+        // far from the leaves, where a cutoff saves a large subtree.
+        if self.opts.etc && depth == TO_THE_END && s >= self.etc_stones {
+            let mut probes = [((0u64, 0u64), 0i32, 0u8); CYCLE_CAP];
+            for (i, &(from, _)) in kids.iter().enumerate() {
+                let (c, gain, kind) = play(from);
+                if kind == 0 && gain >= beta {
+                    return gain;
+                }
+                let k = match kind {
+                    1 => self.key(&c, turns_left),
+                    _ => self.key(&c, turns_left.saturating_sub(1)),
+                };
+                self.prefetch(k);
+                probes[i] = (k, gain, kind);
+            }
+            for &(k, gain, kind) in &probes[..kids.len()] {
+                let bound = match (kind, self.probe(k)) {
+                    (1, Some(e)) if e.depth == TO_THE_END => gain + e.lo as i32,
+                    (2, Some(e)) if e.depth == TO_THE_END => gain - e.hi as i32,
+                    _ => continue,
                 };
                 if bound >= beta {
                     return bound;
@@ -508,18 +703,28 @@ impl Solver {
 
         let mut best = i32::MIN;
         let mut best_move = NO_MOVE;
-        for (i, (c, gain, kind)) in children.iter().enumerate() {
+        for &(from, _) in kids.iter() {
+            let (c, gain, kind) = play(from);
             let v = match kind {
-                0 => *gain,
-                1 => gain + self.search(c, alpha - gain, beta - gain, turns_left, cancel),
-                _ => gain - self.search(c, gain - beta, gain - alpha, turns_left - 1, cancel),
+                0 => gain,
+                1 => gain + self.search(&c, alpha - gain, beta - gain, depth, turns_left, cancel),
+                _ => {
+                    gain - self.search(
+                        &c,
+                        gain - beta,
+                        gain - alpha,
+                        deeper,
+                        turns_left - 1,
+                        cancel,
+                    )
+                }
             };
             if self.stopped {
                 return 0;
             }
             if v > best {
                 best = v;
-                best_move = kids[i].0;
+                best_move = from;
                 if v > alpha {
                     alpha = v;
                 }
@@ -530,10 +735,10 @@ impl Solver {
         }
         let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
         if best >= beta {
-            self.store(key, best, s, best_move, work);
+            self.store(key, best, s, best_move, work, depth);
         } else {
             // best <= alpha: an upper bound (null window: never exact inside).
-            self.store(key, -s, best, best_move, work);
+            self.store(key, -s, best, best_move, work, depth);
         }
         best
     }

@@ -1,0 +1,624 @@
+//! Agents: players that choose a whole turn in a position.
+//!
+//! Every agent is deterministic for its seed and budget (no agent reads the
+//! clock to decide), so a match gives the same games on any machine and for
+//! any thread count. Agents choose among whole turns ([`GameState::turns`]:
+//! distinct end-of-turn positions, each with one pick sequence), except
+//! `mtdf` and `perfect`, which search pick by pick in [`Solver`] (its table
+//! is keyed on pits, where free-turn chains share positions).
+//!
+//! | name | what it does |
+//! |---|---|
+//! | `random` | a uniformly random legal pick, again after each free turn |
+//! | `greedy` | the turn that leaves the best store difference now (ties: random) |
+//! | `minimax:D` | plain negamax over whole turns, `D` turns deep, leaves scored by the stores |
+//! | `alphabeta:D` | the same value with alpha-beta, move ordering and a transposition table |
+//! | `mtdf:D` | MTD(f) with iterative deepening over picks ([`Solver`]), `D` turns deep |
+//! | `perfect` | the exact solver: the best turn with perfect play to the end |
+//! | `mcts:N` | UCT over whole turns with `N` random playouts a move |
+//! | `montecarlo:N` | seed 003's flat Monte Carlo: `N` playouts a turn, best wins minus losses |
+
+use crate::game::error::GameError;
+use crate::game::solve::{SolveOptions, Solver};
+use crate::game::state::{GameState, PickOutcome, Side};
+use crate::rules::Pit;
+use rand::{Rng, SeedableRng};
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+
+/// The random generator of every agent: seedable and the same everywhere.
+pub type Rng64 = rand_pcg::Pcg64;
+
+/// A player: chooses the picks of one whole turn.
+pub trait Agent: Send {
+    /// The agent's description, as [`AgentSpec`] reads it.
+    fn name(&self) -> String;
+    /// The picks of the turn to play in `state` (which is not over).
+    fn choose(&mut self, state: &GameState) -> Vec<Pit>;
+}
+
+/// A description of an agent, such as `alphabeta:6` or `mcts:2000`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentSpec {
+    /// Random picks.
+    Random,
+    /// The best immediate store difference.
+    Greedy,
+    /// Negamax over turns to a depth.
+    Minimax(u32),
+    /// Alpha-beta over turns to a depth, with a table.
+    AlphaBeta(u32),
+    /// MTD(f) over picks to a depth in turns.
+    Mtdf(u32),
+    /// The exact solver.
+    Perfect,
+    /// UCT with this many playouts a move.
+    Mcts(u32),
+    /// Flat Monte Carlo with this many playouts a turn.
+    MonteCarlo(u32),
+}
+
+/// The levels offered to people, each an agent (see [`Level::agent`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// `greedy`: takes what it can now.
+    Easy,
+    /// `alphabeta:4`: looks four turns ahead.
+    Medium,
+    /// `mtdf:12`: looks twelve turns ahead.
+    Hard,
+    /// `perfect`: the exact solver (small boards, or patience).
+    Perfect,
+}
+
+impl Level {
+    /// All levels, weakest first.
+    pub const ALL: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Perfect];
+
+    /// The agent behind the level.
+    pub fn agent(self) -> AgentSpec {
+        match self {
+            Level::Easy => AgentSpec::Greedy,
+            Level::Medium => AgentSpec::AlphaBeta(4),
+            Level::Hard => AgentSpec::Mtdf(12),
+            Level::Perfect => AgentSpec::Perfect,
+        }
+    }
+
+    /// The level's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Perfect => "perfect",
+        }
+    }
+}
+
+impl FromStr for Level {
+    type Err = GameError;
+    fn from_str(s: &str) -> Result<Level, GameError> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| GameError::Level(s.to_string()))
+    }
+}
+
+/// Largest depth an agent accepts (turns).
+pub const MAX_DEPTH: u32 = 40;
+/// Most playouts a move an agent accepts.
+pub const MAX_PLAYOUTS: u32 = 10_000_000;
+
+impl FromStr for AgentSpec {
+    type Err = GameError;
+    /// `random`, `greedy`, `perfect`, `minimax:D`, `alphabeta:D`, `mtdf:D`,
+    /// `mcts:N`, `montecarlo:N`, or a level name (`easy`, `medium`, `hard`).
+    fn from_str(text: &str) -> Result<AgentSpec, GameError> {
+        let bad = |reason: String| GameError::AgentSpec {
+            spec: text.to_string(),
+            reason,
+        };
+        let (kind, arg) = match text.split_once(':') {
+            Some((k, a)) => (k, Some(a)),
+            None => (text, None),
+        };
+        let number = |what: &str, max: u32, default: u32| -> Result<u32, GameError> {
+            match arg {
+                None => Ok(default),
+                Some(a) => match a.parse::<u32>() {
+                    Ok(v) if (1..=max).contains(&v) => Ok(v),
+                    _ => Err(bad(format!(
+                        "the {what} must be a whole number from 1 to {max}"
+                    ))),
+                },
+            }
+        };
+        let plain = |spec: AgentSpec| -> Result<AgentSpec, GameError> {
+            match arg {
+                None => Ok(spec),
+                Some(_) => Err(bad(format!("{kind} takes no ':' argument"))),
+            }
+        };
+        match kind {
+            "random" => plain(AgentSpec::Random),
+            "greedy" => plain(AgentSpec::Greedy),
+            "perfect" => plain(AgentSpec::Perfect),
+            "easy" | "medium" | "hard" => plain(kind.parse::<Level>()?.agent()),
+            "minimax" => Ok(AgentSpec::Minimax(number("depth", MAX_DEPTH, 4)?)),
+            "alphabeta" => Ok(AgentSpec::AlphaBeta(number("depth", MAX_DEPTH, 6)?)),
+            "mtdf" => Ok(AgentSpec::Mtdf(number("depth", MAX_DEPTH, 12)?)),
+            "mcts" => Ok(AgentSpec::Mcts(number(
+                "playout count",
+                MAX_PLAYOUTS,
+                2000,
+            )?)),
+            "montecarlo" => Ok(AgentSpec::MonteCarlo(number(
+                "playout count",
+                MAX_PLAYOUTS,
+                1000,
+            )?)),
+            _ => Err(bad(
+                "not an agent: use random, greedy, minimax:D, alphabeta:D, mtdf:D, perfect, \
+                 mcts:N, montecarlo:N or a level (easy, medium, hard, perfect)"
+                    .into(),
+            )),
+        }
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentSpec::Random => write!(f, "random"),
+            AgentSpec::Greedy => write!(f, "greedy"),
+            AgentSpec::Minimax(d) => write!(f, "minimax:{d}"),
+            AgentSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
+            AgentSpec::Mtdf(d) => write!(f, "mtdf:{d}"),
+            AgentSpec::Perfect => write!(f, "perfect"),
+            AgentSpec::Mcts(n) => write!(f, "mcts:{n}"),
+            AgentSpec::MonteCarlo(n) => write!(f, "montecarlo:{n}"),
+        }
+    }
+}
+
+/// Table size of the `mtdf` agents (the `perfect` one uses the solver's
+/// default).
+const AGENT_TABLE_BYTES: u64 = 32 << 20;
+
+impl AgentSpec {
+    /// Build the agent for games under `state`'s rules and size, with its
+    /// own generator seeded by `seed`.
+    pub fn build(self, state: &GameState, seed: u64) -> Result<Box<dyn Agent>, GameError> {
+        let rng = Rng64::seed_from_u64(seed);
+        Ok(match self {
+            AgentSpec::Random => Box::new(RandomAgent { rng }),
+            AgentSpec::Greedy => Box::new(Greedy { rng }),
+            AgentSpec::Minimax(depth) => Box::new(Minimax { depth }),
+            AgentSpec::AlphaBeta(depth) => Box::new(AlphaBeta {
+                depth,
+                table: HashMap::new(),
+            }),
+            AgentSpec::Mtdf(depth) => {
+                let opts = SolveOptions {
+                    table_bytes: AGENT_TABLE_BYTES,
+                    endgame_stones: 0,
+                    ..SolveOptions::default()
+                };
+                Box::new(SolverAgent {
+                    depth: Some(depth),
+                    solver: Solver::new(state.rules(), state.pits_per_side(), opts)?,
+                })
+            }
+            AgentSpec::Perfect => Box::new(SolverAgent {
+                depth: None,
+                solver: Solver::new(
+                    state.rules(),
+                    state.pits_per_side(),
+                    SolveOptions::default(),
+                )?,
+            }),
+            AgentSpec::Mcts(playouts) => Box::new(Mcts { playouts, rng }),
+            AgentSpec::MonteCarlo(playouts) => Box::new(MonteCarlo { playouts, rng }),
+        })
+    }
+
+    /// True when the agent draws random numbers (its games depend on the seed).
+    pub fn is_random(self) -> bool {
+        matches!(
+            self,
+            AgentSpec::Random | AgentSpec::Greedy | AgentSpec::Mcts(_) | AgentSpec::MonteCarlo(_)
+        )
+    }
+}
+
+/// Stores of `me` minus the other's.
+fn lead(s: &GameState, me: Side) -> i32 {
+    s.store(me) as i32 - s.store(me.other()) as i32
+}
+
+/// Play random picks until the game ends; the first player's lead.
+pub fn playout(state: &GameState, rng: &mut Rng64) -> i32 {
+    let mut s = *state;
+    let mut picks = Vec::with_capacity(32);
+    while !s.is_over() {
+        picks.clear();
+        picks.extend(s.legal_picks());
+        let p = picks[rng.random_range(0..picks.len())];
+        s.play_unchecked(p);
+    }
+    s.first_minus_second()
+}
+
+struct RandomAgent {
+    rng: Rng64,
+}
+
+impl Agent for RandomAgent {
+    fn name(&self) -> String {
+        "random".into()
+    }
+    fn choose(&mut self, state: &GameState) -> Vec<Pit> {
+        let me = state.mover();
+        let mut s = *state;
+        let mut picks = Vec::new();
+        while !s.is_over() {
+            let legal = s.legal_picks();
+            let p = legal[self.rng.random_range(0..legal.len())];
+            picks.push(p);
+            if s.play_unchecked(p) != PickOutcome::FreeTurn || s.mover() != me {
+                break;
+            }
+        }
+        picks
+    }
+}
+
+struct Greedy {
+    rng: Rng64,
+}
+
+impl Agent for Greedy {
+    fn name(&self) -> String {
+        "greedy".into()
+    }
+    fn choose(&mut self, state: &GameState) -> Vec<Pit> {
+        let me = state.mover();
+        let turns = state.turns();
+        let best = turns.iter().map(|t| lead(&t.after, me)).max().unwrap_or(0);
+        let top: Vec<_> = turns
+            .iter()
+            .filter(|t| lead(&t.after, me) == best)
+            .collect();
+        top[self.rng.random_range(0..top.len())].picks.clone()
+    }
+}
+
+/// Negamax over whole turns: the lead of `state`'s mover after `depth`
+/// turns (or at the end), with plain minimax.
+fn negamax(state: &GameState, depth: u32) -> i32 {
+    let me = state.mover();
+    if state.is_over() || depth == 0 {
+        return lead(state, me);
+    }
+    state
+        .turns()
+        .iter()
+        .map(|t| child_value(&t.after, me, negamax(&t.after, depth - 1)))
+        .max()
+        .expect("a game that is not over has a turn")
+}
+
+/// A child's value (its own mover's view) seen from `me`.
+fn child_value(child: &GameState, me: Side, v: i32) -> i32 {
+    if child.mover() == me {
+        v
+    } else {
+        -v
+    }
+}
+
+struct Minimax {
+    depth: u32,
+}
+
+impl Agent for Minimax {
+    fn name(&self) -> String {
+        format!("minimax:{}", self.depth)
+    }
+    fn choose(&mut self, state: &GameState) -> Vec<Pit> {
+        let me = state.mover();
+        let mut best: Option<(i32, Vec<Pit>)> = None;
+        for t in state.turns() {
+            let v = child_value(&t.after, me, negamax(&t.after, self.depth - 1));
+            if best.as_ref().is_none_or(|(b, _)| v > *b) {
+                best = Some((v, t.picks));
+            }
+        }
+        best.map(|(_, p)| p).unwrap_or_default()
+    }
+}
+
+/// An alpha-beta table entry: bounds at a depth and the best turn's index.
+#[derive(Clone, Copy)]
+struct AbEntry {
+    depth: u32,
+    lo: i32,
+    hi: i32,
+    best: usize,
+}
+
+struct AlphaBeta {
+    depth: u32,
+    table: HashMap<GameState, AbEntry>,
+}
+
+impl AlphaBeta {
+    /// Fail-soft alpha-beta over turns, children ordered by the table's
+    /// best turn, then by the lead they leave (captures and free-turn chains
+    /// first).
+    fn search(&mut self, s: &GameState, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        let me = s.mover();
+        if s.is_over() || depth == 0 {
+            return lead(s, me);
+        }
+        let mut first = usize::MAX;
+        if let Some(e) = self.table.get(s) {
+            // Only bounds of this very depth: a deeper bound would make the
+            // value differ from plain minimax at this depth.
+            if e.depth == depth {
+                if e.lo >= beta || e.lo == e.hi {
+                    return e.lo;
+                }
+                if e.hi <= alpha {
+                    return e.hi;
+                }
+            }
+            first = e.best;
+        }
+        let alpha0 = alpha;
+        let mut turns = s.turns();
+        let mut order: Vec<usize> = (0..turns.len()).collect();
+        order.sort_by_key(|&i| (i != first, std::cmp::Reverse(lead(&turns[i].after, me)), i));
+        let mut best = i32::MIN;
+        let mut best_i = order[0];
+        for &i in &order {
+            let child = std::mem::replace(&mut turns[i].after, *s);
+            let v = if child.mover() == me {
+                self.search(&child, depth - 1, alpha, beta)
+            } else {
+                -self.search(&child, depth - 1, -beta, -alpha)
+            };
+            if v > best {
+                best = v;
+                best_i = i;
+                alpha = alpha.max(v);
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        let (lo, hi) = if best >= beta {
+            (best, i32::MAX)
+        } else if best <= alpha0 {
+            (i32::MIN, best)
+        } else {
+            (best, best)
+        };
+        self.table.insert(
+            *s,
+            AbEntry {
+                depth,
+                lo,
+                hi,
+                best: best_i,
+            },
+        );
+        best
+    }
+}
+
+impl Agent for AlphaBeta {
+    fn name(&self) -> String {
+        format!("alphabeta:{}", self.depth)
+    }
+    fn choose(&mut self, state: &GameState) -> Vec<Pit> {
+        // The table is per move: entries of other depths would not help
+        // and would grow without end over a match.
+        self.table.clear();
+        for d in 1..=self.depth {
+            self.search(state, d, i32::MIN + 1, i32::MAX);
+        }
+        let best = self.table.get(state).map_or(0, |e| e.best);
+        let mut turns = state.turns();
+        turns.swap_remove(best.min(turns.len() - 1)).picks
+    }
+}
+
+struct SolverAgent {
+    depth: Option<u32>,
+    solver: Solver,
+}
+
+impl Agent for SolverAgent {
+    fn name(&self) -> String {
+        match self.depth {
+            Some(d) => format!("mtdf:{d}"),
+            None => "perfect".into(),
+        }
+    }
+    fn choose(&mut self, state: &GameState) -> Vec<Pit> {
+        let never = AtomicBool::new(false);
+        self.solver.best_turn(state, self.depth, &never).1
+    }
+}
+
+struct MonteCarlo {
+    playouts: u32,
+    rng: Rng64,
+}
+
+impl Agent for MonteCarlo {
+    fn name(&self) -> String {
+        format!("montecarlo:{}", self.playouts)
+    }
+    fn choose(&mut self, state: &GameState) -> Vec<Pit> {
+        let me = state.mover();
+        let turns = state.turns();
+        let each = (self.playouts / turns.len() as u32).max(1);
+        let mut best: Option<(i64, usize)> = None;
+        for (i, t) in turns.iter().enumerate() {
+            let mut score = 0i64;
+            for _ in 0..each {
+                let v = playout(&t.after, &mut self.rng);
+                let v = if me == Side::First { v } else { -v };
+                score += v.signum() as i64;
+            }
+            if best.is_none_or(|(b, _)| score > b) {
+                best = Some((score, i));
+            }
+        }
+        turns[best.map_or(0, |(_, i)| i)].picks.clone()
+    }
+}
+
+/// A node of the UCT tree.
+struct Node {
+    state: GameState,
+    /// The turns not yet expanded (indices into `moves`).
+    untried: Vec<usize>,
+    moves: Vec<(Vec<Pit>, GameState)>,
+    children: Vec<(usize, usize)>,
+    visits: u32,
+    /// Total reward for the player who moved into this node (1 win, ½ draw).
+    reward: f64,
+}
+
+struct Mcts {
+    playouts: u32,
+    rng: Rng64,
+}
+
+impl Mcts {
+    fn node(state: GameState) -> Node {
+        let moves: Vec<_> = state
+            .turns()
+            .into_iter()
+            .map(|t| (t.picks, t.after))
+            .collect();
+        Node {
+            state,
+            untried: (0..moves.len()).rev().collect(),
+            moves,
+            children: Vec::new(),
+            visits: 0,
+            reward: 0.0,
+        }
+    }
+}
+
+impl Agent for Mcts {
+    fn name(&self) -> String {
+        format!("mcts:{}", self.playouts)
+    }
+    fn choose(&mut self, state: &GameState) -> Vec<Pit> {
+        const C: f64 = std::f64::consts::SQRT_2;
+        let mut tree = vec![Mcts::node(*state)];
+        for _ in 0..self.playouts {
+            // Select down the tree by UCT.
+            let mut path = vec![0usize];
+            let mut at = 0;
+            while tree[at].untried.is_empty() && !tree[at].children.is_empty() {
+                let parent = tree[at].visits.max(1) as f64;
+                let next = tree[at]
+                    .children
+                    .iter()
+                    .map(|&(_, c)| {
+                        let n = &tree[c];
+                        let v = n.visits.max(1) as f64;
+                        (n.reward / v + C * (parent.ln() / v).sqrt(), c)
+                    })
+                    .fold((f64::MIN, 0), |a, b| if b.0 > a.0 { b } else { a })
+                    .1;
+                at = next;
+                path.push(at);
+            }
+            // Expand one turn.
+            if let Some(m) = tree[at].untried.pop() {
+                let child = Mcts::node(tree[at].moves[m].1);
+                tree.push(child);
+                let c = tree.len() - 1;
+                tree[at].children.push((m, c));
+                at = c;
+                path.push(at);
+            }
+            // Play out and back up: a node's reward is its mover-in's.
+            let result = playout(&tree[at].state, &mut self.rng);
+            for w in path.windows(2).rev() {
+                let (parent, child) = (w[0], w[1]);
+                let mover = tree[parent].state.mover();
+                let v = if mover == Side::First {
+                    result
+                } else {
+                    -result
+                };
+                tree[child].visits += 1;
+                tree[child].reward += match v.signum() {
+                    1 => 1.0,
+                    0 => 0.5,
+                    _ => 0.0,
+                };
+            }
+            tree[0].visits += 1;
+        }
+        let root = &tree[0];
+        let best = root
+            .children
+            .iter()
+            .max_by_key(|&&(m, c)| (tree[c].visits, std::cmp::Reverse(m)))
+            .map_or(0, |&(m, _)| m);
+        root.moves[best].0.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn specs_read_and_print_back() {
+        for text in [
+            "random",
+            "greedy",
+            "minimax:3",
+            "alphabeta:6",
+            "mtdf:10",
+            "perfect",
+            "mcts:500",
+            "montecarlo:100",
+        ] {
+            assert_eq!(text.parse::<AgentSpec>().unwrap().to_string(), text);
+        }
+        assert_eq!("hard".parse::<AgentSpec>().unwrap(), AgentSpec::Mtdf(12));
+        for bad in ["minimax:0", "mcts:x", "random:3", "deep", "alphabeta:41"] {
+            assert!(bad.parse::<AgentSpec>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn alphabeta_and_minimax_agree_on_the_value() {
+        let s = GameState::start(4, 3, Rules::KALAH).unwrap();
+        for depth in 1..=4 {
+            let mut ab = AlphaBeta {
+                depth,
+                table: HashMap::new(),
+            };
+            let v = ab.search(&s, depth, i32::MIN + 1, i32::MAX);
+            assert_eq!(v, negamax(&s, depth), "depth {depth}");
+        }
+    }
+}

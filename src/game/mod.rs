@@ -1,0 +1,17 @@
+//! Whole games: two players, from any position to the end of the game.
+//!
+//! The rest of the crate answers "what is the best single turn?"; this
+//! layer plays the whole game on the same rules engine
+//! ([`crate::rules::pick::play`]): a [`GameState`] with both sides and the
+//! side to move, an exact [`solve`](mod@solve)r, agents that choose turns,
+//! and matches between agents.
+
+pub mod agent;
+pub mod error;
+pub mod solve;
+pub mod state;
+
+pub use agent::{Agent, AgentSpec, Level};
+pub use error::GameError;
+pub use solve::{SolveOptions, SolveResult, Solver};
+pub use state::{GameState, PickOutcome, Side, TurnMove};
