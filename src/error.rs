@@ -10,6 +10,7 @@
 
 use crate::atlas::AtlasError;
 use crate::format::FileError;
+use crate::game::GameError;
 use crate::puzzle::PuzzleError;
 use crate::rules::{BoardError, ReplayError};
 use crate::search::SearchError;
@@ -36,6 +37,9 @@ pub enum Error {
     /// Making an atlas failed.
     #[error(transparent)]
     Atlas(#[from] AtlasError),
+    /// A whole game, agent or match refused or failed.
+    #[error(transparent)]
+    Game(#[from] GameError),
 }
 
 impl Error {
@@ -56,6 +60,7 @@ impl Error {
                 AtlasError::Interrupted => false,
                 _ => true,
             },
+            Error::Game(e) => !matches!(e, GameError::AgentFailed(_)),
         }
     }
 

@@ -5,7 +5,7 @@
 mod cli;
 
 use clap::Parser;
-use cli::args::{Cli, Command, PuzzlesCommand};
+use cli::args::{Cli, Command, GameCommand, PuzzlesCommand};
 use cli::cmd;
 use std::process::ExitCode;
 
@@ -39,6 +39,9 @@ fn main() -> ExitCode {
         Command::Puzzles(PuzzlesCommand::Show(a)) => cmd::puzzles::show(a),
         Command::Puzzles(PuzzlesCommand::Play(a)) => cmd::puzzles::play(a),
         Command::Puzzles(PuzzlesCommand::List(a)) => cmd::puzzles::list(a),
+        Command::Game(GameCommand::Solve(a)) => cmd::game::solve(a),
+        Command::Game(GameCommand::Play(a)) => cmd::game::play(a),
+        Command::Game(GameCommand::Match(a)) => cmd::game::play_match(a),
         Command::Completions(a) => cmd::shell::completions(a),
         Command::Man => cmd::shell::man(),
     };

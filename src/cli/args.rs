@@ -37,6 +37,9 @@ pub enum Command {
     /// Make, check, show and play "reach the most this turn" puzzles.
     #[command(subcommand)]
     Puzzles(PuzzlesCommand),
+    /// Whole games: the exact value of a position, a game against the computer, matches between agents. Rules default to kalah here.
+    #[command(subcommand)]
+    Game(GameCommand),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions(CompletionsArgs),
     /// Print the manual page (roff) to stdout, e.g. `mancala-sweep man > mancala-sweep.1`.
@@ -490,4 +493,107 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
             "{text:?} is not a time budget: give seconds, more than 0 and at most 86400"
         )),
     }
+}
+
+/// `game`.
+#[derive(Subcommand, Debug)]
+pub enum GameCommand {
+    /// The exact value of a position with perfect play by both sides, the best turn and the principal variation.
+    Solve(GameSolveArgs),
+    /// Play a game against the computer in the terminal.
+    Play(GamePlayArgs),
+    /// Two agents play pairs of games from the same openings, each starting once; results with 95% intervals and Elo.
+    Match(GameMatchArgs),
+}
+
+/// `game solve`.
+#[derive(Args, Debug)]
+pub struct GameSolveArgs {
+    /// Rules and board (the board from the side to move) [default rules: kalah].
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Transposition table size, e.g. 256M or 2G [default: 256M].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub table: Option<u64>,
+    /// Refuse before starting when the table and endgame database would take more than this [default: half the machine's memory].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
+    /// `--json`.
+    #[command(flatten)]
+    pub json: JsonArg,
+    /// `--quiet`.
+    #[command(flatten)]
+    pub quiet: QuietArg,
+}
+
+/// `game play --first`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FirstArg {
+    /// You move first.
+    You,
+    /// The computer moves first.
+    Computer,
+}
+
+/// `game play`.
+#[derive(Args, Debug)]
+pub struct GamePlayArgs {
+    /// Rules and board [default rules: kalah].
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// How strong the computer is: easy (greedy), medium (alphabeta:4), hard (mtdf:12), perfect (the exact solver; slow on big boards).
+    #[arg(
+        long,
+        value_name = "L",
+        default_value = "medium",
+        conflicts_with = "agent"
+    )]
+    pub level: String,
+    /// The computer's agent instead of a level: random, greedy, minimax:D, alphabeta:D, mtdf:D, perfect, mcts:N, montecarlo:N.
+    #[arg(long, value_name = "A")]
+    pub agent: Option<String>,
+    /// Who moves first.
+    #[arg(long, value_enum, default_value = "you")]
+    pub first: FirstArg,
+    /// Seed of the computer's random choices.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// `--color`.
+    #[command(flatten)]
+    pub color: ColorArg,
+}
+
+/// `game match`.
+#[derive(Args, Debug)]
+pub struct GameMatchArgs {
+    /// Agent A: random, greedy, minimax:D, alphabeta:D, mtdf:D, perfect, mcts:N, montecarlo:N, or a level (easy, medium, hard).
+    #[arg(value_name = "A")]
+    pub a: String,
+    /// Agent B, as A.
+    #[arg(value_name = "B")]
+    pub b: String,
+    /// Games in all, an even number (each opening is played twice, each agent starting once).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub games: u32,
+    /// Seed of the openings and of the agents' random choices.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Random turns played from the start before the agents take over.
+    #[arg(long, value_name = "K", default_value_t = 2)]
+    pub opening_turns: u32,
+    /// Write the results (JSON) to FILE as games finish, atomically; rerunning with the same FILE resumes.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<std::path::PathBuf>,
+    /// Rules and board [default rules: kalah].
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// `--json`.
+    #[command(flatten)]
+    pub json: JsonArg,
+    /// `--quiet`.
+    #[command(flatten)]
+    pub quiet: QuietArg,
 }

@@ -39,10 +39,12 @@
 //! Each format has a JSON Schema in the repository's `schemas/` folder.
 
 pub mod file;
+pub mod game;
 pub mod json;
 pub mod text;
 
 pub use file::{write_atomic, FileError};
+pub use game::{GameMatchJson, GameSolveJson};
 pub use json::{FindJson, PositionJson, ReplayJson, SolveJson, SolveStoppedJson, StepJson};
 
 /// Version of this crate, written into every JSON document.
@@ -53,6 +55,10 @@ pub const SOLVE_FORMAT: &str = "mancala-sweep-solve/1";
 pub const REPLAY_FORMAT: &str = "mancala-sweep-replay/1";
 /// `format` of `find --json`.
 pub const FIND_FORMAT: &str = "mancala-sweep-find/1";
+/// `format` of `game solve --json`.
+pub const GAME_SOLVE_FORMAT: &str = "mancala-sweep-game-solve/1";
+/// `format` of `game match --json` and of a match's results file.
+pub const GAME_MATCH_FORMAT: &str = "mancala-sweep-game-match/1";
 
 /// Read a versioned JSON document: valid JSON, a `format` key equal to
 /// `expected`, then the fields of `T`. Every file the tool reads back (puzzle

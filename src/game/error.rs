@@ -54,4 +54,8 @@ pub enum GameError {
     /// A match that cannot be played as asked.
     #[error("match: {0}")]
     Match(String),
+
+    /// An agent broke the rules (a bug, not bad input).
+    #[error("{0}")]
+    AgentFailed(String),
 }

@@ -8,10 +8,13 @@
 
 pub mod agent;
 pub mod error;
+pub mod matches;
+pub mod session;
 pub mod solve;
 pub mod state;
 
 pub use agent::{Agent, AgentSpec, Level};
 pub use error::GameError;
+pub use session::{GameSession, Played};
 pub use solve::{SolveOptions, SolveResult, Solver};
 pub use state::{GameState, PickOutcome, Side, TurnMove};

@@ -40,7 +40,7 @@
 //! behind that choice).
 
 use crate::game::error::GameError;
-use crate::rules::pick::{self, PickEnd};
+use crate::rules::pick::{self, PickEnd, PickTrace};
 use crate::rules::Board;
 use crate::rules::Pit;
 use crate::rules::{Rules, Scope};
@@ -342,6 +342,14 @@ impl GameState {
     pub(crate) fn play_unchecked(&mut self, p: Pit) -> PickOutcome {
         let n = self.pits_per_side();
         let end = pick::play(&mut self.cells[..2 * n + 1], p.ring(n), self.rules);
+        self.after_pick(end)
+    }
+
+    /// What follows a pick that ended with `end`: the end of the game, a
+    /// free turn, or the board handed over.
+    #[inline]
+    fn after_pick(&mut self, end: PickEnd) -> PickOutcome {
+        let n = self.pits_per_side();
         if a_side_is_empty(&self.cells, n) {
             self.finish();
             return PickOutcome::GameOver;
@@ -359,6 +367,32 @@ impl GameState {
                 PickOutcome::TurnOver
             }
         }
+    }
+
+    /// Play pit number `number` (from the mover's view), checked, and say
+    /// what happened in it (sowings, relays, capture) for people.
+    pub fn play_pick_traced(&mut self, number: u32) -> Result<(PickOutcome, PickTrace), GameError> {
+        let p = self.check_pick(number)?;
+        let n = self.pits_per_side();
+        let trace = pick::play_traced(&mut self.cells[..2 * n + 1], p.ring(n), self.rules);
+        Ok((self.after_pick(trace.end), trace))
+    }
+
+    /// The position as `side` sees it (their row at the bottom).
+    pub fn board_from(&self, side: Side) -> Board {
+        if side == self.mover {
+            return self.board();
+        }
+        let n = self.pits_per_side();
+        let mut cells = self.cells;
+        flip_cells(&mut cells, n);
+        let pits: Vec<u32> = cells[..n]
+            .iter()
+            .chain(&cells[n + 1..=2 * n])
+            .map(|&c| c as u32)
+            .collect();
+        Board::from_pits(&pits, cells[n] as u32, cells[2 * n + 1] as u32)
+            .expect("a game state always fits a board")
     }
 
     /// Play pit number `number` (from the mover's view), checked. After a

@@ -3,6 +3,7 @@
 
 pub mod atlas;
 pub mod find;
+pub mod game;
 pub mod puzzles;
 pub mod replay;
 pub mod shell;

@@ -1,0 +1,354 @@
+//! `game solve`, `game play` and `game match`: whole games.
+
+use super::Outcome;
+use crate::cli::args::{FirstArg, GameMatchArgs, GamePlayArgs, GameSolveArgs, RuleArgs};
+use crate::cli::signal::{exit_on_first_ctrl_c, INTERRUPTED};
+use crate::cli::words::CliError;
+use mancala_sweep::format::game::{game_solve_text, match_text, picks_text};
+use mancala_sweep::format::text::trace_text;
+use mancala_sweep::format::{
+    parse_versioned, write_atomic, GameMatchJson, GameSolveJson, GAME_MATCH_FORMAT,
+};
+use mancala_sweep::game::matches::{self, MatchOptions, MatchRecord};
+use mancala_sweep::game::{
+    solve, AgentSpec, GameError, GameSession, GameState, Level, PickOutcome, Played, Side,
+    SolveOptions,
+};
+use mancala_sweep::rules::{Board, Preset, Rules};
+use mancala_sweep::search::default_max_memory;
+use std::io::{BufRead, Write};
+use std::sync::Mutex;
+
+/// The start of a game from the rule and board flags; kalah unless the
+/// flags say otherwise.
+fn start(args: &RuleArgs) -> Result<GameState, CliError> {
+    let mut o = args.options();
+    if o.preset.is_none() {
+        o.preset = Some(Preset::Kalah);
+    }
+    let (rules, board) = o.resolve()?;
+    Ok(GameState::new(board, Side::First, rules)?)
+}
+
+fn header(rules: Rules, board: &Board) -> String {
+    let name =
+        mancala_sweep::format::json::preset_name(rules).map_or(String::new(), |p| format!("{p}: "));
+    format!(
+        "{name}scope {}, relay {}, capture {}; {} pits a side\n{board}\n",
+        serde_json::to_value(rules.scope)
+            .expect("plain")
+            .as_str()
+            .unwrap_or(""),
+        if rules.relay { "on" } else { "off" },
+        serde_json::to_value(rules.capture)
+            .expect("plain")
+            .as_str()
+            .unwrap_or(""),
+        board.pits_per_side(),
+    )
+}
+
+/// Run `game solve`.
+pub fn solve(args: &GameSolveArgs) -> Outcome {
+    let state = start(&args.rules)?;
+    let opts = SolveOptions {
+        table_bytes: args.table.unwrap_or(SolveOptions::default().table_bytes),
+        memory_cap: args.max_memory.unwrap_or_else(default_max_memory),
+        ..SolveOptions::default()
+    };
+    if !args.quiet.quiet {
+        eprintln!(
+            "solving {} stones to the end of the game; Ctrl-C stops with the bounds known",
+            state.stones_in_pits()
+        );
+    }
+    let r = solve::solve(&state, &opts, &INTERRUPTED)?;
+    let out = if args.json.json {
+        serde_json::to_string(&GameSolveJson::new(&state, &r, opts.table_bytes)).expect("json")
+            + "\n"
+    } else {
+        header(state.rules(), &state.board()) + &game_solve_text(&state, &r, opts.table_bytes)
+    };
+    if !r.exact {
+        return Err(CliError::Partial {
+            stdout: out,
+            error: Box::new(CliError::Stopped(format!(
+                "the value is between {} and {}",
+                r.lower, r.upper
+            ))),
+        });
+    }
+    Ok(out)
+}
+
+fn agent_of(text: &str) -> Result<AgentSpec, CliError> {
+    Ok(text.parse::<AgentSpec>()?)
+}
+
+/// Run `game match`.
+pub fn play_match(args: &GameMatchArgs) -> Outcome {
+    let state = start(&args.rules)?;
+    let (a, b) = (agent_of(&args.a)?, agent_of(&args.b)?);
+    let opts = MatchOptions {
+        games: args.games,
+        seed: args.seed,
+        opening_turns: args.opening_turns,
+    };
+    let mut record = MatchRecord {
+        a: a.to_string(),
+        b: b.to_string(),
+        seed: args.seed,
+        games_planned: args.games,
+        opening_turns: args.opening_turns,
+        games: Vec::new(),
+    };
+    // Resume from the results file when it holds this very match.
+    if let Some(path) = &args.out {
+        if path.exists() {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| CliError::Input(format!("--out {}: {e}", path.display())))?;
+            let doc: GameMatchJson = parse_versioned(&text, GAME_MATCH_FORMAT, "a match")
+                .map_err(|e| CliError::Input(format!("--out {}: {e}", path.display())))?;
+            let old = doc.record();
+            if (
+                old.a.as_str(),
+                old.b.as_str(),
+                old.seed,
+                old.games_planned,
+                old.opening_turns,
+            ) != (
+                record.a.as_str(),
+                record.b.as_str(),
+                record.seed,
+                record.games_planned,
+                record.opening_turns,
+            ) || doc.rules != state.rules()
+                || doc.start.board != state.board().one_line()
+            {
+                return Err(CliError::Input(format!(
+                    "--out {} holds another match ({} against {}, seed {}, {} games): give another --out",
+                    path.display(),
+                    old.a,
+                    old.b,
+                    old.seed,
+                    old.games_planned
+                )));
+            }
+            record.games = old.games;
+        }
+    }
+    let threads = args.threads.count();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CliError::Input(format!("--threads: {e}")))?;
+    let done_before = record.games.len();
+    let progress = Mutex::new(record.clone());
+    let quiet = args.quiet.quiet;
+    let out_path = args.out.clone();
+    let save = |r: &MatchRecord| -> Result<(), CliError> {
+        if let Some(path) = &out_path {
+            let s = matches::summarize(&r.games);
+            let doc = GameMatchJson::new(&state, r, s);
+            write_atomic(
+                path,
+                (serde_json::to_string(&doc).expect("json") + "\n").as_bytes(),
+            )?;
+        }
+        Ok(())
+    };
+    let on_game = |g: &mancala_sweep::game::matches::GameRecord| {
+        let mut p = progress.lock().expect("not poisoned");
+        p.games.push(g.clone());
+        p.games.sort_by_key(|g| g.game);
+        if !quiet {
+            eprint!("\r{} of {} games", p.games.len(), p.games_planned);
+        }
+        // Every few games, so that a long match loses little on a crash.
+        if p.games.len().is_multiple_of(10) {
+            let _ = save(&p);
+        }
+    };
+    let games = pool.install(|| {
+        matches::run(
+            &state,
+            a,
+            b,
+            &opts,
+            record.games.clone(),
+            &INTERRUPTED,
+            &on_game,
+        )
+    })?;
+    if !quiet && games.len() > done_before {
+        eprintln!();
+    }
+    record.games = games;
+    save(&record)?;
+    let summary = matches::summarize(&record.games);
+    let out = if args.json.json {
+        serde_json::to_string(&GameMatchJson::new(&state, &record, summary)).expect("json") + "\n"
+    } else {
+        header(state.rules(), &state.board()) + &match_text(&record, &summary)
+    };
+    if (record.games.len() as u32) < record.games_planned {
+        return Err(CliError::Partial {
+            stdout: out,
+            error: Box::new(CliError::Stopped(format!(
+                "{} of {} games played{}",
+                record.games.len(),
+                record.games_planned,
+                if args.out.is_some() {
+                    "; the same command resumes"
+                } else {
+                    ""
+                }
+            ))),
+        });
+    }
+    Ok(out)
+}
+
+/// Run `game play` on the terminal.
+pub fn play(args: &GamePlayArgs) -> Outcome {
+    exit_on_first_ctrl_c();
+    let state = start(&args.rules)?;
+    let spec = match &args.agent {
+        Some(a) => agent_of(a)?,
+        None => args.level.parse::<Level>().map_err(CliError::from)?.agent(),
+    };
+    let person = match args.first {
+        FirstArg::You => Side::First,
+        FirstArg::Computer => Side::Second,
+    };
+    let mut session = GameSession::new(state, person, spec, args.seed)?;
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut out = std::io::stdout();
+    play_loop(&mut session, &mut input, &mut out).map_err(CliError::Terminal)?;
+    Ok(String::new())
+}
+
+/// How a pit of `by` reads from the person's side.
+fn pit_name(p: &Played, person: Side, n: usize) -> String {
+    let k = p.pit.number() as usize;
+    if p.by == person {
+        format!("pit {k}")
+    } else {
+        // The computer's pit k is the person's pit n + k, when k is its own.
+        let yours = if k <= n { k + n } else { k - n };
+        format!("pit {yours}")
+    }
+}
+
+fn say_pick(out: &mut dyn Write, p: &Played, person: Side, n: usize) -> std::io::Result<()> {
+    let who = if p.by == person { "You" } else { "Computer" };
+    let what = trace_text(&p.trace, p.outcome == PickOutcome::FreeTurn);
+    writeln!(out, "{who}: {}. {what}", pit_name(p, person, n))
+}
+
+fn show(out: &mut dyn Write, s: &GameSession) -> std::io::Result<()> {
+    let st = s.state();
+    writeln!(out, "{}", st.board_from(s.person()))?;
+    writeln!(
+        out,
+        "Stores: you {}, computer {}.",
+        st.store(s.person()),
+        st.store(s.person().other())
+    )
+}
+
+/// The game loop, on any streams (tests drive it through the binary).
+fn play_loop(
+    s: &mut GameSession,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let n = s.state().pits_per_side();
+    let rules = s.state().rules();
+    let own = if rules.scope == mancala_sweep::Scope::Any {
+        format!("1 to {}", 2 * n)
+    } else {
+        format!("1 to {n}")
+    };
+    writeln!(
+        out,
+        "You play the bottom row against {} (pits {own}; your store is on the right).\n\
+         Type a pit number, `hint`, `undo` or `quit`.",
+        s.agent()
+    )?;
+    show(out, s)?;
+    loop {
+        if s.state().is_over() {
+            break;
+        }
+        if !s.persons_turn() {
+            let turn = s.computer_turn().map_err(std::io::Error::other)?;
+            for p in &turn {
+                say_pick(out, p, s.person(), n)?;
+            }
+            show(out, s)?;
+            continue;
+        }
+        write!(out, "Your pick ({own}): ")?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out)?;
+            return Ok(());
+        }
+        let word = line.trim();
+        match word {
+            "" => continue,
+            "q" | "quit" | "exit" => {
+                writeln!(out, "Game left at turn {}.", s.state().turn())?;
+                return Ok(());
+            }
+            "h" | "hint" => match s.hint() {
+                Ok(picks) => writeln!(
+                    out,
+                    "Hint: {} would play {}.",
+                    s.agent(),
+                    picks_text(&picks)
+                )?,
+                Err(e) => writeln!(out, "No hint: {e}")?,
+            },
+            "u" | "undo" => {
+                if s.undo() {
+                    writeln!(out, "Taken back.")?;
+                    show(out, s)?;
+                } else {
+                    writeln!(out, "Nothing to take back.")?;
+                }
+            }
+            _ => match word.parse::<u32>() {
+                Ok(k) => match s.pick(k) {
+                    Ok(p) => {
+                        say_pick(out, &p, s.person(), n)?;
+                        show(out, s)?;
+                    }
+                    Err(GameError::IllegalPick { reason, .. }) => {
+                        writeln!(out, "Pit {k}: {reason}.")?
+                    }
+                    Err(e) => writeln!(out, "{e}")?,
+                },
+                Err(_) => writeln!(
+                    out,
+                    "{word:?} is not a pit number ({own}) or a word (hint, undo, quit)."
+                )?,
+            },
+        }
+    }
+    let st = s.state();
+    let (you, them) = (st.store(s.person()), st.store(s.person().other()));
+    let verdict = match you.cmp(&them) {
+        std::cmp::Ordering::Greater => "You win",
+        std::cmp::Ordering::Less => "The computer wins",
+        std::cmp::Ordering::Equal => "A draw",
+    };
+    writeln!(
+        out,
+        "Game over: {verdict}, {you} to {them}{}.",
+        if s.helped() { " (with hints)" } else { "" }
+    )
+}

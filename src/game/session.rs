@@ -1,0 +1,208 @@
+//! A game between a person and the computer: whose turn it is, the
+//! person's picks one at a time, the computer's turn, hints and undo.
+//!
+//! The terminal (`game play`) and a web page drive the same state machine,
+//! so the rules of a session (what undo takes back, when the computer
+//! moves) are written once.
+
+use crate::game::agent::{Agent, AgentSpec};
+use crate::game::error::GameError;
+use crate::game::state::{GameState, PickOutcome, Side};
+use crate::rules::pick::PickTrace;
+use crate::rules::Pit;
+
+/// One pick played, for people: the pit (as the picker numbers it), what
+/// the pick did, and how it ended.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// Who picked.
+    pub by: Side,
+    /// The pit, numbered from the picker's side.
+    pub pit: Pit,
+    /// What happened in the pick.
+    pub trace: PickTrace,
+    /// Free turn, turn over or game over.
+    pub outcome: PickOutcome,
+    /// The game after the pick.
+    pub after: GameState,
+}
+
+/// A game of a person against an agent.
+pub struct GameSession {
+    state: GameState,
+    person: Side,
+    computer: Box<dyn Agent>,
+    spec: AgentSpec,
+    seed: u64,
+    /// The game at the start of each of the person's turns, for undo.
+    starts: Vec<GameState>,
+    helped: bool,
+}
+
+impl GameSession {
+    /// A game from `start` with the person playing `person` against `spec`
+    /// (seeded with `seed`).
+    pub fn new(
+        start: GameState,
+        person: Side,
+        spec: AgentSpec,
+        seed: u64,
+    ) -> Result<GameSession, GameError> {
+        Ok(GameSession {
+            computer: spec.build(&start, seed)?,
+            state: start,
+            person,
+            spec,
+            seed,
+            starts: Vec::new(),
+            helped: false,
+        })
+    }
+
+    /// The game now.
+    pub fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    /// The person's side.
+    pub fn person(&self) -> Side {
+        self.person
+    }
+
+    /// The computer's agent.
+    pub fn agent(&self) -> AgentSpec {
+        self.spec
+    }
+
+    /// True when the person asked for a hint in this game.
+    pub fn helped(&self) -> bool {
+        self.helped
+    }
+
+    /// True when it is the person's pick.
+    pub fn persons_turn(&self) -> bool {
+        !self.state.is_over() && self.state.mover() == self.person
+    }
+
+    /// The person picks pit `number` (their numbering).
+    pub fn pick(&mut self, number: u32) -> Result<Played, GameError> {
+        if !self.persons_turn() {
+            return Err(GameError::IllegalPick {
+                pick: number,
+                reason: if self.state.is_over() {
+                    "the game is over".into()
+                } else {
+                    "it is the computer's turn".into()
+                },
+            });
+        }
+        let before = self.state;
+        let (outcome, trace) = self.state.play_pick_traced(number)?;
+        if self.starts.last() != Some(&before) && !self.mid_turn(&before) {
+            self.starts.push(before);
+        }
+        Ok(Played {
+            by: self.person,
+            pit: trace.sowings[0].from,
+            trace,
+            outcome,
+            after: self.state,
+        })
+    }
+
+    /// True when `before` is not the start of the person's turn (a free
+    /// turn led to it), so undo goes further back.
+    fn mid_turn(&self, before: &GameState) -> bool {
+        self.starts
+            .last()
+            .is_some_and(|s| s.turn() == before.turn() && s.mover() == before.mover())
+    }
+
+    /// The computer plays its whole turn; each pick as it happened.
+    pub fn computer_turn(&mut self) -> Result<Vec<Played>, GameError> {
+        if self.state.is_over() || self.state.mover() == self.person {
+            return Ok(Vec::new());
+        }
+        let by = self.state.mover();
+        let picks = self.computer.choose(&self.state);
+        let mut out = Vec::new();
+        for p in picks {
+            let (outcome, trace) = self.state.play_pick_traced(p.number() as u32)?;
+            out.push(Played {
+                by,
+                pit: p,
+                trace,
+                outcome,
+                after: self.state,
+            });
+        }
+        if !self.state.is_over() && self.state.mover() == by {
+            return Err(GameError::AgentFailed(format!(
+                "agent {} stopped in the middle of its turn",
+                self.spec
+            )));
+        }
+        Ok(out)
+    }
+
+    /// What the computer's engine would play for the person now: the rest
+    /// of the person's turn. Marks the game as helped.
+    pub fn hint(&mut self) -> Result<Vec<Pit>, GameError> {
+        if !self.persons_turn() {
+            return Ok(Vec::new());
+        }
+        self.helped = true;
+        // An agent of its own, so that hints do not change the computer's
+        // random choices.
+        let mut adviser = self.spec.build(&self.state, self.seed ^ 0x5eed)?;
+        Ok(adviser.choose(&self.state))
+    }
+
+    /// Take back the person's turn in progress, or their last whole turn
+    /// (with the computer's reply). False when there is nothing to take
+    /// back.
+    pub fn undo(&mut self) -> bool {
+        let Some(start) = self.starts.last().copied() else {
+            return false;
+        };
+        if start == self.state {
+            // Already at the start of this turn: go back one more.
+            self.starts.pop();
+            match self.starts.last().copied() {
+                Some(s) => self.state = s,
+                None => {
+                    self.starts.push(start);
+                    return false;
+                }
+            }
+        } else {
+            self.state = start;
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn a_turn_and_its_undo() {
+        let start = GameState::start(6, 4, Rules::KALAH).unwrap();
+        let mut g = GameSession::new(start, Side::First, AgentSpec::Greedy, 1).unwrap();
+        assert!(g.persons_turn());
+        assert_eq!(g.pick(3).unwrap().outcome, PickOutcome::FreeTurn);
+        assert!(g.persons_turn());
+        assert!(g.pick(9).is_err());
+        assert_eq!(g.pick(1).unwrap().outcome, PickOutcome::TurnOver);
+        assert!(!g.persons_turn());
+        let reply = g.computer_turn().unwrap();
+        assert!(!reply.is_empty());
+        assert!(g.persons_turn());
+        // Undo goes back to the start of the person's last turn.
+        assert!(g.undo());
+        assert_eq!(g.state(), &start);
+        assert!(!g.undo());
+    }
+}
