@@ -1,32 +1,307 @@
-use mancala_sweep::game::*;
-use mancala_sweep::rules::{Capture, Rules, Scope};
+//! Whole games: published values, a second and a third path to every exact
+//! value of tiny games, agents that keep the rules, and matches that give
+//! the same games on any number of threads.
+
+use mancala_sweep::game::agent::{alphabeta_value, minimax_value};
+use mancala_sweep::game::matches::{self, GameRecord, MatchOptions};
+use mancala_sweep::game::solve::{self, SolveOptions, Solver};
+use mancala_sweep::game::{AgentSpec, GameState, Side};
+use mancala_sweep::rules::{Board, Capture, Rules, Scope};
+use proptest::prelude::*;
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-#[test]
-#[ignore]
-fn scratch() {
-    let cancel = AtomicBool::new(false);
-    let m: usize = std::env::var("M").unwrap().parse().unwrap();
-    let n: u32 = std::env::var("N").unwrap().parse().unwrap();
-    let env = |k: &str, d: u32| std::env::var(k).map(|v| v.parse().unwrap()).unwrap_or(d);
-    for cap in [Capture::Kalah, Capture::Empty] {
-        let rules = Rules {
-            scope: Scope::Own,
-            relay: false,
-            capture: cap,
+fn kalah(capture: Capture) -> Rules {
+    Rules {
+        scope: Scope::Own,
+        relay: false,
+        capture,
+    }
+}
+
+/// Every rule set whose games are finite without a turn limit.
+fn own_rules() -> Vec<Rules> {
+    let mut v = Vec::new();
+    for relay in [false, true] {
+        for capture in [Capture::None, Capture::Kalah, Capture::Empty] {
+            v.push(Rules {
+                scope: Scope::Own,
+                relay,
+                capture,
+            });
+        }
+    }
+    v
+}
+
+fn known_values(which: &str) -> usize {
+    let never = AtomicBool::new(false);
+    let mut ran = 0;
+    for line in include_str!("data/game_values.txt").lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let w: Vec<&str> = line.split_whitespace().collect();
+        if w[4] != which {
+            continue;
+        }
+        let capture = match w[0] {
+            "kalah" => Capture::Kalah,
+            "empty" => Capture::Empty,
+            other => panic!("unknown capture {other}"),
         };
-        let s = GameState::start(m, n, rules).unwrap();
-        let opts = SolveOptions {
-            endgame_stones: env("EG", 0),
-            etc: std::env::var("ETC").is_ok(),
-            deepening: env("ID", 0),
-            table_bytes: (env("MB", 256) as u64) << 20,
-            ..SolveOptions::default()
-        };
-        let r = solve::solve(&s, &opts, &cancel).unwrap();
-        println!(
-            "{cap:?} ({m},{n}) = {} nodes {} {:?} best {:?}",
-            r.value, r.nodes, r.elapsed, r.best_turn
+        let (pits, stones, value): (usize, u32, i32) = (
+            w[1].parse().unwrap(),
+            w[2].parse().unwrap(),
+            w[3].parse().unwrap(),
         );
+        let s = GameState::start(pits, stones, kalah(capture)).unwrap();
+        let r = solve::solve(&s, &SolveOptions::default(), &never).unwrap();
+        assert!(r.exact);
+        assert_eq!(r.value, value, "{line}");
+        // The principal variation replays to the end with that result.
+        let mut g = s;
+        for t in &r.pv {
+            g.play_turn(t).unwrap();
+        }
+        assert!(g.is_over(), "{line}: the principal variation ends the game");
+        assert_eq!(g.first_minus_second(), value, "{line}: the PV's result");
+        ran += 1;
+    }
+    ran
+}
+
+#[test]
+fn published_values_small_enough_for_ci() {
+    assert!(known_values("ci") > 0);
+}
+
+#[test]
+#[ignore = "minutes to hours: run with --ignored (see the README)"]
+fn published_values_slow() {
+    assert!(known_values("slow") > 0);
+}
+
+/// The value of every position by exhaustive memoised analysis over picks
+/// (no pruning, no table of bounds): a path that shares nothing with the
+/// solver but the rules engine.
+fn exhaustive(s: &GameState, memo: &mut HashMap<Board, i32>) -> i32 {
+    if s.is_over() {
+        return s.mover_minus_opponent();
+    }
+    let b = s.board();
+    if let Some(&v) = memo.get(&b) {
+        return v;
+    }
+    let me = s.mover();
+    let mut best = i32::MIN;
+    for p in s.legal_picks() {
+        let mut c = *s;
+        c.play_pick(p.number() as u32).unwrap();
+        let sub = exhaustive(&c, memo);
+        let v = if c.mover() == me { sub } else { -sub };
+        best = best.max(v);
+    }
+    memo.insert(b, best);
+    best
+}
+
+/// All distributions of `total` stones over `pits` pits.
+fn distributions(pits: usize, total: u32, out: &mut Vec<Vec<u32>>, cur: &mut Vec<u32>) {
+    if cur.len() == pits - 1 {
+        cur.push(total);
+        out.push(cur.clone());
+        cur.pop();
+        return;
+    }
+    for k in 0..=total {
+        cur.push(k);
+        distributions(pits, total - k, out, cur);
+        cur.pop();
+    }
+}
+
+#[test]
+fn every_position_of_tiny_boards_agrees_with_the_exhaustive_analysis() {
+    let never = AtomicBool::new(false);
+    let mut checked = 0;
+    for rules in own_rules() {
+        for (n, max_stones) in [(1usize, 8u32), (2, 7), (3, 5)] {
+            for eg in [0, 4] {
+                let opts = SolveOptions {
+                    table_bytes: 1 << 20,
+                    endgame_stones: eg,
+                    ..SolveOptions::default()
+                };
+                let mut solver = Solver::new(rules, n, opts).unwrap();
+                let mut memo = HashMap::new();
+                for total in 1..=max_stones {
+                    let mut all = Vec::new();
+                    distributions(2 * n, total, &mut all, &mut Vec::new());
+                    for pits in all {
+                        let b = Board::from_pits(&pits, 1, 2).unwrap();
+                        let s = GameState::new(b, Side::First, rules).unwrap();
+                        let want = exhaustive(&s, &mut memo);
+                        let got = solver.solve(&s, &never);
+                        assert!(got.exact);
+                        assert_eq!(got.value, want, "{rules:?} {b:?} endgame {eg}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked} positions");
+}
+
+fn small_position() -> impl Strategy<Value = (Rules, Board)> {
+    (1usize..=3, 0usize..6)
+        .prop_flat_map(|(n, r)| {
+            (
+                Just(n),
+                Just(r),
+                proptest::collection::vec(0u32..=3, 2 * n),
+                0u32..5,
+                0u32..5,
+            )
+        })
+        .prop_filter_map("a stone in play", |(_, r, pits, a, b)| {
+            let board = Board::from_pits(&pits, a, b).ok()?;
+            (board.stones_in_pits() > 0).then(|| (own_rules()[r], board))
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Minimax over turns, alpha-beta over turns and the solver (MTD(f)
+    /// over picks, with and without its endgame database and enhanced
+    /// cutoffs) give the same exact value.
+    #[test]
+    fn minimax_alphabeta_and_mtdf_agree((rules, board) in small_position()) {
+        let never = AtomicBool::new(false);
+        let s = GameState::new(board, Side::First, rules).unwrap();
+        let deep = 1000;
+        let m = minimax_value(&s, deep);
+        prop_assert_eq!(alphabeta_value(&s, deep), m);
+        for (etc, eg) in [(false, 0), (true, 0), (true, 6)] {
+            let opts = SolveOptions { table_bytes: 1 << 16, etc, endgame_stones: eg, ..SolveOptions::default() };
+            let r = solve::solve(&s, &opts, &never).unwrap();
+            prop_assert!(r.exact);
+            prop_assert_eq!(r.value, m);
+        }
+    }
+
+    /// Every agent plays only legal turns, under every rule set, from
+    /// random positions (a match fails on an illegal turn).
+    #[test]
+    fn agents_keep_the_rules(scope_any in any::<bool>(), relay in any::<bool>(), cap in 0usize..3, n in 2usize..=4, stones in 1u32..=3, seed in any::<u64>()) {
+        let capture = [Capture::None, Capture::Kalah, Capture::Empty][cap];
+        let rules = Rules { scope: if scope_any { Scope::Any } else { Scope::Own }, relay, capture };
+        let start = GameState::start(n, stones, rules).unwrap();
+        let opts = MatchOptions { games: 2, seed, opening_turns: 1 };
+        let never = AtomicBool::new(false);
+        for (a, b) in [
+            (AgentSpec::Random, AgentSpec::Greedy),
+            (AgentSpec::Minimax(2), AgentSpec::AlphaBeta(3)),
+            (AgentSpec::Mtdf(3), AgentSpec::Mcts(30)),
+            (AgentSpec::MonteCarlo(20), AgentSpec::Random),
+        ] {
+            let games = matches::run(&start, a, b, &opts, Vec::new(), &never, &|_| {});
+            prop_assert!(games.is_ok(), "{} vs {}: {:?}", a, b, games.err());
+        }
+    }
+}
+
+fn without_times(games: &[GameRecord]) -> Vec<GameRecord> {
+    games
+        .iter()
+        .map(|g| GameRecord {
+            a_seconds: 0.0,
+            b_seconds: 0.0,
+            ..g.clone()
+        })
+        .collect()
+}
+
+#[test]
+fn a_match_gives_the_same_games_on_one_thread_and_on_many() {
+    let start = GameState::start(6, 3, Rules::KALAH).unwrap();
+    let opts = MatchOptions {
+        games: 12,
+        seed: 7,
+        opening_turns: 2,
+    };
+    let never = AtomicBool::new(false);
+    let play = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            matches::run(
+                &start,
+                AgentSpec::Mcts(200),
+                AgentSpec::AlphaBeta(3),
+                &opts,
+                Vec::new(),
+                &never,
+                &|_| {},
+            )
+        })
+        .unwrap()
+    };
+    let one = without_times(&play(1));
+    assert_eq!(one.len(), 12);
+    assert_eq!(one, without_times(&play(3)));
+    // Resuming from the first half gives the same games too.
+    let half: Vec<_> = one[..6].to_vec();
+    let resumed = matches::run(
+        &start,
+        AgentSpec::Mcts(200),
+        AgentSpec::AlphaBeta(3),
+        &opts,
+        half,
+        &never,
+        &|_| {},
+    )
+    .unwrap();
+    assert_eq!(without_times(&resumed), one);
+}
+
+#[test]
+fn the_perfect_agent_never_loses_a_won_start() {
+    // Kalah(4,3) is a first-player win by 6: perfect, moving first, wins
+    // every game against anyone.
+    let start = GameState::start(4, 3, Rules::KALAH).unwrap();
+    let opts = MatchOptions {
+        games: 20,
+        seed: 3,
+        opening_turns: 0,
+    };
+    let never = AtomicBool::new(false);
+    for b in [
+        AgentSpec::Random,
+        AgentSpec::Mcts(300),
+        AgentSpec::AlphaBeta(6),
+    ] {
+        let games = matches::run(
+            &start,
+            AgentSpec::Perfect,
+            b,
+            &opts,
+            Vec::new(),
+            &never,
+            &|_| {},
+        )
+        .unwrap();
+        for g in games.iter().filter(|g| g.a_first) {
+            assert!(
+                g.value >= 6,
+                "perfect moved first against {b} and got {}",
+                g.value
+            );
+        }
     }
 }

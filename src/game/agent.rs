@@ -321,6 +321,23 @@ fn child_value(child: &GameState, me: Side, v: i32) -> i32 {
     }
 }
 
+/// The value of `state` for its mover after `depth` whole turns (to the
+/// end when the game is shorter), by plain minimax over turns: the slow,
+/// obviously correct reference that the faster searches are tested against.
+pub fn minimax_value(state: &GameState, depth: u32) -> i32 {
+    negamax(state, depth)
+}
+
+/// The same value as [`minimax_value`], by alpha-beta with move ordering
+/// and a transposition table.
+pub fn alphabeta_value(state: &GameState, depth: u32) -> i32 {
+    let mut ab = AlphaBeta {
+        depth,
+        table: HashMap::new(),
+    };
+    ab.search(state, depth, i32::MIN + 1, i32::MAX)
+}
+
 struct Minimax {
     depth: u32,
 }
