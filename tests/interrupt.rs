@@ -227,3 +227,60 @@ fn ctrl_c_in_puzzles_check_names_the_puzzle() {
         s.err
     );
 }
+
+#[test]
+fn game_solve_stops_with_the_bounds_it_knows() {
+    let s = interrupt(
+        &[
+            "game", "solve", "--pits", "6", "--stones", "6", "--json", "--table", "64M",
+        ],
+        "solving",
+    );
+    assert_eq!(s.code, 130, "{:?}", s.err);
+    let v: serde_json::Value = serde_json::from_str(&s.out).unwrap();
+    assert_eq!(v["complete"], false);
+    assert!(v["lower"].as_i64().unwrap() < v["upper"].as_i64().unwrap());
+    assert!(
+        s.err
+            .iter()
+            .any(|l| l.starts_with("interrupted: the value is between")),
+        "{:?}",
+        s.err
+    );
+}
+
+#[test]
+fn game_match_keeps_the_games_played_in_its_results_file() {
+    let dir = temp_dir("match");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("match.json");
+    let s = interrupt(
+        &[
+            "game",
+            "match",
+            "mtdf:10",
+            "mcts:3000",
+            "--games",
+            "400",
+            "--json",
+            "--out",
+            file.to_str().unwrap(),
+        ],
+        "games",
+    );
+    assert_eq!(s.code, 130, "{:?}", s.err);
+    let v: serde_json::Value = serde_json::from_str(&s.out).unwrap();
+    assert_eq!(v["complete"], false);
+    let played = v["games"].as_array().unwrap().len();
+    assert!((1..400).contains(&played), "{played}");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(saved["games"], v["games"]);
+    assert!(no_temp_files(&dir));
+    assert!(
+        s.err.iter().any(|l| l.contains("the same command resumes")),
+        "{:?}",
+        s.err
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

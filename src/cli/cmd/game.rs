@@ -2,6 +2,7 @@
 
 use super::Outcome;
 use crate::cli::args::{FirstArg, GameMatchArgs, GamePlayArgs, GameSolveArgs, RuleArgs};
+use crate::cli::progress::Counter;
 use crate::cli::signal::{exit_on_first_ctrl_c, INTERRUPTED};
 use crate::cli::words::CliError;
 use mancala_sweep::format::game::{game_solve_text, match_text, picks_text};
@@ -142,9 +143,14 @@ pub fn play_match(args: &GameMatchArgs) -> Outcome {
         .num_threads(threads)
         .build()
         .map_err(|e| CliError::Input(format!("--threads: {e}")))?;
-    let done_before = record.games.len();
     let progress = Mutex::new(record.clone());
     let quiet = args.quiet.quiet;
+    let bar = Counter::new(
+        record.games_planned as u64,
+        "games",
+        "games [{bar:30}] {pos}/{len} {msg} {elapsed}",
+        quiet,
+    );
     let out_path = args.out.clone();
     let save = |r: &MatchRecord| -> Result<(), CliError> {
         if let Some(path) = &out_path {
@@ -161,9 +167,11 @@ pub fn play_match(args: &GameMatchArgs) -> Outcome {
         let mut p = progress.lock().expect("not poisoned");
         p.games.push(g.clone());
         p.games.sort_by_key(|g| g.game);
-        if !quiet {
-            eprint!("\r{} of {} games", p.games.len(), p.games_planned);
-        }
+        let s = matches::summarize(&p.games);
+        bar.set(
+            p.games.len() as u64,
+            format!("{} scores {:.3} against {}", p.a, s.score, p.b),
+        );
         // Every few games, so that a long match loses little on a crash.
         if p.games.len().is_multiple_of(10) {
             let _ = save(&p);
@@ -180,9 +188,7 @@ pub fn play_match(args: &GameMatchArgs) -> Outcome {
             &on_game,
         )
     })?;
-    if !quiet && games.len() > done_before {
-        eprintln!();
-    }
+    bar.finish();
     record.games = games;
     save(&record)?;
     let summary = matches::summarize(&record.games);

@@ -1,0 +1,185 @@
+//! `game solve`, `game play` and `game match` through the binary.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// Run `mancala-sweep ARGS` with `stdin`; returns (exit code, stdout, stderr).
+fn run_with(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let out = Command::cargo_bin("mancala-sweep")
+        .unwrap()
+        .args(args)
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    run_with(args, "")
+}
+
+#[test]
+fn game_solve_gives_the_value_the_best_turn_and_a_pv_that_replays() {
+    let (code, out, err) = run(&[
+        "game", "solve", "--pits", "4", "--stones", "3", "--json", "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["format"], "mancala-sweep-game-solve/1");
+    assert_eq!(v["preset"], "kalah");
+    assert_eq!(v["complete"], true);
+    let value = v["value"].as_i64().unwrap();
+    assert_eq!(v["lower"], v["upper"]);
+    // The principal variation, replayed turn by turn through `replay`'s
+    // rules engine via the library, ends with that value.
+    let mut g = mancala_sweep::game::GameState::start(4, 3, mancala_sweep::Rules::KALAH).unwrap();
+    for t in v["principal_variation"].as_array().unwrap() {
+        let picks: Vec<mancala_sweep::Pit> = t
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| mancala_sweep::Pit::new(p.as_u64().unwrap() as u32, 4).unwrap())
+            .collect();
+        g.play_turn(&picks).unwrap();
+    }
+    assert!(g.is_over());
+    assert_eq!(g.first_minus_second() as i64, value);
+    assert_eq!(v["best_turn"], v["principal_variation"][0]);
+
+    let (code, text, _) = run(&["game", "solve", "--pits", "4", "--stones", "3", "-q"]);
+    assert_eq!(code, 0);
+    assert!(
+        text.contains(&format!(
+            "Value with perfect play: +{value} for the player to move"
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn game_solve_refuses_a_table_over_the_memory_cap_before_it_starts() {
+    let (code, out, err) = run(&[
+        "game",
+        "solve",
+        "--table",
+        "1G",
+        "--max-memory",
+        "100M",
+        "-q",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("exceed the memory cap"), "{err}");
+}
+
+#[test]
+fn bad_agents_levels_and_game_counts_get_one_line_and_status_2() {
+    for (args, needle) in [
+        (vec!["game", "match", "deep", "random"], "not an agent"),
+        (vec!["game", "match", "mcts:0", "random"], "from 1 to"),
+        (
+            vec!["game", "match", "random", "greedy", "--games", "3"],
+            "even number",
+        ),
+        (
+            vec!["game", "play", "--level", "expert"],
+            "easy, medium, hard or perfect",
+        ),
+    ] {
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn game_play_takes_picks_hints_undo_and_explains_bad_entries() {
+    let input = "9\n0\nx\n3\nhint\nundo\nundo\nquit\n";
+    let (code, out, err) = run_with(&["game", "play", "--level", "easy"], input);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("You play the bottom row against greedy"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Pit 9: an opponent pit: scope own allows pits 1 to 6 only."),
+        "{out}"
+    );
+    assert!(out.contains("Pit 0: no such pit"), "{out}");
+    assert!(out.contains("\"x\" is not a pit number (1 to 6)"), "{out}");
+    // Pit 3 of 6x4 ends in the store: a free turn, still the person's pick.
+    assert!(out.contains("You: pit 3."), "{out}");
+    assert!(out.contains("Hint: greedy would play"), "{out}");
+    assert!(out.contains("Taken back."), "{out}");
+    assert!(out.contains("Nothing to take back."), "{out}");
+    assert!(out.contains("Game left at turn 1."), "{out}");
+}
+
+#[test]
+fn game_play_to_the_end_against_the_computer() {
+    // Pit 1 again and again: legal until the row runs dry, then the
+    // prompt explains; the input ends before the game, or the game ends.
+    let input = "1\n2\n3\n4\n5\n6\n".repeat(30);
+    let (code, out, err) = run_with(
+        &[
+            "game", "play", "--pits", "3", "--stones", "2", "--first", "computer",
+        ],
+        &input,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Computer: pit"), "{out}");
+    assert!(out.contains("Game over: "), "{out}");
+}
+
+#[test]
+fn game_match_prints_statistics_and_resumes_from_its_results_file() {
+    let dir = std::env::temp_dir().join(format!("ms-game-match-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("m.json");
+    let f = file.to_str().unwrap();
+    let args = [
+        "game", "match", "random", "greedy", "--games", "8", "--seed", "5", "--out", f, "--json",
+        "-q",
+    ];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["format"], "mancala-sweep-game-match/1");
+    assert_eq!(v["complete"], true);
+    assert_eq!(v["summary"]["games"], 8);
+    let s = &v["summary"];
+    assert_eq!(
+        s["a_wins"].as_u64().unwrap()
+            + s["draws"].as_u64().unwrap()
+            + s["b_wins"].as_u64().unwrap(),
+        8
+    );
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(saved["games"], v["games"]);
+    // The same command again: nothing left to play, the same games.
+    let (code, again, _) = run(&args);
+    assert_eq!(code, 0);
+    let w: Value = serde_json::from_str(&again).unwrap();
+    assert_eq!(w["games"], v["games"]);
+    // Another match into the same file is refused.
+    let (code, _, err) = run(&[
+        "game", "match", "random", "random", "--games", "8", "--out", f, "-q",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("holds another match"), "{err}");
+    let (code, text, _) = run(&[
+        "game", "match", "random", "greedy", "--games", "8", "--seed", "5", "-q",
+    ]);
+    assert_eq!(code, 0);
+    assert!(text.contains("score of random:"), "{text}");
+    assert!(text.contains("Elo difference:"), "{text}");
+    assert!(text.contains("first player's score:"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
