@@ -114,7 +114,10 @@ fn game_play_takes_picks_hints_undo_and_explains_bad_entries() {
     assert!(out.contains("Pit 0: no such pit"), "{out}");
     assert!(out.contains("\"x\" is not a pit number (1 to 6)"), "{out}");
     // Pit 3 of 6x4 ends in the store: a free turn, still the person's pick.
-    assert!(out.contains("You: pit 3."), "{out}");
+    assert!(
+        out.contains("You: pit 3 (4 stones) → your store: free turn"),
+        "{out}"
+    );
     assert!(out.contains("Hint: greedy would play"), "{out}");
     assert!(out.contains("Taken back."), "{out}");
     assert!(out.contains("Nothing to take back."), "{out}");
@@ -133,7 +136,11 @@ fn game_play_to_the_end_against_the_computer() {
         &input,
     );
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("Computer: pit"), "{out}");
+    assert!(out.contains("Computer: pit "), "{out}");
+    assert!(
+        !out.contains("→ your store") || out.contains("You: "),
+        "{out}"
+    );
     assert!(out.contains("Game over: "), "{out}");
 }
 

@@ -59,20 +59,34 @@ pub fn line_text(picks: &[u8]) -> String {
 /// sowing's last stone fell, each relay and capture, and how the turn goes
 /// on: `pit 3 (5 stones) → pit 8, took up 6 → your store: free turn`.
 pub fn trace_text(trace: &PickTrace, to_move: bool) -> String {
+    trace_text_seen(trace, to_move, &|p| p, "your store")
+}
+
+/// [`trace_text`] told to someone across the board: `seen` renumbers the
+/// picker's pits as the reader numbers them, and `store` names the
+/// picker's store (`its store` for the computer in `game play`).
+pub fn trace_text_seen(
+    trace: &PickTrace,
+    to_move: bool,
+    seen: &dyn Fn(Pit) -> Pit,
+    store: &str,
+) -> String {
     let mut out = String::new();
     let first = &trace.sowings[0];
     let _ = write!(
         out,
         "pit {} ({} stone{})",
-        first.from,
+        seen(first.from),
         first.stones,
         if first.stones == 1 { "" } else { "s" }
     );
     for (i, sowing) in trace.sowings.iter().enumerate() {
         match sowing.last {
-            Landing::Store => out.push_str(" → your store"),
+            Landing::Store => {
+                let _ = write!(out, " → {store}");
+            }
             Landing::Pit(pit, held) => {
-                let _ = write!(out, " → pit {pit}");
+                let _ = write!(out, " → pit {}", seen(pit));
                 if let Some(next) = trace.sowings.get(i + 1) {
                     let _ = write!(out, ", took up {}", next.stones);
                 } else if held == 0 {
@@ -83,13 +97,18 @@ pub fn trace_text(trace: &PickTrace, to_move: bool) -> String {
     }
     match trace.capture {
         Some(c) if c.stones == 0 => {
-            let _ = write!(out, ", captured it (pit {} opposite is empty)", c.opposite);
+            let _ = write!(
+                out,
+                ", captured it (pit {} opposite is empty)",
+                seen(c.opposite)
+            );
         }
         Some(c) => {
             let _ = write!(
                 out,
                 ", captured it and {} from pit {} opposite",
-                c.stones, c.opposite
+                c.stones,
+                seen(c.opposite)
             );
         }
         None => {}

@@ -6,7 +6,7 @@ use crate::cli::progress::Counter;
 use crate::cli::signal::{exit_on_first_ctrl_c, INTERRUPTED};
 use crate::cli::words::CliError;
 use mancala_sweep::format::game::{game_solve_text, match_text, picks_text};
-use mancala_sweep::format::text::trace_text;
+use mancala_sweep::format::text::{trace_text, trace_text_seen};
 use mancala_sweep::format::{
     parse_versioned, write_atomic, GameMatchJson, GameSolveJson, GAME_MATCH_FORMAT,
 };
@@ -15,7 +15,7 @@ use mancala_sweep::game::{
     solve, AgentSpec, GameError, GameSession, GameState, Level, PickOutcome, Played, Side,
     SolveOptions,
 };
-use mancala_sweep::rules::{Board, Preset, Rules};
+use mancala_sweep::rules::{Board, Pit, Preset, Rules};
 use mancala_sweep::search::default_max_memory;
 use std::io::{BufRead, Write};
 use std::sync::Mutex;
@@ -235,22 +235,22 @@ pub fn play(args: &GamePlayArgs) -> Outcome {
     Ok(String::new())
 }
 
-/// How a pit of `by` reads from the person's side.
-fn pit_name(p: &Played, person: Side, n: usize) -> String {
-    let k = p.pit.number() as usize;
-    if p.by == person {
-        format!("pit {k}")
-    } else {
-        // The computer's pit k is the person's pit n + k, when k is its own.
-        let yours = if k <= n { k + n } else { k - n };
-        format!("pit {yours}")
-    }
-}
-
 fn say_pick(out: &mut dyn Write, p: &Played, person: Side, n: usize) -> std::io::Result<()> {
-    let who = if p.by == person { "You" } else { "Computer" };
-    let what = trace_text(&p.trace, p.outcome == PickOutcome::FreeTurn);
-    writeln!(out, "{who}: {}. {what}", pit_name(p, person, n))
+    let free = p.outcome == PickOutcome::FreeTurn;
+    if p.by == person {
+        return writeln!(out, "You: {}", trace_text(&p.trace, free));
+    }
+    // The computer's pit k is the person's pit n + k, and the other way.
+    let seen = |pit: Pit| {
+        let k = pit.number() as usize;
+        let yours = if k <= n { k + n } else { k - n };
+        Pit::new(yours as u32, n).expect("a pit of the board")
+    };
+    writeln!(
+        out,
+        "Computer: {}",
+        trace_text_seen(&p.trace, free, &seen, "its store")
+    )
 }
 
 fn show(out: &mut dyn Write, s: &GameSession) -> std::io::Result<()> {
