@@ -141,3 +141,30 @@ fn the_schemas_reject_what_they_should() {
     doc["steps"][0]["end"] = Value::from("maybe");
     assert!(!schema("replay").is_valid(&doc), "a bad end passes");
 }
+
+#[test]
+fn game_solve_and_match_output_match_their_schemas() {
+    for args in [
+        &[
+            "game", "solve", "--pits", "4", "--stones", "3", "--json", "-q",
+        ][..],
+        &[
+            "game",
+            "solve",
+            "--board",
+            "0 1 2 / 3 4 / 1 0 2",
+            "--capture",
+            "empty",
+            "--json",
+            "-q",
+        ],
+    ] {
+        check("game-solve", &output(args), &format!("{args:?}"));
+    }
+    let m = output(&[
+        "game", "match", "random", "greedy", "--games", "4", "--json", "-q",
+    ]);
+    check("game-match", &m, "game match");
+    // A one-sided match has no Elo: null, which the schema allows.
+    assert!(m["summary"]["elo"].is_null() || m["summary"]["elo"].is_number());
+}
