@@ -190,3 +190,35 @@ fn game_match_prints_statistics_and_resumes_from_its_results_file() {
     assert!(text.contains("first player's score:"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn puzzles_from_strong_play_check_out() {
+    let dir = std::env::temp_dir().join(format!("ms-game-hard-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("hard.json");
+    let f = file.to_str().unwrap();
+    let (code, _, err) = run(&[
+        "puzzles",
+        "generate",
+        "--rules",
+        "kalah",
+        "--source",
+        "game-hard",
+        "--count",
+        "3",
+        "--seed",
+        "2",
+        "--out",
+        f,
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let puzzles = v["puzzles"].as_array().unwrap();
+    assert_eq!(puzzles.len(), 3);
+    assert!(puzzles.iter().all(|p| p["source"] == "game-hard"));
+    let (code, _, err) = run(&["puzzles", "check", f]);
+    assert_eq!(code, 0, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

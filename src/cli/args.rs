@@ -134,6 +134,8 @@ pub enum SourceArg {
     Line,
     /// A position met in a game between simple players.
     Game,
+    /// A position met in a game between two agents of the hard level (mtdf:12): positions of strong play.
+    GameHard,
 }
 
 impl From<SourceArg> for Source {
@@ -142,6 +144,7 @@ impl From<SourceArg> for Source {
             SourceArg::Start => Source::Start,
             SourceArg::Line => Source::Line,
             SourceArg::Game => Source::Game,
+            SourceArg::GameHard => Source::GameHard,
         }
     }
 }

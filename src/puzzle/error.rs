@@ -86,6 +86,9 @@ pub enum PuzzleError {
     /// The terminal (or whatever the player types into) failed.
     #[error("terminal: {0}")]
     Terminal(#[source] std::io::Error),
+    /// A game of the `game-hard` source could not be played.
+    #[error(transparent)]
+    Game(#[from] crate::game::GameError),
     /// No puzzle of the collection has the grade asked for.
     #[error("{}: no puzzle of grade {grade} in it", path.display())]
     NoGrade {

@@ -30,6 +30,7 @@ pub mod text;
 pub use error::PuzzleError;
 
 use crate::format::{FileError, VERSION};
+use crate::game::{GameState, Level};
 use crate::rules::{turn, Board, Line, Rules};
 use crate::search::{solve, Listing, SolveOptions};
 use rand::{Rng, SeedableRng};
@@ -59,6 +60,9 @@ pub enum Source {
     Line,
     /// A position met in a game between simple players.
     Game,
+    /// A position met in a game between two agents of the `hard` level
+    /// ([`crate::game::Level::Hard`]): what people reach in strong play.
+    GameHard,
 }
 
 impl Source {
@@ -68,6 +72,7 @@ impl Source {
             Source::Start => "start",
             Source::Line => "line",
             Source::Game => "game",
+            Source::GameHard => "game-hard",
         }
     }
 }
@@ -642,6 +647,32 @@ pub fn generate(opts: &GenerateOptions) -> Result<Generated> {
                             }
                             board = flip(&play_turn(&board, opts.rules, a, &mut rng));
                             std::mem::swap(&mut a, &mut b);
+                        }
+                    }
+                }
+                Source::GameHard => {
+                    let mut games = 0;
+                    while candidates.len() < enough && games < 4 * enough.max(5) {
+                        games += 1;
+                        let pits = 4 + rng.random_range(0..3);
+                        let stones = 3 + rng.random_range(0..2u32);
+                        let start = GameState::start(pits, stones, opts.rules)?;
+                        // A random first turn, so that the games differ.
+                        let first = start.turns();
+                        let mut state = first[rng.random_range(0..first.len())].after;
+                        let hard = Level::Hard.agent();
+                        let mut agents = [
+                            hard.build(&state, rng.random())?,
+                            hard.build(&state, rng.random())?,
+                        ];
+                        let mut side = 0;
+                        while !state.is_over() {
+                            if rng.random_range(0..3) == 0 {
+                                try_position!('gather, &state.board(), false, opts.seconds);
+                            }
+                            let picks = agents[side].choose(&state);
+                            state.play_turn(&picks)?;
+                            side = 1 - side;
                         }
                     }
                 }
