@@ -47,7 +47,25 @@ fn a_small_atlas_agrees_with_solve_cell_by_cell() {
     let atlas: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("atlas.json")).unwrap()).unwrap();
     assert_eq!(atlas["format"], "mancala-sweep-atlas/1");
+    // The run that made the cells: its command, budget and machine.
+    let runs = atlas["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1);
+    assert!(runs[0]["command"]
+        .as_str()
+        .unwrap()
+        .starts_with("mancala-sweep atlas --all-rules --pits 1-4"));
+    assert!(runs[0]["machine"]
+        .as_str()
+        .unwrap()
+        .contains("threads, kernels"));
+    assert!(runs[0]["seconds"].as_f64().unwrap() > 0.0);
     let cells = atlas["cells"].as_array().unwrap();
+    assert!(cells.iter().all(|c| c["run"] == 0));
+    let md = std::fs::read_to_string(dir.join("atlas.md")).unwrap();
+    assert!(
+        md.contains("**How it was made.** `mancala-sweep atlas --all-rules"),
+        "{md}"
+    );
     assert_eq!(cells.len(), 12 * 4 * 3);
     for c in cells {
         let rules = serde_json::from_value(c["rules"].clone()).unwrap();

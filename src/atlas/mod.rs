@@ -108,6 +108,10 @@ pub struct Cell {
     pub line: Line,
     /// Seconds the cell took (the failed exhaustive try included).
     pub seconds: f64,
+    /// The run of [`Atlas::runs`] that made the cell (its index); null for
+    /// cells made before runs were recorded.
+    #[serde(default)]
+    pub run: Option<usize>,
 }
 
 impl Cell {
@@ -123,8 +127,31 @@ pub struct Atlas {
     pub format: String,
     /// Tool version that wrote the file.
     pub version: String,
+    /// The runs that made the cells, oldest first: a resumed atlas may
+    /// come from several, on several machines.
+    #[serde(default)]
+    pub runs: Vec<AtlasRun>,
     /// Cells, in grid order.
     pub cells: Vec<Cell>,
+}
+
+/// One run of `atlas`: what made some of the cells, so that a reader can
+/// weigh the `seconds` and the `find` cells (whose lower bounds depend on
+/// the budget).
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct AtlasRun {
+    /// The command line, as typed.
+    pub command: String,
+    /// Tool version.
+    pub version: String,
+    /// The machine ([`crate::search::kernel::machine`]).
+    pub machine: String,
+    /// Wall seconds for a cell's exhaustive try, and again for `find`.
+    pub seconds: f64,
+    /// Memory guard of the exhaustive try, bytes.
+    pub max_memory: u64,
+    /// Worker threads.
+    pub threads: usize,
 }
 
 /// Limits for one cell.
@@ -165,6 +192,7 @@ pub fn run_cell(
         positions: Some(1),
         line: Line::default(),
         seconds: 0.0,
+        run: None,
     };
     if !board.can_move(rules) {
         // No stones to pick (0 stones a pit): the turn is over at once.
@@ -297,15 +325,19 @@ pub fn merge(grid: &Grid, cells: &[Cell]) -> Vec<Cell> {
 }
 
 /// Write every output file of the atlas into `dir`.
-pub fn write_all(dir: &Path, grid: &Grid, cells: &[Cell]) -> Result<()> {
+pub fn write_all(dir: &Path, grid: &Grid, runs: &[AtlasRun], cells: &[Cell]) -> Result<()> {
     let atlas = Atlas {
         format: ATLAS_FORMAT.into(),
         version: VERSION.into(),
+        runs: runs.to_vec(),
         cells: cells.to_vec(),
     };
     let json = serde_json::to_string_pretty(&atlas).expect("serializable") + "\n";
     write_atomic(&dir.join("atlas.json"), json.as_bytes())?;
-    write_atomic(&dir.join("atlas.md"), markdown(grid, cells).as_bytes())?;
+    write_atomic(
+        &dir.join("atlas.md"),
+        markdown(grid, runs, cells).as_bytes(),
+    )?;
     for &r in &grid.rule_sets {
         let svg = heat_map(grid, cells, r);
         write_atomic(&dir.join(format!("{}.svg", slug(r))), svg.as_bytes())?;
@@ -320,6 +352,7 @@ pub fn run(
     grid: &Grid,
     dir: &Path,
     budget: CellBudget,
+    command: &str,
     stop: &AtomicBool,
     on_cell: &dyn Fn(usize, usize, &Cell),
 ) -> Result<(Vec<Cell>, usize)> {
@@ -327,20 +360,32 @@ pub fn run(
         path: dir.to_path_buf(),
         source,
     })?;
-    let earlier = load(dir)?.map(|a| a.cells).unwrap_or_default();
+    let (mut runs, earlier) = load(dir)?.map(|a| (a.runs, a.cells)).unwrap_or_default();
     let mut cells = merge(grid, &earlier);
     let skipped = cells.len();
     let wanted = grid.cells();
+    let this_run = AtlasRun {
+        command: command.to_string(),
+        version: VERSION.into(),
+        machine: crate::search::kernel::machine(),
+        seconds: budget.seconds,
+        max_memory: budget.max_memory,
+        threads: budget.threads,
+    };
     // Write at once, so that an unwritable directory fails before any work.
-    write_all(dir, grid, &cells)?;
+    write_all(dir, grid, &runs, &cells)?;
     for (rules, pits, stones) in wanted.iter().copied() {
         if cells.iter().any(|c| c.key() == (rules, pits, stones)) {
             continue;
         }
-        let cell = run_cell(rules, pits, stones, budget, stop)?;
+        let mut cell = run_cell(rules, pits, stones, budget, stop)?;
+        if runs.last() != Some(&this_run) {
+            runs.push(this_run.clone());
+        }
+        cell.run = Some(runs.len() - 1);
         cells.push(cell.clone());
         cells = merge(grid, &cells);
-        write_all(dir, grid, &cells)?;
+        write_all(dir, grid, &runs, &cells)?;
         on_cell(cells.len(), wanted.len(), &cell);
     }
     Ok((cells, skipped))
@@ -437,7 +482,7 @@ mod tests {
             .iter()
             .map(|&(r, p, s)| run_cell(r, p, s, budget, &stop).unwrap())
             .collect();
-        write_all(&dir, &g, &first).unwrap();
+        write_all(&dir, &g, &[], &first).unwrap();
         let back = load(&dir).unwrap().unwrap();
         assert_eq!(back.cells, first);
         // A cell from outside the grid is dropped by merge; order follows the grid.

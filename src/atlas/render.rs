@@ -1,7 +1,7 @@
 //! The atlas in words and pictures: a cell's text, the Markdown tables and
 //! the SVG heat maps (plotters), one per rule set.
 
-use super::{slug, Cell, Grid};
+use super::{slug, AtlasRun, Cell, Grid};
 use crate::rules::Rules;
 use std::fmt::Write as _;
 
@@ -20,9 +20,46 @@ pub fn cell_text(cell: Option<&Cell>) -> String {
     }
 }
 
+/// Which runs made the cells: command, budget and machine, and how many
+/// cells each made.
+fn made_by(runs: &[AtlasRun], cells: &[Cell]) -> String {
+    let mut out = String::from("\n**How it was made.**");
+    let unknown = cells.iter().filter(|c| c.run.is_none()).count();
+    if runs.is_empty() {
+        out.push_str(
+            " No run is recorded (the cells were made before `atlas` recorded its runs).\n",
+        );
+        return out;
+    }
+    for (i, r) in runs.iter().enumerate() {
+        let made = cells.iter().filter(|c| c.run == Some(i)).count();
+        let _ = write!(
+            out,
+            " `{}` (version {}) made {made} cell{} on {}, with {} s a cell for the exhaustive try and again for `find`, a memory guard of {} and {} thread{}.",
+            r.command,
+            r.version,
+            if made == 1 { "" } else { "s" },
+            r.machine,
+            r.seconds,
+            crate::search::format_bytes(r.max_memory),
+            r.threads,
+            if r.threads == 1 { "" } else { "s" }
+        );
+    }
+    if unknown > 0 {
+        let _ = write!(
+            out,
+            " {unknown} cells come from runs that were not recorded."
+        );
+    }
+    out.push('\n');
+    out
+}
+
 /// `atlas.md`: one table per rule set, pits down, stones across.
-pub fn markdown(grid: &Grid, cells: &[Cell]) -> String {
+pub fn markdown(grid: &Grid, runs: &[AtlasRun], cells: &[Cell]) -> String {
     let mut out = String::from("# Variant atlas\n\nThe best first turn from the start of a game: the most stones the player to move can have in their store when the turn ends, of all the stones on the board. ✔ marks a sweep (every stone). ≥ marks a lower bound found by `find` where the exhaustive search did not fit the budget; every other cell is proved by `solve`. A ≥ cell that is also a sweep (≥ and ✔) is the most possible score, but its counts were not worked out. ◆ marks the board GamePigeon plays (6 pits a side, 4 stones a pit). In the heat maps the colour runs from dark violet (a small share of the stones) to yellow (all of them), a scale that reads the same to colour-blind eyes; rows are in the order of the tables. Written by `mancala-sweep atlas`.\n");
+    out.push_str(&made_by(runs, cells));
     let striking = striking_cells(grid, cells);
     if !striking.is_empty() {
         let _ = writeln!(out, "\n**Striking cells.** Where one more stone a pit, or one more pit, makes the best turn collapse: {}.", striking.join("; "));
@@ -282,6 +319,7 @@ mod tests {
             positions: Some(1),
             line: Line::default(),
             seconds: 0.0,
+            run: Some(0),
         }
     }
 
@@ -296,7 +334,19 @@ mod tests {
             cell(Rules::AVALANCHE, 6, 4, 43),
             cell(Rules::AVALANCHE, 7, 4, 2),
         ];
-        let md = markdown(&grid, &cells);
+        let runs = [AtlasRun {
+            command: "mancala-sweep atlas --pits 6-7 --stones 4".into(),
+            version: "0.1.0".into(),
+            machine: "a test machine, 2 threads".into(),
+            seconds: 20.0,
+            max_memory: 1 << 30,
+            threads: 2,
+        }];
+        let md = markdown(&grid, &runs, &cells);
+        assert!(
+            md.contains("`mancala-sweep atlas --pits 6-7 --stones 4` (version 0.1.0) made 2 cells on a test machine, 2 threads, with 20 s a cell"),
+            "{md}"
+        );
         assert!(md.contains("| 6 | 43/48 ◆ |"), "{md}");
         assert!(md.contains("| 7 | 2/56 |"), "{md}");
         assert!(

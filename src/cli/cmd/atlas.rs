@@ -56,7 +56,17 @@ pub fn run(args: &AtlasArgs) -> Outcome {
             ),
         );
     };
-    let result = atlas::run(&grid, &args.out, budget, &INTERRUPTED, &on_cell);
+    let command = std::iter::once("mancala-sweep".to_string())
+        .chain(std::env::args().skip(1).map(|a| {
+            if a.contains(' ') || a.is_empty() {
+                format!("{a:?}")
+            } else {
+                a
+            }
+        }))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let result = atlas::run(&grid, &args.out, budget, &command, &INTERRUPTED, &on_cell);
     bar.finish();
     let (cells, skipped) = result?;
     Ok(format!(

@@ -75,6 +75,28 @@ impl Kernel {
     }
 }
 
+/// This machine in one line, for the records of long runs (the atlas, the
+/// benchmarks): the CPU's model (from `/proc/cpuinfo` where there is one),
+/// its hardware threads, and the kernels it can run.
+pub fn machine() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, m)| m.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let kernels: Vec<&str> = [Kernel::Stream, Kernel::Lockstep, Kernel::Scalar]
+        .into_iter()
+        .filter(|k| k.supported().is_ok())
+        .map(Kernel::name)
+        .collect();
+    format!("{model}, {threads} threads, kernels {}", kernels.join("/"))
+}
+
 impl fmt::Display for Kernel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
