@@ -48,6 +48,7 @@ pub mod format;
 pub mod puzzle;
 pub mod rules;
 pub mod search;
+pub mod web;
 
 pub use error::{Error, Result};
 pub use rules::{Board, Capture, Line, Pit, Preset, Rules, Scope};

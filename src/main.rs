@@ -40,6 +40,7 @@ fn main() -> ExitCode {
         Command::Puzzles(PuzzlesCommand::Play(a)) => cmd::puzzles::play(a),
         Command::Puzzles(PuzzlesCommand::List(a)) => cmd::puzzles::list(a),
         Command::Completions(a) => cmd::shell::completions(a),
+        Command::Serve(a) => cmd::serve::run(a),
         Command::Man => cmd::shell::man(),
     };
     match outcome {

@@ -5,6 +5,7 @@ pub mod atlas;
 pub mod find;
 pub mod puzzles;
 pub mod replay;
+pub mod serve;
 pub mod shell;
 pub mod solve;
 
