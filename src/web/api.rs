@@ -177,9 +177,12 @@ pub(crate) async fn solve(state: Shared_, body: Body) -> ApiResult {
             "limit: {limit} is too many lines to list; allowed 0 to 1000"
         )));
     }
-    let _slot = Slot::take(&state)?;
+    let slot = Slot::take(&state)?;
     let (max_memory, seconds) = (state.config.max_memory, state.config.seconds);
     let result = blocking(move |cancel| {
+        // The slot is freed when the search has really stopped, not when
+        // the request went away.
+        let _slot = slot;
         let opts = SolveOptions {
             threads: 0,
             listing: Listing::Limit(limit as usize),
@@ -251,8 +254,9 @@ pub(crate) async fn find(state: Shared_, body: Body) -> ApiResult {
         )));
     }
     let seed = req.seed.unwrap_or(0);
-    let _slot = Slot::take(&state)?;
+    let slot = Slot::take(&state)?;
     let result = blocking(move |cancel| {
+        let _slot = slot;
         let opts = FindOptions {
             seconds,
             seed,
@@ -366,8 +370,9 @@ pub(crate) async fn check(
     let (c, p) = lookup(&state, &name, &id)?;
     let (c, p) = (c.clone(), p.clone());
     let seconds = state.config.seconds.min(10.0);
-    let _slot = Slot::take(&state)?;
+    let slot = Slot::take(&state)?;
     blocking(move |cancel| {
+        let _slot = slot;
         let mut session = Session::new(&c, &p, seconds, cancel).map_err(|e| ApiError::bad(e.to_string()))?;
         let mut steps = Vec::new();
         for (i, &n) in req.picks.iter().enumerate() {
