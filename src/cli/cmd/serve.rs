@@ -56,16 +56,18 @@ pub fn run(args: &ServeArgs) -> Outcome {
 
 /// Open `url` in the default browser if an opener exists; say so if not.
 fn open(url: &str) {
-    for opener in ["xdg-open", "open"] {
-        if std::process::Command::new(opener)
-            .arg(url)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .is_ok()
-        {
-            return;
-        }
+    // `open` is the macOS opener; on Debian the same name is openvt.
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    let spawned = std::process::Command::new(opener)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if spawned.is_err() {
+        eprintln!("--open: could not run {opener}; open {url} by hand");
     }
-    eprintln!("--open: no xdg-open or open here; open {url} by hand");
 }
