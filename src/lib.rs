@@ -28,10 +28,10 @@
 //! - [`format`](mod@format): the JSON documents (versioned), the text reports, files
 //!   written whole.
 //! - [`puzzle`] and [`atlas`]: the product features, with their files.
-//! - The whole-game engine (`game`: two players, agents, exact game values)
-//!   and the local web app (`web`: `mancala-sweep serve`) come next, as
-//!   folders of their own on top of `rules` and `search`; the web app will
-//!   answer with the same JSON documents as the command line.
+//! - [`web`]: the local web app of `mancala-sweep serve`, answering with
+//!   the same JSON documents as the command line. The whole-game engine
+//!   (`game`: two players, agents, exact game values) comes next, as a
+//!   folder of its own on top of `rules` and `search`.
 //! - The command line lives in the binary (`src/main.rs` and `src/cli/`):
 //!   flags, progress bars, Ctrl-C, exit codes, and the only words that
 //!   name a flag.
@@ -49,6 +49,7 @@ pub mod game;
 pub mod puzzle;
 pub mod rules;
 pub mod search;
+pub mod web;
 
 pub use error::{Error, Result};
 pub use rules::{Board, Capture, Line, Pit, Preset, Rules, Scope};

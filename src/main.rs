@@ -43,6 +43,7 @@ fn main() -> ExitCode {
         Command::Game(GameCommand::Play(a)) => cmd::game::play(a),
         Command::Game(GameCommand::Match(a)) => cmd::game::play_match(a),
         Command::Completions(a) => cmd::shell::completions(a),
+        Command::Serve(a) => cmd::serve::run(a),
         Command::Man => cmd::shell::man(),
     };
     match outcome {

@@ -44,6 +44,34 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print the manual page (roff) to stdout, e.g. `mancala-sweep man > mancala-sweep.1`.
     Man,
+    /// Start the local web app (solve, puzzles) and its JSON API in a browser.
+    Serve(ServeArgs),
+}
+
+/// `serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Port to listen on; 0 picks a free one.
+    #[arg(long, value_name = "P", default_value_t = 8080)]
+    pub port: u16,
+    /// Address to listen on; anything but a loopback address lets other machines in.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub bind: std::net::IpAddr,
+    /// Open the page in the default browser (xdg-open or open).
+    #[arg(long)]
+    pub open: bool,
+    /// More puzzle collections to offer, read once at start.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub puzzles: Vec<PathBuf>,
+    /// Memory guard of each solve, e.g. 800M or 4G [default: 1G].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
+    /// Time budget of each solve in seconds.
+    #[arg(long, value_name = "S", default_value_t = 30.0)]
+    pub seconds: f64,
+    /// Solves at once; more are refused with 429.
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub max_solves: u16,
 }
 
 /// `completions`.

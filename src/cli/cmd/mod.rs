@@ -6,6 +6,7 @@ pub mod find;
 pub mod game;
 pub mod puzzles;
 pub mod replay;
+pub mod serve;
 pub mod shell;
 pub mod solve;
 

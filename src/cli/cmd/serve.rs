@@ -1,0 +1,73 @@
+//! `serve`: the local web app. The library has the app; this reads the
+//! flags and the extra collections, binds, prints the URL and runs.
+
+use super::Outcome;
+use crate::cli::args::ServeArgs;
+use crate::cli::words::CliError;
+use mancala_sweep::web::{self, Config};
+
+/// Run `serve` until the process is stopped.
+pub fn run(args: &ServeArgs) -> Outcome {
+    if !(args.seconds > 0.0 && args.seconds.is_finite()) {
+        return Err(CliError::Input(format!(
+            "--seconds {} is not allowed: give a number of seconds above 0",
+            args.seconds
+        )));
+    }
+    let mut collections = web::committed_collections().map_err(CliError::Input)?;
+    for path in &args.puzzles {
+        collections.push(mancala_sweep::puzzle::load(path)?);
+    }
+    let config = Config {
+        max_memory: args.max_memory.unwrap_or(1 << 30),
+        seconds: args.seconds,
+        max_solves: usize::from(args.max_solves),
+        collections,
+        ..Config::default()
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(CliError::Terminal)?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind((args.bind, args.port))
+            .await
+            .map_err(|e| {
+                CliError::Input(format!("cannot listen on {}:{}: {e}", args.bind, args.port))
+            })?;
+        let addr = listener.local_addr().map_err(CliError::Terminal)?;
+        if !args.bind.is_loopback() {
+            eprintln!(
+                "warning: listening on {} lets other machines on the network use this server",
+                args.bind
+            );
+        }
+        let url = format!("http://{addr}/");
+        println!("mancala-sweep web app: {url}");
+        if args.open {
+            open(&url);
+        }
+        web::serve(listener, config)
+            .await
+            .map_err(CliError::Terminal)?;
+        Ok(String::new())
+    })
+}
+
+/// Open `url` in the default browser if an opener exists; say so if not.
+fn open(url: &str) {
+    // `open` is the macOS opener; on Debian the same name is openvt.
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    let spawned = std::process::Command::new(opener)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if spawned.is_err() {
+        eprintln!("--open: could not run {opener}; open {url} by hand");
+    }
+}

@@ -1,0 +1,442 @@
+//! The `/api/` handlers: read the body within the limit, turn it into the
+//! library's options, run the search off the async threads, answer with
+//! the command line's JSON.
+
+use super::State;
+use crate::format::{FindJson, ReplayJson, SolveJson, SolveStoppedJson};
+use crate::puzzle::session::{Outcome, Session};
+use crate::puzzle::{Collection, Puzzle};
+use crate::rules::{turn, Board, Capture, Preset, RuleOptions, Rules, Scope};
+use crate::search::{self, FindOptions, Listing, SearchError, SolveOptions};
+use axum::body::Body;
+use axum::extract::{Path, State as Shared};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+type Shared_ = Shared<Arc<State>>;
+
+/// An API error: a status and one line.
+pub(crate) struct ApiError(StatusCode, String);
+
+impl ApiError {
+    fn bad(msg: impl Into<String>) -> Self {
+        ApiError(StatusCode::BAD_REQUEST, msg.into())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+type ApiResult = Result<Response, ApiError>;
+
+/// The body as `T`, refusing more than the limit (413) and JSON that does
+/// not fit (400, with serde's line and column).
+async fn read<T: DeserializeOwned>(state: &State, body: Body) -> Result<T, ApiError> {
+    let limit = state.config.body_limit;
+    let bytes = axum::body::to_bytes(body, limit).await.map_err(|_| {
+        ApiError(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("request body is larger than the limit of {limit} bytes"),
+        )
+    })?;
+    let bytes = if bytes.is_empty() { &b"{}"[..] } else { &bytes };
+    serde_json::from_slice(bytes).map_err(|e| ApiError::bad(format!("request body: {e}")))
+}
+
+/// The rule and board fields every solving request may have, as the
+/// command line's flags.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Position {
+    /// Board text format.
+    board: Option<String>,
+    pits: Option<usize>,
+    stones: Option<u32>,
+    rules: Option<String>,
+    scope: Option<String>,
+    relay: Option<bool>,
+    capture: Option<String>,
+}
+
+impl Position {
+    fn resolve(&self) -> Result<(Rules, Board), ApiError> {
+        let field = |name: &str, v: &Option<String>| -> Result<_, ApiError> {
+            Ok(v.as_deref().map(|s| (name.to_string(), s.to_string())))
+        };
+        let preset = match field("rules", &self.rules)? {
+            Some((_, s)) => Some(
+                s.parse::<Preset>()
+                    .map_err(|e| ApiError::bad(format!("rules: {e}")))?,
+            ),
+            None => None,
+        };
+        let scope = match &self.scope {
+            Some(s) => Some(
+                s.parse::<Scope>()
+                    .map_err(|e| ApiError::bad(format!("scope: {e}")))?,
+            ),
+            None => None,
+        };
+        let capture = match &self.capture {
+            Some(s) => Some(
+                s.parse::<Capture>()
+                    .map_err(|e| ApiError::bad(format!("capture: {e}")))?,
+            ),
+            None => None,
+        };
+        let opts = RuleOptions {
+            preset,
+            scope,
+            relay: self.relay,
+            capture,
+            pits: self.pits,
+            stones: self.stones,
+            board: self.board.clone(),
+        };
+        opts.resolve().map_err(|e| ApiError::bad(e.to_string()))
+    }
+}
+
+/// Counts a running solve for the 429 limit; dropping it frees the slot.
+struct Slot(Arc<State>);
+
+impl Slot {
+    fn take(state: &Arc<State>) -> Result<Slot, ApiError> {
+        let max = state.config.max_solves;
+        let now = state.running.fetch_add(1, Ordering::SeqCst);
+        let slot = Slot(state.clone());
+        if now >= max {
+            return Err(ApiError(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("busy: {max} solves are running already (--max-solves {max}); try again when one ends"),
+            ));
+        }
+        Ok(slot)
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.running.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Raises the search's cancel flag when the request goes away (the page
+/// closed, the client hung up): axum drops the handler's future then.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Run `work` on a blocking thread with a cancel flag that the request's
+/// end raises.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let _guard = CancelOnDrop(flag.clone());
+    tokio::task::spawn_blocking(move || work(&flag))
+        .await
+        .map_err(|e| {
+            ApiError(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the search failed: {e}"),
+            )
+        })
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SolveRequest {
+    #[serde(flatten)]
+    position: Position,
+    /// Optimal lines to list (default 10, at most 1000).
+    limit: Option<u32>,
+}
+
+/// `POST /api/solve`: `solve --json`.
+pub(crate) async fn solve(state: Shared_, body: Body) -> ApiResult {
+    let state = state.0;
+    let req: SolveRequest = read(&state, body).await?;
+    let (rules, board) = req.position.resolve()?;
+    let limit = req.limit.unwrap_or(10);
+    if limit > 1000 {
+        return Err(ApiError::bad(format!(
+            "limit: {limit} is too many lines to list; allowed 0 to 1000"
+        )));
+    }
+    let slot = Slot::take(&state)?;
+    let (max_memory, seconds) = (state.config.max_memory, state.config.seconds);
+    let result = blocking(move |cancel| {
+        // The slot is freed when the search has really stopped, not when
+        // the request went away.
+        let _slot = slot;
+        let opts = SolveOptions {
+            threads: 0,
+            listing: Listing::Limit(limit as usize),
+            max_memory,
+            cancel: Some(cancel),
+            seconds: Some(seconds),
+            ..Default::default()
+        };
+        search::solve(&board, rules, &opts)
+    })
+    .await?;
+    match result {
+        Ok(s) => Ok(Json(SolveJson::new(&s, threads())).into_response()),
+        Err(e @ SearchError::MemoryLimit { .. }) => Err(ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "{e} (the server's --max-memory is {max_memory} bytes; try find for a good line)"
+            ),
+        )),
+        Err(e) => match SolveStoppedJson::new(rules, &board, &e) {
+            Some(doc) => Ok(Json(doc).into_response()),
+            None => Err(ApiError::bad(e.to_string())),
+        },
+    }
+}
+
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReplayRequest {
+    #[serde(flatten)]
+    position: Position,
+    /// Pit numbers to play.
+    picks: Vec<u32>,
+}
+
+/// `POST /api/replay`: `replay --json`.
+pub(crate) async fn replay(state: Shared_, body: Body) -> ApiResult {
+    let req: ReplayRequest = read(&state.0, body).await?;
+    let (rules, board) = req.position.resolve()?;
+    let states =
+        turn::replay(board, rules, &req.picks).map_err(|e| ApiError::bad(e.to_string()))?;
+    Ok(Json(ReplayJson::new(rules, &states)).into_response())
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FindRequest {
+    #[serde(flatten)]
+    position: Position,
+    /// Seconds (at most the server's budget).
+    seconds: Option<f64>,
+    seed: Option<u64>,
+}
+
+/// `POST /api/find`: `find --json`.
+pub(crate) async fn find(state: Shared_, body: Body) -> ApiResult {
+    let state = state.0;
+    let req: FindRequest = read(&state, body).await?;
+    let (rules, board) = req.position.resolve()?;
+    let budget = state.config.seconds;
+    let seconds = req.seconds.unwrap_or(budget.min(5.0));
+    if !(seconds > 0.0 && seconds <= budget) {
+        return Err(ApiError::bad(format!(
+            "seconds: {seconds} is not allowed; give more than 0 and at most {budget} (the server's --seconds)"
+        )));
+    }
+    let seed = req.seed.unwrap_or(0);
+    let slot = Slot::take(&state)?;
+    let result = blocking(move |cancel| {
+        let _slot = slot;
+        let opts = FindOptions {
+            seconds,
+            seed,
+            cancel: Some(cancel),
+            ..Default::default()
+        };
+        search::find(&board, rules, &opts)
+    })
+    .await?;
+    match result {
+        Ok(f) => Ok(Json(FindJson::new(&f, seed, threads())).into_response()),
+        Err(e) => Err(ApiError::bad(e.to_string())),
+    }
+}
+
+/// One collection in `GET /api/puzzles`.
+#[derive(Serialize)]
+struct CollectionSummary<'a> {
+    name: &'a str,
+    rules: Rules,
+    preset: Option<String>,
+    count: usize,
+    grades: [usize; 5],
+    /// Every puzzle's id, grade and length, for the page to choose from.
+    puzzles: Vec<serde_json::Value>,
+}
+
+/// `GET /api/puzzles`: the collections the server was started with.
+pub(crate) async fn puzzles(state: Shared_) -> ApiResult {
+    let list: Vec<CollectionSummary> = state
+        .0
+        .config
+        .collections
+        .iter()
+        .map(|c| CollectionSummary {
+            name: &c.name,
+            rules: c.rules,
+            preset: crate::format::json::preset_name(c.rules),
+            count: c.puzzles.len(),
+            grades: c.grade_counts(),
+            puzzles: c
+                .puzzles
+                .iter()
+                .map(|p| json!({"id": p.id, "difficulty": p.difficulty, "length": p.length}))
+                .collect(),
+        })
+        .collect();
+    Ok(
+        Json(json!({ "format": "mancala-sweep-web-puzzles/1", "collections": list }))
+            .into_response(),
+    )
+}
+
+fn lookup<'a>(
+    state: &'a State,
+    name: &str,
+    id: &str,
+) -> Result<(&'a Collection, &'a Puzzle), ApiError> {
+    let not_found = |msg: String| ApiError(StatusCode::NOT_FOUND, msg);
+    let c = state
+        .config
+        .collections
+        .iter()
+        .find(|c| c.name == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = state
+                .config
+                .collections
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect();
+            not_found(format!(
+                "no collection {name:?}; the server has {}",
+                names.join(", ")
+            ))
+        })?;
+    let p = c
+        .puzzles
+        .iter()
+        .find(|p| p.id == id)
+        .ok_or_else(|| not_found(format!("collection {name:?} has no puzzle {id:?}")))?;
+    Ok((c, p))
+}
+
+/// `GET /api/puzzles/{collection}/{id}`: one puzzle, as in its file.
+pub(crate) async fn puzzle(state: Shared_, Path((name, id)): Path<(String, String)>) -> ApiResult {
+    let (c, p) = lookup(&state.0, &name, &id)?;
+    Ok(Json(json!({"collection": c.name, "rules": c.rules, "preset": crate::format::json::preset_name(c.rules), "puzzle": p})).into_response())
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CheckRequest {
+    /// Picks so far.
+    #[serde(default)]
+    picks: Vec<u32>,
+    /// Also give the next pick of a solution from there.
+    #[serde(default)]
+    hint: bool,
+}
+
+/// `POST /api/puzzles/{collection}/{id}/check`: play the picks in a
+/// puzzle session and say how it went.
+pub(crate) async fn check(
+    state: Shared_,
+    Path((name, id)): Path<(String, String)>,
+    body: Body,
+) -> ApiResult {
+    let state = state.0;
+    let req: CheckRequest = read(&state, body).await?;
+    let (c, p) = lookup(&state, &name, &id)?;
+    let (c, p) = (c.clone(), p.clone());
+    let seconds = state.config.seconds.min(10.0);
+    let slot = Slot::take(&state)?;
+    blocking(move |cancel| {
+        let _slot = slot;
+        let mut session = Session::new(&c, &p, seconds, cancel).map_err(|e| ApiError::bad(e.to_string()))?;
+        let mut steps = Vec::new();
+        for (i, &n) in req.picks.iter().enumerate() {
+            let picked = session.pick(n).map_err(|e| ApiError::bad(format!("pick {} ({n}): {e}", i + 1)))?;
+            steps.push(json!({
+                "pick": picked.pit,
+                "to_move": picked.to_move,
+                "left_solutions": picked.left_solutions,
+                "store": session.board().store(),
+                "pits": session.board().pits(),
+                "board": session.board().one_line(),
+            }));
+            if !picked.to_move && i + 1 < req.picks.len() {
+                return Err(ApiError::bad(format!(
+                    "pick {}: the turn ended at pick {} and takes no more picks",
+                    i + 2,
+                    i + 1
+                )));
+            }
+        }
+        let outcome = session.outcome().map(|o| match o {
+            Outcome::Solved | Outcome::Helped => "solved",
+            Outcome::Failed => "failed",
+        });
+        let store = u32::from(session.board().store());
+        let why = match (outcome, session.left_at()) {
+            (Some("failed"), _) => Some(format!(
+                "the turn is over with {store} in the store; the goal is {}",
+                p.goal_store
+            )),
+            (_, Some((k, pit))) => Some(format!(
+                "pick {k} (pit {}) leaves every solution: the goal of {} cannot be reached from here",
+                pit.number(),
+                p.goal_store
+            )),
+            _ => None,
+        };
+        let hint = if req.hint { session.hint() } else { None };
+        let left = session.left_at().map(|(k, _)| k);
+        Ok(Json(json!({
+            "format": "mancala-sweep-web-check/1",
+            "collection": c.name,
+            "id": p.id,
+            "goal_store": p.goal_store,
+            "picks": session.picks(),
+            "steps": steps,
+            "store": store,
+            "to_move": session.board().can_move(c.rules) && outcome.is_none(),
+            "outcome": outcome,
+            "on_track": left.is_none(),
+            "left_at": left,
+            "why": why,
+            "hint": hint,
+            "knows_solutions": session.knows_solutions(),
+        }))
+        .into_response())
+    })
+    .await?
+}
+
+/// Any other `/api/` path: 404 in JSON, listing what there is.
+pub(crate) async fn no_such_endpoint() -> ApiError {
+    ApiError(
+        StatusCode::NOT_FOUND,
+        "no such endpoint; there are POST /api/solve, /api/replay, /api/find, GET /api/puzzles, /api/puzzles/{collection}/{id}, POST /api/puzzles/{collection}/{id}/check".into(),
+    )
+}
