@@ -37,6 +37,14 @@ pub trait Agent: Send {
     fn name(&self) -> String;
     /// The picks of the turn to play in `state` (which is not over).
     fn choose(&mut self, state: &GameState) -> Vec<Pit>;
+    /// [`Agent::choose`], but giving up when `cancel` is raised, with no
+    /// picks then: a server must be able to stop a search whose time is
+    /// not bounded (`perfect`, deep `mtdf`) when its client leaves or its
+    /// time runs out. Agents whose turn is quick ignore the flag.
+    fn choose_until(&mut self, state: &GameState, cancel: &AtomicBool) -> Vec<Pit> {
+        let _ = cancel;
+        self.choose(state)
+    }
 }
 
 /// A description of an agent, such as `alphabeta:6` or `mcts:2000`.
@@ -224,6 +232,26 @@ impl AgentSpec {
             AgentSpec::Mcts(playouts) => Box::new(Mcts { playouts, rng }),
             AgentSpec::MonteCarlo(playouts) => Box::new(MonteCarlo { playouts, rng }),
         })
+    }
+
+    /// Bytes the agent holds once built for `rules` on `n` pits a side:
+    /// the solver's tables for `mtdf` and `perfect` (hundreds of
+    /// megabytes for `perfect`), nothing to speak of for the others. A
+    /// server that keeps many games alive adds these up against its cap.
+    pub fn memory_bytes(self, rules: crate::rules::Rules, n: usize) -> u64 {
+        match self {
+            AgentSpec::Mtdf(_) => Solver::bytes(
+                rules,
+                n,
+                &SolveOptions {
+                    table_bytes: AGENT_TABLE_BYTES,
+                    endgame_stones: 0,
+                    ..SolveOptions::default()
+                },
+            ),
+            AgentSpec::Perfect => Solver::bytes(rules, n, &SolveOptions::default()),
+            _ => 0,
+        }
     }
 
     /// True when the agent draws random numbers (its games depend on the seed).
@@ -470,6 +498,9 @@ impl Agent for SolverAgent {
     fn choose(&mut self, state: &GameState) -> Vec<Pit> {
         let never = AtomicBool::new(false);
         self.solver.best_turn(state, self.depth, &never).1
+    }
+    fn choose_until(&mut self, state: &GameState, cancel: &AtomicBool) -> Vec<Pit> {
+        self.solver.best_turn(state, self.depth, cancel).1
     }
 }
 

@@ -58,4 +58,9 @@ pub enum GameError {
     /// An agent broke the rules (a bug, not bad input).
     #[error("{0}")]
     AgentFailed(String),
+
+    /// The computer's search was stopped (its time ran out or its client
+    /// left) before it chose a turn; the game is as it was before.
+    #[error("the computer's search was stopped before it chose its turn")]
+    Stopped,
 }

@@ -10,6 +10,7 @@ use crate::game::error::GameError;
 use crate::game::state::{GameState, PickOutcome, Side};
 use crate::rules::pick::PickTrace;
 use crate::rules::Pit;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One pick played, for people: the pit (as the picker numbers it), what
 /// the pick did, and how it ended.
@@ -120,11 +121,25 @@ impl GameSession {
 
     /// The computer plays its whole turn; each pick as it happened.
     pub fn computer_turn(&mut self) -> Result<Vec<Played>, GameError> {
+        self.computer_turn_until(&AtomicBool::new(false))
+    }
+
+    /// [`GameSession::computer_turn`], stopped with [`GameError::Stopped`]
+    /// (the game unchanged) when `cancel` is raised first: a web server
+    /// raises it when the time runs out or the page goes away.
+    pub fn computer_turn_until(&mut self, cancel: &AtomicBool) -> Result<Vec<Played>, GameError> {
         if self.state.is_over() || self.state.mover() == self.person {
             return Ok(Vec::new());
         }
         let by = self.state.mover();
-        let picks = self.computer.choose(&self.state);
+        let picks = self.computer.choose_until(&self.state, cancel);
+        if picks.is_empty() {
+            return Err(if cancel.load(Ordering::Relaxed) {
+                GameError::Stopped
+            } else {
+                GameError::AgentFailed(format!("agent {} chose no pick", self.spec))
+            });
+        }
         let mut out = Vec::new();
         for p in picks {
             let (outcome, trace) = self.state.play_pick_traced(p.number() as u32)?;
@@ -148,6 +163,12 @@ impl GameSession {
     /// What the computer's engine would play for the person now: the rest
     /// of the person's turn. Marks the game as helped.
     pub fn hint(&mut self) -> Result<Vec<Pit>, GameError> {
+        self.hint_until(&AtomicBool::new(false))
+    }
+
+    /// [`GameSession::hint`], stopped with [`GameError::Stopped`] when
+    /// `cancel` is raised first.
+    pub fn hint_until(&mut self, cancel: &AtomicBool) -> Result<Vec<Pit>, GameError> {
         if !self.persons_turn() {
             return Ok(Vec::new());
         }
@@ -155,7 +176,16 @@ impl GameSession {
         // An agent of its own, so that hints do not change the computer's
         // random choices.
         let mut adviser = self.spec.build(&self.state, self.seed ^ 0x5eed)?;
-        Ok(adviser.choose(&self.state))
+        let picks = adviser.choose_until(&self.state, cancel);
+        if picks.is_empty() && cancel.load(Ordering::Relaxed) {
+            return Err(GameError::Stopped);
+        }
+        Ok(picks)
+    }
+
+    /// The seed the computer's agent was built with.
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// Take back the person's turn in progress, or their last whole turn

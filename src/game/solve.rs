@@ -203,15 +203,9 @@ impl Solver {
     /// A solver for `rules` on boards of `n` pits a side. Refuses when the
     /// table (and endgame database) would exceed `opts.memory_cap`.
     pub fn new(rules: Rules, n: usize, opts: SolveOptions) -> Result<Solver, GameError> {
-        let entries = (opts.table_bytes / ENTRY_BYTES).max(2);
-        let entries = 1u64 << (63 - entries.leading_zeros());
-        let endgame_stones = if rules.scope == Scope::Own {
-            opts.endgame_stones
-        } else {
-            0
-        };
-        let db_bytes = Endgame::bytes(2 * n, endgame_stones);
-        let requested = entries * ENTRY_BYTES + db_bytes;
+        let entries = Solver::entries(&opts);
+        let endgame_stones = Solver::endgame_stones(rules, &opts);
+        let requested = Solver::bytes(rules, n, &opts);
         if requested > opts.memory_cap {
             return Err(GameError::TableTooLarge {
                 requested,
@@ -231,6 +225,29 @@ impl Solver {
             etc_stones: opts.etc_stones as i32,
             opts,
         })
+    }
+
+    /// Table entries for `opts` (a power of two).
+    fn entries(opts: &SolveOptions) -> u64 {
+        let entries = (opts.table_bytes / ENTRY_BYTES).max(2);
+        1u64 << (63 - entries.leading_zeros())
+    }
+
+    /// Stones up to which the endgame database is built under `rules`.
+    fn endgame_stones(rules: Rules, opts: &SolveOptions) -> u32 {
+        if rules.scope == Scope::Own {
+            opts.endgame_stones
+        } else {
+            0
+        }
+    }
+
+    /// Bytes a solver for `rules` on `n` pits a side takes with `opts`
+    /// (table and endgame database), as [`Solver::new`] counts them
+    /// against the cap: a server that keeps solvers alive adds them up.
+    pub fn bytes(rules: Rules, n: usize, opts: &SolveOptions) -> u64 {
+        let db_bytes = Endgame::bytes(2 * n, Solver::endgame_stones(rules, opts));
+        Solver::entries(opts) * ENTRY_BYTES + db_bytes
     }
 
     /// The options in force.

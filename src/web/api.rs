@@ -6,7 +6,7 @@ use super::State;
 use crate::format::{FindJson, ReplayJson, SolveJson, SolveStoppedJson};
 use crate::puzzle::session::{Outcome, Session};
 use crate::puzzle::{Collection, Puzzle};
-use crate::rules::{turn, Board, Capture, Preset, RuleOptions, Rules, Scope};
+use crate::rules::{turn, Board, BoardError, Capture, Preset, RuleOptions, Rules, Scope};
 use crate::search::{self, FindOptions, Listing, SearchError, SolveOptions};
 use axum::body::Body;
 use axum::extract::{Path, State as Shared};
@@ -19,38 +19,83 @@ use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-type Shared_ = Shared<Arc<State>>;
+pub(crate) type Shared_ = Shared<Arc<State>>;
 
-/// An API error: a status and one line.
-pub(crate) struct ApiError(StatusCode, String);
+/// An API error: a status, one line, and the request field it is about
+/// (when one is), so that a page can show the message beside that field.
+pub(crate) struct ApiError(
+    pub(crate) StatusCode,
+    pub(crate) String,
+    pub(crate) Option<&'static str>,
+);
+
+/// The `"format"` of every error document.
+pub(crate) const ERROR_FORMAT: &str = "mancala-sweep-web-error/1";
 
 impl ApiError {
-    fn bad(msg: impl Into<String>) -> Self {
-        ApiError(StatusCode::BAD_REQUEST, msg.into())
+    pub(crate) fn bad(msg: impl Into<String>) -> Self {
+        ApiError(StatusCode::BAD_REQUEST, msg.into(), None)
+    }
+
+    pub(crate) fn status(status: StatusCode, msg: impl Into<String>) -> Self {
+        ApiError(status, msg.into(), None)
+    }
+
+    /// The same error, about request field `name`.
+    pub(crate) fn field(mut self, name: &'static str) -> Self {
+        self.2 = Some(name);
+        self
+    }
+
+    /// The error document: `{"format", "error", "field"?}`.
+    pub(crate) fn doc(&self) -> serde_json::Value {
+        let mut doc = json!({ "format": ERROR_FORMAT, "error": self.1 });
+        if let Some(f) = self.2 {
+            doc["field"] = json!(f);
+        }
+        doc
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.0, Json(json!({ "error": self.1 }))).into_response()
+        (self.0, Json(self.doc())).into_response()
     }
 }
 
-type ApiResult = Result<Response, ApiError>;
+pub(crate) type ApiResult = Result<Response, ApiError>;
 
 /// The body as `T`, refusing more than the limit (413) and JSON that does
 /// not fit (400, with serde's line and column).
-async fn read<T: DeserializeOwned>(state: &State, body: Body) -> Result<T, ApiError> {
+pub(crate) async fn read<T: DeserializeOwned>(state: &State, body: Body) -> Result<T, ApiError> {
     let limit = state.config.body_limit;
     let bytes = axum::body::to_bytes(body, limit).await.map_err(|_| {
-        ApiError(
+        ApiError::status(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("request body is larger than the limit of {limit} bytes"),
         )
     })?;
     let bytes = if bytes.is_empty() { &b"{}"[..] } else { &bytes };
-    serde_json::from_slice(bytes).map_err(|e| ApiError::bad(format!("request body: {e}")))
+    serde_json::from_slice(bytes).map_err(|e| {
+        let err = ApiError::bad(format!("request body: {e}"));
+        // serde names the field in its message (`invalid type: ... for
+        // field `stones``); pass it on so the page can put the error there.
+        let text = e.to_string();
+        match FIELDS
+            .iter()
+            .find(|f| !text.contains("unknown field") && text.contains(&format!("`{f}`")))
+        {
+            Some(f) => err.field(f),
+            None => err,
+        }
+    })
 }
+
+/// Every field name a request body may have, for [`read`]'s errors.
+const FIELDS: &[&str] = &[
+    "board", "pits", "stones", "rules", "scope", "relay", "capture", "limit", "picks", "seconds",
+    "seed", "hint", "level", "agent", "person", "pit",
+];
 
 /// The rule and board fields every solving request may have, as the
 /// command line's flags.
@@ -68,28 +113,31 @@ pub(crate) struct Position {
 }
 
 impl Position {
-    fn resolve(&self) -> Result<(Rules, Board), ApiError> {
-        let field = |name: &str, v: &Option<String>| -> Result<_, ApiError> {
-            Ok(v.as_deref().map(|s| (name.to_string(), s.to_string())))
-        };
-        let preset = match field("rules", &self.rules)? {
-            Some((_, s)) => Some(
+    pub(crate) fn resolve(&self) -> Result<(Rules, Board), ApiError> {
+        self.resolve_or(None)
+    }
+
+    /// As [`Position::resolve`], with `default` as the preset when the
+    /// request names none (a game is Kalah unless it says otherwise).
+    pub(crate) fn resolve_or(&self, default: Option<Preset>) -> Result<(Rules, Board), ApiError> {
+        let preset = match &self.rules {
+            Some(s) => Some(
                 s.parse::<Preset>()
-                    .map_err(|e| ApiError::bad(format!("rules: {e}")))?,
+                    .map_err(|e| ApiError::bad(format!("rules: {e}")).field("rules"))?,
             ),
-            None => None,
+            None => default,
         };
         let scope = match &self.scope {
             Some(s) => Some(
                 s.parse::<Scope>()
-                    .map_err(|e| ApiError::bad(format!("scope: {e}")))?,
+                    .map_err(|e| ApiError::bad(format!("scope: {e}")).field("scope"))?,
             ),
             None => None,
         };
         let capture = match &self.capture {
             Some(s) => Some(
                 s.parse::<Capture>()
-                    .map_err(|e| ApiError::bad(format!("capture: {e}")))?,
+                    .map_err(|e| ApiError::bad(format!("capture: {e}")).field("capture"))?,
             ),
             None => None,
         };
@@ -102,20 +150,27 @@ impl Position {
             stones: self.stones,
             board: self.board.clone(),
         };
-        opts.resolve().map_err(|e| ApiError::bad(e.to_string()))
+        opts.resolve().map_err(|e| {
+            let field = match e {
+                _ if self.board.is_some() => "board",
+                BoardError::PitsPerSide(_) => "pits",
+                _ => "stones",
+            };
+            ApiError::bad(e.to_string()).field(field)
+        })
     }
 }
 
 /// Counts a running solve for the 429 limit; dropping it frees the slot.
-struct Slot(Arc<State>);
+pub(crate) struct Slot(Arc<State>);
 
 impl Slot {
-    fn take(state: &Arc<State>) -> Result<Slot, ApiError> {
+    pub(crate) fn take(state: &Arc<State>) -> Result<Slot, ApiError> {
         let max = state.config.max_solves;
         let now = state.running.fetch_add(1, Ordering::SeqCst);
         let slot = Slot(state.clone());
         if now >= max {
-            return Err(ApiError(
+            return Err(ApiError::status(
                 StatusCode::TOO_MANY_REQUESTS,
                 format!("busy: {max} solves are running already (--max-solves {max}); try again when one ends"),
             ));
@@ -132,7 +187,7 @@ impl Drop for Slot {
 
 /// Raises the search's cancel flag when the request goes away (the page
 /// closed, the client hung up): axum drops the handler's future then.
-struct CancelOnDrop(Arc<AtomicBool>);
+pub(crate) struct CancelOnDrop(pub(crate) Arc<AtomicBool>);
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
@@ -142,7 +197,7 @@ impl Drop for CancelOnDrop {
 
 /// Run `work` on a blocking thread with a cancel flag that the request's
 /// end raises.
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
 ) -> Result<T, ApiError> {
     let flag = Arc::new(AtomicBool::new(false));
@@ -150,7 +205,7 @@ async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(move || work(&flag))
         .await
         .map_err(|e| {
-            ApiError(
+            ApiError::status(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 format!("the search failed: {e}"),
             )
@@ -161,22 +216,54 @@ async fn blocking<T: Send + 'static>(
 #[serde(deny_unknown_fields)]
 pub(crate) struct SolveRequest {
     #[serde(flatten)]
-    position: Position,
+    pub(crate) position: Position,
     /// Optimal lines to list (default 10, at most 1000).
-    limit: Option<u32>,
+    pub(crate) limit: Option<u32>,
+}
+
+impl SolveRequest {
+    /// The rules, board and number of lines asked for, checked.
+    pub(crate) fn check(&self) -> Result<(Rules, Board, u32), ApiError> {
+        let (rules, board) = self.position.resolve()?;
+        let limit = self.limit.unwrap_or(10);
+        if limit > 1000 {
+            return Err(ApiError::bad(format!(
+                "limit: {limit} is too many lines to list; allowed 0 to 1000"
+            ))
+            .field("limit"));
+        }
+        Ok((rules, board, limit))
+    }
+}
+
+/// The answer to a finished or stopped solve, as `/api/solve` gives it
+/// and the stream's `result` event carries it.
+pub(crate) fn solve_answer(
+    result: Result<search::Solution, SearchError>,
+    rules: Rules,
+    board: &Board,
+    max_memory: u64,
+) -> Result<serde_json::Value, ApiError> {
+    match result {
+        Ok(s) => Ok(serde_json::to_value(SolveJson::new(&s, threads())).expect("plain data")),
+        Err(e @ SearchError::MemoryLimit { .. }) => Err(ApiError::status(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "{e} (the server's --max-memory is {max_memory} bytes; try find for a good line)"
+            ),
+        )),
+        Err(e) => match SolveStoppedJson::new(rules, board, &e) {
+            Some(doc) => Ok(serde_json::to_value(doc).expect("plain data")),
+            None => Err(ApiError::bad(e.to_string())),
+        },
+    }
 }
 
 /// `POST /api/solve`: `solve --json`.
 pub(crate) async fn solve(state: Shared_, body: Body) -> ApiResult {
     let state = state.0;
     let req: SolveRequest = read(&state, body).await?;
-    let (rules, board) = req.position.resolve()?;
-    let limit = req.limit.unwrap_or(10);
-    if limit > 1000 {
-        return Err(ApiError::bad(format!(
-            "limit: {limit} is too many lines to list; allowed 0 to 1000"
-        )));
-    }
+    let (rules, board, limit) = req.check()?;
     let slot = Slot::take(&state)?;
     let (max_memory, seconds) = (state.config.max_memory, state.config.seconds);
     let result = blocking(move |cancel| {
@@ -194,22 +281,10 @@ pub(crate) async fn solve(state: Shared_, body: Body) -> ApiResult {
         search::solve(&board, rules, &opts)
     })
     .await?;
-    match result {
-        Ok(s) => Ok(Json(SolveJson::new(&s, threads())).into_response()),
-        Err(e @ SearchError::MemoryLimit { .. }) => Err(ApiError(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "{e} (the server's --max-memory is {max_memory} bytes; try find for a good line)"
-            ),
-        )),
-        Err(e) => match SolveStoppedJson::new(rules, &board, &e) {
-            Some(doc) => Ok(Json(doc).into_response()),
-            None => Err(ApiError::bad(e.to_string())),
-        },
-    }
+    Ok(Json(solve_answer(result, rules, &board, max_memory)?).into_response())
 }
 
-fn threads() -> usize {
+pub(crate) fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
@@ -226,8 +301,8 @@ pub(crate) struct ReplayRequest {
 pub(crate) async fn replay(state: Shared_, body: Body) -> ApiResult {
     let req: ReplayRequest = read(&state.0, body).await?;
     let (rules, board) = req.position.resolve()?;
-    let states =
-        turn::replay(board, rules, &req.picks).map_err(|e| ApiError::bad(e.to_string()))?;
+    let states = turn::replay(board, rules, &req.picks)
+        .map_err(|e| ApiError::bad(e.to_string()).field("picks"))?;
     Ok(Json(ReplayJson::new(rules, &states)).into_response())
 }
 
@@ -251,7 +326,8 @@ pub(crate) async fn find(state: Shared_, body: Body) -> ApiResult {
     if !(seconds > 0.0 && seconds <= budget) {
         return Err(ApiError::bad(format!(
             "seconds: {seconds} is not allowed; give more than 0 and at most {budget} (the server's --seconds)"
-        )));
+        ))
+        .field("seconds"));
     }
     let seed = req.seed.unwrap_or(0);
     let slot = Slot::take(&state)?;
@@ -315,7 +391,7 @@ fn lookup<'a>(
     name: &str,
     id: &str,
 ) -> Result<(&'a Collection, &'a Puzzle), ApiError> {
-    let not_found = |msg: String| ApiError(StatusCode::NOT_FOUND, msg);
+    let not_found = |msg: String| ApiError::status(StatusCode::NOT_FOUND, msg);
     let c = state
         .config
         .collections
@@ -376,7 +452,7 @@ pub(crate) async fn check(
         let mut session = Session::new(&c, &p, seconds, cancel).map_err(|e| ApiError::bad(e.to_string()))?;
         let mut steps = Vec::new();
         for (i, &n) in req.picks.iter().enumerate() {
-            let picked = session.pick(n).map_err(|e| ApiError::bad(format!("pick {} ({n}): {e}", i + 1)))?;
+            let picked = session.pick(n).map_err(|e| ApiError::bad(format!("pick {} ({n}): {e}", i + 1)).field("picks"))?;
             steps.push(json!({
                 "pick": picked.pit,
                 "to_move": picked.to_move,
@@ -390,7 +466,7 @@ pub(crate) async fn check(
                     "pick {}: the turn ended at pick {} and takes no more picks",
                     i + 2,
                     i + 1
-                )));
+                )).field("picks"));
             }
         }
         let outcome = session.outcome().map(|o| match o {
@@ -435,8 +511,8 @@ pub(crate) async fn check(
 
 /// Any other `/api/` path: 404 in JSON, listing what there is.
 pub(crate) async fn no_such_endpoint() -> ApiError {
-    ApiError(
+    ApiError::status(
         StatusCode::NOT_FOUND,
-        "no such endpoint; there are POST /api/solve, /api/replay, /api/find, GET /api/puzzles, /api/puzzles/{collection}/{id}, POST /api/puzzles/{collection}/{id}/check".into(),
+        "no such endpoint; there are POST /api/solve, /api/solve/stream, /api/replay, /api/find, GET /api/puzzles, /api/puzzles/{collection}/{id}, POST /api/puzzles/{collection}/{id}/check, GET /api/atlas, POST /api/game/new, GET /api/game/{id}, POST /api/game/{id}/pick, /hint, /undo, DELETE /api/game/{id}",
     )
 }

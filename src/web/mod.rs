@@ -8,6 +8,8 @@
 //! start: the puzzle collections are given to [`Config`] whole.
 
 mod api;
+mod game;
+mod stream;
 
 use crate::puzzle::Collection;
 use axum::extract::Request;
@@ -35,6 +37,11 @@ pub struct Config {
     pub body_limit: usize,
     /// Puzzle collections, read at start.
     pub collections: Vec<Collection>,
+    /// Games held at once; a new game evicts the least recently used one.
+    /// The games' agent tables also count against `max_memory` together.
+    pub max_games: usize,
+    /// Seconds a game may stay unused before it is dropped.
+    pub game_idle_seconds: u64,
 }
 
 impl Default for Config {
@@ -45,6 +52,8 @@ impl Default for Config {
             max_solves: 2,
             body_limit: 64 * 1024,
             collections: Vec::new(),
+            max_games: 64,
+            game_idle_seconds: 3600,
         }
     }
 }
@@ -66,20 +75,37 @@ pub(crate) struct State {
     pub(crate) config: Config,
     /// Solves running now, for the 429 limit.
     pub(crate) running: AtomicUsize,
+    /// The games in progress.
+    pub(crate) games: std::sync::Mutex<game::Games>,
 }
 
 #[derive(RustEmbed)]
 #[folder = "web/"]
 struct Assets;
 
+/// The committed atlas (`docs/atlas/`: `atlas.json` and its heat maps),
+/// embedded so that the page shows the tables the repository holds.
+#[derive(RustEmbed)]
+#[folder = "docs/atlas/"]
+struct Atlas;
+
 /// The app: API and pages.
 pub fn router(config: Config) -> Router {
     let state = Arc::new(State {
         config,
         running: AtomicUsize::new(0),
+        games: Default::default(),
     });
     Router::new()
         .route("/api/solve", post(api::solve))
+        .route("/api/solve/stream", post(stream::solve_stream))
+        .route("/api/atlas", get(atlas))
+        .route("/atlas/{file}", get(atlas_file))
+        .route("/api/game/new", post(game::new_game))
+        .route("/api/game/{id}", get(game::get_game).delete(game::delete))
+        .route("/api/game/{id}/pick", post(game::pick))
+        .route("/api/game/{id}/hint", post(game::hint))
+        .route("/api/game/{id}/undo", post(game::undo))
         .route("/api/replay", post(api::replay))
         .route("/api/find", post(api::find))
         .route("/api/puzzles", get(api::puzzles))
@@ -110,22 +136,50 @@ async fn log(req: Request, next: Next) -> Response {
     res
 }
 
+/// The content type of a file by its name.
+fn mime(path: &str) -> &'static str {
+    match path.rsplit('.').next() {
+        Some("html") => "text/html; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("json") => "application/json",
+        Some("png") => "image/png",
+        Some("svg") => "image/svg+xml",
+        _ => "application/octet-stream",
+    }
+}
+
 /// The embedded pages; `/` is `index.html`.
 async fn asset(uri: Uri) -> Response {
     let path = uri.path().trim_start_matches('/');
     let path = if path.is_empty() { "index.html" } else { path };
     match Assets::get(path) {
         Some(file) => {
-            let mime = match path.rsplit('.').next() {
-                Some("html") => "text/html; charset=utf-8",
-                Some("css") => "text/css; charset=utf-8",
-                Some("js") => "text/javascript; charset=utf-8",
-                Some("png") => "image/png",
-                Some("svg") => "image/svg+xml",
-                _ => "application/octet-stream",
-            };
-            ([(header::CONTENT_TYPE, mime)], file.data.into_owned()).into_response()
+            ([(header::CONTENT_TYPE, mime(path))], file.data.into_owned()).into_response()
         }
+        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+}
+
+/// `GET /api/atlas`: the committed `docs/atlas/atlas.json` as it is
+/// (`mancala-sweep-atlas/1`, the document `atlas --json` writes).
+async fn atlas() -> Response {
+    match Atlas::get("atlas.json") {
+        Some(file) => (
+            [(header::CONTENT_TYPE, mime("atlas.json"))],
+            file.data.into_owned(),
+        )
+            .into_response(),
+        None => {
+            api::ApiError::status(StatusCode::NOT_FOUND, "this build has no atlas").into_response()
+        }
+    }
+}
+
+/// `GET /atlas/{file}`: the atlas's heat maps (`own-relay-none.svg`, ...).
+async fn atlas_file(axum::extract::Path(file): axum::extract::Path<String>) -> Response {
+    match Atlas::get(&file).filter(|_| file.ends_with(".svg")) {
+        Some(f) => ([(header::CONTENT_TYPE, mime(&file))], f.data.into_owned()).into_response(),
         None => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
 }

@@ -1,0 +1,517 @@
+//! `/api/game/...`: games of a person against the computer.
+//!
+//! Every game is a [`GameSession`], the state machine that `game play`
+//! drives on the terminal, so the web applies no rule of its own: who is
+//! to move, what undo takes back and when the computer plays are the game
+//! layer's. The server keeps the sessions in memory under two caps, a
+//! number of games and the bytes of their agents' tables (a `perfect`
+//! agent holds hundreds of megabytes); the least recently used game makes
+//! room for a new one, and a game left alone for the idle time is dropped.
+//! The computer's turn and hints run off the async threads with the same
+//! cancel flag, time budget and `--max-solves` slot as a solve: a turn
+//! that is stopped leaves the game as it was before the person's pick.
+
+use super::api::{blocking, read, ApiError, ApiResult, Position, Shared_, Slot};
+use super::State;
+use crate::format::text::{trace_text, trace_text_seen};
+use crate::game::{AgentSpec, GameError, GameSession, GameState, Level, PickOutcome, Played, Side};
+use crate::rules::{Pit, Preset};
+use axum::body::Body;
+use axum::extract::Path;
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The `"format"` of every game document.
+pub(crate) const GAME_FORMAT: &str = "mancala-sweep-web-game/1";
+
+/// Most playouts and depths a request may ask of an agent: the agents
+/// that do not watch the cancel flag must end in reasonable time.
+const MAX_WEB_PLAYOUTS: u32 = 200_000;
+const MAX_WEB_MINIMAX: u32 = 6;
+const MAX_WEB_ALPHABETA: u32 = 10;
+
+/// The games the server holds.
+#[derive(Default)]
+pub(crate) struct Games {
+    map: HashMap<String, Arc<Entry>>,
+}
+
+/// One game.
+struct Entry {
+    id: String,
+    /// Locked while a request works on the game; a second request for
+    /// the same game meanwhile is refused with 409, not queued.
+    session: Mutex<GameSession>,
+    level: Option<Level>,
+    /// Last use, for the idle expiry and for choosing which game to evict.
+    last: Mutex<Instant>,
+    /// The agent's tables (see [`AgentSpec::memory_bytes`]).
+    bytes: u64,
+}
+
+impl Entry {
+    fn touch(&self) {
+        if let Ok(mut t) = self.last.lock() {
+            *t = Instant::now();
+        }
+    }
+    fn last(&self) -> Instant {
+        self.last.lock().map_or_else(|_| Instant::now(), |t| *t)
+    }
+}
+
+/// `POST /api/game/new`'s body.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NewGame {
+    #[serde(flatten)]
+    position: Position,
+    /// `easy`, `medium`, `hard` or `perfect` (default medium).
+    level: Option<String>,
+    /// An agent description instead of a level (`alphabeta:6`, ...).
+    agent: Option<String>,
+    /// `first` or `second`: when the person moves (default first).
+    person: Option<String>,
+    /// Seed of the computer's random choices (default 0).
+    seed: Option<u64>,
+}
+
+/// `POST /api/game/{id}/pick`'s body.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PickRequest {
+    /// The pit, as the person numbers it (1 to n own, n+1 to 2n the
+    /// computer's row under scope any).
+    pit: u32,
+}
+
+/// The computer's agent for a request: a level or an agent description
+/// whose cost the server can bound.
+fn agent_of(req: &NewGame) -> Result<(AgentSpec, Option<Level>), ApiError> {
+    match (&req.level, &req.agent) {
+        (Some(_), Some(_)) => Err(ApiError::bad(
+            "give level or agent, not both: a level is a named agent",
+        )
+        .field("agent")),
+        (Some(l), None) => {
+            let level = l
+                .parse::<Level>()
+                .map_err(|e| ApiError::bad(e.to_string()).field("level"))?;
+            Ok((level.agent(), Some(level)))
+        }
+        (None, Some(a)) => {
+            let spec = a
+                .parse::<AgentSpec>()
+                .map_err(|e| ApiError::bad(e.to_string()).field("agent"))?;
+            let too_much = match spec {
+                AgentSpec::Minimax(d) if d > MAX_WEB_MINIMAX => Some(format!(
+                    "depth {d}: the server allows minimax to {MAX_WEB_MINIMAX}"
+                )),
+                AgentSpec::AlphaBeta(d) if d > MAX_WEB_ALPHABETA => Some(format!(
+                    "depth {d}: the server allows alphabeta to {MAX_WEB_ALPHABETA}"
+                )),
+                AgentSpec::Mcts(p) | AgentSpec::MonteCarlo(p) if p > MAX_WEB_PLAYOUTS => Some(
+                    format!("{p} playouts: the server allows at most {MAX_WEB_PLAYOUTS}"),
+                ),
+                _ => None,
+            };
+            match too_much {
+                Some(why) => Err(ApiError::bad(format!("agent {a:?}: {why}")).field("agent")),
+                None => Ok((spec, None)),
+            }
+        }
+        (None, None) => Ok((Level::Medium.agent(), Some(Level::Medium))),
+    }
+}
+
+/// A new game id: random, so that one page cannot guess another's game.
+fn new_id() -> String {
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    format!("{:016x}", h.finish())
+}
+
+/// The pit `p` of the computer (its numbering) as the person numbers it.
+fn seen_by_person(p: Pit, n: usize) -> Pit {
+    let k = p.number() as usize;
+    let yours = if k <= n { k + n } else { k - n };
+    Pit::new(yours as u32, n).expect("a pit of the board")
+}
+
+fn outcome_name(o: PickOutcome) -> &'static str {
+    match o {
+        PickOutcome::FreeTurn => "free-turn",
+        PickOutcome::TurnOver => "turn-over",
+        PickOutcome::GameOver => "game-over",
+    }
+}
+
+/// The board as the person sees it: their row 1..n, the computer's
+/// n+1..2n, both stores.
+fn board_json(state: &GameState, person: Side) -> Value {
+    let b = state.board_from(person);
+    json!({
+        "pits": b.pits(),
+        "store": b.store(),
+        "opponent_store": b.opponent_store(),
+        "board": b.one_line(),
+    })
+}
+
+/// One pick for the page: who, which pit (as the picker and as the
+/// person numbers it), what happened, and the board after it.
+fn played_json(p: &Played, person: Side) -> Value {
+    let n = p.after.pits_per_side();
+    let free = p.outcome == PickOutcome::FreeTurn;
+    let (by, seen, said) = if p.by == person {
+        ("person", p.pit, trace_text(&p.trace, free))
+    } else {
+        let seen = |pit: Pit| seen_by_person(pit, n);
+        (
+            "computer",
+            seen(p.pit),
+            trace_text_seen(&p.trace, free, &seen, "its store"),
+        )
+    };
+    json!({
+        "by": by,
+        "pit": p.pit.number(),
+        "pit_seen": seen.number(),
+        "outcome": outcome_name(p.outcome),
+        "said": said,
+        "after": board_json(&p.after, person),
+    })
+}
+
+/// The game document: everything a page needs to draw the game now.
+fn game_json(e: &Entry, s: &GameSession, played: &[Played], hint: Option<&[Pit]>) -> Value {
+    let st = s.state();
+    let person = s.person();
+    let over = st.is_over();
+    let to_move = if over {
+        Value::Null
+    } else if s.persons_turn() {
+        json!("person")
+    } else {
+        json!("computer")
+    };
+    let result = over.then(|| {
+        let (you, them) = (st.store(person), st.store(person.other()));
+        json!({
+            "person": you,
+            "computer": them,
+            "winner": match you.cmp(&them) {
+                std::cmp::Ordering::Greater => "person",
+                std::cmp::Ordering::Less => "computer",
+                std::cmp::Ordering::Equal => "draw",
+            },
+        })
+    });
+    let legal: Vec<u32> = if s.persons_turn() {
+        st.legal_picks().iter().map(|p| p.number() as u32).collect()
+    } else {
+        Vec::new()
+    };
+    let mut doc = json!({
+        "format": GAME_FORMAT,
+        "id": e.id,
+        "rules": st.rules(),
+        "preset": crate::format::json::preset_name(st.rules()),
+        "pits_per_side": st.pits_per_side(),
+        "level": e.level.map(Level::name),
+        "agent": s.agent().to_string(),
+        "person": person,
+        "seed": s.seed(),
+        "turn": st.turn(),
+        "to_move": to_move,
+        "over": over,
+        "result": result,
+        "helped": s.helped(),
+        "legal": legal,
+        "position": board_json(st, person),
+        "played": played.iter().map(|p| played_json(p, person)).collect::<Vec<_>>(),
+    });
+    if let Some(h) = hint {
+        doc["hint"] = json!(h.iter().map(|p| p.number()).collect::<Vec<_>>());
+    }
+    doc
+}
+
+/// The game layer's refusal as an API error.
+fn game_error(e: GameError, seconds: f64) -> ApiError {
+    match e {
+        GameError::IllegalPick { .. } => ApiError::bad(e.to_string()).field("pit"),
+        GameError::Stopped => ApiError::status(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the computer did not finish its search within {seconds} s (the server's --seconds) or the request was closed; \
+                 the game is as it was before: choose a lower level or a smaller board"
+            ),
+        ),
+        GameError::TableTooLarge { .. } => {
+            ApiError::status(StatusCode::SERVICE_UNAVAILABLE, e.to_string())
+        }
+        GameError::AgentFailed(_) => {
+            ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+        }
+        _ => ApiError::bad(e.to_string()),
+    }
+}
+
+/// Drop the games idle past the server's idle time.
+fn expire(state: &State, games: &mut Games) {
+    let idle = Duration::from_secs(state.config.game_idle_seconds);
+    games.map.retain(|_, e| e.last().elapsed() < idle);
+}
+
+/// The game `id`, touched; 404 when there is none (never made, expired
+/// or evicted).
+fn find(state: &State, id: &str) -> Result<Arc<Entry>, ApiError> {
+    let mut games = state
+        .games
+        .lock()
+        .map_err(|_| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "game table poisoned"))?;
+    expire(state, &mut games);
+    let e = games.map.get(id).cloned().ok_or_else(|| {
+        ApiError::status(
+            StatusCode::NOT_FOUND,
+            format!(
+                "no game {id:?}: it was never started, or it was dropped after {} s idle or to make room for newer games; start a new one",
+                state.config.game_idle_seconds
+            ),
+        )
+    })?;
+    e.touch();
+    Ok(e)
+}
+
+/// Run `work` on the locked session of `entry` off the async threads,
+/// with a cancel flag raised by the request's end or the time budget.
+async fn with_session<T: Send + 'static>(
+    state: &Arc<State>,
+    entry: Arc<Entry>,
+    work: impl FnOnce(&mut GameSession, &Entry, &AtomicBool) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let slot = Slot::take(state)?;
+    let seconds = state.config.seconds;
+    blocking(move |cancel| {
+        let _slot = slot;
+        let mut session = entry.session.try_lock().map_err(|_| {
+            ApiError::status(
+                StatusCode::CONFLICT,
+                "this game is busy with another request (the computer is still thinking); wait for it",
+            )
+        })?;
+        with_deadline(cancel, seconds, || work(&mut session, &entry, cancel))
+    })
+    .await?
+}
+
+/// Run `f` while a timer raises `cancel` once `seconds` have passed.
+fn with_deadline<T>(cancel: &AtomicBool, seconds: f64, f: impl FnOnce() -> T) -> T {
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let wait = Duration::from_secs_f64(seconds.max(0.0));
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(wait) {
+                cancel.store(true, Ordering::SeqCst);
+            }
+        });
+        let out = f();
+        let _ = done_tx.send(());
+        out
+    })
+}
+
+/// The computer's whole turn when it is to move; a stopped turn takes the
+/// person's last turn back, so the game is where the person can go on.
+fn computer_moves(
+    s: &mut GameSession,
+    cancel: &AtomicBool,
+    seconds: f64,
+    played: &mut Vec<Played>,
+) -> Result<(), ApiError> {
+    match s.computer_turn_until(cancel) {
+        Ok(turn) => {
+            played.extend(turn);
+            Ok(())
+        }
+        Err(e) => {
+            if matches!(e, GameError::Stopped) && !played.is_empty() {
+                s.undo();
+            }
+            Err(game_error(e, seconds))
+        }
+    }
+}
+
+/// `POST /api/game/new`: start a game; when the computer moves first its
+/// turn is in `played`.
+pub(crate) async fn new_game(state: Shared_, body: Body) -> ApiResult {
+    let state = state.0;
+    let req: NewGame = read(&state, body).await?;
+    let (rules, board) = req.position.resolve_or(Some(Preset::Kalah))?;
+    let (spec, level) = agent_of(&req)?;
+    let person = match req.person.as_deref() {
+        None | Some("first") => Side::First,
+        Some("second") => Side::Second,
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "person {other:?} is not allowed: use first (you start) or second (the computer starts)"
+            ))
+            .field("person"))
+        }
+    };
+    let start = GameState::new(board, Side::First, rules)
+        .map_err(|e| ApiError::bad(e.to_string()).field("stones"))?;
+    let bytes = spec.memory_bytes(rules, start.pits_per_side());
+    let cap = state.config.max_memory;
+    if bytes > cap {
+        return Err(ApiError::status(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the {spec} computer needs {bytes} bytes of tables, more than the server's --max-memory of {cap}; choose a lower level"
+            ),
+        )
+        .field(if level.is_some() { "level" } else { "agent" }));
+    }
+    let seed = req.seed.unwrap_or(0);
+    let seconds = state.config.seconds;
+    // Build the agent (its tables) and play the computer's first turn off
+    // the async threads.
+    let slot = Slot::take(&state)?;
+    let entry = blocking(move |cancel| {
+        let _slot = slot;
+        let session =
+            GameSession::new(start, person, spec, seed).map_err(|e| game_error(e, seconds))?;
+        Ok::<_, ApiError>(Entry {
+            id: new_id(),
+            session: Mutex::new(session),
+            level,
+            last: Mutex::new(Instant::now()),
+            bytes,
+        })
+        .and_then(|e| {
+            let mut played = Vec::new();
+            {
+                let mut s = e.session.lock().map_err(|_| {
+                    ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "game lock poisoned")
+                })?;
+                with_deadline(cancel, seconds, || {
+                    computer_moves(&mut s, cancel, seconds, &mut played)
+                })?;
+            }
+            Ok((e, played))
+        })
+    })
+    .await??;
+    let (entry, played) = entry;
+    let entry = Arc::new(entry);
+    {
+        let mut games = state.games.lock().map_err(|_| {
+            ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "game table poisoned")
+        })?;
+        expire(&state, &mut games);
+        // Evict the least recently used games until this one fits.
+        loop {
+            let used: u64 = games.map.values().map(|e| e.bytes).sum();
+            if games.map.len() < state.config.max_games && used + bytes <= cap {
+                break;
+            }
+            let oldest = games
+                .map
+                .values()
+                .min_by_key(|e| e.last())
+                .map(|e| e.id.clone());
+            match oldest {
+                Some(id) => {
+                    games.map.remove(&id);
+                }
+                None => break,
+            }
+        }
+        games.map.insert(entry.id.clone(), entry.clone());
+    }
+    let s = entry
+        .session
+        .lock()
+        .map_err(|_| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "game lock poisoned"))?;
+    Ok(Json(game_json(&entry, &s, &played, None)).into_response())
+}
+
+/// `GET /api/game/{id}`: the game now.
+pub(crate) async fn get_game(state: Shared_, Path(id): Path<String>) -> ApiResult {
+    let entry = find(&state.0, &id)?;
+    with_session(&state.0, entry, |s, e, _| Ok(game_json(e, s, &[], None)))
+        .await
+        .map(|doc| Json(doc).into_response())
+}
+
+/// `POST /api/game/{id}/pick`: the person's pick, then the computer's
+/// whole turn if the turn passed to it; every pick in `played`.
+pub(crate) async fn pick(state: Shared_, Path(id): Path<String>, body: Body) -> ApiResult {
+    let state = state.0;
+    let req: PickRequest = read(&state, body).await?;
+    let entry = find(&state, &id)?;
+    let seconds = state.config.seconds;
+    with_session(&state, entry, move |s, e, cancel| {
+        let mine = s.pick(req.pit).map_err(|e| game_error(e, seconds))?;
+        let mut played = vec![mine];
+        computer_moves(s, cancel, seconds, &mut played)?;
+        Ok(game_json(e, s, &played, None))
+    })
+    .await
+    .map(|doc| Json(doc).into_response())
+}
+
+/// `POST /api/game/{id}/hint`: what the computer's engine would play for
+/// the person now (the rest of their turn), in `hint`.
+pub(crate) async fn hint(state: Shared_, Path(id): Path<String>) -> ApiResult {
+    let state = state.0;
+    let entry = find(&state, &id)?;
+    let seconds = state.config.seconds;
+    with_session(&state, entry, move |s, e, cancel| {
+        let picks = s.hint_until(cancel).map_err(|e| game_error(e, seconds))?;
+        Ok(game_json(e, s, &[], Some(&picks)))
+    })
+    .await
+    .map(|doc| Json(doc).into_response())
+}
+
+/// `POST /api/game/{id}/undo`: take back the person's turn in progress or
+/// their last whole turn with the computer's reply; `undone` says whether
+/// there was anything to take back.
+pub(crate) async fn undo(state: Shared_, Path(id): Path<String>) -> ApiResult {
+    let state = state.0;
+    let entry = find(&state, &id)?;
+    with_session(&state, entry, |s, e, _| {
+        let undone = s.undo();
+        let mut doc = game_json(e, s, &[], None);
+        doc["undone"] = json!(undone);
+        Ok(doc)
+    })
+    .await
+    .map(|doc| Json(doc).into_response())
+}
+
+/// `DELETE /api/game/{id}`: forget the game now rather than at expiry.
+pub(crate) async fn delete(state: Shared_, Path(id): Path<String>) -> ApiResult {
+    let state = state.0;
+    find(&state, &id)?;
+    if let Ok(mut games) = state.games.lock() {
+        games.map.remove(&id);
+    }
+    Ok(StatusCode::NO_CONTENT.into_response())
+}

@@ -1,0 +1,107 @@
+//! `POST /api/solve/stream`: a solve that reports as it goes, as
+//! server-sent events, so that a page can show a big board's search
+//! moving (and offer Stop) instead of a blank wait.
+//!
+//! The events come from the search's own progress hook
+//! ([`crate::search::SolveOptions::progress`], the one that draws the
+//! command line's bar): one `progress` event per store bucket, then one
+//! `result` event with the same JSON as `/api/solve`, or one `error`
+//! event with the error document. The search holds a `--max-solves`
+//! slot and stops when the stream is dropped (the client hung up or
+//! pressed Stop) or its time runs out.
+
+use super::api::{read, solve_answer, ApiResult, CancelOnDrop, Shared_, Slot, SolveRequest};
+use crate::search::{self, Listing, Phase, Progress, SolveOptions};
+use axum::body::Body;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::IntoResponse;
+use serde_json::{json, Value};
+use std::convert::Infallible;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+
+/// The `"format"` of a progress event.
+pub(crate) const PROGRESS_FORMAT: &str = "mancala-sweep-web-progress/1";
+
+/// One progress event's JSON.
+pub(crate) fn progress_json(p: &Progress, seconds: f64) -> Value {
+    json!({
+        "format": PROGRESS_FORMAT,
+        "phase": match p.phase {
+            Phase::Forward => "forward",
+            Phase::Backward => "backward",
+        },
+        "store": p.store,
+        "max_store": p.max_store,
+        "positions": p.positions,
+        "memory": p.memory,
+        "best": p.best,
+        "seconds": seconds,
+    })
+}
+
+/// What the search thread sends to the stream.
+enum Message {
+    Progress(Value),
+    Result(Value),
+    Error(Value),
+}
+
+/// `POST /api/solve/stream`: the body of `/api/solve`; the answer is a
+/// `text/event-stream`. Bad input is refused before the stream starts,
+/// with the usual JSON error and status.
+pub(crate) async fn solve_stream(state: Shared_, body: Body) -> ApiResult {
+    let state = state.0;
+    let req: SolveRequest = read(&state, body).await?;
+    let (rules, board, limit) = req.check()?;
+    let slot = Slot::take(&state)?;
+    let (max_memory, seconds) = (state.config.max_memory, state.config.seconds);
+    let cancel = Arc::new(AtomicBool::new(false));
+    // Progress is dropped rather than queued when the client reads slowly;
+    // the result always goes (it waits for room).
+    let (tx, rx) = mpsc::channel::<Message>(64);
+    let flag = cancel.clone();
+    tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        let started = Instant::now();
+        let progress_tx = tx.clone();
+        let report = move |p: &Progress| {
+            let _ = progress_tx.try_send(Message::Progress(progress_json(
+                p,
+                started.elapsed().as_secs_f64(),
+            )));
+        };
+        let opts = SolveOptions {
+            threads: 0,
+            listing: Listing::Limit(limit as usize),
+            max_memory,
+            progress: Some(&report),
+            cancel: Some(&flag),
+            seconds: Some(seconds),
+            ..Default::default()
+        };
+        let result = search::solve(&board, rules, &opts);
+        let last = match solve_answer(result, rules, &board, max_memory) {
+            Ok(doc) => Message::Result(doc),
+            Err(e) => Message::Error(e.doc()),
+        };
+        let _ = tx.blocking_send(last);
+    });
+    // The guard lives in the stream: when axum drops the stream (the
+    // client went away), the search is told to stop.
+    let guard = CancelOnDrop(cancel);
+    let events = futures_util::stream::unfold((rx, guard), |(mut rx, guard)| async move {
+        let msg = rx.recv().await?;
+        let event = match msg {
+            Message::Progress(v) => Event::default().event("progress").data(v.to_string()),
+            Message::Result(v) => Event::default().event("result").data(v.to_string()),
+            Message::Error(v) => Event::default().event("error").data(v.to_string()),
+        };
+        Some((Ok::<_, Infallible>(event), (rx, guard)))
+    });
+    Ok(Sse::new(events)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(10)))
+        .into_response())
+}
