@@ -183,3 +183,447 @@ fn one_solve_too_many_is_429_and_a_hang_up_cancels() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// The validator of `schemas/{name}.schema.json`.
+fn schema(name: &str) -> jsonschema::Validator {
+    let path = format!("{}/schemas/{name}.schema.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    jsonschema::validator_for(&serde_json::from_str(&text).unwrap()).unwrap()
+}
+
+/// Assert that `doc` is valid against schema `name`.
+fn valid(name: &str, doc: &serde_json::Value) {
+    let errors: Vec<String> = schema(name)
+        .iter_errors(doc)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{name}: {errors:?} in {doc}");
+}
+
+/// An error document: the status, valid against its schema, naming `field`.
+fn refused(got: (u16, serde_json::Value), status: u16, field: Option<&str>) -> String {
+    let (s, doc) = got;
+    assert_eq!(s, status, "{doc}");
+    valid("web-error", &doc);
+    assert_eq!(doc["field"].as_str(), field, "{doc}");
+    doc["error"].as_str().unwrap().to_string()
+}
+
+/// The whole raw answer (head and body) of a request sent as HTTP/1.0,
+/// so that a stream comes without chunk framing.
+fn raw(addr: SocketAddr, method: &str, path: &str, body: &str) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.0\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    text
+}
+
+/// The (event, JSON data) pairs of a server-sent event stream.
+fn events(text: &str) -> Vec<(String, serde_json::Value)> {
+    let body = &text[text.find("\r\n\r\n").unwrap() + 4..];
+    body.split("\n\n")
+        .filter_map(|block| {
+            let mut event = None;
+            let mut data = None;
+            for line in block.lines() {
+                if let Some(e) = line.strip_prefix("event: ") {
+                    event = Some(e.to_string());
+                }
+                if let Some(d) = line.strip_prefix("data: ") {
+                    data = Some(serde_json::from_str(d).unwrap());
+                }
+            }
+            Some((event?, data?))
+        })
+        .collect()
+}
+
+#[test]
+fn errors_name_their_field_and_match_the_schema() {
+    let addr = start(config());
+    for (body, field) in [
+        (r#"{"pits":99}"#, Some("pits")),
+        (r#"{"stones":"four"}"#, Some("stones")),
+        (r#"{"board":"1 2 3"}"#, Some("board")),
+        (r#"{"rules":"bogus"}"#, Some("rules")),
+        (r#"{"scope":"some"}"#, Some("scope")),
+        (r#"{"limit":100000}"#, Some("limit")),
+        (r#"{"colour":"red"}"#, None),
+    ] {
+        refused(call(addr, "POST", "/api/solve", body), 400, field);
+    }
+    refused(
+        call(addr, "POST", "/api/replay", r#"{"picks":[0]}"#),
+        400,
+        Some("picks"),
+    );
+    refused(call(addr, "GET", "/api/nothing", ""), 404, None);
+    let (status, doc) = call(addr, "GET", "/api/puzzles", "");
+    assert_eq!(status, 200);
+    valid("web-puzzles", &doc);
+    let c = &doc["collections"][0];
+    let check = format!(
+        "/api/puzzles/{}/{}/check",
+        c["name"].as_str().unwrap(),
+        c["puzzles"][0]["id"].as_str().unwrap()
+    );
+    for body in [r#"{"picks":[],"hint":true}"#, r#"{"picks":[1]}"#] {
+        let (status, doc) = call(addr, "POST", &check, body);
+        assert_eq!(status, 200, "{doc}");
+        valid("web-check", &doc);
+    }
+}
+
+/// `POST` a game request; the game document, checked against its schema.
+fn game(addr: SocketAddr, path: &str, body: &str) -> serde_json::Value {
+    let (status, doc) = call(addr, "POST", path, body);
+    assert_eq!(status, 200, "{path} {body}: {doc}");
+    valid("web-game", &doc);
+    doc
+}
+
+#[test]
+fn a_game_against_the_computer() {
+    let addr = start(config());
+    let doc = game(
+        addr,
+        "/api/game/new",
+        r#"{"level":"easy","person":"first","seed":1}"#,
+    );
+    assert_eq!(doc["preset"], "kalah");
+    assert_eq!(doc["agent"], "greedy");
+    assert_eq!(doc["to_move"], "person");
+    assert_eq!(doc["legal"], serde_json::json!([1, 2, 3, 4, 5, 6]));
+    assert_eq!(doc["position"]["pits"], serde_json::json!(vec![4; 12]));
+    let id = doc["id"].as_str().unwrap().to_string();
+    // Pit 3 of 4 stones on six pits ends in the store: a free turn.
+    let doc = game(addr, &format!("/api/game/{id}/pick"), r#"{"pit":3}"#);
+    let played = doc["played"].as_array().unwrap();
+    assert_eq!(played.len(), 1);
+    assert_eq!(played[0]["outcome"], "free-turn");
+    assert_eq!(played[0]["after"]["store"], 1);
+    assert_eq!(doc["to_move"], "person");
+    // Pit 1 ends in pit 5: the turn passes and the computer answers.
+    let doc = game(addr, &format!("/api/game/{id}/pick"), r#"{"pit":1}"#);
+    let played = doc["played"].as_array().unwrap();
+    assert_eq!(played[0]["by"], "person");
+    assert_eq!(played[0]["outcome"], "turn-over");
+    assert!(played.len() >= 2, "{doc}");
+    assert!(played[1..].iter().all(|p| p["by"] == "computer"));
+    assert_eq!(played.last().unwrap()["after"], doc["position"]);
+    assert_eq!(doc["to_move"], "person");
+    assert_eq!(doc["turn"], 3);
+    // The board conserves the 48 stones.
+    let pos = &doc["position"];
+    let total: u64 = pos["pits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .sum::<u64>()
+        + pos["store"].as_u64().unwrap()
+        + pos["opponent_store"].as_u64().unwrap();
+    assert_eq!(total, 48);
+    let doc = game(addr, &format!("/api/game/{id}/hint"), "");
+    assert!(!doc["hint"].as_array().unwrap().is_empty());
+    assert_eq!(doc["helped"], true);
+    let doc = game(addr, &format!("/api/game/{id}/undo"), "");
+    assert_eq!(doc["undone"], true);
+    assert_eq!(doc["position"]["pits"], serde_json::json!(vec![4; 12]));
+    assert_eq!(doc["turn"], 1);
+    let (status, again) = call(addr, "GET", &format!("/api/game/{id}"), "");
+    assert_eq!(status, 200);
+    assert_eq!(again["position"], doc["position"]);
+    // Bad picks name the pit and what is allowed.
+    let msg = refused(
+        call(
+            addr,
+            "POST",
+            &format!("/api/game/{id}/pick"),
+            r#"{"pit":9}"#,
+        ),
+        400,
+        Some("pit"),
+    );
+    assert!(msg.contains("1 to 6"), "{msg}");
+    refused(
+        call(
+            addr,
+            "POST",
+            &format!("/api/game/{id}/pick"),
+            r#"{"pit":"x"}"#,
+        ),
+        400,
+        Some("pit"),
+    );
+    // The computer first: its turn comes with the new game.
+    let doc = game(
+        addr,
+        "/api/game/new",
+        r#"{"rules":"avalanche","pits":4,"stones":3,"level":"hard","person":"second"}"#,
+    );
+    assert_eq!(doc["person"], "second");
+    let played = doc["played"].as_array().unwrap();
+    assert!(!played.is_empty() && played.iter().all(|p| p["by"] == "computer"));
+    assert!(doc["to_move"] == "person" || doc["over"] == true);
+    // Deleted, then gone.
+    let (status, _) = {
+        let mut s = send(addr, "DELETE", &format!("/api/game/{id}"), "");
+        let mut text = String::new();
+        s.read_to_string(&mut text).unwrap();
+        (text[9..12].parse::<u16>().unwrap(), ())
+    };
+    assert_eq!(status, 204);
+    refused(call(addr, "GET", &format!("/api/game/{id}"), ""), 404, None);
+}
+
+#[test]
+fn a_whole_game_ends_with_the_score() {
+    let addr = start(config());
+    let doc = game(
+        addr,
+        "/api/game/new",
+        r#"{"pits":3,"stones":2,"level":"perfect","seed":4}"#,
+    );
+    let id = doc["id"].as_str().unwrap().to_string();
+    let mut doc = doc;
+    for _ in 0..100 {
+        if doc["over"] == true {
+            break;
+        }
+        let pit = doc["legal"][0].as_u64().unwrap();
+        doc = game(
+            addr,
+            &format!("/api/game/{id}/pick"),
+            &format!("{{\"pit\":{pit}}}"),
+        );
+    }
+    assert_eq!(doc["over"], true);
+    let r = &doc["result"];
+    let (p, c) = (
+        r["person"].as_u64().unwrap(),
+        r["computer"].as_u64().unwrap(),
+    );
+    assert_eq!(p + c, 12);
+    // Playing the lowest pit against the perfect player does not win.
+    assert_ne!(r["winner"], "person", "{doc}");
+    let msg = refused(
+        call(
+            addr,
+            "POST",
+            &format!("/api/game/{id}/pick"),
+            r#"{"pit":1}"#,
+        ),
+        400,
+        Some("pit"),
+    );
+    assert!(msg.contains("over"), "{msg}");
+}
+
+#[test]
+fn bad_game_requests_and_unknown_games() {
+    let addr = start(config());
+    for (body, field) in [
+        (r#"{"level":"godlike"}"#, Some("level")),
+        (r#"{"agent":"mcts:9000000"}"#, Some("agent")),
+        (r#"{"agent":"chess"}"#, Some("agent")),
+        (r#"{"level":"easy","agent":"greedy"}"#, Some("agent")),
+        (r#"{"person":"third"}"#, Some("person")),
+        (r#"{"pits":99}"#, Some("pits")),
+        (r#"{"rules":"chess"}"#, Some("rules")),
+        (r#"{"seed":-1}"#, Some("seed")),
+        (r#"{"speed":1}"#, None),
+    ] {
+        let msg = refused(call(addr, "POST", "/api/game/new", body), 400, field);
+        assert!(!msg.contains('\n'));
+    }
+    for (method, path) in [
+        ("GET", "/api/game/nope"),
+        ("POST", "/api/game/nope/pick"),
+        ("POST", "/api/game/nope/hint"),
+        ("POST", "/api/game/nope/undo"),
+    ] {
+        let body = if path.ends_with("pick") {
+            r#"{"pit":1}"#
+        } else {
+            ""
+        };
+        let msg = refused(call(addr, method, path, body), 404, None);
+        assert!(msg.contains("nope"), "{msg}");
+    }
+}
+
+#[test]
+fn games_are_capped_evicted_and_expire() {
+    let addr = start(Config {
+        max_games: 2,
+        ..config()
+    });
+    let ids: Vec<String> = (0..3)
+        .map(|_| {
+            game(addr, "/api/game/new", r#"{"level":"easy"}"#)["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    // The oldest made room for the third.
+    refused(
+        call(addr, "GET", &format!("/api/game/{}", ids[0]), ""),
+        404,
+        None,
+    );
+    for id in &ids[1..] {
+        assert_eq!(call(addr, "GET", &format!("/api/game/{id}"), "").0, 200);
+    }
+    // Idle games go.
+    let addr = start(Config {
+        game_idle_seconds: 1,
+        ..config()
+    });
+    let id = game(addr, "/api/game/new", r#"{"level":"easy"}"#)["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    std::thread::sleep(Duration::from_millis(1300));
+    refused(call(addr, "GET", &format!("/api/game/{id}"), ""), 404, None);
+    // A level whose tables pass the memory cap is refused before it starts.
+    let addr = start(Config {
+        max_memory: 1 << 20,
+        ..config()
+    });
+    let msg = refused(
+        call(addr, "POST", "/api/game/new", r#"{"level":"perfect"}"#),
+        503,
+        Some("level"),
+    );
+    assert!(msg.contains("max-memory"), "{msg}");
+}
+
+#[test]
+fn a_computer_turn_out_of_time_leaves_the_game_as_it_was() {
+    let addr = start(Config {
+        seconds: 0.5,
+        ..config()
+    });
+    // Perfect play on Kalah 6x4 cannot finish in half a second.
+    let doc = game(addr, "/api/game/new", r#"{"level":"perfect"}"#);
+    let id = doc["id"].as_str().unwrap().to_string();
+    let started = Instant::now();
+    let msg = refused(
+        call(
+            addr,
+            "POST",
+            &format!("/api/game/{id}/pick"),
+            r#"{"pit":1}"#,
+        ),
+        503,
+        None,
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(msg.contains("0.5 s"), "{msg}");
+    let (_, doc) = call(addr, "GET", &format!("/api/game/{id}"), "");
+    assert_eq!(doc["to_move"], "person");
+    assert_eq!(doc["position"]["pits"], serde_json::json!(vec![4; 12]));
+}
+
+#[test]
+fn the_atlas_and_its_heat_maps() {
+    let addr = start(config());
+    let (status, doc) = call(addr, "GET", "/api/atlas", "");
+    assert_eq!(status, 200);
+    assert_eq!(doc["format"], "mancala-sweep-atlas/1");
+    let cell = doc["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| {
+            c["rules"] == serde_json::json!({"scope":"own","relay":true,"capture":"none"})
+                && c["pits"] == 6
+                && c["stones"] == 4
+        })
+        .expect("avalanche 6x4 in the atlas");
+    assert_eq!(cell["best_store"], 43);
+    let svg = raw(addr, "GET", "/atlas/own-relay-none.svg", "");
+    assert!(svg.starts_with("HTTP/1.0 200"), "{}", &svg[..40]);
+    assert!(svg.contains("image/svg+xml") && svg.contains("<svg"));
+    assert!(raw(addr, "GET", "/atlas/atlas.md", "").starts_with("HTTP/1.0 404"));
+}
+
+#[test]
+fn the_solve_stream_reports_progress_then_the_result() {
+    let addr = start(config());
+    let text = raw(
+        addr,
+        "POST",
+        "/api/solve/stream",
+        r#"{"rules":"avalanche","pits":6,"stones":4,"limit":1}"#,
+    );
+    assert!(text.contains("text/event-stream"), "{text}");
+    let events = events(&text);
+    let (last, result) = events.last().unwrap();
+    assert_eq!(last, "result");
+    assert_eq!(result["format"], "mancala-sweep-solve/1");
+    assert_eq!(result["best_store"], 43);
+    let progress: Vec<_> = events.iter().filter(|(e, _)| e == "progress").collect();
+    assert!(!progress.is_empty());
+    for (_, p) in &progress {
+        valid("web-progress", p);
+    }
+    assert!(progress.iter().any(|(_, p)| p["phase"] == "forward"));
+    // Bad input is refused before any stream, as JSON.
+    refused(
+        call(addr, "POST", "/api/solve/stream", r#"{"stones":"x"}"#),
+        400,
+        Some("stones"),
+    );
+}
+
+#[test]
+fn hanging_up_on_a_stream_stops_its_solve() {
+    let addr = start(Config {
+        max_solves: 1,
+        ..config()
+    });
+    let mut long = TcpStream::connect(addr).unwrap();
+    let body = r#"{"pits":8,"stones":6}"#;
+    write!(
+        long,
+        "POST /api/solve/stream HTTP/1.0\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    // Wait for the first progress event: the search is running.
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !String::from_utf8_lossy(&seen).contains("event: progress") {
+        let k = long.read(&mut buf).unwrap();
+        assert!(
+            k > 0,
+            "the stream ended: {}",
+            String::from_utf8_lossy(&seen)
+        );
+        seen.extend_from_slice(&buf[..k]);
+    }
+    let (status, _) = call(addr, "POST", "/api/solve", r#"{"pits":2,"stones":1}"#);
+    assert_eq!(status, 429);
+    drop(long);
+    let start = Instant::now();
+    loop {
+        let (status, _) = call(addr, "POST", "/api/solve", r#"{"pits":2,"stones":1}"#);
+        if status == 200 {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the stream's solve was not cancelled"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

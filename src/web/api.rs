@@ -78,17 +78,32 @@ pub(crate) async fn read<T: DeserializeOwned>(state: &State, body: Body) -> Resu
     let bytes = if bytes.is_empty() { &b"{}"[..] } else { &bytes };
     serde_json::from_slice(bytes).map_err(|e| {
         let err = ApiError::bad(format!("request body: {e}"));
-        // serde names the field in its message (`invalid type: ... for
-        // field `stones``); pass it on so the page can put the error there.
-        let text = e.to_string();
-        match FIELDS
-            .iter()
-            .find(|f| !text.contains("unknown field") && text.contains(&format!("`{f}`")))
-        {
+        match field_at(bytes, e.line(), e.column()) {
             Some(f) => err.field(f),
             None => err,
         }
     })
+}
+
+/// The request field whose value ends at `line`, `column` of `body`
+/// (where serde_json reports a value of the wrong type): the last key
+/// before that point. serde does not name the field itself through the
+/// flattened `Position`, and the page wants to put the error beside it.
+fn field_at(body: &[u8], line: usize, column: usize) -> Option<&'static str> {
+    let text = std::str::from_utf8(body).ok()?;
+    let mut offset = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            offset += column.min(l.len());
+            break;
+        }
+        offset += l.len();
+    }
+    let before = text.get(..offset)?;
+    let colon = before.rfind("\":")?;
+    let open = before[..colon].rfind('"')?;
+    let key = &before[open + 1..colon];
+    FIELDS.iter().copied().find(|f| *f == key)
 }
 
 /// Every field name a request body may have, for [`read`]'s errors.
