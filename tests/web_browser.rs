@@ -2,7 +2,7 @@
 //! `chromium-driver`), clicked through as a person would. A missing
 //! chromedriver fails the test: a browser test that skips proves nothing.
 
-use fantoccini::{ClientBuilder, Locator};
+use fantoccini::{Client, ClientBuilder, Locator};
 use mancala_sweep::web::{self, Config};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
@@ -20,12 +20,14 @@ impl Drop for Driver {
     }
 }
 
-/// Keep a screenshot for the README when `MANCALA_SWEEP_SCREENSHOTS` is
-/// set, so that an ordinary test run leaves the tree as it was.
-fn shot(name: &str, png: Vec<u8>) {
-    if std::env::var_os("MANCALA_SWEEP_SCREENSHOTS").is_some() {
-        std::fs::create_dir_all("docs/web").unwrap();
-        std::fs::write(format!("docs/web/{name}"), png).unwrap();
+/// Keep a screenshot for the README when `MANCALA_SWEEP_SCREENSHOTS=1`,
+/// so that an ordinary test run leaves the tree as it was.
+async fn shot(c: &Client, name: &str) {
+    if std::env::var("MANCALA_SWEEP_SCREENSHOTS").as_deref() == Ok("1") {
+        let png = c.screenshot().await.unwrap();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/web");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(name), png).unwrap();
     }
 }
 
@@ -96,97 +98,123 @@ async fn the_pages_in_chromium() {
 
     // Solve: the avalanche opening is 43, and the first pit of the line is lit.
     c.goto(&url).await.unwrap();
-    c.find(Locator::Id("solve"))
+    click(&c, "#solve").await;
+    assert_eq!(text(&c, "#best").await, "43");
+    assert_eq!(id_of(&c, ".pit.next").await, "pit-6");
+    shot(&c, "solve-desktop.png").await;
+
+    // An error beside the field that caused it: a board of 17 pits.
+    c.find(Locator::Id("paste"))
         .await
         .unwrap()
-        .click()
+        .send_keys(&format!("{0}/ 0 0 / {0}", "1 ".repeat(17)))
         .await
         .unwrap();
-    let best = c.wait().for_element(Locator::Id("best")).await.unwrap();
-    assert_eq!(best.text().await.unwrap(), "43");
-    let lit = c
-        .wait()
-        .for_element(Locator::Css(".pit.next"))
-        .await
-        .unwrap();
-    assert_eq!(lit.attr("id").await.unwrap().as_deref(), Some("pit-6"));
-    shot("solve-desktop.png", c.screenshot().await.unwrap());
+    click(&c, "#use-paste").await;
+    click(&c, "#solve").await;
+    let msg = text(&c, "#err-board").await;
+    assert!(msg.contains("17 pits a side"), "{msg}");
+    assert_eq!(text(&c, "#solve-error").await, "");
+    click(&c, "#reset").await;
 
     // Puzzles: a hint, a right line, a wrong pick.
-    c.find(Locator::Css("button[data-page=puzzles]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "button[data-page=puzzles]").await;
     c.wait().for_element(Locator::Id("ppit-1")).await.unwrap();
-    c.find(Locator::Id("hint"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    let hinted = c
-        .wait()
-        .for_element(Locator::Css("#pboard .pit.next"))
-        .await
-        .unwrap();
-    assert_eq!(hinted.attr("id").await.unwrap().as_deref(), Some("ppit-3"));
+    click(&c, "#hint").await;
+    assert_eq!(id_of(&c, "#pboard .pit.next").await, "ppit-3");
     for p in [3, 1, 3] {
-        c.find(Locator::Id(&format!("ppit-{p}")))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        click(&c, &format!("#ppit-{p}")).await;
+        settle().await;
     }
-    let msg = c
-        .find(Locator::Id("puzzle-msg"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let msg = text(&c, "#puzzle-msg").await;
     assert!(msg.starts_with("Solved"), "{msg}");
-    std::fs::write(
-        "docs/web/puzzles-desktop.png",
-        c.screenshot().await.unwrap(),
-    )
-    .unwrap();
-    c.find(Locator::Id("retry"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    c.find(Locator::Id("ppit-1"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let msg = c
-        .find(Locator::Id("puzzle-msg"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    shot(&c, "puzzles-desktop.png").await;
+    click(&c, "#retry").await;
+    settle().await;
+    click(&c, "#ppit-1").await;
+    settle().await;
+    let msg = text(&c, "#puzzle-msg").await;
     assert!(msg.contains("Taken back"), "{msg}");
 
-    // Phone width.
-    c.set_window_size(360, 800).await.unwrap();
-    c.find(Locator::Css("button[data-page=solve]"))
-        .await
-        .unwrap()
-        .click()
+    // Play: Kalah 6x4 against the easy computer. Pit 3 ends in the store
+    // (a free turn), pit 1 passes the turn and the computer answers.
+    c.execute("window.MANCALA_SEED = 7;", vec![]).await.unwrap();
+    click(&c, "button[data-page=play]").await;
+    wait_for_text(&c, "#g-status", "Your turn").await;
+    assert_eq!(text(&c, "#gpit-3").await, "4");
+    assert_eq!(text(&c, "#gboard-store").await, "0");
+    click(&c, "#gpit-3").await;
+    wait_for_text(&c, "#g-status", "Your turn").await;
+    assert_eq!(text(&c, "#gboard-store").await, "1");
+    assert_eq!(text(&c, "#gpit-3").await, "0");
+    click(&c, "#gpit-1").await;
+    wait_for_text(&c, "#g-log", "Computer:").await;
+    wait_for_text(&c, "#g-status", "Your turn").await;
+    let log = text(&c, "#g-log").await;
+    assert!(log.starts_with("You:"), "{log}");
+    // The board still holds 48 stones.
+    let total = c
+        .execute(
+            "return [...document.querySelectorAll('#gboard .pit, #gboard .store')].reduce((s, e) => s + Number(e.textContent), 0);",
+            vec![],
+        )
         .await
         .unwrap();
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    shot("solve-360.png", c.screenshot().await.unwrap());
+    assert_eq!(total.as_u64(), Some(48));
+    shot(&c, "play-desktop.png").await;
+    // A hint lights a pit; undo takes the whole turn back.
+    click(&c, "#g-hint").await;
+    let hinted = id_of(&c, "#gboard .pit.next").await;
+    assert!(hinted.starts_with("gpit-"), "{hinted}");
+    click(&c, "#g-undo").await;
+    wait_for_text(&c, "#g-log", "Taken back").await;
+    wait_for_text(&c, "#g-status", "turn 1").await;
+    for k in 1..=12 {
+        assert_eq!(text(&c, &format!("#gpit-{k}")).await, "4");
+    }
+    // Keyboard: Tab reaches a pit and Enter picks it.
+    c.execute("document.getElementById('gpit-3').focus();", vec![])
+        .await
+        .unwrap();
+    c.find(Locator::Id("gpit-3"))
+        .await
+        .unwrap()
+        .send_keys("\u{E007}")
+        .await
+        .unwrap();
+    wait_for_text(&c, "#g-log", "You: ").await;
+    wait_for_text(&c, "#gboard-store", "1").await;
+
+    // Atlas: the avalanche table; the 6x4 cell shows 43 and its line.
+    click(&c, "button[data-page=atlas]").await;
+    click(&c, "#acell-6-4").await;
+    assert_eq!(text(&c, "#a-best").await, "43");
+    assert!(text(&c, "#a-line").await.starts_with('6'));
+    let img_ok = c
+        .execute(
+            "const i = document.getElementById('a-map'); return i.complete && i.naturalWidth > 0;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(img_ok.as_bool(), Some(true), "the heat map did not load");
+    shot(&c, "atlas-desktop.png").await;
+
+    // Phone width: every page fits.
+    c.set_window_size(360, 800).await.unwrap();
+    for page in ["solve", "play", "atlas"] {
+        click(&c, &format!("button[data-page={page}]")).await;
+        settle().await;
+        let wide = c
+            .execute("return document.documentElement.scrollWidth;", vec![])
+            .await
+            .unwrap();
+        assert!(
+            wide.as_u64().unwrap() <= 360,
+            "{page} is {wide} px wide at 360"
+        );
+        shot(&c, &format!("{page}-360.png")).await;
+    }
 
     // Nothing went anywhere but this server.
     let names = c
@@ -199,4 +227,59 @@ async fn the_pages_in_chromium() {
     }
     c.close().await.unwrap();
     let _ = std::fs::remove_dir_all(profile);
+}
+
+/// Let a click's request and redraw finish.
+async fn settle() {
+    tokio::time::sleep(Duration::from_millis(300)).await;
+}
+
+/// Click the element `css` (waiting for it to exist).
+async fn click(c: &Client, css: &str) {
+    c.wait()
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+}
+
+/// The text of `css` (waiting for it to exist).
+async fn text(c: &Client, css: &str) -> String {
+    c.wait()
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .text()
+        .await
+        .unwrap()
+}
+
+/// The id of the first element that matches `css`, once there is one.
+async fn id_of(c: &Client, css: &str) -> String {
+    c.wait()
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .attr("id")
+        .await
+        .unwrap()
+        .unwrap_or_default()
+}
+
+/// Wait (up to 20 s) until the text of `css` contains `part`.
+async fn wait_for_text(c: &Client, css: &str, part: &str) {
+    let start = std::time::Instant::now();
+    loop {
+        let now = text(c, css).await;
+        if now.contains(part) {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{css} never said {part:?}; it says {now:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }

@@ -2,30 +2,49 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 
-async function api(method, path, body) {
+// Every API error is {"error": "...", "field"?: "..."}; the thrown Error
+// carries the field so that the page can show the message beside it.
+async function request(method, path, body, signal) {
   const res = await fetch(path, {
     method,
     headers: body ? { "Content-Type": "application/json" } : {},
     body: body ? JSON.stringify(body) : undefined,
-    signal: body && body.signal,
+    signal,
   });
+  if (res.status === 204) return {};
   let doc;
   try { doc = await res.json(); } catch (e) { doc = { error: "the server answered " + res.status }; }
-  if (!res.ok) throw new Error(doc.error || ("HTTP " + res.status));
+  if (!res.ok) {
+    const err = new Error(doc.error || ("HTTP " + res.status));
+    err.field = doc.field; err.status = res.status;
+    throw err;
+  }
   return doc;
+}
+const api = (method, path, body) => request(method, path, body);
+
+// Put each error beside its field: the element `${prefix}err-${field}`
+// when the page has one, else `fallback`. Clears the page's old errors.
+function clearErrors(section) { section.querySelectorAll(".field-error").forEach((e) => { e.textContent = ""; }); }
+function showError(section, prefix, e, fallback) {
+  clearErrors(section);
+  const el = e.field && $(prefix + "err-" + e.field);
+  if (el) el.textContent = e.message; else fallback.textContent = e.message;
 }
 
 // ---- pages ----
 document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => {
   document.querySelectorAll("nav button").forEach((o) => o.removeAttribute("aria-current"));
   b.setAttribute("aria-current", "page");
-  for (const p of ["solve", "puzzles", "play"]) $("page-" + p).hidden = p !== b.dataset.page;
+  for (const p of ["solve", "puzzles", "play", "atlas"]) $("page-" + p).hidden = p !== b.dataset.page;
   if (b.dataset.page === "puzzles" && !collections) loadCollections();
+  if (b.dataset.page === "atlas" && !atlas) loadAtlas();
+  if (b.dataset.page === "play" && !game && !gBusy) newGame();
 }));
 
 // ---- board drawing: opponent's row on top (pit 2n .. n+1), own row below (1 .. n) ----
 // cell(i) returns the element for pit index i (0-based pit number - 1).
-function drawBoard(el, n, store, oppStore, cell) {
+function drawBoard(el, n, store, oppStore, cell, oppName) {
   el.innerHTML = "";
   el.style.gridTemplateColumns = `repeat(${n + 2}, minmax(1.6rem, 1fr))`;
   const put = (d, row, col) => { d.style.gridRow = row; d.style.gridColumn = col; el.appendChild(d); };
@@ -34,7 +53,7 @@ function drawBoard(el, n, store, oppStore, cell) {
     const d = document.createElement("div"); d.className = "store"; d.textContent = v;
     d.setAttribute("aria-label", label + " " + v); if (id) d.id = id; return d;
   };
-  put(storeEl(oppStore, "opponent's store"), "2 / 4", "1");
+  put(storeEl(oppStore, (oppName || "opponent") + "'s store", el.id + "-opp-store"), "2 / 4", "1");
   put(storeEl(store, "your store", el.id + "-store"), "2 / 4", String(n + 2));
   for (let c = 0; c < n; c++) {
     const top = 2 * n - c, bottom = c + 1;
@@ -65,7 +84,7 @@ function drawSolve(highlight) {
   });
 }
 
-function clearResult() { line = null; steps = null; $("result").innerHTML = ""; $("steps").hidden = true; $("solve-error").textContent = ""; }
+function clearResult() { line = null; steps = null; $("result").innerHTML = ""; $("steps").hidden = true; $("solve-error").textContent = ""; $("progress").textContent = ""; clearErrors($("page-solve")); }
 
 function reset() {
   n = Math.min(16, Math.max(1, parseInt($("size").value || "6", 10)));
@@ -91,19 +110,57 @@ async function solve(kind) {
   $("stop").hidden = false;
   controller = new AbortController();
   try {
-    const doc = await fetchJson("/api/" + kind, { board: boardText(), rules, ...(kind === "solve" ? { limit: 1 } : {}) }, controller.signal);
+    const body = { board: boardText(), rules, ...(kind === "solve" ? { limit: 1 } : {}) };
+    const doc = kind === "solve" ? await solveStream(body, controller.signal) : await fetchJson("/api/find", body, controller.signal);
+    $("progress").textContent = "";
     showResult(doc, kind);
   } catch (e) {
-    $("result").textContent = "";
-    $("solve-error").textContent = e.name === "AbortError" ? "Stopped." : e.message;
+    $("result").textContent = ""; $("progress").textContent = "";
+    if (e.name === "AbortError") $("solve-error").textContent = "Stopped.";
+    else showError($("page-solve"), "", e, $("solve-error"));
   } finally { $("stop").hidden = true; controller = null; }
 }
 
+// POST /api/solve/stream: server-sent events read from fetch (so that
+// Stop can abort it): "progress" events while the search runs, then one
+// "result" (the /api/solve document) or "error".
+async function solveStream(body, signal) {
+  const res = await fetch("/api/solve/stream", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal });
+  if (!res.ok) {
+    let doc; try { doc = await res.json(); } catch (e) { doc = { error: "the server answered " + res.status }; }
+    const err = new Error(doc.error); err.field = doc.field; throw err;
+  }
+  const reader = res.body.getReader(), dec = new TextDecoder();
+  let buf = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the server closed the stream before the result");
+    buf += dec.decode(value, { stream: true });
+    let cut;
+    while ((cut = buf.indexOf("\n\n")) >= 0) {
+      const block = buf.slice(0, cut); buf = buf.slice(cut + 2);
+      let event = "message", data = "";
+      for (const l of block.split("\n")) {
+        if (l.startsWith("event:")) event = l.slice(6).trim();
+        else if (l.startsWith("data:")) data += l.slice(5).trim();
+      }
+      if (!data) continue;
+      const doc = JSON.parse(data);
+      if (event === "progress") showProgress(doc);
+      else if (event === "result") return doc;
+      else if (event === "error") { const err = new Error(doc.error); err.field = doc.field; throw err; }
+    }
+  }
+}
+
+function showProgress(p) {
+  const pass = p.phase === "forward" ? "Counting" : "Marking the best lines";
+  $("progress").textContent = `${pass}: store ${p.store} of ${p.max_store}, ${p.positions.toLocaleString()} positions` +
+    (p.best != null ? `, best so far ${p.best}` : "") + `, ${p.seconds.toFixed(1)} s`;
+}
+
 async function fetchJson(path, body, signal) {
-  const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal });
-  let doc; try { doc = await res.json(); } catch (e) { doc = { error: "the server answered " + res.status }; }
-  if (!res.ok) throw new Error(doc.error || ("HTTP " + res.status));
-  return doc;
+  return request("POST", path, body, signal);
 }
 
 async function showResult(doc, kind) {
@@ -245,3 +302,178 @@ $("show").addEventListener("click", () => { if (current) { streak = 0; updateTal
 $("next-puzzle").addEventListener("click", () => { index++; loadPuzzle(); });
 $("collection").addEventListener("change", () => { index = 0; loadPuzzle(); });
 $("grade").addEventListener("change", () => { index = 0; loadPuzzle(); });
+
+// ---- Play: a game against the computer, on the server's GameSession ----
+// The page applies no rule: it sends the pit and draws what the server
+// says happened, pick by pick.
+let game = null, gBusy = false, gHint = [], gLast = null;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function drawGame(pos, legal) {
+  const gn = pos.pits.length / 2;
+  drawBoard($("gboard"), gn, pos.store, pos.opponent_store, (i) => {
+    const d = document.createElement("button");
+    const k = i + 1, mine = legal.includes(k);
+    d.className = "pit" + (gHint[0] === k ? " next" : "") + (gLast === k ? " last" : "") + (k > gn ? " theirs" : "");
+    d.id = "gpit-" + k; d.textContent = pos.pits[i];
+    d.disabled = gBusy || !mine;
+    d.setAttribute("aria-label", `${k > gn ? "computer's " : ""}pit ${k}: ${pos.pits[i]} stones` + (gHint[0] === k ? ", the hint" : ""));
+    d.addEventListener("click", () => gamePick(k));
+    return d;
+  }, "computer");
+}
+
+function gameStatus() {
+  if (!game) return;
+  if (game.over) {
+    const r = game.result;
+    const verdict = r.winner === "person" ? "You win" : r.winner === "computer" ? "The computer wins" : "A draw";
+    $("g-status").textContent = `Game over: ${verdict}, ${r.person} to ${r.computer}${game.helped ? " (with hints)" : ""}.`;
+  } else if (game.to_move === "person") {
+    $("g-status").textContent = `Your turn (turn ${game.turn}): pick one of pits ${game.legal.join(", ")}.`;
+  } else {
+    $("g-status").textContent = "The computer is thinking…";
+  }
+  $("g-hint").disabled = gBusy || game.to_move !== "person";
+  $("g-undo").disabled = gBusy;
+}
+
+function logPick(p) {
+  const li = document.createElement("li");
+  li.className = p.by;
+  li.textContent = (p.by === "person" ? "You: " : "Computer: ") + p.said;
+  $("g-log").appendChild(li);
+  li.scrollIntoView({ block: "nearest" });
+}
+
+// Show the picks one at a time: the person's at once, the computer's with
+// a pause before each, so that its turn can be followed.
+async function showPlayed(doc) {
+  for (const p of doc.played) {
+    if (p.by === "computer") { $("g-status").textContent = "The computer is playing…"; await sleep(600); }
+    gLast = p.pit_seen; logPick(p); drawGame(p.after, []);
+  }
+  game = doc; gBusy = false;
+  drawGame(doc.position, doc.legal); gameStatus();
+  const first = $("gboard").querySelector(".pit:not(:disabled)");
+  if (first && document.activeElement && document.activeElement.closest && document.activeElement.closest("#gboard")) first.focus();
+}
+
+async function gameCall(path, body) {
+  gBusy = true; $("g-error").textContent = ""; clearErrors($("page-play"));
+  if (game) { drawGame(game.position, []); gameStatus(); }
+  try { return await api("POST", path, body); }
+  catch (e) { showError($("page-play"), "g-", e, $("g-error")); return null; }
+  finally { gBusy = false; }
+}
+
+async function newGame() {
+  const pitsN = parseInt($("g-pits").value, 10), stonesN = parseInt($("g-stones").value, 10);
+  const body = { rules: $("g-rules").value, level: $("g-level").value, person: $("g-person").value,
+    pits: isNaN(pitsN) ? $("g-pits").value : pitsN, stones: isNaN(stonesN) ? $("g-stones").value : stonesN,
+    seed: Math.floor(Math.random() * 1e9) };
+  if (window.MANCALA_SEED != null) body.seed = window.MANCALA_SEED;
+  $("g-status").textContent = body.person === "second" ? "The computer is thinking…" : "";
+  const doc = await gameCall("/api/game/new", body);
+  if (!doc) { if (game) { drawGame(game.position, game.legal); gameStatus(); } return; }
+  $("g-log").innerHTML = ""; gHint = []; gLast = null;
+  await showPlayed(doc);
+}
+
+async function gamePick(k) {
+  if (!game || gBusy) return;
+  gHint = []; gLast = k;
+  $("g-status").textContent = "The computer is thinking…";
+  const doc = await gameCall(`/api/game/${game.id}/pick`, { pit: k });
+  if (!doc) { drawGame(game.position, game.legal); gameStatus(); return; }
+  gBusy = true;
+  await showPlayed(doc);
+}
+
+$("g-new").addEventListener("click", newGame);
+$("g-hint").addEventListener("click", async () => {
+  if (!game) return;
+  const doc = await gameCall(`/api/game/${game.id}/hint`);
+  if (!doc) { gameStatus(); return; }
+  game = doc; gHint = doc.hint || []; drawGame(doc.position, doc.legal); gameStatus();
+  $("g-status").textContent = gHint.length ? `Hint: pick pit ${gHint.join(", then ")}.` : "No hint now.";
+});
+$("g-undo").addEventListener("click", async () => {
+  if (!game) return;
+  const doc = await gameCall(`/api/game/${game.id}/undo`);
+  if (!doc) { gameStatus(); return; }
+  game = doc; gHint = []; gLast = null;
+  if (doc.undone) { const li = document.createElement("li"); li.textContent = "Taken back."; $("g-log").appendChild(li); }
+  drawGame(doc.position, doc.legal); gameStatus();
+  if (!doc.undone) $("g-status").textContent = "Nothing to take back. " + $("g-status").textContent;
+});
+
+// ---- Atlas: the committed atlas.json, one table per rule set ----
+let atlas = null;
+const ruleKey = (r) => `${r.scope}-${r.relay ? "relay" : "norelay"}-${r.capture}`;
+const PRESETS = { "own-relay-none": "avalanche", "any-relay-none": "any-hole", "own-norelay-kalah": "kalah" };
+
+async function loadAtlas() {
+  try { atlas = await api("GET", "/api/atlas"); }
+  catch (e) { $("a-detail").textContent = e.message; return; }
+  const keys = [...new Set(atlas.cells.map((c) => ruleKey(c.rules)))];
+  keys.sort((a, b) => (PRESETS[b] ? 1 : 0) - (PRESETS[a] ? 1 : 0) || a.localeCompare(b));
+  $("a-rules").innerHTML = keys.map((k) => {
+    const [scope, relay, capture] = k.split("-");
+    return `<option value="${k}">${PRESETS[k] ? PRESETS[k] + ": " : ""}scope ${scope}, relay ${relay === "relay" ? "on" : "off"}, capture ${capture}</option>`;
+  }).join("");
+  $("a-rules").value = "own-relay-none";
+  drawAtlas();
+}
+
+function drawAtlas() {
+  const key = $("a-rules").value;
+  const cells = atlas.cells.filter((c) => ruleKey(c.rules) === key);
+  const pitsList = [...new Set(cells.map((c) => c.pits))].sort((a, b) => a - b);
+  const stonesList = [...new Set(cells.map((c) => c.stones))].sort((a, b) => a - b);
+  const t = $("atlas-table");
+  t.innerHTML = "";
+  const cap = document.createElement("caption");
+  cap.textContent = "Best store (rows: pits a side; columns: stones a pit)";
+  t.appendChild(cap);
+  const head = t.insertRow();
+  const corner = document.createElement("th"); corner.textContent = "pits \\ stones"; head.appendChild(corner);
+  for (const s of stonesList) { const th = document.createElement("th"); th.scope = "col"; th.textContent = s; head.appendChild(th); }
+  for (const p of pitsList) {
+    const row = t.insertRow();
+    const th = document.createElement("th"); th.scope = "row"; th.textContent = p; row.appendChild(th);
+    for (const s of stonesList) {
+      const td = row.insertCell();
+      const c = cells.find((x) => x.pits === p && x.stones === s);
+      if (!c) { td.textContent = "–"; continue; }
+      const b = document.createElement("button");
+      b.className = "cell" + (c.sweep ? " sweep" : "") + (c.exact ? "" : " bound");
+      b.id = `acell-${p}-${s}`;
+      b.textContent = (c.exact ? "" : "≥") + c.best_store + (c.sweep ? "★" : "");
+      const share = c.total_stones ? c.best_store / c.total_stones : 0;
+      b.style.background = `hsl(${Math.round(share * 120)}, 70%, ${85 - Math.round(share * 25)}%)`;
+      b.setAttribute("aria-label", `${p} pits, ${s} stones: best store ${c.exact ? "" : "at least "}${c.best_store} of ${c.total_stones}`);
+      const show = () => atlasDetail(c, b);
+      b.addEventListener("click", show); b.addEventListener("focus", show); b.addEventListener("mouseenter", show);
+      td.appendChild(b);
+    }
+  }
+  $("a-map").src = `/atlas/${key}.svg`;
+  $("a-map").alt = `Heat map of the best store share for ${$("a-rules").selectedOptions[0].textContent}`;
+  $("a-caption").textContent = "The same table as a heat map (docs/atlas/" + key + ".svg).";
+  $("a-detail").innerHTML = "<p>Choose a cell.</p>";
+}
+
+function atlasDetail(c, el) {
+  document.querySelectorAll("#atlas-table .cell.chosen").forEach((x) => x.classList.remove("chosen"));
+  el.classList.add("chosen");
+  const num = (v) => v == null ? "not counted" : Number(v).toLocaleString();
+  $("a-detail").innerHTML =
+    `<p class="big">${c.pits} pits × ${c.stones} stones: best store <b id="a-best">${c.exact ? "" : "at least "}${c.best_store}</b> of ${c.total_stones}` +
+    (c.sweep ? " — a <b>sweep</b>" : " (not a sweep)") + `</p>` +
+    `<p>${c.exact ? "Exact, proved by " + c.method : "A lower bound found by " + c.method + ", not proved"} in ${c.seconds.toFixed(2)} s. ` +
+    `Optimal pick sequences: ${num(c.optimal_count)}; turns counted: ${num(c.turns_total)}; positions: ${num(c.positions)}.</p>` +
+    `<p>Best line (${c.line.length} picks): <span class="line" id="a-line">${c.line.join(" ")}</span></p>`;
+}
+
+$("a-rules").addEventListener("change", drawAtlas);
