@@ -136,7 +136,7 @@ async fn the_pages_in_chromium() {
     let msg = text(&c, "#puzzle-msg").await;
     assert!(msg.contains("Taken back"), "{msg}");
 
-    // Play: Kalah 6x4 against the easy computer. Pit 3 ends in the store
+    // Play: Kalah 6x4 against the default (medium) computer. Pit 3 ends in the store
     // (a free turn), pit 1 passes the turn and the computer answers.
     c.execute("window.MANCALA_SEED = 7;", vec![]).await.unwrap();
     click(&c, "button[data-page=play]").await;
