@@ -72,6 +72,12 @@ pub struct ServeArgs {
     /// Solves at once; more are refused with 429.
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub max_solves: u16,
+    /// Games held at once on the Play page; a new one drops the least recently used.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..))]
+    pub max_games: u16,
+    /// Minutes a game may stay unused before it is dropped.
+    #[arg(long, value_name = "MIN", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=10080))]
+    pub game_idle: u32,
 }
 
 /// `completions`.

@@ -22,6 +22,8 @@ pub fn run(args: &ServeArgs) -> Outcome {
         max_memory: args.max_memory.unwrap_or(1 << 30),
         seconds: args.seconds,
         max_solves: usize::from(args.max_solves),
+        max_games: usize::from(args.max_games),
+        game_idle_seconds: u64::from(args.game_idle) * 60,
         collections,
         ..Config::default()
     };
