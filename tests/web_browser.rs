@@ -115,6 +115,19 @@ async fn the_pages_in_chromium() {
     let msg = text(&c, "#err-board").await;
     assert!(msg.contains("17 pits a side"), "{msg}");
     assert_eq!(text(&c, "#solve-error").await, "");
+
+    // A big board: the search's progress shows while it runs, and Stop ends it.
+    let paste = c.find(Locator::Id("paste")).await.unwrap();
+    paste.clear().await.unwrap();
+    paste
+        .send_keys("6 6 6 6 6 6 6 6 / 0 0 / 6 6 6 6 6 6 6 6")
+        .await
+        .unwrap();
+    click(&c, "#use-paste").await;
+    click(&c, "#solve").await;
+    wait_for_text(&c, "#progress", "positions").await;
+    click(&c, "#stop").await;
+    wait_for_text(&c, "#solve-error", "Stopped").await;
     click(&c, "#reset").await;
 
     // Puzzles: a hint, a right line, a wrong pick.

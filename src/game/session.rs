@@ -235,4 +235,22 @@ mod tests {
         assert_eq!(g.state(), &start);
         assert!(!g.undo());
     }
+
+    #[test]
+    fn a_stopped_computer_turn_changes_nothing() {
+        let start = GameState::start(6, 4, Rules::KALAH).unwrap();
+        let mut g = GameSession::new(start, Side::Second, AgentSpec::Mtdf(12), 1).unwrap();
+        let stop = AtomicBool::new(true);
+        assert_eq!(
+            g.computer_turn_until(&stop).unwrap_err(),
+            GameError::Stopped
+        );
+        assert_eq!(g.state(), &start);
+        assert!(!g.persons_turn());
+        // Not stopped, it plays its turn.
+        let turn = g.computer_turn_until(&AtomicBool::new(false)).unwrap();
+        assert!(!turn.is_empty());
+        assert!(g.persons_turn());
+        assert_eq!(g.hint_until(&stop).unwrap_err(), GameError::Stopped);
+    }
 }
