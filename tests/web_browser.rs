@@ -197,6 +197,16 @@ async fn the_pages_in_chromium() {
         .unwrap();
     wait_for_text(&c, "#g-log", "You: ").await;
     wait_for_text(&c, "#gboard-store", "1").await;
+    settle().await;
+    // The focus stays on the board for the next pick.
+    let focused = c
+        .execute("return document.activeElement.id;", vec![])
+        .await
+        .unwrap();
+    assert!(
+        focused.as_str().unwrap_or("").starts_with("gpit-"),
+        "focus went to {focused}"
+    );
 
     // Atlas: the avalanche table; the 6x4 cell shows 43 and its line.
     click(&c, "button[data-page=atlas]").await;

@@ -348,15 +348,16 @@ function logPick(p) {
 
 // Show the picks one at a time: the person's at once, the computer's with
 // a pause before each, so that its turn can be followed.
-async function showPlayed(doc) {
+async function showPlayed(doc, keepFocus) {
   for (const p of doc.played) {
     if (p.by === "computer") { $("g-status").textContent = "The computer is playing…"; await sleep(600); }
     gLast = p.pit_seen; logPick(p); drawGame(p.after, []);
   }
   game = doc; gBusy = false;
   drawGame(doc.position, doc.legal); gameStatus();
+  // Keyboard players keep their place: focus goes back to a pit they may pick.
   const first = $("gboard").querySelector(".pit:not(:disabled)");
-  if (first && document.activeElement && document.activeElement.closest && document.activeElement.closest("#gboard")) first.focus();
+  if (first && keepFocus) first.focus();
 }
 
 async function gameCall(path, body) {
@@ -382,12 +383,13 @@ async function newGame() {
 
 async function gamePick(k) {
   if (!game || gBusy) return;
+  const keepFocus = $("gboard").contains(document.activeElement);
   gHint = []; gLast = k;
   $("g-status").textContent = "The computer is thinking…";
   const doc = await gameCall(`/api/game/${game.id}/pick`, { pit: k });
   if (!doc) { drawGame(game.position, game.legal); gameStatus(); return; }
   gBusy = true;
-  await showPlayed(doc);
+  await showPlayed(doc, keepFocus);
 }
 
 $("g-new").addEventListener("click", newGame);

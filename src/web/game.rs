@@ -297,6 +297,26 @@ fn find(state: &State, id: &str) -> Result<Arc<Entry>, ApiError> {
     Ok(e)
 }
 
+/// The locked session of `entry`, or 409 while another request has it.
+fn lock(entry: &Entry) -> Result<std::sync::MutexGuard<'_, GameSession>, ApiError> {
+    entry.session.try_lock().map_err(|_| {
+        ApiError::status(
+            StatusCode::CONFLICT,
+            "this game is busy with another request (the computer is still thinking); wait for it",
+        )
+    })
+}
+
+/// Run `work` on the locked session of `entry` at once: for requests that
+/// search nothing (look, undo), which need no `--max-solves` place.
+fn quick<T>(
+    entry: &Entry,
+    work: impl FnOnce(&mut GameSession, &Entry) -> Result<T, ApiError>,
+) -> Result<T, ApiError> {
+    let mut session = lock(entry)?;
+    work(&mut session, entry)
+}
+
 /// Run `work` on the locked session of `entry` off the async threads,
 /// with a cancel flag raised by the request's end or the time budget.
 async fn with_session<T: Send + 'static>(
@@ -308,12 +328,7 @@ async fn with_session<T: Send + 'static>(
     let seconds = state.config.seconds;
     blocking(move |cancel| {
         let _slot = slot;
-        let mut session = entry.session.try_lock().map_err(|_| {
-            ApiError::status(
-                StatusCode::CONFLICT,
-                "this game is busy with another request (the computer is still thinking); wait for it",
-            )
-        })?;
+        let mut session = lock(&entry)?;
         with_deadline(cancel, seconds, || work(&mut session, &entry, cancel))
     })
     .await?
@@ -454,9 +469,7 @@ pub(crate) async fn new_game(state: Shared_, body: Body) -> ApiResult {
 /// `GET /api/game/{id}`: the game now.
 pub(crate) async fn get_game(state: Shared_, Path(id): Path<String>) -> ApiResult {
     let entry = find(&state.0, &id)?;
-    with_session(&state.0, entry, |s, e, _| Ok(game_json(e, s, &[], None)))
-        .await
-        .map(|doc| Json(doc).into_response())
+    quick(&entry, |s, e| Ok(game_json(e, s, &[], None))).map(|doc| Json(doc).into_response())
 }
 
 /// `POST /api/game/{id}/pick`: the person's pick, then the computer's
@@ -496,13 +509,12 @@ pub(crate) async fn hint(state: Shared_, Path(id): Path<String>) -> ApiResult {
 pub(crate) async fn undo(state: Shared_, Path(id): Path<String>) -> ApiResult {
     let state = state.0;
     let entry = find(&state, &id)?;
-    with_session(&state, entry, |s, e, _| {
+    quick(&entry, |s, e| {
         let undone = s.undo();
         let mut doc = game_json(e, s, &[], None);
         doc["undone"] = json!(undone);
         Ok(doc)
     })
-    .await
     .map(|doc| Json(doc).into_response())
 }
 
