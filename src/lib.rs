@@ -29,9 +29,9 @@
 //!   written whole.
 //! - [`puzzle`] and [`atlas`]: the product features, with their files.
 //! - [`web`]: the local web app of `mancala-sweep serve`, answering with
-//!   the same JSON documents as the command line. The whole-game engine
-//!   (`game`: two players, agents, exact game values) comes next, as a
-//!   folder of its own on top of `rules` and `search`.
+//!   the same JSON documents as the command line and driving the same
+//!   puzzle and game sessions ([`game::GameSession`]), so that it keeps no
+//!   rule of its own.
 //! - The command line lives in the binary (`src/main.rs` and `src/cli/`):
 //!   flags, progress bars, Ctrl-C, exit codes, and the only words that
 //!   name a flag.

@@ -2,10 +2,15 @@
 //! and the pages, embedded in the binary so that one file runs anywhere.
 //!
 //! The API answers with the same JSON documents as the command line
-//! ([`crate::format::json`]), so a script can move between the two. Every
-//! error is `{"error": "..."}`, one line a person can read, with the
-//! status that says whose fault it was. The server reads no file after
-//! start: the puzzle collections are given to [`Config`] whole.
+//! ([`crate::format::json`]), so a script can move between the two; the
+//! documents only the web has (games, progress events, errors, the
+//! puzzle list and checks) carry a `format` of their own and a schema in
+//! `schemas/web-*.schema.json`. Every error is `{"format", "error",
+//! "field"?}`: one line a person can read, the status that says whose
+//! fault it was, and the request field it is about, so a page can show it
+//! beside that field. The server reads no file after start: the puzzle
+//! collections are given to [`Config`] whole, the atlas and the pages are
+//! built into the binary.
 
 mod api;
 mod game;
