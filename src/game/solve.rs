@@ -148,6 +148,21 @@ pub const ENTRY_BYTES: u64 = std::mem::size_of::<Bucket>() as u64 / 2;
 
 type Cells = [u8; CYCLE_CAP];
 
+/// A child of a node, played: (position ready for its mover, gain, kind):
+/// kind 0 = terminal (gain is the whole value), 1 = free turn, 2 = turn
+/// over.
+type Child = (Cells, i32, u8);
+
+/// The window and depths of a node, handed to its children's loop.
+#[derive(Clone, Copy)]
+struct Frame {
+    alpha: i32,
+    beta: i32,
+    depth: u8,
+    deeper: u8,
+    turns_left: u32,
+}
+
 const NO_MOVE: u8 = u8::MAX;
 
 /// The exact solver for one rule set and board size; keep it between calls
@@ -364,7 +379,7 @@ impl Solver {
         let (lo, hi) = self.mtdf(&pos, g, s, TO_THE_END, turns_left, cancel).1;
         let exact = lo == hi;
         let pv = if exact {
-            self.principal_variation(state, lo, cancel)
+            self.principal_variation(state, cancel)
         } else {
             vec![]
         };
@@ -501,67 +516,21 @@ impl Solver {
         (total, picks)
     }
 
-    /// Exact value of `state`'s future (mover's gains minus opponent's) by
-    /// null-window tests; used for the PV.
-    fn exact_future(&mut self, pos: &Cells, turns_left: u32, cancel: &AtomicBool) -> i32 {
-        let s = stones(pos, self.n) as i32;
-        self.mtdf(pos, 0, s, TO_THE_END, turns_left, cancel).1 .0
-    }
-
-    fn principal_variation(
-        &mut self,
-        state: &GameState,
-        future: i32,
-        cancel: &AtomicBool,
-    ) -> Vec<Vec<Pit>> {
-        let n = self.n;
+    /// The principal variation: the best turn of each side in turn, to the
+    /// end of the game, each found by [`Solver::best_turn`] (so the PV and
+    /// the agents' choices are one code path). Stops short when `cancel`
+    /// stops a search.
+    fn principal_variation(&mut self, state: &GameState, cancel: &AtomicBool) -> Vec<Vec<Pit>> {
         let mut pv = Vec::new();
-        let mut turn = Vec::new();
         let mut s = *state;
-        let mut future = future;
-        while !s.is_over() && !self.stopped {
-            let mover_before = s.mover();
-            let before = s.mover_minus_opponent();
-            let mut chosen = None;
-            for p in s.legal_picks() {
-                let mut c = s;
-                let out = c.play_unchecked(p);
-                let gained = if c.mover() == mover_before {
-                    c.mover_minus_opponent() - before
-                } else {
-                    -c.mover_minus_opponent() - before
-                };
-                let child_future = if out == PickOutcome::GameOver {
-                    0
-                } else {
-                    let mut pos: Cells = [0; CYCLE_CAP];
-                    pos[..2 * n + 2].copy_from_slice(c.cells());
-                    pos[n] = 0;
-                    pos[2 * n + 1] = 0;
-                    let tl = ANY_SCOPE_TURN_LIMIT + 1 - c.turn().min(ANY_SCOPE_TURN_LIMIT);
-                    self.exact_future(&pos, tl, cancel)
-                };
-                let v = if out == PickOutcome::FreeTurn {
-                    gained + child_future
-                } else {
-                    gained - child_future
-                };
-                if v == future {
-                    chosen = Some((p, out, child_future, c));
-                    break;
-                }
-            }
-            let Some((p, out, child_future, c)) = chosen else {
+        while !s.is_over() {
+            let (_, turn) = self.best_turn(&s, None, cancel);
+            if turn.is_empty() {
                 break;
-            };
-            turn.push(p);
-            if out != PickOutcome::FreeTurn {
-                pv.push(std::mem::take(&mut turn));
             }
-            future = child_future;
-            s = c;
-        }
-        if !turn.is_empty() {
+            for &p in &turn {
+                s.play_unchecked(p);
+            }
             pv.push(turn);
         }
         pv
@@ -646,7 +615,7 @@ impl Solver {
         if hi <= alpha {
             return hi;
         }
-        let mut alpha = alpha.max(lo);
+        let alpha = alpha.max(lo);
         let beta = beta.min(hi);
         let nodes_before = self.nodes;
 
@@ -661,10 +630,9 @@ impl Solver {
         } else {
             depth - 1
         };
-        // Play a child: (position ready for its mover, gain, kind): kind 0 =
-        // terminal (gain is the whole value), 1 = free turn, 2 = turn over.
+        // Play a child, ready for its mover (see [`Child`]).
         let rules = self.rules;
-        let play = |from: u8| -> (Cells, i32, u8) {
+        let play = |from: u8| -> Child {
             let mut c = *pos;
             let end = pick::play(&mut c[..len], from as usize, rules);
             let gain = c[n] as i32;
@@ -681,39 +649,93 @@ impl Solver {
             }
         };
 
-        // Enhanced transposition cutoffs: a child whose table bound already
-        // reaches beta settles this node without a search. Worth it only
-        // far from the leaves, where a cutoff saves a large subtree.
-        if self.opts.etc && depth == TO_THE_END && s >= self.etc_stones {
-            let mut probes = [((0u64, 0u64), 0i32, 0u8); CYCLE_CAP];
-            for (i, &(from, _)) in kids.iter().enumerate() {
-                let (c, gain, kind) = play(from);
-                if kind == 0 && gain >= beta {
-                    return gain;
-                }
-                let k = match kind {
-                    1 => self.key(&c, turns_left),
-                    _ => self.key(&c, turns_left.saturating_sub(1)),
-                };
-                self.prefetch(k);
-                probes[i] = (k, gain, kind);
+        let frame = Frame {
+            alpha,
+            beta,
+            depth,
+            deeper,
+            turns_left,
+        };
+        let searched = if self.opts.etc && depth == TO_THE_END && s >= self.etc_stones {
+            self.etc_children(kids, &play, frame, cancel)
+        } else {
+            self.children(kids.iter().map(|&(from, _)| (from, play(from))), frame, cancel)
+        };
+        let (best, best_move) = match searched {
+            Ok(found) => found,
+            Err(v) => return v,
+        };
+        let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
+        if best >= beta {
+            self.store(key, best, s, best_move, work, depth);
+        } else {
+            // best <= alpha: an upper bound (null window: never exact inside).
+            self.store(key, -s, best, best_move, work, depth);
+        }
+        best
+    }
+
+    /// Enhanced transposition cutoffs, then the children: a child whose
+    /// table bound already reaches beta settles this node without a search.
+    /// Worth it only far from the leaves, where a cutoff saves a large
+    /// subtree. The children played for the probes are kept for the search,
+    /// so each is played once; kept out of line so that only these nodes
+    /// carry the array of children.
+    #[inline(never)]
+    fn etc_children(
+        &mut self,
+        kids: &[(u8, i32)],
+        play: &impl Fn(u8) -> Child,
+        frame: Frame,
+        cancel: &AtomicBool,
+    ) -> Result<(i32, u8), i32> {
+        let mut played = [(0u8, ([0u8; CYCLE_CAP], 0i32, 0u8)); CYCLE_CAP];
+        let mut keys = [(0u64, 0u64); CYCLE_CAP];
+        for (i, &(from, _)) in kids.iter().enumerate() {
+            let child = play(from);
+            let (c, gain, kind) = child;
+            if kind == 0 && gain >= frame.beta {
+                return Err(gain);
             }
-            for &(k, gain, kind) in &probes[..kids.len()] {
-                let bound = match (kind, self.probe(k)) {
-                    (1, Some(e)) if e.depth == TO_THE_END => gain + e.lo as i32,
-                    (2, Some(e)) if e.depth == TO_THE_END => gain - e.hi as i32,
-                    _ => continue,
-                };
-                if bound >= beta {
-                    return bound;
-                }
+            keys[i] = match kind {
+                1 => self.key(&c, frame.turns_left),
+                _ => self.key(&c, frame.turns_left.saturating_sub(1)),
+            };
+            self.prefetch(keys[i]);
+            played[i] = (from, child);
+        }
+        for (&k, &(_, (_, gain, kind))) in keys.iter().zip(&played[..kids.len()]) {
+            let bound = match (kind, self.probe(k)) {
+                (1, Some(e)) if e.depth == TO_THE_END => gain + e.lo as i32,
+                (2, Some(e)) if e.depth == TO_THE_END => gain - e.hi as i32,
+                _ => continue,
+            };
+            if bound >= frame.beta {
+                return Err(bound);
             }
         }
+        self.children(played[..kids.len()].iter().copied(), frame, cancel)
+    }
 
+    /// Searches the children in the order given until one reaches beta;
+    /// the best value and its pick, or `Err(0)` when the search was
+    /// stopped.
+    fn children(
+        &mut self,
+        kids: impl Iterator<Item = (u8, Child)>,
+        frame: Frame,
+        cancel: &AtomicBool,
+    ) -> Result<(i32, u8), i32> {
+        let Frame {
+            mut alpha,
+            beta,
+            depth,
+            deeper,
+            turns_left,
+        } = frame;
         let mut best = i32::MIN;
         let mut best_move = NO_MOVE;
-        for &(from, _) in kids.iter() {
-            let (c, gain, kind) = play(from);
+        for (from, (c, gain, kind)) in kids {
             let v = match kind {
                 0 => gain,
                 1 => gain + self.search(&c, alpha - gain, beta - gain, depth, turns_left, cancel),
@@ -729,7 +751,7 @@ impl Solver {
                 }
             };
             if self.stopped {
-                return 0;
+                return Err(0);
             }
             if v > best {
                 best = v;
@@ -742,14 +764,7 @@ impl Solver {
                 }
             }
         }
-        let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
-        if best >= beta {
-            self.store(key, best, s, best_move, work, depth);
-        } else {
-            // best <= alpha: an upper bound (null window: never exact inside).
-            self.store(key, -s, best, best_move, work, depth);
-        }
-        best
+        Ok((best, best_move))
     }
 
     /// The exact value of a position with few stones, from the database.
