@@ -865,8 +865,12 @@ fn stones(pos: &Cells, n: usize) -> u32 {
 struct Endgame {
     pits: usize,
     max_stones: u32,
-    /// `binom[a][b]` = C(a, b).
-    binom: Vec<Vec<u64>>,
+    /// `below[(parts * (S + 1) + left) * (S + 1) + c]`: the number of
+    /// compositions of `left` stones over a pit and `parts` more pits whose
+    /// first pit holds fewer than `c` (S = `max_stones`). The rank adds one
+    /// of these a pit, where summing binomials stone by stone made the
+    /// database's lookups a fifth of the solver's time.
+    below: Vec<u64>,
     /// First index of the positions with exactly `t` stones.
     offset: Vec<u64>,
     values: Vec<i8>,
@@ -908,10 +912,24 @@ impl Endgame {
             offset[t + 1] = offset[t] + binom[t + pits - 1][pits - 1];
         }
         let total = offset[max_stones as usize + 1];
+        let side = max_stones as usize + 1;
+        let mut below = vec![0u64; pits.max(1) * side * side];
+        for parts in 1..pits {
+            for left in 0..side {
+                let mut acc = 0;
+                for c in 0..side {
+                    below[(parts * side + left) * side + c] = acc;
+                    if c <= left {
+                        // First pit holds exactly c: the rest over `parts` pits.
+                        acc += binom[left - c + parts - 1][parts - 1];
+                    }
+                }
+            }
+        }
         Endgame {
             pits,
             max_stones,
-            binom,
+            below,
             offset,
             values: vec![UNKNOWN; total as usize],
         }
@@ -919,17 +937,13 @@ impl Endgame {
 
     fn rank(&self, pits: &[u8]) -> usize {
         let total: usize = pits.iter().map(|&c| c as usize).sum();
+        let side = self.max_stones as usize + 1;
         let mut r = self.offset[total];
         let mut left = total;
         let m = self.pits;
         for (j, &c) in pits[..m - 1].iter().enumerate() {
-            // Compositions whose pit j holds fewer than c: for each x < c,
-            // the rest (left - x) spread over m-j-1 pits.
             let parts = m - j - 1;
-            for x in 0..c as usize {
-                let rest = left - x;
-                r += self.binom[rest + parts - 1][parts - 1];
-            }
+            r += self.below[(parts * side + left) * side + c as usize];
             left -= c as usize;
         }
         r as usize
