@@ -169,7 +169,7 @@ pub fn steps_text_in(states: &[Turn], colour: bool) -> String {
 }
 
 /// The header shared by the text reports: rules and start board.
-pub(crate) fn header(rules: Rules, start: &Board) -> String {
+pub fn header(rules: Rules, start: &Board) -> String {
     format!("Rules: {rules}\nStart: {}\n{start}\n", start.one_line())
 }
 

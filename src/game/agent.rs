@@ -271,14 +271,18 @@ fn lead(s: &GameState, me: Side) -> i32 {
 /// Play random picks until the game ends; the first player's lead.
 pub fn playout(state: &GameState, rng: &mut Rng64) -> i32 {
     let mut s = *state;
-    let mut picks = Vec::with_capacity(32);
     while !s.is_over() {
-        picks.clear();
-        picks.extend(s.legal_picks());
-        let p = picks[rng.random_range(0..picks.len())];
-        s.play_unchecked(p);
+        play_random_pick(&mut s, rng);
     }
     s.first_minus_second()
+}
+
+/// Plays one legal pick of `s` chosen uniformly by `rng`: the one random
+/// step of both the `random` agent and the playouts. `s` must not be over.
+fn play_random_pick(s: &mut GameState, rng: &mut Rng64) -> (Pit, PickOutcome) {
+    let legal = s.legal_picks();
+    let p = legal[rng.random_range(0..legal.len())];
+    (p, s.play_unchecked(p))
 }
 
 struct RandomAgent {
@@ -294,10 +298,9 @@ impl Agent for RandomAgent {
         let mut s = *state;
         let mut picks = Vec::new();
         while !s.is_over() {
-            let legal = s.legal_picks();
-            let p = legal[self.rng.random_range(0..legal.len())];
+            let (p, outcome) = play_random_pick(&mut s, &mut self.rng);
             picks.push(p);
-            if s.play_unchecked(p) != PickOutcome::FreeTurn || s.mover() != me {
+            if outcome != PickOutcome::FreeTurn || s.mover() != me {
                 break;
             }
         }

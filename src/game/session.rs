@@ -99,7 +99,7 @@ impl GameSession {
         }
         let before = self.state;
         let (outcome, trace) = self.state.play_pick_traced(number)?;
-        if self.starts.last() != Some(&before) && !self.mid_turn(&before) {
+        if !self.mid_turn(&before) {
             self.starts.push(before);
         }
         Ok(Played {

@@ -6,7 +6,7 @@ use crate::cli::progress::Counter;
 use crate::cli::signal::{exit_on_first_ctrl_c, INTERRUPTED};
 use crate::cli::words::CliError;
 use mancala_sweep::format::game::{game_solve_text, match_text, picks_text};
-use mancala_sweep::format::text::{trace_text, trace_text_seen};
+use mancala_sweep::format::text::{self, trace_text, trace_text_seen};
 use mancala_sweep::format::{
     parse_versioned, write_atomic, GameMatchJson, GameSolveJson, GAME_MATCH_FORMAT,
 };
@@ -15,7 +15,7 @@ use mancala_sweep::game::{
     solve, AgentSpec, GameError, GameSession, GameState, Level, PickOutcome, Played, Side,
     SolveOptions,
 };
-use mancala_sweep::rules::{Board, Pit, Preset, Rules};
+use mancala_sweep::rules::{Pit, Preset};
 use mancala_sweep::search::default_max_memory;
 use std::io::{BufRead, Write};
 use std::sync::Mutex;
@@ -29,24 +29,6 @@ fn start(args: &RuleArgs) -> Result<GameState, CliError> {
     }
     let (rules, board) = o.resolve()?;
     Ok(GameState::new(board, Side::First, rules)?)
-}
-
-fn header(rules: Rules, board: &Board) -> String {
-    let name =
-        mancala_sweep::format::json::preset_name(rules).map_or(String::new(), |p| format!("{p}: "));
-    format!(
-        "{name}scope {}, relay {}, capture {}; {} pits a side\n{board}\n",
-        serde_json::to_value(rules.scope)
-            .expect("plain")
-            .as_str()
-            .unwrap_or(""),
-        if rules.relay { "on" } else { "off" },
-        serde_json::to_value(rules.capture)
-            .expect("plain")
-            .as_str()
-            .unwrap_or(""),
-        board.pits_per_side(),
-    )
 }
 
 /// Run `game solve`.
@@ -68,7 +50,7 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
         serde_json::to_string(&GameSolveJson::new(&state, &r, opts.table_bytes)).expect("json")
             + "\n"
     } else {
-        header(state.rules(), &state.board()) + &game_solve_text(&state, &r, opts.table_bytes)
+        text::header(state.rules(), &state.board()) + &game_solve_text(&state, &r, opts.table_bytes)
     };
     if !r.exact {
         return Err(CliError::Partial {
@@ -195,7 +177,7 @@ pub fn play_match(args: &GameMatchArgs) -> Outcome {
     let out = if args.json.json {
         serde_json::to_string(&GameMatchJson::new(&state, &record, summary)).expect("json") + "\n"
     } else {
-        header(state.rules(), &state.board()) + &match_text(&record, &summary)
+        text::header(state.rules(), &state.board()) + &match_text(&record, &summary)
     };
     if (record.games.len() as u32) < record.games_planned {
         return Err(CliError::Partial {

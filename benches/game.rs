@@ -1,0 +1,77 @@
+//! Criterion benchmarks of the whole-game solver: the exact value of Kalah
+//! from the start, with the solver's techniques switched on and off one at a
+//! time, so that the README's "which techniques paid" is one command.
+//!
+//! Every configuration must find the same value, and Kalah(6,3) must be the
+//! published +2 (the CMancala README, see `tests/data/game_values.txt`); a
+//! configuration that disagrees stops the benchmark.
+//!
+//! Run with `cargo bench --bench game`.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use mancala_sweep::game::{GameState, SolveOptions, Solver};
+use mancala_sweep::Rules;
+use std::sync::atomic::AtomicBool;
+
+/// The configurations compared: the default, then one technique off or
+/// changed.
+fn configurations() -> Vec<(&'static str, SolveOptions)> {
+    let default = SolveOptions::default();
+    vec![
+        ("default", default.clone()),
+        (
+            "no_etc",
+            SolveOptions {
+                etc: false,
+                ..default.clone()
+            },
+        ),
+        (
+            "no_endgame_db",
+            SolveOptions {
+                endgame_stones: 0,
+                ..default.clone()
+            },
+        ),
+        (
+            "endgame_db_16",
+            SolveOptions {
+                endgame_stones: 16,
+                ..default.clone()
+            },
+        ),
+        (
+            "deepening_4",
+            SolveOptions {
+                deepening: 4,
+                ..default
+            },
+        ),
+    ]
+}
+
+fn kalah(c: &mut Criterion) {
+    let cancel = AtomicBool::new(false);
+    for (pits, stones, known) in [(4usize, 4u32, None), (6, 3, Some(2))] {
+        let start = GameState::start(pits, stones, Rules::KALAH).expect("a legal board");
+        let mut value = known;
+        let mut group = c.benchmark_group(format!("kalah_{pits}x{stones}"));
+        group.sample_size(10);
+        for (name, opts) in configurations() {
+            group.bench_function(name, |b| {
+                b.iter(|| {
+                    // A fresh solver each time: the table starts empty.
+                    let mut solver = Solver::new(Rules::KALAH, pits, opts.clone()).expect("fits");
+                    let r = solver.solve(&start, &cancel);
+                    assert!(r.exact);
+                    assert_eq!(*value.get_or_insert(r.value), r.value, "{name} disagrees");
+                    r.nodes
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, kalah);
+criterion_main!(benches);

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The whole-tool table of issue 18: the exhaustive count (`solve --limit 0`)
+# on every kernel path this CPU can run, forced with MANCALA_SWEEP_KERNEL,
+# beside the naive baseline (benches/naive.rs) measured in the same run.
+# Each path must give the naive baseline's answers (best store, optimal
+# count, complete turns, positions); a disagreement stops the script.
+# Prints the CPU model and flags, then a Markdown table: wall and user
+# seconds, peak RSS, positions a second, and how many times faster than
+# the baseline.
+# Needs GNU time (/usr/bin/time, Debian package `time`).
+# Usage: bash benches/kernels.sh [RULES] [PITS] [STONES] [THREADS]
+#        (default: any-hole 6 4 2)
+set -euo pipefail
+rules=${1:-any-hole}
+pits=${2:-6}
+stones=${3:-4}
+threads=${4:-2}
+if [ ! -x /usr/bin/time ]; then
+  echo "benches/kernels.sh needs GNU time at /usr/bin/time (apt-get install time)" >&2
+  exit 2
+fi
+cd "$(dirname "$0")/.."
+cargo build --release -q
+bin=target/release/mancala-sweep
+echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+echo "SIMD flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|avx512f|avx512bw|avx512vl|avx512vbmi|avx512_vbmi2|bmi2)$' | tr '\n' ' ')"
+echo "Workload: $rules 2x${pits}x${stones}, counts only (solve --limit 0), $threads threads"
+echo
+
+answers() { python3 -c 'import json,sys; d=json.loads(sys.stdin.read().strip().splitlines()[-1]); print(d["best_store"], d["optimal_count"], d["turns_total"], d["positions"])'; }
+
+# The baseline, one thread by design.
+PITS=$pits STONES=$stones RULES=$rules /usr/bin/time -f "%e %U %M" -o /tmp/ms-kernels-time \
+  cargo bench -q --bench naive >/tmp/ms-kernels-naive 2>/dev/null
+read -r nwall nuser nrss </tmp/ms-kernels-time
+# cargo's own start-up is in the wall time; the program's own seconds are in its line.
+nsec=$(python3 -c 'import json,sys; print(json.loads(open("/tmp/ms-kernels-naive").read().strip().splitlines()[-1])["seconds"])')
+want=$(answers </tmp/ms-kernels-naive)
+positions=$(echo "$want" | cut -d' ' -f4)
+
+echo "| path | wall (s) | user (s) | peak RSS (MiB) | positions/s | × naive (wall) |"
+echo "|---|---:|---:|---:|---:|---:|"
+echo "| naive baseline (benches/naive.rs, 1 thread) | $nsec | $nuser | $((nrss / 1024)) | $(python3 -c "print(f'{$positions/$nsec/1e6:.2f} M')") | 1.0 |"
+flags=" $(grep -m1 '^flags' /proc/cpuinfo) "
+has() { for f in "$@"; do [[ $flags == *" $f "* ]] || return 1; done; }
+for kernel in stream lockstep scalar; do
+  # MANCALA_SWEEP_KERNEL caps the path; say so rather than time a lesser
+  # path under this one's name.
+  case $kernel in
+    stream) need=(avx512f avx512bw avx512vl avx512vbmi avx512_vbmi2 bmi2) ;;
+    lockstep) need=(avx512f avx512bw avx512vbmi) ;;
+    scalar) need=() ;;
+  esac
+  if ! has "${need[@]}"; then
+    echo "| $kernel | not on this CPU (needs ${need[*]}) | | | | |"
+    continue
+  fi
+  if ! MANCALA_SWEEP_KERNEL=$kernel /usr/bin/time -f "%e %U %M" -o /tmp/ms-kernels-time \
+    "$bin" solve --rules "$rules" --pits "$pits" --stones "$stones" --limit 0 --threads "$threads" --json -q \
+    >/tmp/ms-kernels-out 2>/tmp/ms-kernels-err; then
+    echo "| $kernel | not run: $(head -1 /tmp/ms-kernels-err) | | | | |"
+    continue
+  fi
+  got=$(answers </tmp/ms-kernels-out)
+  if [ "$got" != "$want" ]; then
+    echo "kernel $kernel answered '$got', the naive baseline '$want'" >&2
+    exit 1
+  fi
+  read -r wall user rss </tmp/ms-kernels-time
+  echo "| $kernel | $wall | $user | $((rss / 1024)) | $(python3 -c "print(f'{$positions/$wall/1e6:.2f} M')") | $(python3 -c "print(f'{$nsec/$wall:.1f}')") |"
+done
+echo
+echo "All paths gave the baseline's answers: best store, optimal count, turns and positions = $want."
