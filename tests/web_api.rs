@@ -627,3 +627,47 @@ fn hanging_up_on_a_stream_stops_its_solve() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// The `serve` command logs one line per request on stderr, a request whose
+/// client hung up included (marked "cancelled").
+#[test]
+fn serve_logs_every_request_even_a_cancelled_one() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let url = first.trim().rsplit(' ').next().unwrap();
+    let addr: SocketAddr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap_or_else(|e| panic!("{e}: {first}"));
+    let long = send(addr, "POST", "/api/solve", r#"{"pits":8,"stones":6}"#);
+    std::thread::sleep(Duration::from_millis(300));
+    drop(long);
+    let (status, _) = call(addr, "POST", "/api/solve", r#"{"pits":2,"stones":1}"#);
+    assert_eq!(status, 200);
+    std::thread::sleep(Duration::from_millis(500));
+    child.kill().unwrap();
+    let out = child.wait_with_output().unwrap();
+    let log = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("POST /api/solve cancelled ")),
+        "{log}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("POST /api/solve 200 ")),
+        "{log}"
+    );
+}

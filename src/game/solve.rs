@@ -752,7 +752,11 @@ impl Solver {
         let searched = if self.opts.etc && depth == TO_THE_END && s >= self.etc_stones {
             self.etc_children(kids, &play, frame, cancel)
         } else {
-            self.children(kids.iter().map(|&(from, _)| (from, play(from))), frame, cancel)
+            self.children(
+                kids.iter().map(|&(from, _)| (from, play(from))),
+                frame,
+                cancel,
+            )
         };
         let (best, best_move) = match searched {
             Ok(found) => found,

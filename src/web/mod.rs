@@ -127,17 +127,38 @@ pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io
     axum::serve(listener, router(config)).await
 }
 
-/// One line per request on stderr, for whoever started the server.
+/// One line per request on stderr, for whoever started the server. A
+/// request whose client hangs up before the answer (the page's Stop, a
+/// closed tab) has its future dropped here too; the guard still writes its
+/// line, with "cancelled" for the status.
 async fn log(req: Request, next: Next) -> Response {
-    let start = Instant::now();
-    let method = req.method().clone();
-    let uri = req.uri().path().to_string();
+    struct Line {
+        start: Instant,
+        method: axum::http::Method,
+        uri: String,
+        status: Option<u16>,
+    }
+    impl Drop for Line {
+        fn drop(&mut self) {
+            let status = self
+                .status
+                .map_or_else(|| "cancelled".to_string(), |s| s.to_string());
+            eprintln!(
+                "{} {} {status} {:.1} ms",
+                self.method,
+                self.uri,
+                self.start.elapsed().as_secs_f64() * 1000.0
+            );
+        }
+    }
+    let mut line = Line {
+        start: Instant::now(),
+        method: req.method().clone(),
+        uri: req.uri().path().to_string(),
+        status: None,
+    };
     let res = next.run(req).await;
-    eprintln!(
-        "{method} {uri} {} {:.1} ms",
-        res.status().as_u16(),
-        start.elapsed().as_secs_f64() * 1000.0
-    );
+    line.status = Some(res.status().as_u16());
     res
 }
 
