@@ -30,9 +30,9 @@ fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
 }
 
 /// Sort the rings and merge equal ones, summing their counts.
-fn dedup(v: &mut Vec<(Vec<u8>, u128)>) {
+fn dedup<const W: usize>(v: &mut Vec<([u8; W], u128)>) {
     v.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let mut out: Vec<(Vec<u8>, u128)> = Vec::with_capacity(v.len());
+    let mut out: Vec<([u8; W], u128)> = Vec::with_capacity(v.len());
     for (ring, count) in v.drain(..) {
         match out.last_mut() {
             Some(last) if last.0 == ring => last.1 += count,
@@ -58,28 +58,48 @@ fn main() {
         eprintln!("naive: {e}");
         std::process::exit(2)
     });
+    // A ring is a fixed array (the 2n+1 counters, then zeros): 16 bytes
+    // up to 7 pits a side, 33 beyond.
     let t0 = Instant::now();
-    let n = pits;
+    let (turns_by_store, positions) = if pits <= 7 {
+        count::<16>(&board, rules)
+    } else {
+        count::<33>(&board, rules)
+    };
+    let total = board.stones_in_play() as usize;
+    let best = turns_by_store.iter().rposition(|&c| c > 0).unwrap_or(0);
+    let turns_total: u128 = turns_by_store.iter().sum();
+    println!(
+        "{{\"best_store\":{best},\"total_stones\":{total},\"optimal_count\":\"{}\",\"turns_total\":\"{turns_total}\",\"positions\":{positions},\"seconds\":{:.3}}}",
+        turns_by_store[best],
+        t0.elapsed().as_secs_f64()
+    );
+}
+
+/// The naive search: turns by final store, and the positions counted.
+fn count<const W: usize>(board: &Board, rules: Rules) -> (Vec<u128>, u64) {
+    let n = board.pits_per_side();
     let total = board.stones_in_play() as usize;
     let legal: Vec<usize> = rules.scope.pits(n).map(|p| p.ring(n)).collect();
     let mut turns_by_store = vec![0u128; total + 1];
     let mut positions: u64 = 0;
     // Positions at which a pick is made, by their store.
-    let mut buckets: BTreeMap<u8, Vec<(Vec<u8>, u128)>> = BTreeMap::new();
-    buckets.insert(board.store(), vec![(board.ring().to_vec(), 1)]);
+    let mut buckets: BTreeMap<u8, Vec<([u8; W], u128)>> = BTreeMap::new();
+    let mut start = [0u8; W];
+    start[..board.ring().len()].copy_from_slice(board.ring());
+    buckets.insert(board.store(), vec![(start, 1)]);
     while let Some((_, mut bucket)) = buckets.pop_first() {
         dedup(&mut bucket);
         positions += bucket.len() as u64;
         for (ring, count) in bucket {
-            let moves: Vec<usize> = legal.iter().copied().filter(|&i| ring[i] > 0).collect();
-            if moves.is_empty() {
+            if legal.iter().all(|&i| ring[i] == 0) {
                 // No pick left: the turn ends here.
                 turns_by_store[ring[n] as usize] += count;
                 continue;
             }
-            for from in moves {
-                let mut child = ring.clone();
-                match pick::play(&mut child, from, rules) {
+            for &from in legal.iter().filter(|&&i| ring[i] > 0) {
+                let mut child = ring;
+                match pick::play(&mut child[..2 * n + 1], from, rules) {
                     PickEnd::TurnOver => turns_by_store[child[n] as usize] += count,
                     PickEnd::FreeTurn => {
                         let next = buckets.entry(child[n]).or_default();
@@ -94,11 +114,5 @@ fn main() {
             }
         }
     }
-    let best = turns_by_store.iter().rposition(|&c| c > 0).unwrap_or(0);
-    let turns_total: u128 = turns_by_store.iter().sum();
-    println!(
-        "{{\"best_store\":{best},\"total_stones\":{total},\"optimal_count\":\"{}\",\"turns_total\":\"{turns_total}\",\"positions\":{positions},\"seconds\":{:.3}}}",
-        turns_by_store[best],
-        t0.elapsed().as_secs_f64()
-    );
+    (turns_by_store, positions)
 }
