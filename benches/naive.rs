@@ -31,7 +31,7 @@ fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
 
 /// Sort the rings and merge equal ones, summing their counts.
 fn dedup<const W: usize>(v: &mut Vec<([u8; W], u128)>) {
-    v.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    v.sort_unstable_by_key(|a| a.0);
     let mut out: Vec<([u8; W], u128)> = Vec::with_capacity(v.len());
     for (ring, count) in v.drain(..) {
         match out.last_mut() {

@@ -671,3 +671,44 @@ fn serve_logs_every_request_even_a_cancelled_one() {
         "{log}"
     );
 }
+
+/// A hint builds an adviser of the game's level: its tables count against
+/// `--max-memory` beside the games', so a hint that would pass it is
+/// refused with 503 and a hint that fits is given.
+#[test]
+fn a_hint_counts_against_the_memory_cap() {
+    // `hard` (mtdf:12) holds a 32 MiB table: small enough that this test
+    // does not push the process (whose size other tests' solves guard)
+    // far.
+    let one = mancala_sweep::game::AgentSpec::Mtdf(12).memory_bytes(mancala_sweep::Rules::KALAH, 3);
+    assert!(one > 0);
+    let body = r#"{"level":"hard","pits":3,"stones":2}"#;
+    // Room for the game's agent only.
+    let addr = start(Config {
+        max_memory: one + one / 2,
+        ..config()
+    });
+    let id = game(addr, "/api/game/new", body)["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let msg = refused(
+        call(addr, "POST", &format!("/api/game/{id}/hint"), ""),
+        503,
+        None,
+    );
+    assert!(msg.contains("hint") && msg.contains("max-memory"), "{msg}");
+    // Room for both: the hint is given, and its share is given back after.
+    let addr = start(Config {
+        max_memory: 2 * one + one / 2,
+        ..config()
+    });
+    let id = game(addr, "/api/game/new", body)["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for _ in 0..2 {
+        let doc = game(addr, &format!("/api/game/{id}/hint"), "");
+        assert!(!doc["hint"].as_array().unwrap().is_empty(), "{doc}");
+    }
+}

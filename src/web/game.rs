@@ -42,6 +42,50 @@ const MAX_WEB_ALPHABETA: u32 = 10;
 #[derive(Default)]
 pub(crate) struct Games {
     map: HashMap<String, Arc<Entry>>,
+    /// Bytes of the advisers that hints are building or using now: a hint
+    /// builds an agent of the game's level, whose tables count against
+    /// `--max-memory` beside the games' own while it runs.
+    hints: u64,
+}
+
+/// A hint's share of `--max-memory`, given back when the hint ends.
+struct HintBytes {
+    state: Arc<State>,
+    bytes: u64,
+}
+
+impl HintBytes {
+    /// Reserve `bytes` for a hint, or refuse with 503 when the games' tables
+    /// and the hints running now leave too little of `--max-memory`.
+    fn take(state: &Arc<State>, bytes: u64) -> Result<HintBytes, ApiError> {
+        let cap = state.config.max_memory;
+        let mut games = state.games.lock().map_err(|_| {
+            ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "game table poisoned")
+        })?;
+        let used: u64 = games.map.values().map(|e| e.bytes).sum::<u64>() + games.hints;
+        if used + bytes > cap {
+            return Err(ApiError::status(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "a hint at this level needs {bytes} bytes of tables and the server's --max-memory of {cap} has {} left now; try again when other games end",
+                    cap.saturating_sub(used)
+                ),
+            ));
+        }
+        games.hints += bytes;
+        Ok(HintBytes {
+            state: Arc::clone(state),
+            bytes,
+        })
+    }
+}
+
+impl Drop for HintBytes {
+    fn drop(&mut self) {
+        if let Ok(mut games) = self.state.games.lock() {
+            games.hints -= self.bytes;
+        }
+    }
 }
 
 /// One game.
@@ -495,6 +539,7 @@ pub(crate) async fn hint(state: Shared_, Path(id): Path<String>) -> ApiResult {
     let state = state.0;
     let entry = find(&state, &id)?;
     let seconds = state.config.seconds;
+    let _reserved = HintBytes::take(&state, entry.bytes)?;
     with_session(&state, entry, move |s, e, cancel| {
         let picks = s.hint_until(cancel).map_err(|e| game_error(e, seconds))?;
         Ok(game_json(e, s, &[], Some(&picks)))
