@@ -680,7 +680,8 @@ fn a_hint_counts_against_the_memory_cap() {
     // `hard` (mtdf:12) holds a 32 MiB table: small enough that this test
     // does not push the process (whose size other tests' solves guard)
     // far.
-    let one = mancala_sweep::game::AgentSpec::Mtdf(12).memory_bytes(mancala_sweep::Rules::KALAH, 3);
+    let one =
+        mancala_sweep::game::AgentSpec::Mtdf(12).memory_bytes(mancala_sweep::Rules::KALAH, 3, 12);
     assert!(one > 0);
     let body = r#"{"level":"hard","pits":3,"stones":2}"#;
     // Room for the game's agent only.

@@ -210,48 +210,54 @@ impl AgentSpec {
                 depth,
                 table: HashMap::new(),
             }),
-            AgentSpec::Mtdf(depth) => {
-                let opts = SolveOptions {
-                    table_bytes: AGENT_TABLE_BYTES,
-                    endgame_stones: 0,
-                    ..SolveOptions::default()
-                };
+            AgentSpec::Mtdf(_) | AgentSpec::Perfect => {
+                let (rules, n) = (state.rules(), state.pits_per_side());
+                let opts = self
+                    .solver_options(rules, n, state.stones_in_pits())
+                    .expect("a solver agent");
                 Box::new(SolverAgent {
-                    depth: Some(depth),
-                    solver: Solver::new(state.rules(), state.pits_per_side(), opts)?,
+                    depth: match self {
+                        AgentSpec::Mtdf(depth) => Some(depth),
+                        _ => None,
+                    },
+                    solver: Solver::new(rules, n, opts)?,
                 })
             }
-            AgentSpec::Perfect => Box::new(SolverAgent {
-                depth: None,
-                solver: Solver::new(
-                    state.rules(),
-                    state.pits_per_side(),
-                    SolveOptions::default(),
-                )?,
-            }),
             AgentSpec::Mcts(playouts) => Box::new(Mcts { playouts, rng }),
             AgentSpec::MonteCarlo(playouts) => Box::new(MonteCarlo { playouts, rng }),
         })
     }
 
-    /// Bytes the agent holds once built for `rules` on `n` pits a side:
-    /// the solver's tables for `mtdf` and `perfect` (hundreds of
-    /// megabytes for `perfect`), nothing to speak of for the others. A
-    /// server that keeps many games alive adds these up against its cap.
-    pub fn memory_bytes(self, rules: crate::rules::Rules, n: usize) -> u64 {
-        match self {
-            AgentSpec::Mtdf(_) => Solver::bytes(
-                rules,
-                n,
-                &SolveOptions {
-                    table_bytes: AGENT_TABLE_BYTES,
-                    endgame_stones: 0,
-                    ..SolveOptions::default()
-                },
-            ),
-            AgentSpec::Perfect => Solver::bytes(rules, n, &SolveOptions::default()),
-            _ => 0,
-        }
+    /// The solver options of the agents built on the exact solver (`mtdf`
+    /// and `perfect`) for games of `stones` stones in the pits of `n` pits
+    /// a side; `None` for the others.
+    fn solver_options(
+        self,
+        rules: crate::rules::Rules,
+        n: usize,
+        stones: u32,
+    ) -> Option<SolveOptions> {
+        let opts = match self {
+            AgentSpec::Mtdf(_) => SolveOptions {
+                table_bytes: AGENT_TABLE_BYTES,
+                endgame_stones: 0,
+                ..SolveOptions::default()
+            },
+            AgentSpec::Perfect => SolveOptions::default(),
+            _ => return None,
+        };
+        Some(opts.fit_to(rules, n, stones))
+    }
+
+    /// Bytes the agent holds once built for games of `stones` stones in the
+    /// pits under `rules` on `n` pits a side: the solver's tables for
+    /// `mtdf` and `perfect` (up to hundreds of megabytes for `perfect`, less
+    /// on boards too small to fill them), nothing to speak of for the
+    /// others. A server that keeps many games alive adds these up against
+    /// its cap.
+    pub fn memory_bytes(self, rules: crate::rules::Rules, n: usize, stones: u32) -> u64 {
+        self.solver_options(rules, n, stones)
+            .map_or(0, |opts| Solver::bytes(rules, n, &opts))
     }
 
     /// True when the agent draws random numbers (its games depend on the seed).

@@ -98,6 +98,32 @@ impl Default for SolveOptions {
     }
 }
 
+impl SolveOptions {
+    /// These options with the table no larger than the positions of at
+    /// most `stones` stones in the pits of `n` pits a side can fill (twice
+    /// their number, and a turn count per position under [`Scope::Any`]):
+    /// a game on a small board needs kilobytes, not the default 256 MiB,
+    /// and zeroing a table it cannot use was most of a small solve's time.
+    /// Only ever lowers `table_bytes`.
+    pub fn fit_to(mut self, rules: Rules, n: usize, stones: u32) -> SolveOptions {
+        // Positions with at most `stones` stones in 2n pits: C(stones + 2n, 2n).
+        let (a, b) = (stones as u128 + 2 * n as u128, 2 * n as u128);
+        let mut positions: u128 = 1;
+        for i in 0..b {
+            positions = positions * (a - i) / (i + 1);
+            if positions > 1 << 60 {
+                return self;
+            }
+        }
+        if rules.scope == Scope::Any {
+            positions *= ANY_SCOPE_TURN_LIMIT as u128 + 1;
+        }
+        let bytes = (2 * positions * ENTRY_BYTES as u128).min(u64::MAX as u128) as u64;
+        self.table_bytes = self.table_bytes.min(bytes.max(2 * ENTRY_BYTES));
+        self
+    }
+}
+
 /// What the solver found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SolveResult {
@@ -1027,6 +1053,28 @@ pub fn solve(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_fits_the_board() {
+        let opts = SolveOptions::default();
+        // 3 pits a side, 12 stones: C(18, 6) = 18,564 positions, a table of
+        // twice as many entries, not 256 MiB.
+        let small = opts.clone().fit_to(Rules::KALAH, 3, 12);
+        assert_eq!(small.table_bytes, 2 * 18_564 * ENTRY_BYTES);
+        // Scope any keys the turn count too.
+        let any = opts.clone().fit_to(Rules::ANY_HOLE, 3, 12);
+        assert_eq!(any.table_bytes, 2 * 18_564 * 201 * ENTRY_BYTES);
+        // Kalah(6,4) can fill more than the default: left alone.
+        assert_eq!(opts.clone().fit_to(Rules::KALAH, 6, 48), opts);
+        // The same value with the fitted table as with the default one.
+        let start = GameState::start(3, 4, Rules::KALAH).unwrap();
+        let cancel = AtomicBool::new(false);
+        let fitted = solve(&start, &opts.clone().fit_to(Rules::KALAH, 3, 24), &cancel).unwrap();
+        let full = solve(&start, &opts, &cancel).unwrap();
+        assert!(fitted.exact && full.exact);
+        assert_eq!(fitted.value, full.value);
+        assert_eq!(fitted.pv, full.pv);
+    }
 
     #[test]
     fn endgame_rank_is_dense() {

@@ -435,7 +435,7 @@ pub(crate) async fn new_game(state: Shared_, body: Body) -> ApiResult {
     };
     let start = GameState::new(board, Side::First, rules)
         .map_err(|e| ApiError::bad(e.to_string()).field("stones"))?;
-    let bytes = spec.memory_bytes(rules, start.pits_per_side());
+    let bytes = spec.memory_bytes(rules, start.pits_per_side(), start.stones_in_pits());
     let cap = state.config.max_memory;
     if bytes > cap {
         return Err(ApiError::status(

@@ -38,7 +38,8 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
         table_bytes: args.table.unwrap_or(SolveOptions::default().table_bytes),
         memory_cap: args.max_memory.unwrap_or_else(default_max_memory),
         ..SolveOptions::default()
-    };
+    }
+    .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits());
     if !args.quiet.quiet {
         eprintln!(
             "solving {} stones to the end of the game; Ctrl-C stops with the bounds known",
