@@ -422,3 +422,60 @@ proptest! {
         lockstep_agrees(&big, r, 255)?;
     }
 }
+
+/// A large bucket reports how far its expansion has got from inside (a
+/// 2x6x5 bucket takes minutes, and a bar that moved only between buckets
+/// stood still), each report consistent with the bucket's own report
+/// after it, and reporting changes nothing of the answer.
+#[test]
+fn large_buckets_report_progress_from_inside() {
+    use mancala_sweep::search::Progress;
+    use std::sync::Mutex;
+    let board = Board::uniform(5, 4).unwrap();
+    let events: Mutex<Vec<Progress>> = Mutex::new(Vec::new());
+    let report = |p: &Progress| events.lock().unwrap().push(*p);
+    let opts = SolveOptions {
+        listing: Listing::Limit(0),
+        ..Default::default()
+    };
+    let with = solve(
+        &board,
+        Rules::ANY_HOLE,
+        &SolveOptions {
+            progress: Some(&report),
+            ..opts
+        },
+    )
+    .unwrap();
+    let without = solve(&board, Rules::ANY_HOLE, &opts).unwrap();
+    assert_eq!(
+        (with.best_store, with.positions, &with.turns_by_store),
+        (
+            without.best_store,
+            without.positions,
+            &without.turns_by_store
+        )
+    );
+    let events = events.into_inner().unwrap();
+    let mut inside = 0;
+    for (i, e) in events.iter().enumerate() {
+        let Some(w) = e.within else { continue };
+        inside += 1;
+        assert!(0 < w.done && w.done <= w.of && w.seconds >= 0.0, "{e:?}");
+        // The bucket's own report comes later, with all of it counted.
+        let after = events[i..]
+            .iter()
+            .find(|f| f.within.is_none() && f.store == e.store)
+            .unwrap_or_else(|| panic!("no report after bucket {}", e.store));
+        assert_eq!(
+            after.positions,
+            e.positions - w.done + w.of,
+            "{e:?} {after:?}"
+        );
+    }
+    // 2x5x4 any-hole has buckets of more than 65,536 positions, each
+    // reporting about 32 times.
+    assert!(inside >= 32, "{inside} reports from inside buckets");
+    let buckets = events.iter().filter(|e| e.within.is_none()).count();
+    assert!(buckets > 0);
+}

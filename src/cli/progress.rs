@@ -80,12 +80,24 @@ impl Bar {
             Phase::Backward => "listing ",
         };
         self.show(prefix, p.store, p.max_store, |secs| {
-            format!(
+            let mut text = format!(
                 "| {} positions | {:.1}M/s | {}",
                 p.positions,
                 p.positions as f64 / secs / 1e6,
                 format_bytes(p.memory)
-            )
+            );
+            // Inside a large bucket: how far, and how long it has left at
+            // its pace so far.
+            if let Some(w) = p.within {
+                let left = w.seconds * (w.of - w.done) as f64 / w.done.max(1) as f64;
+                text.push_str(&format!(
+                    " | this bucket {}/{} ({:.0}%, about {left:.0} s left)",
+                    w.done,
+                    w.of,
+                    100.0 * w.done as f64 / w.of.max(1) as f64
+                ));
+            }
+            text
         });
     }
 

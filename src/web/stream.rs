@@ -68,6 +68,11 @@ pub(crate) async fn solve_stream(state: Shared_, body: Body) -> ApiResult {
         let started = Instant::now();
         let progress_tx = tx.clone();
         let report = move |p: &Progress| {
+            // One event per bucket: the reports from inside a bucket are
+            // for the command line's bar.
+            if p.within.is_some() {
+                return;
+            }
             let _ = progress_tx.try_send(Message::Progress(progress_json(
                 p,
                 started.elapsed().as_secs_f64(),

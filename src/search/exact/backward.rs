@@ -48,6 +48,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             positions,
             memory,
             best: Some(best as u32),
+            within: None,
         };
         self.checkpoint(opts, stop, progress)
     }

@@ -37,7 +37,7 @@ impl Bucket {
         let stop = Stop::default();
         for s in board.store() as usize..store.min(search.max_store) {
             search
-                .step(&mut frontier, s, &stop)
+                .step(&mut frontier, s, &stop, None)
                 .map_err(|_| overflow())?;
         }
         let nodes = frontier.take(store).map_err(|_| overflow())?;
@@ -87,7 +87,7 @@ impl Bucket {
         let mut streams = vec![Vec::new(); self.search.max_store + 1];
         for chunk in self
             .search
-            .expand_bucket(&self.nodes, self.store, &Stop::default())
+            .expand_bucket(&self.nodes, self.store, &Stop::default(), None)
         {
             for (t, run) in chunk.runs {
                 streams[t].extend_from_slice(run.entries());

@@ -9,12 +9,17 @@
 use super::key::Key;
 use super::level::Level;
 use super::store::{Count, Entry, Nodes, Run, Store};
-use super::{Fail, Phase, Progress, Search, SolveOptions};
+use super::{Fail, Phase, Progress, Search, SolveOptions, Within, WITHIN_MIN, WITHIN_STEPS};
 use crate::rules::PickEnd;
 use crate::search::control::Stop;
 use crate::search::kernel::packed::{self, Packed};
 use crate::search::kernel::relay::{Landings, Lanes, Picks};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// A progress hook within a bucket: positions done, positions in it.
+type Tick<'a> = &'a (dyn Fn(u64, u64) + Sync);
 
 /// What expanding a chunk of nodes produced.
 pub(super) struct Sink<K, C> {
@@ -243,8 +248,23 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         bucket: &Nodes<K, C>,
         store: usize,
         stop: &Stop,
+        tick: Option<Tick>,
     ) -> Vec<Expanded<K, C>> {
         let chunk = CHUNK.max(bucket.len() / (rayon::current_num_threads() * CHUNKS_PER_THREAD));
+        // Progress within a large bucket: `tick(done, of)` each time the
+        // positions done cross another 1/WITHIN_STEPS of it.
+        let of = bucket.len() as u64;
+        let done = AtomicU64::new(0);
+        let step = (of / WITHIN_STEPS).max(1);
+        let advance = |n: usize| {
+            if let Some(tick) = tick.filter(|_| of >= WITHIN_MIN) {
+                let before = done.fetch_add(n as u64, Ordering::Relaxed);
+                let after = before + n as u64;
+                if after / step > before / step {
+                    tick(after, of);
+                }
+            }
+        };
         bucket
             .chunks(chunk)
             .into_par_iter()
@@ -258,11 +278,15 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                         let kernel = (lanes, &lanes.picks(&self.scope));
                         for batch in slices.iter().flat_map(|s| s.chunks(STREAM_BATCH)) {
                             self.expand_stream(batch, store, kernel, &mut sink, &mut buffers);
+                            advance(batch.len());
                         }
                     }
                     None => {
-                        for &e in slices.iter().copied().flatten() {
-                            self.expand(e, store, &mut sink, &mut landings);
+                        for batch in slices.iter().flat_map(|s| s.chunks(STREAM_BATCH)) {
+                            for &e in batch {
+                                self.expand(e, store, &mut sink, &mut landings);
+                            }
+                            advance(batch.len());
                         }
                     }
                 }
@@ -279,13 +303,14 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         frontier: &mut S,
         store: usize,
         stop: &Stop,
+        tick: Option<Tick>,
     ) -> Result<Option<Stepped<K, C>>, Fail> {
         let bucket = frontier.take(store)?;
         if bucket.is_empty() {
             return Ok(None);
         }
         let mut ended = vec![0u128; self.max_store + 1];
-        for chunk in self.expand_bucket(&bucket, store, stop) {
+        for chunk in self.expand_bucket(&bucket, store, stop, tick) {
             if chunk.overflow {
                 return Err(Fail::Overflow);
             }
@@ -313,8 +338,28 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         let mut ended = vec![0u128; self.max_store + 1];
         let mut levels: Vec<Level<K>> = (0..=self.max_store).map(|_| Level::default()).collect();
         let mut positions = 0u64;
+        let mut memory = frontier.memory();
         for (store, level) in levels.iter_mut().enumerate().skip(start_store) {
-            let Some((bucket, by_store)) = self.step(frontier, store, stop)? else {
+            let began = Instant::now();
+            let best = ended.iter().rposition(|&c| c > 0).map(|b| b as u32);
+            let within = |done: u64, of: u64| {
+                if let Some(report) = opts.progress {
+                    report(&Progress {
+                        phase: Phase::Forward,
+                        store,
+                        max_store: self.max_store,
+                        positions: positions + done,
+                        memory,
+                        best,
+                        within: Some(Within {
+                            done,
+                            of,
+                            seconds: began.elapsed().as_secs_f64(),
+                        }),
+                    });
+                }
+            };
+            let Some((bucket, by_store)) = self.step(frontier, store, stop, Some(&within))? else {
                 continue;
             };
             positions += bucket.len() as u64;
@@ -332,13 +377,15 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 );
                 kept += level.memory();
             }
+            memory = frontier.memory() + bucket_bytes + kept;
             let progress = Progress {
                 phase: Phase::Forward,
                 store,
                 max_store: self.max_store,
                 positions,
-                memory: frontier.memory() + bucket_bytes + kept,
+                memory,
                 best: ended.iter().rposition(|&c| c > 0).map(|b| b as u32),
+                within: None,
             };
             self.checkpoint(opts, stop, progress)?;
         }

@@ -85,12 +85,13 @@ pub enum Phase {
 }
 
 /// A snapshot of a running search, passed to [`SolveOptions::progress`]
-/// after every bucket.
+/// after every bucket, and while a large bucket is being expanded.
 #[derive(Copy, Clone, Debug)]
 pub struct Progress {
     /// Which pass.
     pub phase: Phase,
-    /// The store bucket just finished.
+    /// The store bucket just finished (or, with [`Progress::within`], the
+    /// one being expanded).
     pub store: usize,
     /// The highest store value (stones in play).
     pub max_store: usize,
@@ -103,7 +104,29 @@ pub struct Progress {
     /// The best final store of the turns counted so far (a lower bound
     /// until the forward pass ends; the proved best in the backward pass).
     pub best: Option<u32>,
+    /// Set in the reports made while the forward pass expands a bucket
+    /// of [`WITHIN_MIN`] positions or more (each 1/[`WITHIN_STEPS`] of it):
+    /// a large bucket can take minutes, and a bar that moves only between
+    /// buckets looks stuck. `None` in the report after each bucket.
+    pub within: Option<Within>,
 }
+
+/// How far the expansion of the current bucket has got.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Within {
+    /// Positions of the bucket expanded.
+    pub done: u64,
+    /// Positions in the bucket.
+    pub of: u64,
+    /// Seconds since the bucket's expansion began.
+    pub seconds: f64,
+}
+
+/// Buckets with at least this many positions report their progress
+/// within ([`Progress::within`]).
+pub const WITHIN_MIN: u64 = 1 << 16;
+/// Reports a large bucket makes while it is expanded.
+pub const WITHIN_STEPS: u64 = 32;
 
 /// A progress callback; it runs on one of the search's worker threads, after each bucket.
 pub type ProgressFn<'a> = &'a (dyn Fn(&Progress) + Sync);
@@ -503,7 +526,7 @@ mod tests {
         let first = search.start.store() as usize;
         for (s, level) in levels.iter_mut().enumerate().skip(first) {
             if let Some((bucket, _)) = search
-                .step(&mut frontier, s, &Stop::default())
+                .step(&mut frontier, s, &Stop::default(), None)
                 .ok()
                 .unwrap()
             {
