@@ -52,6 +52,24 @@ fn call(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, serde_j
     (status, json)
 }
 
+/// Waits (up to 10 s) until a small solve is answered again: the one
+/// `what` held the only solve slot and must have stopped after its client
+/// hung up.
+fn solve_slot_frees(addr: SocketAddr, what: &str) {
+    let start = Instant::now();
+    loop {
+        let (status, _) = call(addr, "POST", "/api/solve", r#"{"pits":2,"stones":1}"#);
+        if status == 200 {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{what} was not cancelled"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 #[test]
 fn solve_answers_as_the_command_line() {
     let addr = start(config());
@@ -170,18 +188,7 @@ fn one_solve_too_many_is_429_and_a_hang_up_cancels() {
     assert!(doc["error"].as_str().unwrap().contains("busy"));
     // Hanging up stops the long solve and frees its place.
     drop(long);
-    let start = Instant::now();
-    loop {
-        let (status, _) = call(addr, "POST", "/api/solve", r#"{"pits":2,"stones":1}"#);
-        if status == 200 {
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "the long solve was not cancelled"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    solve_slot_frees(addr, "the long solve");
 }
 
 /// The validator of `schemas/{name}.schema.json`.
@@ -614,18 +621,7 @@ fn hanging_up_on_a_stream_stops_its_solve() {
     let (status, _) = call(addr, "POST", "/api/solve", r#"{"pits":2,"stones":1}"#);
     assert_eq!(status, 429);
     drop(long);
-    let start = Instant::now();
-    loop {
-        let (status, _) = call(addr, "POST", "/api/solve", r#"{"pits":2,"stones":1}"#);
-        if status == 200 {
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "the stream's solve was not cancelled"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    solve_slot_frees(addr, "the stream's solve");
 }
 
 /// The `serve` command logs one line per request on stderr, a request whose

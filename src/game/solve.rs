@@ -409,11 +409,7 @@ impl Solver {
         }
         let n = self.n;
         assert_eq!(n, state.pits_per_side(), "solver built for another size");
-        let mut pos: Cells = [0; CYCLE_CAP];
-        pos[..2 * n + 2].copy_from_slice(state.cells());
-        pos[n] = 0;
-        pos[2 * n + 1] = 0;
-        let turns_left = ANY_SCOPE_TURN_LIMIT + 1 - state.turn().min(ANY_SCOPE_TURN_LIMIT);
+        let (pos, turns_left) = ready(n, state);
         let s = state.stones_in_pits() as i32;
         let mut g = 0;
         for depth in 1..=self.opts.deepening.min(TO_THE_END as u32 - 1) {
@@ -484,16 +480,7 @@ impl Solver {
         self.stopped = false;
         let n = self.n;
         let depth = depth.map_or(TO_THE_END, |d| d.clamp(1, TO_THE_END as u32 - 1) as u8);
-        let ready = |s: &GameState| -> (Cells, u32) {
-            let mut pos: Cells = [0; CYCLE_CAP];
-            pos[..2 * n + 2].copy_from_slice(s.cells());
-            pos[n] = 0;
-            pos[2 * n + 1] = 0;
-            (
-                pos,
-                ANY_SCOPE_TURN_LIMIT + 1 - s.turn().min(ANY_SCOPE_TURN_LIMIT),
-            )
-        };
+        let ready = |s: &GameState| ready(n, s);
         // Warm the table, shallow first, for the move ordering.
         let (pos, tl) = ready(state);
         let in_pits = stones(&pos, n) as i32;
@@ -571,16 +558,7 @@ impl Solver {
     /// variation of Kalah(6,3) cost four times the solve itself.
     fn best_exact_turn(&mut self, state: &GameState, cancel: &AtomicBool) -> (i32, Vec<Pit>) {
         let n = self.n;
-        let ready = |s: &GameState| -> (Cells, u32) {
-            let mut pos: Cells = [0; CYCLE_CAP];
-            pos[..2 * n + 2].copy_from_slice(s.cells());
-            pos[n] = 0;
-            pos[2 * n + 1] = 0;
-            (
-                pos,
-                ANY_SCOPE_TURN_LIMIT + 1 - s.turn().min(ANY_SCOPE_TURN_LIMIT),
-            )
-        };
+        let ready = |s: &GameState| ready(n, s);
         let me = state.mover();
         let mut picks = Vec::new();
         if state.is_over() {
@@ -899,6 +877,20 @@ impl Solver {
         let db = self.endgame.as_mut().expect("endgame database");
         db.value(&pits[..2 * n], n, self.rules)
     }
+}
+
+/// `s` as the search takes it: its cells with both stores zeroed (the
+/// search values future gains only), and the turns left before the turn
+/// limit.
+fn ready(n: usize, s: &GameState) -> (Cells, u32) {
+    let mut pos: Cells = [0; CYCLE_CAP];
+    pos[..2 * n + 2].copy_from_slice(s.cells());
+    pos[n] = 0;
+    pos[2 * n + 1] = 0;
+    (
+        pos,
+        ANY_SCOPE_TURN_LIMIT + 1 - s.turn().min(ANY_SCOPE_TURN_LIMIT),
+    )
 }
 
 #[inline]
