@@ -359,7 +359,9 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                     });
                 }
             };
-            let Some((bucket, by_store)) = self.step(frontier, store, stop, Some(&within))? else {
+            // No callback, no counting inside the bucket.
+            let tick = opts.progress.map(|_| &within as Tick);
+            let Some((bucket, by_store)) = self.step(frontier, store, stop, tick)? else {
                 continue;
             };
             positions += bucket.len() as u64;
