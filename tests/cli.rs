@@ -585,3 +585,57 @@ fn colour_marks_the_picked_pit_and_the_landing() {
         .replace("\x1b[0m", "");
     assert_eq!(stripped, plain);
 }
+
+#[test]
+fn solve_spill_counts_like_memory_resumes_and_refuses_clearly() {
+    let dir = std::env::temp_dir().join(format!("mancala-sweep-cli-spill-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let solve = |extra: &[&'static str]| -> Vec<&str> {
+        let mut args = vec![
+            "solve", "--rules", "any-hole", "--pits", "5", "--stones", "3",
+        ];
+        args.extend(extra);
+        args
+    };
+    let mut memory = json(&solve(&["--limit", "0", "--json"]));
+    let (code, out, err) = run(&[solve(&["--json", "--spill"]), vec![d]].concat());
+    assert_eq!(code, 0, "{err}");
+    let mut spilled: Value = serde_json::from_str(&out).unwrap();
+    memory["seconds"] = Value::Null;
+    spilled["seconds"] = Value::Null;
+    assert_eq!(spilled, memory);
+    // Finished: the same command answers from the checkpoint and says so.
+    let (code, out, err) = run(&[solve(&["--spill"]), vec![d]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.starts_with(&format!("the search in {d} is finished")),
+        "{err}"
+    );
+    assert!(out.contains("(--spill counts only)"), "{out}");
+    // Another search in the same directory: bad input.
+    let (code, _, err) = run(&["solve", "--rules", "kalah", "-q", "--spill", d]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("holds another search"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    // The disk guard stops the run cleanly, names the flag and keeps what
+    // was finished.
+    let (code, _, err) = run(&[solve(&["-q", "--max-disk", "100K", "--spill"]), vec![d]].concat());
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("more than 100.00 KiB") && err.contains("(--max-disk)"),
+        "{err}"
+    );
+    assert!(dir.join("checkpoint.json").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+    // --max-disk needs --spill; --spill lists no lines.
+    for bad in [
+        &["solve", "--max-disk", "1G"][..],
+        &["solve", "--all", "--spill", d],
+    ] {
+        let (code, _, err) = run(bad);
+        assert_eq!(code, 2, "{bad:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}

@@ -284,3 +284,42 @@ fn game_match_keeps_the_games_played_in_its_results_file() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_spilled_solve_stopped_by_sigint_says_how_to_resume_and_resumes() {
+    let dir =
+        std::env::temp_dir().join(format!("mancala-sweep-sigint-spill-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let args = ["solve", "--rules", "any-hole", "--json", "--spill", d];
+    let s = interrupt(&args, "counting store ");
+    assert_eq!(s.code, 130, "{:?}", s.err);
+    let last = s.err.last().unwrap();
+    assert!(last.starts_with("interrupted: "), "{last}");
+    assert!(
+        last.ends_with(&format!("kept in {d}: run the same command to resume")),
+        "{last}"
+    );
+    // The same command finishes the count from the checkpoint.
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with(&format!("resuming the search in {d} at store bucket ")),
+        "{err}"
+    );
+    let mut spilled: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The same counts as the search in memory.
+    let memory = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
+        .args(["solve", "--rules", "any-hole", "--json", "--limit", "0"])
+        .output()
+        .unwrap();
+    let mut memory: serde_json::Value = serde_json::from_slice(&memory.stdout).unwrap();
+    spilled["seconds"] = serde_json::Value::Null;
+    memory["seconds"] = serde_json::Value::Null;
+    assert_eq!(spilled, memory);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

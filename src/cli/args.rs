@@ -336,6 +336,12 @@ pub struct SolveArgs {
     /// Stop cleanly before the search holds more than this, e.g. 800M or 4G [default: half the machine's memory].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub max_memory: Option<u64>,
+    /// Keep the search's frontier in DIR (made if missing) instead of memory, with a checkpoint after every store bucket; the same command resumes a stopped search. Counts only: no lines are listed.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["all", "brief"])]
+    pub spill: Option<std::path::PathBuf>,
+    /// With --spill: stop cleanly before the run files take more than this, e.g. 50G [default: no limit beyond a full disk].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes, requires = "spill")]
+    pub max_disk: Option<u64>,
     /// `--quiet`.
     #[command(flatten)]
     pub quiet: QuietArg,

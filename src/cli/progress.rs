@@ -24,6 +24,9 @@ fn lines() -> bool {
 pub struct Bar {
     bar: ProgressBar,
     started: Instant,
+    /// Positions at the first report: a resumed search starts with those
+    /// of earlier runs, which the rate leaves out.
+    base: std::sync::OnceLock<u64>,
     shown: AtomicBool,
     enabled: bool,
     lines: bool,
@@ -41,6 +44,7 @@ impl Bar {
         Bar {
             bar,
             started: Instant::now(),
+            base: std::sync::OnceLock::new(),
             shown: false.into(),
             enabled: enabled && std::io::stderr().is_terminal(),
             lines: enabled && lines(),
@@ -79,13 +83,20 @@ impl Bar {
             Phase::Forward => "counting",
             Phase::Backward => "listing ",
         };
+        let base = *self.base.get_or_init(|| p.positions);
         self.show(prefix, p.store, p.max_store, |secs| {
             let mut text = format!(
                 "| {} positions | {:.1}M/s | {}",
                 p.positions,
-                p.positions as f64 / secs / 1e6,
+                p.positions.saturating_sub(base) as f64 / secs / 1e6,
                 format_bytes(p.memory)
             );
+            if let Some(d) = p.disk {
+                text.push_str(&format!(" | disk {}", format_bytes(d.used)));
+                if let Some(free) = d.free {
+                    text.push_str(&format!(" ({} free)", format_bytes(free)));
+                }
+            }
             // Inside a large bucket: how far, and how long it has left at
             // its pace so far.
             if let Some(w) = p.within {

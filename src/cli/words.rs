@@ -44,7 +44,10 @@ impl<E: Into<Error>> From<E> for CliError {
 fn hint(e: &Error) -> &'static str {
     let search = |e: &SearchError| {
         match e {
-        SearchError::MemoryLimit { .. } => " (--max-memory); try `find` for a heuristic line, a smaller board, --limit 0 to skip the listing, or a higher --max-memory",
+        SearchError::MemoryLimit { .. } => " (--max-memory); try `find` for a heuristic line, a smaller board, --limit 0 to skip the listing, a higher --max-memory, or --spill DIR to keep the frontier on disk",
+        SearchError::DiskLimit { .. } => " (--max-disk): run the same command with a higher --max-disk to resume",
+        SearchError::Spill { .. } => ": run the same command to resume",
+        SearchError::SpillDir { .. } => " (--spill)",
         _ => "",
     }
     };

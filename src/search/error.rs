@@ -118,6 +118,50 @@ pub enum SearchError {
         best: Option<u32>,
     },
 
+    /// The spill directory holds something this search cannot use: a
+    /// checkpoint of another search, or damaged files.
+    #[error("{message}")]
+    SpillDir {
+        /// What is wrong, with the path.
+        message: String,
+    },
+
+    /// The spill store could not read or write its files.
+    #[error(
+        "{message}; the search stopped at store bucket {store} of {max_store} after {positions} positions, and what it finished is kept in {dir}, from where the same search resumes",
+        store = reached.store,
+        max_store = reached.max_store,
+        positions = reached.positions,
+    )]
+    Spill {
+        /// What failed, with the path.
+        message: String,
+        /// The spill directory.
+        dir: String,
+        /// How far it got.
+        reached: Reached,
+    },
+
+    /// The disk guard stopped a spilled search.
+    #[error(
+        "the search stopped at store bucket {store} of {max_store} after {positions} positions: its run files would take {needed_text}, more than {limit_text}; what it finished is kept in {dir}, from where the same search resumes",
+        store = reached.store,
+        max_store = reached.max_store,
+        positions = reached.positions,
+        needed_text = format_bytes(*needed),
+        limit_text = format_bytes(*limit)
+    )]
+    DiskLimit {
+        /// The limit in bytes.
+        limit: u64,
+        /// Bytes the run files would have taken.
+        needed: u64,
+        /// The spill directory.
+        dir: String,
+        /// How far it got.
+        reached: Reached,
+    },
+
     /// A worker thread panicked: a bug, reported instead of a hang.
     #[error(
         "internal error in a worker thread: {0}; please report it with the command that caused it"
@@ -140,7 +184,9 @@ impl SearchError {
     pub fn is_input(&self) -> bool {
         matches!(
             self,
-            SearchError::NoMove { .. } | SearchError::KeyTooWide { .. }
+            SearchError::NoMove { .. }
+                | SearchError::KeyTooWide { .. }
+                | SearchError::SpillDir { .. }
         )
     }
 

@@ -49,6 +49,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             memory,
             best: Some(best as u32),
             within: None,
+            disk: None,
         };
         self.checkpoint(opts, stop, progress)
     }

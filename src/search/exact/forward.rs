@@ -356,6 +356,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                             of,
                             seconds: began.elapsed().as_secs_f64(),
                         }),
+                        disk: None,
                     });
                 }
             };
@@ -388,6 +389,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 memory,
                 best: ended.iter().rposition(|&c| c > 0).map(|b| b as u32),
                 within: None,
+                disk: None,
             };
             self.checkpoint(opts, stop, progress)?;
         }

@@ -45,17 +45,31 @@ pub(crate) mod forward;
 pub(crate) mod key;
 pub(crate) mod level;
 pub(crate) mod listing;
+pub(crate) mod spilled;
 pub(crate) mod store;
 
 use self::key::{bits_needed, Key};
+use self::store::disk::SpillFail;
 use self::store::{Count, Frontier};
 use super::control::{guarded, worker_pool, Stop};
 use super::error::{Reached, SearchError, StopCause};
 use super::kernel::packed::Engine;
 use super::kernel::{plan, KernelChoice, Plan};
+use super::memory::format_bytes;
 use crate::rules::{Board, Line, Rules};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+
+pub use self::store::disk::{Checkpoint, CHECKPOINT_FILE};
+
+/// The checkpoint of a spilled search in `dir` ([`SolveOptions::spill`]),
+/// if it has a readable one: to tell the user that a run resumes, and from
+/// where.
+pub fn spill_checkpoint(dir: &Path) -> Option<Checkpoint> {
+    let text = std::fs::read_to_string(dir.join(CHECKPOINT_FILE)).ok()?;
+    serde_json::from_str(&text).ok()
+}
 
 /// How many optimal sequences to list.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -109,6 +123,21 @@ pub struct Progress {
     /// a large bucket can take minutes, and a bar that moves only between
     /// buckets looks stuck. `None` in the report after each bucket.
     pub within: Option<Within>,
+    /// The run files of a search that spills to disk
+    /// ([`SolveOptions::spill`]); `None` for a search in memory.
+    pub disk: Option<DiskUse>,
+}
+
+/// Disk use of a search that spills its frontier.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DiskUse {
+    /// Bytes of run files now.
+    pub used: u64,
+    /// Bytes free on their disk (`None` where that is not known).
+    pub free: Option<u64>,
+    /// Bytes written to run files since the search began (over every
+    /// resumed run).
+    pub written: u64,
 }
 
 /// How far the expansion of the current bucket has got.
@@ -151,6 +180,18 @@ pub struct SolveOptions<'a> {
     pub seconds: Option<f64>,
     /// Which kernels may play the picks (see [`crate::search::kernel`]).
     pub kernel: KernelChoice,
+    /// Keep the frontier in this directory instead of memory, with a
+    /// checkpoint after every bucket: the same call resumes a stopped
+    /// search (see `store::disk`). Counts only: no lines are listed.
+    pub spill: Option<&'a Path>,
+    /// Stop with [`SearchError::DiskLimit`] before the run files in
+    /// [`SolveOptions::spill`] take more bytes than this.
+    pub max_disk: u64,
+    /// With [`SolveOptions::spill`]: bytes of successors held in memory
+    /// before they are written out as run files; `None` is half of
+    /// [`SolveOptions::max_memory`]. Smaller means more, smaller runs (the
+    /// tests force many this way); the answer is the same.
+    pub spill_buffer: Option<u64>,
 }
 
 impl Default for SolveOptions<'_> {
@@ -163,6 +204,9 @@ impl Default for SolveOptions<'_> {
             cancel: None,
             seconds: None,
             kernel: KernelChoice::Auto,
+            spill: None,
+            max_disk: u64::MAX,
+            spill_buffer: None,
         }
     }
 }
@@ -176,6 +220,9 @@ impl std::fmt::Debug for SolveOptions<'_> {
             .field("cancel", &self.cancel)
             .field("seconds", &self.seconds)
             .field("kernel", &self.kernel)
+            .field("spill", &self.spill)
+            .field("max_disk", &self.max_disk)
+            .field("spill_buffer", &self.spill_buffer)
             .finish_non_exhaustive()
     }
 }
@@ -244,6 +291,7 @@ pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solutio
             pits,
             bits,
         },
+        Fail::Spill(e, p) => spill_error(e, *p, opts),
     })?;
     solution.seconds = started.elapsed().as_secs_f64();
     Ok(solution)
@@ -258,6 +306,42 @@ impl Progress {
             positions: self.positions,
             backward: self.phase == Phase::Backward,
         }
+    }
+}
+
+/// The error for a spill store that could not go on.
+fn spill_error(e: SpillFail, p: Progress, opts: &SolveOptions) -> SearchError {
+    let dir = opts.spill.unwrap_or(Path::new(".")).display().to_string();
+    match e {
+        SpillFail::Foreign { path, reason } => SearchError::SpillDir {
+            message: format!("{}: {reason}", path.display()),
+        },
+        SpillFail::Io {
+            action,
+            path,
+            source,
+        } => SearchError::Spill {
+            message: format!("{}: cannot {action} it ({source})", path.display()),
+            dir,
+            reached: p.reached(),
+        },
+        SpillFail::DiskFull { path, free, needed } => SearchError::Spill {
+            message: format!(
+                "{}: the disk has {} free, and the next run file needs {} and a margin",
+                path.display(),
+                format_bytes(free),
+                format_bytes(needed)
+            ),
+            dir,
+            reached: p.reached(),
+        },
+        SpillFail::DiskLimit { limit, needed } => SearchError::DiskLimit {
+            limit,
+            needed,
+            dir,
+            reached: p.reached(),
+        },
+        SpillFail::Overflow => unreachable!("mapped to Fail::Overflow where it arises"),
     }
 }
 
@@ -290,9 +374,11 @@ enum Fail {
     /// The board needs keys of this many bits, more than 128.
     KeyTooWide(u32),
     /// The memory guard stopped the search; how far it got.
-    Memory(Progress),
+    Memory(Box<Progress>),
     /// The cancel flag or the time budget stopped it; how far it got.
-    Stopped(StopCause, Progress),
+    Stopped(StopCause, Box<Progress>),
+    /// The spill store could not go on; how far the search got.
+    Spill(SpillFail, Box<Progress>),
 }
 
 impl From<store::Overflow> for Fail {
@@ -346,11 +432,11 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             report(&progress);
         }
         if let Some(cause) = stop.cause() {
-            return Err(Fail::Stopped(cause, progress));
+            return Err(Fail::Stopped(cause, Box::new(progress)));
         }
         let resident = crate::search::memory::resident_bytes().unwrap_or(0);
         if progress.memory.max(resident) > opts.max_memory {
-            return Err(Fail::Memory(progress));
+            return Err(Fail::Memory(Box::new(progress)));
         }
         Ok(())
     }
@@ -358,33 +444,54 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// The forward pass, then the backward pass and the listing when lines
     /// are asked for.
     fn run(&self, opts: &SolveOptions, stop: &Stop) -> Result<Solution, Fail> {
+        if let Some(dir) = opts.spill {
+            let counted = self.count_spilled(dir, opts, stop)?;
+            return Ok(self.solution(counted, Vec::new()));
+        }
         let listing = opts.listing;
         let keep_levels = listing.max() > 0;
-        let counted = self.count(&mut self.seeded(), keep_levels, opts, stop)?;
+        let mut counted = self.count(&mut self.seeded(), keep_levels, opts, stop)?;
         let best = counted.best;
         let optimal = if keep_levels {
             let good =
                 if best == self.max_store && self.rules.capture == crate::rules::Capture::None {
-                    self.backward_by_unsowing(counted.levels, best, opts, stop, counted.positions)?
+                    self.backward_by_unsowing(
+                        std::mem::take(&mut counted.levels),
+                        best,
+                        opts,
+                        stop,
+                        counted.positions,
+                    )?
                 } else {
-                    self.backward(counted.levels, best, opts, stop, counted.positions)?
+                    self.backward(
+                        std::mem::take(&mut counted.levels),
+                        best,
+                        opts,
+                        stop,
+                        counted.positions,
+                    )?
                 };
             self.list(&good, best, listing.max())
         } else {
             Vec::new()
         };
-        Ok(Solution {
+        Ok(self.solution(counted, optimal))
+    }
+
+    /// The answer from the forward pass's counts and the lines listed.
+    fn solution(&self, counted: forward::Counted<K>, optimal: Vec<Line>) -> Solution {
+        Solution {
             rules: self.rules,
             start: self.start,
-            best_store: best as u32,
+            best_store: counted.best as u32,
             total_stones: self.max_store as u32,
-            optimal_count: counted.ended[best],
+            optimal_count: counted.ended[counted.best],
             turns_total: counted.turns_total,
             turns_by_store: counted.ended,
             positions: counted.positions,
             optimal,
             seconds: 0.0,
-        })
+        }
     }
 
     /// A frontier holding just the start position.
@@ -415,6 +522,9 @@ mod tests {
         const BITS: u32 = 8;
         fn checked_add(self, other: Self) -> Option<Self> {
             u8::checked_add(self, other)
+        }
+        fn from_u128(v: u128) -> Option<Self> {
+            u8::try_from(v).ok()
         }
     }
 

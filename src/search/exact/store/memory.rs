@@ -41,6 +41,8 @@ pub trait Count: Copy + Send + Sync + Eq + std::fmt::Debug + Into<u128> + 'stati
     const BITS: u32;
     /// Checked addition.
     fn checked_add(self, other: Self) -> Option<Self>;
+    /// The count from a `u128`, `None` when it does not fit.
+    fn from_u128(v: u128) -> Option<Self>;
 }
 
 impl Count for u64 {
@@ -50,6 +52,10 @@ impl Count for u64 {
     fn checked_add(self, other: Self) -> Option<Self> {
         u64::checked_add(self, other)
     }
+    #[inline]
+    fn from_u128(v: u128) -> Option<Self> {
+        u64::try_from(v).ok()
+    }
 }
 
 impl Count for u128 {
@@ -58,6 +64,10 @@ impl Count for u128 {
     #[inline]
     fn checked_add(self, other: Self) -> Option<Self> {
         u128::checked_add(self, other)
+    }
+    #[inline]
+    fn from_u128(v: u128) -> Option<Self> {
+        Some(v)
     }
 }
 
@@ -74,7 +84,7 @@ pub const PART_BITS: u32 = 10;
 pub const PARTS: usize = 1 << PART_BITS;
 /// Entries a take task gathers at least (parts are grouped up to this):
 /// 512 KiB of `u64` entries, which sort within the L2 cache.
-const TASK: usize = 1 << 15;
+pub(crate) const TASK: usize = 1 << 15;
 
 /// How far to shift the keys of bucket `store` right to get their part:
 /// its keys have `bits_needed` bits for the `stones - store` stones left
@@ -84,7 +94,7 @@ pub fn part_shift(stones: usize, store: usize, pits: usize) -> u32 {
 }
 
 #[inline]
-fn part_of<K: Key>(key: K, shift: u32) -> usize {
+pub(crate) fn part_of<K: Key>(key: K, shift: u32) -> usize {
     ((key.to_u128() >> shift) as usize).min(PARTS - 1)
 }
 
@@ -152,6 +162,13 @@ pub struct Nodes<K, C> {
 }
 
 impl<K: Key, C: Count> Nodes<K, C> {
+    /// Nodes held as `parts`, which are each sorted and deduplicated and
+    /// together in key order.
+    pub(crate) fn from_parts(parts: Vec<Vec<Entry<K, C>>>) -> Self {
+        let len = parts.iter().map(Vec::len).sum();
+        Nodes { parts, len }
+    }
+
     /// Number of nodes.
     pub fn len(&self) -> usize {
         self.len
@@ -284,6 +301,13 @@ impl<K: Key, C: Count> Frontier<K, C> {
             .sum()
     }
 
+    /// Buckets that hold runs, lowest first.
+    pub(crate) fn pending_buckets(&self) -> Vec<usize> {
+        (0..self.pending.len())
+            .filter(|&s| !self.pending[s].is_empty())
+            .collect()
+    }
+
     /// Entries waiting in all buckets (before deduplication).
     pub fn pending_len(&self) -> usize {
         self.pending
@@ -304,7 +328,10 @@ const DIGIT_BITS: u32 = 8;
 /// 20 to 40 bits on any-hole 2x6x4: three to five passes over entries in
 /// cache, where a comparison sort needs about 16 levels. Wider spreads and
 /// short slices go to the standard library's sort.
-fn radix_sort<K: Key, C: Count>(entries: &mut Vec<Entry<K, C>>, spare: &mut Vec<Entry<K, C>>) {
+pub(crate) fn radix_sort<K: Key, C: Count>(
+    entries: &mut Vec<Entry<K, C>>,
+    spare: &mut Vec<Entry<K, C>>,
+) {
     let Some(&first) = entries.first() else {
         return;
     };
@@ -392,7 +419,9 @@ pub fn merge_sorted<K: Key, C: Count>(entries: &mut Vec<Entry<K, C>>) -> Result<
 
 /// Merge equal neighbours of a sorted slice, summing their counts; the kept
 /// entries end up at the front and their number is returned.
-fn merge_in_place<K: Key, C: Count>(entries: &mut [Entry<K, C>]) -> Result<usize, Overflow> {
+pub(crate) fn merge_in_place<K: Key, C: Count>(
+    entries: &mut [Entry<K, C>],
+) -> Result<usize, Overflow> {
     let mut out = 0usize;
     for i in 0..entries.len() {
         let (key, count) = entries[i];

@@ -6,6 +6,7 @@
 //! that spills runs to disk can sit next to the in-memory one ([`memory`])
 //! without the passes changing.
 
+pub(crate) mod disk;
 pub(crate) mod memory;
 
 pub(crate) use memory::{Count, Entry, Frontier, Nodes, Overflow, Run};

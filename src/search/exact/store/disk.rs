@@ -1,0 +1,801 @@
+//! A frontier that spills to disk, for searches larger than memory
+//! (`solve --spill DIR`).
+//!
+//! It keeps the in-memory [`Frontier`] as a buffer. When the buffer holds
+//! more than its budget, and at the end of every bucket, each bucket in it
+//! is deduplicated the usual way and written to `DIR` as a *run file*:
+//! the bucket's entries in key order, cut into the same [`PARTS`] key
+//! ranges as the in-memory runs, each range coded as LEB128 gaps between
+//! keys (restarting from 0 at its first key) and LEB128 path counts. A
+//! footer gives every part's byte offset and entry count, so that a reader
+//! can read one key range of a run without the rest.
+//!
+//! Taking a bucket is the in-memory take with the runs read from disk: key
+//! ranges of about [`TASK`] entries are gathered from every run file, sorted
+//! and merged in parallel, and handed out in *waves* of a bounded number of
+//! entries, so that a bucket larger than memory is expanded a wave at a
+//! time. Deduplication, order and counts are the in-memory ones, so the
+//! answers are the same, byte for byte (a test checks this).
+//!
+//! After every bucket the buffer is written out and a checkpoint
+//! (`checkpoint.json`, written to a temporary file, synced and renamed)
+//! records the counts so far and the run files that hold the rest. A
+//! search that is stopped, killed or loses its machine resumes from the
+//! last checkpoint with the same command: run files that no checkpoint
+//! names (those of the bucket in progress) are deleted, and at most that
+//! bucket is done again.
+
+use super::memory::{
+    merge_in_place, part_of, radix_sort, Count, Entry, Frontier, Nodes, Overflow, Run, PARTS, TASK,
+};
+use crate::search::exact::key::Key;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::fs::File;
+use std::io::{self, Write};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// The checkpoint's format name; another one is refused.
+pub const CHECKPOINT_FORMAT: &str = "mancala-sweep-spill/1";
+/// The checkpoint's file name in the spill directory.
+pub const CHECKPOINT_FILE: &str = "checkpoint.json";
+/// First bytes of a run file.
+const MAGIC: &[u8; 8] = b"MSWRUN01";
+/// Last bytes of a run file: a file cut short does not end with them.
+const END: &[u8; 8] = b"MSWEND01";
+/// Bytes of a run file's footer: part offsets, part counts, entries, end mark.
+const FOOTER: usize = 8 * (PARTS + 1) + 8 * PARTS + 8 + 8;
+/// Room kept free on the disk beyond what a run file needs.
+const DISK_MARGIN: u64 = 64 << 20;
+
+/// Why the spill store could not go on.
+#[derive(Debug)]
+pub enum SpillFail {
+    /// A file or directory could not be read or written.
+    Io {
+        /// What was being done.
+        action: &'static str,
+        /// The file or directory.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// The directory holds a checkpoint of another search, or a damaged one.
+    Foreign {
+        /// The directory or file.
+        path: PathBuf,
+        /// What it holds instead.
+        reason: String,
+    },
+    /// Writing the next run would pass `--max-disk`.
+    DiskLimit {
+        /// The limit in bytes.
+        limit: u64,
+        /// Bytes the run files would then take.
+        needed: u64,
+    },
+    /// The disk has no room for the next run.
+    DiskFull {
+        /// The directory.
+        path: PathBuf,
+        /// Bytes free on its disk.
+        free: u64,
+        /// Bytes the next run needs.
+        needed: u64,
+    },
+    /// A path count did not fit the count type.
+    Overflow,
+}
+
+impl From<Overflow> for SpillFail {
+    fn from(_: Overflow) -> Self {
+        SpillFail::Overflow
+    }
+}
+
+fn io_fail<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> SpillFail + 'a {
+    move |source| SpillFail::Io {
+        action,
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Bytes free for this user on the disk that holds `dir`.
+#[cfg(target_os = "linux")]
+pub fn disk_free(dir: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: statvfs is a plain C struct of integers, for which all
+    // zero bytes is a valid value.
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `path` is a NUL-terminated string and `stat` a writable
+    // statvfs that the call fills in.
+    let rc = unsafe { libc::statvfs(path.as_ptr(), &mut stat) };
+    (rc == 0).then(|| stat.f_bavail as u64 * stat.f_frsize as u64)
+}
+
+/// Bytes free on the disk that holds `dir` (not known off Linux).
+#[cfg(not(target_os = "linux"))]
+pub fn disk_free(_dir: &Path) -> Option<u64> {
+    None
+}
+
+#[inline]
+fn put_varint(out: &mut Vec<u8>, mut v: u128) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Read a LEB128 number at `*at`; `None` past the end or beyond 128 bits.
+#[inline]
+fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u128> {
+    let mut v = 0u128;
+    let mut shift = 0;
+    loop {
+        let b = *bytes.get(*at)?;
+        *at += 1;
+        if shift >= 128 {
+            return None;
+        }
+        v |= ((b & 0x7F) as u128) << shift;
+        if b < 0x80 {
+            return Some(v);
+        }
+        shift += 7;
+    }
+}
+
+/// Read `buf.len()` bytes of `file` at `offset`, without moving a shared
+/// cursor, so that the workers read one file at once.
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+/// Read `buf.len()` bytes of `file` at `offset`.
+#[cfg(windows)]
+fn read_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        match file.seek_read(buf, offset)? {
+            0 => return Err(io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One run file: a bucket's entries, sorted and deduplicated, by part.
+#[derive(Debug)]
+struct DiskRun {
+    path: PathBuf,
+    file: File,
+    /// Byte offset of each part's first entry; `offsets[PARTS]` ends them.
+    offsets: Vec<u64>,
+    /// Entries of each part.
+    counts: Vec<u64>,
+    /// Size of the file.
+    bytes: u64,
+}
+
+impl DiskRun {
+    /// Open a run file and read its footer.
+    fn open(path: &Path) -> Result<DiskRun, SpillFail> {
+        let file = File::open(path).map_err(io_fail("open", path))?;
+        let bytes = file.metadata().map_err(io_fail("open", path))?.len();
+        let damaged = |reason: &str| SpillFail::Foreign {
+            path: path.to_path_buf(),
+            reason: format!(
+                "not a whole run file ({reason}); delete the directory's contents to start over"
+            ),
+        };
+        if bytes < (MAGIC.len() + FOOTER) as u64 {
+            return Err(damaged("too short"));
+        }
+        let mut footer = vec![0u8; FOOTER];
+        read_at(&file, &mut footer, bytes - FOOTER as u64).map_err(io_fail("read", path))?;
+        if &footer[FOOTER - 8..] != END {
+            return Err(damaged("no end mark"));
+        }
+        let word =
+            |i: usize| u64::from_le_bytes(footer[8 * i..8 * i + 8].try_into().expect("8 bytes"));
+        let offsets: Vec<u64> = (0..=PARTS).map(word).collect();
+        let counts: Vec<u64> = (PARTS + 1..2 * PARTS + 1).map(word).collect();
+        let in_order = offsets.windows(2).all(|w| w[0] <= w[1]);
+        if !in_order || offsets[PARTS] + FOOTER as u64 != bytes || offsets[0] != MAGIC.len() as u64
+        {
+            return Err(damaged("bad footer"));
+        }
+        Ok(DiskRun {
+            path: path.to_path_buf(),
+            file,
+            offsets,
+            counts,
+            bytes,
+        })
+    }
+
+    /// Entries in the file.
+    fn len(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// Append the entries of `parts` to `out`.
+    fn read_parts<K: Key, C: Count>(
+        &self,
+        parts: Range<usize>,
+        out: &mut Vec<Entry<K, C>>,
+        bytes: &mut Vec<u8>,
+    ) -> Result<(), SpillFail> {
+        let (from, to) = (self.offsets[parts.start], self.offsets[parts.end]);
+        bytes.resize((to - from) as usize, 0);
+        read_at(&self.file, bytes, from).map_err(io_fail("read", &self.path))?;
+        let mut at = 0;
+        let damaged = || SpillFail::Foreign {
+            path: self.path.clone(),
+            reason: "a part ends early; delete the directory's contents to start over".into(),
+        };
+        for p in parts {
+            let mut key = 0u128;
+            for _ in 0..self.counts[p] {
+                key += get_varint(bytes, &mut at).ok_or_else(damaged)?;
+                let count = get_varint(bytes, &mut at).ok_or_else(damaged)?;
+                out.push((
+                    K::from_u128(key),
+                    C::from_u128(count).ok_or(SpillFail::Overflow)?,
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Bytes coded from some whole parts, and where each part starts in them:
+/// `(part, byte offset, entries)`.
+type Coded = (Vec<u8>, Vec<(usize, usize, u64)>);
+
+/// A wave of a bucket: its nodes and the entries they were merged from.
+pub type Wave<K, C> = (Nodes<K, C>, u64);
+
+/// Code `nodes` (sorted, deduplicated, part shift `shift`) as a run file's
+/// bytes after its magic: each part's entries, and the offsets and counts.
+fn encode<K: Key, C: Count>(nodes: &Nodes<K, C>, shift: u32) -> (Vec<Vec<u8>>, Vec<u64>, Vec<u64>) {
+    // Each of the nodes' parts holds whole key parts (a take task gathers
+    // whole parts): code them in parallel, noting where each part starts.
+    let coded: Vec<Coded> = nodes
+        .parts()
+        .par_iter()
+        .map(|entries| {
+            let mut out = Vec::with_capacity(entries.len() * 6);
+            let mut starts = Vec::new();
+            let mut prev = 0u128;
+            let mut current = usize::MAX;
+            for &(key, count) in entries {
+                let p = part_of(key, shift);
+                if p != current {
+                    starts.push((p, out.len(), 0));
+                    current = p;
+                    prev = 0;
+                }
+                starts.last_mut().expect("pushed above").2 += 1;
+                put_varint(&mut out, key.to_u128() - prev);
+                put_varint(&mut out, count.into());
+                prev = key.to_u128();
+            }
+            (out, starts)
+        })
+        .collect();
+    let mut offsets = vec![u64::MAX; PARTS + 1];
+    let mut counts = vec![0u64; PARTS];
+    let mut at = MAGIC.len() as u64;
+    let mut chunks = Vec::with_capacity(coded.len());
+    for (bytes, starts) in coded {
+        for (p, start, count) in starts {
+            offsets[p] = at + start as u64;
+            counts[p] = count;
+        }
+        at += bytes.len() as u64;
+        chunks.push(bytes);
+    }
+    // Empty parts start where the next one does.
+    offsets[PARTS] = at;
+    for p in (0..PARTS).rev() {
+        if offsets[p] == u64::MAX {
+            offsets[p] = offsets[p + 1];
+        }
+    }
+    (chunks, offsets, counts)
+}
+
+/// What the checkpoint says of one run file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct RunRecord {
+    /// Its bucket.
+    store: usize,
+    /// Its file name in the directory.
+    file: String,
+    /// Its size, checked on resume.
+    bytes: u64,
+}
+
+/// The state of a spilled search after a whole bucket: `checkpoint.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// [`CHECKPOINT_FORMAT`].
+    pub format: String,
+    /// The search it belongs to: rules, board and key and count types.
+    pub search: String,
+    /// The next bucket to take.
+    pub next_store: usize,
+    /// Distinct positions expanded so far.
+    pub positions: u64,
+    /// Path counts of finished turns by final store, in decimal (they may
+    /// pass 2^64, which JSON numbers do not keep).
+    pub ended: Vec<String>,
+    /// Wall-clock seconds spent on the finished buckets, over every run.
+    pub seconds: f64,
+    /// True when every bucket is done: the counts are the answer.
+    pub done: bool,
+    /// Bytes written to run files over every run.
+    pub written: u64,
+    /// Run files that hold the buckets still to do.
+    runs: Vec<RunRecord>,
+    /// The next run file's number.
+    seq: u64,
+}
+
+impl Checkpoint {
+    /// The path counts by final store.
+    pub fn ended(&self) -> Option<Vec<u128>> {
+        self.ended.iter().map(|c| c.parse().ok()).collect()
+    }
+}
+
+/// A bucket being taken from disk, a wave at a time.
+pub struct Taking {
+    runs: Vec<DiskRun>,
+    /// Ranges of parts, each about [`TASK`] entries over all runs.
+    tasks: Vec<Range<usize>>,
+    /// Entries (before deduplication) of each task.
+    sizes: Vec<u64>,
+    next: usize,
+}
+
+impl Taking {
+    /// Entries in the bucket's runs (before deduplication).
+    pub fn entries(&self) -> u64 {
+        self.sizes.iter().sum()
+    }
+
+    /// The next wave of about `entries` entries (before deduplication; at
+    /// least one task), deduplicated and in key order, after the previous
+    /// waves; `None` when the bucket is done.
+    pub fn next_wave<K: Key, C: Count>(
+        &mut self,
+        entries: u64,
+    ) -> Result<Option<Wave<K, C>>, SpillFail> {
+        if self.next == self.tasks.len() {
+            return Ok(None);
+        }
+        let from = self.next;
+        let mut gathered = 0;
+        while self.next < self.tasks.len()
+            && (self.next == from || gathered + self.sizes[self.next] <= entries)
+        {
+            gathered += self.sizes[self.next];
+            self.next += 1;
+        }
+        let runs = &self.runs;
+        let parts: Vec<Vec<Entry<K, C>>> = self.tasks[from..self.next]
+            .par_iter()
+            .map_init(
+                || (Vec::new(), Vec::new(), Vec::new()),
+                |(buffer, spare, bytes), parts| {
+                    buffer.clear();
+                    for run in runs {
+                        run.read_parts(parts.clone(), buffer, bytes)?;
+                    }
+                    radix_sort(buffer, spare);
+                    let kept = merge_in_place(buffer)?;
+                    Ok(buffer[..kept].to_vec())
+                },
+            )
+            .filter(|part: &Result<Vec<_>, SpillFail>| {
+                part.as_ref().map_or(true, |p| !p.is_empty())
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Some((Nodes::from_parts(parts), gathered)))
+    }
+}
+
+/// The spilling frontier: a memory buffer, the run files of every bucket,
+/// and the directory's checkpoint.
+pub struct Spill<K, C> {
+    dir: PathBuf,
+    search: String,
+    buffer: Frontier<K, C>,
+    /// Run files by bucket.
+    runs: Vec<Vec<DiskRun>>,
+    shifts: Vec<u32>,
+    /// Bytes the buffer may hold before it is written out.
+    budget: u64,
+    max_disk: u64,
+    seq: u64,
+    written: u64,
+    /// Bytes of the bucket being taken, on disk until the next checkpoint.
+    taken: u64,
+}
+
+impl<K: Key, C: Count> Spill<K, C> {
+    /// Open `dir` (made if missing) for the search `search` (rules, board,
+    /// types: a checkpoint of another search is refused), with the part
+    /// shift of every bucket. Returns the store and the checkpoint found,
+    /// if any; run files it does not name are deleted.
+    pub fn open(
+        dir: &Path,
+        search: String,
+        shifts: Vec<u32>,
+        budget: u64,
+        max_disk: u64,
+    ) -> Result<(Self, Option<Checkpoint>), SpillFail> {
+        std::fs::create_dir_all(dir).map_err(io_fail("create", dir))?;
+        let mut spill = Spill {
+            dir: dir.to_path_buf(),
+            search,
+            buffer: Frontier::new(shifts.len() - 1),
+            runs: (0..shifts.len()).map(|_| Vec::new()).collect(),
+            shifts,
+            budget,
+            max_disk,
+            seq: 0,
+            written: 0,
+            taken: 0,
+        };
+        let path = dir.join(CHECKPOINT_FILE);
+        let checkpoint = match std::fs::read_to_string(&path) {
+            Ok(text) => Some(spill.resume(&path, &text)?),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(io_fail("read", &path)(e)),
+        };
+        // Run files of a bucket that was not finished, and temporary files.
+        let named: Vec<PathBuf> = spill
+            .runs
+            .iter()
+            .flatten()
+            .map(|r| r.path.clone())
+            .collect();
+        for entry in std::fs::read_dir(dir).map_err(io_fail("read", dir))? {
+            let entry = entry.map_err(io_fail("read", dir))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let ours =
+                name.ends_with(".run") || name.ends_with(".run.tmp") || name.ends_with(".json.tmp");
+            if ours && !named.contains(&entry.path()) {
+                std::fs::remove_file(entry.path()).map_err(io_fail("delete", &entry.path()))?;
+            }
+        }
+        Ok((spill, checkpoint))
+    }
+
+    /// Load the checkpoint `text` and open the run files it names.
+    fn resume(&mut self, path: &Path, text: &str) -> Result<Checkpoint, SpillFail> {
+        let foreign = |reason: String| SpillFail::Foreign {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let cp: Checkpoint = serde_json::from_str(text).map_err(|e| {
+            foreign(format!(
+                "not a spill checkpoint ({e}); use another spill directory"
+            ))
+        })?;
+        if cp.format != CHECKPOINT_FORMAT {
+            return Err(foreign(format!(
+                "checkpoint format {:?}, this version reads {CHECKPOINT_FORMAT:?}; use another spill directory",
+                cp.format
+            )));
+        }
+        if cp.search != self.search {
+            return Err(foreign(format!(
+                "holds another search ({}); use another spill directory, or empty this one to start over",
+                cp.search
+            )));
+        }
+        if cp.ended.len() != self.shifts.len() || cp.ended().is_none() {
+            return Err(foreign(
+                "damaged counts; empty the directory to start over".into(),
+            ));
+        }
+        for record in &cp.runs {
+            let run = DiskRun::open(&self.dir.join(&record.file))?;
+            if run.bytes != record.bytes || record.store >= self.runs.len() {
+                return Err(foreign(format!(
+                    "{} does not match the checkpoint",
+                    record.file
+                )));
+            }
+            self.runs[record.store].push(run);
+        }
+        self.seq = cp.seq;
+        self.written = cp.written;
+        Ok(cp)
+    }
+
+    /// File a run of successors (in memory until [`Spill::relieve`] or the
+    /// next checkpoint writes it out).
+    pub fn push(&mut self, store: usize, run: Run<K, C>) {
+        self.buffer.push(store, run);
+    }
+
+    /// Write the buffer out if it holds more than its budget.
+    pub fn relieve(&mut self) -> Result<(), SpillFail> {
+        if self.buffer.memory() > self.budget {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Write every bucket of the buffer to a run file.
+    fn flush(&mut self) -> Result<(), SpillFail> {
+        for store in self.buffer.pending_buckets() {
+            let nodes = self.buffer.take(store)?;
+            self.write_run(store, &nodes)?;
+        }
+        Ok(())
+    }
+
+    /// Write `nodes` as a new run file of bucket `store`: coded in memory,
+    /// checked against the disk guards, written to a temporary name,
+    /// synced and renamed.
+    fn write_run(&mut self, store: usize, nodes: &Nodes<K, C>) -> Result<(), SpillFail> {
+        if nodes.is_empty() {
+            return Ok(());
+        }
+        let (chunks, offsets, counts) = encode(nodes, self.shifts[store]);
+        let needed = offsets[PARTS] + FOOTER as u64;
+        let on_disk = self.disk_used() + needed;
+        if on_disk > self.max_disk {
+            return Err(SpillFail::DiskLimit {
+                limit: self.max_disk,
+                needed: on_disk,
+            });
+        }
+        if let Some(free) = disk_free(&self.dir).filter(|&f| f < needed + DISK_MARGIN) {
+            return Err(SpillFail::DiskFull {
+                path: self.dir.clone(),
+                free,
+                needed,
+            });
+        }
+        let name = format!("b{store:03}-{:06}.run", self.seq);
+        self.seq += 1;
+        let path = self.dir.join(&name);
+        let tmp = self.dir.join(format!("{name}.tmp"));
+        let written = (|| {
+            let mut out = io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+            out.write_all(MAGIC)?;
+            for chunk in &chunks {
+                out.write_all(chunk)?;
+            }
+            for word in offsets.iter().chain(&counts).chain([&(nodes.len() as u64)]) {
+                out.write_all(&word.to_le_bytes())?;
+            }
+            out.write_all(END)?;
+            let file = out.into_inner().map_err(|e| e.into_error())?;
+            file.sync_all()?;
+            std::fs::rename(&tmp, &path)
+        })();
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(io_fail("write", &path)(e));
+        }
+        self.written += needed;
+        self.runs[store].push(DiskRun::open(&path)?);
+        Ok(())
+    }
+
+    /// Take bucket `store` from disk: whatever of it is in the buffer is
+    /// written out first, so that every entry comes through the same path.
+    pub fn take(&mut self, store: usize) -> Result<Taking, SpillFail> {
+        if self.buffer.pending_buckets().contains(&store) {
+            let nodes = self.buffer.take(store)?;
+            self.write_run(store, &nodes)?;
+        }
+        let runs = std::mem::take(&mut self.runs[store]);
+        self.taken = runs.iter().map(|r| r.bytes).sum();
+        let mut sizes = vec![0u64; PARTS];
+        for run in &runs {
+            for (size, count) in sizes.iter_mut().zip(&run.counts) {
+                *size += count;
+            }
+        }
+        let (mut tasks, mut task_sizes) = (Vec::new(), Vec::new());
+        let (mut from, mut gathered) = (0, 0);
+        for (p, size) in sizes.iter().enumerate() {
+            gathered += size;
+            if gathered >= TASK as u64 || (p + 1 == PARTS && gathered > 0) {
+                tasks.push(from..p + 1);
+                task_sizes.push(gathered);
+                (from, gathered) = (p + 1, 0);
+            }
+        }
+        debug_assert_eq!(
+            task_sizes.iter().sum::<u64>(),
+            runs.iter().map(DiskRun::len).sum::<u64>()
+        );
+        Ok(Taking {
+            runs,
+            tasks,
+            sizes: task_sizes,
+            next: 0,
+        })
+    }
+
+    /// Bytes of run files the store holds now.
+    pub fn disk_used(&self) -> u64 {
+        self.runs.iter().flatten().map(|r| r.bytes).sum::<u64>() + self.taken
+    }
+
+    /// Bytes written to run files so far, over every run of the search.
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+
+    /// Bytes the buffer holds.
+    pub fn memory(&self) -> u64 {
+        self.buffer.memory()
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// After bucket `done` (taken as `taken`): write the buffer out, record
+    /// the state, then delete the taken bucket's files. A crash before the
+    /// checkpoint is renamed leaves the previous one, whose files are still
+    /// there; a crash after it leaves files no checkpoint names, which the
+    /// next [`Spill::open`] deletes.
+    pub fn checkpoint(
+        &mut self,
+        taken: Taking,
+        next_store: usize,
+        positions: u64,
+        ended: &[u128],
+        seconds: f64,
+        done: bool,
+    ) -> Result<Checkpoint, SpillFail> {
+        self.flush()?;
+        let runs = self
+            .runs
+            .iter()
+            .enumerate()
+            .flat_map(|(store, runs)| {
+                runs.iter().map(move |r| RunRecord {
+                    store,
+                    file: r
+                        .path
+                        .file_name()
+                        .expect("a file")
+                        .to_string_lossy()
+                        .into_owned(),
+                    bytes: r.bytes,
+                })
+            })
+            .collect();
+        let cp = Checkpoint {
+            format: CHECKPOINT_FORMAT.into(),
+            search: self.search.clone(),
+            next_store,
+            positions,
+            ended: ended.iter().map(|c| c.to_string()).collect(),
+            seconds,
+            done,
+            written: self.written,
+            runs,
+            seq: self.seq,
+        };
+        let path = self.dir.join(CHECKPOINT_FILE);
+        let tmp = self.dir.join(format!("{CHECKPOINT_FILE}.tmp"));
+        let text = serde_json::to_string_pretty(&cp).expect("serializable") + "\n";
+        let saved = (|| {
+            let mut file = File::create(&tmp)?;
+            file.write_all(text.as_bytes())?;
+            file.sync_all()?;
+            std::fs::rename(&tmp, &path)?;
+            // The rename itself is made durable by syncing the directory.
+            File::open(&self.dir)?.sync_all()
+        })();
+        if let Err(e) = saved {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(io_fail("write", &path)(e));
+        }
+        for run in taken.runs {
+            std::fs::remove_file(&run.path).map_err(io_fail("delete", &run.path))?;
+        }
+        self.taken = 0;
+        Ok(cp)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varints_round_trip() {
+        let mut out = Vec::new();
+        let values = [0u128, 1, 127, 128, 300, u64::MAX as u128, u128::MAX];
+        for v in values {
+            put_varint(&mut out, v);
+        }
+        let mut at = 0;
+        for v in values {
+            assert_eq!(get_varint(&out, &mut at), Some(v));
+        }
+        assert_eq!(get_varint(&out, &mut at), None);
+        assert_eq!(get_varint(&[0x80, 0x80], &mut 0), None, "cut short");
+    }
+
+    /// Runs written and read back give the in-memory take, over many
+    /// parts, waves of every size and a run that holds overlapping keys.
+    #[test]
+    fn runs_on_disk_take_like_the_memory_frontier() {
+        let dir = std::env::temp_dir().join(format!("mancala-sweep-disk-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (stones, store, pits) = (48, 20, 12);
+        let shift = super::super::memory::part_shift(stones, store, pits);
+        let shifts = vec![shift; stones + 1];
+        let (mut spill, cp) =
+            Spill::<u64, u64>::open(&dir, "test".into(), shifts, 1 << 16, u64::MAX).unwrap();
+        assert!(cp.is_none());
+        let mut memory = Frontier::<u64, u64>::new(stones);
+        let mut x = 1u64;
+        for r in 0..30u64 {
+            let run: Vec<(u64, u64)> = (0..3000u64)
+                .map(|i| {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (((x >> 52) << 27) + (i % 3), r + 1)
+                })
+                .collect();
+            memory.push(store, Run::new(run.clone(), shift));
+            spill.push(store, Run::new(run, shift));
+            spill.relieve().unwrap();
+        }
+        let want: Vec<(u64, u64)> = memory.take(store).unwrap().iter().copied().collect();
+        let mut taking = spill.take(store).unwrap();
+        assert!(taking.runs.len() > 3, "the budget forced several runs");
+        assert_eq!(taking.entries(), 90_000);
+        let mut got = Vec::new();
+        while let Some((nodes, _)) = taking.next_wave::<u64, u64>(40_000).unwrap() {
+            got.extend(nodes.iter().copied());
+        }
+        assert_eq!(got, want);
+        // A checkpoint names no taken file; a reopened store deletes the
+        // strays and reads the checkpoint back.
+        let ended = vec![7u128 << 70; stones + 1];
+        spill
+            .checkpoint(taking, store + 1, 5, &ended, 1.5, false)
+            .unwrap();
+        std::fs::write(dir.join("b021-999999.run"), b"stray").unwrap();
+        let (_, cp) =
+            Spill::<u64, u64>::open(&dir, "test".into(), vec![shift; stones + 1], 1, u64::MAX)
+                .unwrap();
+        let cp = cp.unwrap();
+        assert_eq!((cp.next_store, cp.positions), (store + 1, 5));
+        assert_eq!(cp.ended().unwrap(), ended);
+        assert!(!dir.join("b021-999999.run").exists());
+        let other =
+            Spill::<u64, u64>::open(&dir, "other".into(), vec![shift; stones + 1], 1, u64::MAX);
+        assert!(matches!(other, Err(SpillFail::Foreign { .. })));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
