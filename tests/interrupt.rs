@@ -286,7 +286,7 @@ fn game_match_keeps_the_games_played_in_its_results_file() {
 }
 
 #[test]
-fn a_spilled_solve_stopped_by_sigint_says_how_to_resume_and_resumes() {
+fn a_spilled_solve_stopped_by_sigint_resumes_and_a_search_past_the_memory_guard_spills() {
     let dir =
         std::env::temp_dir().join(format!("mancala-sweep-sigint-spill-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -321,5 +321,28 @@ fn a_spilled_solve_stopped_by_sigint_says_how_to_resume_and_resumes() {
     spilled["seconds"] = serde_json::Value::Null;
     memory["seconds"] = serde_json::Value::Null;
     assert_eq!(spilled, memory);
+    // Without --spill, a count that the memory guard would stop goes on
+    // disk by itself, says so, and answers the same.
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
+        .args([
+            "solve",
+            "--rules",
+            "any-hole",
+            "--json",
+            "-q",
+            "--max-memory",
+            "300M",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("would hold more than 300.00 MiB: going on with the frontier on disk in "),
+        "{err}"
+    );
+    let mut switched: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    switched["seconds"] = serde_json::Value::Null;
+    assert_eq!(switched, memory);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -37,6 +37,10 @@ fn known_answers_file() {
             assert_eq!(got, v, "line {}: {line}: {k}", i + 1);
         }
         assert_eq!(s.optimal.len() as u128, s.optimal_count.min(20));
+        // The buckets' sizes add up to the positions, and none is above
+        // the stones in play.
+        assert_eq!(s.positions_by_store.iter().sum::<u64>(), s.positions);
+        assert_eq!(s.positions_by_store.len(), s.total_stones as usize + 1);
         for l in &s.optimal {
             let picks: Vec<u32> = l.numbers();
             let end = turn::replay(board, rules, &picks).unwrap().pop().unwrap();

@@ -69,6 +69,8 @@ pub struct SolveJson {
     pub turns_by_store: Vec<String>,
     /// Distinct positions at which a pick is made.
     pub positions: u64,
+    /// Those positions by the stones in the store, index = store.
+    pub positions_by_store: Vec<u64>,
     /// Listed optimal sequences, lexicographic by pit number.
     pub optimal: Vec<Line>,
     /// How many are listed (`optimal.len()`).
@@ -96,6 +98,7 @@ impl SolveJson {
             turns_total: s.turns_total.to_string(),
             turns_by_store: s.turns_by_store.iter().map(|c| c.to_string()).collect(),
             positions: s.positions,
+            positions_by_store: s.positions_by_store.clone(),
             optimal: s.optimal.clone(),
             listed: s.optimal.len(),
             seconds: s.seconds,

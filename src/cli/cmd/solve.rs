@@ -9,6 +9,19 @@ use mancala_sweep::format::{text, SolveJson, SolveStoppedJson};
 use mancala_sweep::rules::turn;
 use mancala_sweep::search::exact::{self, Checkpoint};
 use mancala_sweep::search::{self, default_max_memory, Listing, Progress, SolveOptions};
+use std::path::PathBuf;
+
+/// Where a search goes on disk when the memory guard would stop it and no
+/// `--spill` was given: a directory in the system's temporary directory,
+/// named after the rules and board, so that the same command finds it.
+fn auto_spill_dir(rules: mancala_sweep::Rules, board: &mancala_sweep::Board) -> PathBuf {
+    // FNV-1a: a stable name, not a secure one.
+    let text = format!("{rules} {}", board.one_line());
+    let hash = text.bytes().fold(0xcbf29ce484222325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100000001b3)
+    });
+    std::env::temp_dir().join(format!("mancala-sweep-spill-{hash:016x}"))
+}
 
 /// The line that says a spilled search resumes (or is already finished).
 fn resuming(dir: &std::path::Path, cp: &Checkpoint) -> String {
@@ -35,40 +48,69 @@ pub fn run(args: &SolveArgs) -> Outcome {
     let threads = args.threads.count();
     let bar = Bar::new(!args.quiet.quiet);
     let report = |p: &Progress| bar.solve(p);
-    let opts = SolveOptions {
-        threads,
-        listing: if args.spill.is_some() {
-            Listing::Limit(0)
-        } else if args.all {
-            Listing::All
-        } else if args.brief {
-            // The summary needs one line, whatever --limit says.
-            Listing::Limit(args.limit.max(1) as usize)
-        } else {
-            Listing::Limit(args.limit as usize)
-        },
-        max_memory: args.max_memory.unwrap_or_else(default_max_memory),
-        progress: Some(&report),
-        cancel: Some(&INTERRUPTED),
-        seconds: None,
-        kernel: kernel_choice()?,
-        spill: args.spill.as_deref(),
-        max_disk: args.max_disk.unwrap_or(u64::MAX),
-        spill_buffer: None,
-    };
-    if let Some(cp) = args.spill.as_deref().and_then(exact::spill_checkpoint) {
-        if !args.quiet.quiet {
-            eprintln!("{}", resuming(args.spill.as_deref().expect("given"), &cp));
+    let max_memory = args.max_memory.unwrap_or_else(default_max_memory);
+    // A search that went on disk by itself before resumes there at once.
+    let auto = auto_spill_dir(rules, &board);
+    let resumable = exact::spill_checkpoint(&auto).is_some();
+    let mut spill = args.spill.clone().or(resumable.then(|| auto.clone()));
+    let resident = search::memory::resident_bytes().unwrap_or(0);
+    let solution = loop {
+        let opts = SolveOptions {
+            threads,
+            listing: if spill.is_some() {
+                Listing::Limit(0)
+            } else if args.all {
+                Listing::All
+            } else if args.brief {
+                // The summary needs one line, whatever --limit says.
+                Listing::Limit(args.limit.max(1) as usize)
+            } else {
+                Listing::Limit(args.limit as usize)
+            },
+            max_memory,
+            progress: Some(&report),
+            cancel: Some(&INTERRUPTED),
+            seconds: None,
+            kernel: kernel_choice()?,
+            spill: spill.as_deref(),
+            max_disk: args.max_disk.unwrap_or(u64::MAX),
+            spill_buffer: None,
+        };
+        if let Some(cp) = spill.as_deref().and_then(exact::spill_checkpoint) {
+            if !args.quiet.quiet {
+                eprintln!("{}", resuming(spill.as_deref().expect("given"), &cp));
+            }
         }
-    }
-    let solution = search::solve(&board, rules, &opts);
+        let solution = search::solve(&board, rules, &opts);
+        match &solution {
+            // The automatic switch: a count that the memory guard stopped
+            // goes on with its frontier on disk, when the process leaves
+            // the spill buffer room (half the limit).
+            Err(search::SearchError::MemoryLimit { reached, .. })
+                if spill.is_none() && !reached.backward && resident < max_memory / 2 =>
+            {
+                bar.finish();
+                eprintln!(
+                    "{e}: going on with the frontier on disk in {} (counts only; --spill DIR chooses the directory; the same command resumes)",
+                    auto.display(),
+                    e = solution.as_ref().expect_err("matched"),
+                );
+                spill = Some(auto.clone());
+            }
+            _ => break solution,
+        }
+    };
     bar.finish();
+    if solution.is_ok() && args.spill.is_none() && spill.is_some() {
+        // The directory was ours, not the user's: the answer is printed now.
+        let _ = std::fs::remove_dir_all(&auto);
+    }
     let solution = match solution {
         Ok(s) => s,
         Err(e) => {
             // With --json a run that stopped still answers in JSON, marked
             // incomplete, as well as on stderr.
-            let err: CliError = match (&e, &args.spill) {
+            let err: CliError = match (&e, &spill) {
                 (search::SearchError::Stopped { .. }, Some(dir)) if e.is_cancelled() => {
                     CliError::Stopped(format!(
                         "{}; what was finished is kept in {}: run the same command to resume",
@@ -99,7 +141,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
         None => None,
     };
     let mut out = text::solve_text_in(&solution, threads, first.as_deref(), args.color.on());
-    if args.spill.is_some() {
+    if spill.is_some() {
         out.push_str(" (--spill counts only).\n");
     } else if solution.optimal.is_empty() {
         out.push_str(" (--limit 0).\n");

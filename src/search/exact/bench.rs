@@ -37,7 +37,7 @@ impl Bucket {
         let stop = Stop::default();
         for s in board.store() as usize..store.min(search.max_store) {
             search
-                .step(&mut frontier, s, &stop, None)
+                .step(&mut frontier, s, &stop, None, &|_| Ok(()))
                 .map_err(|_| overflow())?;
         }
         let nodes = frontier.take(store).map_err(|_| overflow())?;

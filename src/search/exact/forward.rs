@@ -295,20 +295,25 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             .collect()
     }
 
-    /// Take bucket `store`, expand it and push its successors: the bucket
-    /// (deduplicated, in key order) and the path counts of the turns it
-    /// ended, by final store; `None` for an empty bucket.
+    /// Take bucket `store`, ask `room` whether its expansion fits (it gets
+    /// the bucket's size), expand it and push its successors: the bucket
+    /// (deduplicated, in key order), the path counts of the turns it
+    /// ended, by final store, and the successors pushed; `None` for an
+    /// empty bucket.
     pub(super) fn step<S: Store<K, C>>(
         &self,
         frontier: &mut S,
         store: usize,
         stop: &Stop,
         tick: Option<Tick>,
+        room: &dyn Fn(usize) -> Result<(), Fail>,
     ) -> Result<Option<Stepped<K, C>>, Fail> {
         let bucket = frontier.take(store)?;
         if bucket.is_empty() {
             return Ok(None);
         }
+        room(bucket.len())?;
+        let mut pushed = 0;
         let mut ended = vec![0u128; self.max_store + 1];
         for chunk in self.expand_bucket(&bucket, store, stop, tick) {
             if chunk.overflow {
@@ -318,10 +323,11 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 ended[s] = ended[s].checked_add(c).ok_or(Fail::Overflow)?;
             }
             for (s, run) in chunk.runs {
+                pushed += run.entries().len() as u64;
                 frontier.push(s, run);
             }
         }
-        Ok(Some((bucket, ended)))
+        Ok(Some((bucket, ended, pushed)))
     }
 
     /// The forward pass over every bucket of `frontier`: counts, and each
@@ -338,7 +344,10 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         let mut ended = vec![0u128; self.max_store + 1];
         let mut levels: Vec<Level<K>> = (0..=self.max_store).map(|_| Level::default()).collect();
         let mut positions = 0u64;
+        let mut sizes = vec![0u64; self.max_store + 1];
         let mut memory = frontier.memory();
+        // Until a bucket is measured: one successor a pit in scope.
+        let mut successors_per_node = self.scope.len() as f64;
         for (store, level) in levels.iter_mut().enumerate().skip(start_store) {
             let began = Instant::now();
             let best = ended.iter().rposition(|&c| c > 0).map(|b| b as u32);
@@ -362,10 +371,36 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             };
             // No callback, no counting inside the bucket.
             let tick = opts.progress.map(|_| &within as Tick);
-            let Some((bucket, by_store)) = self.step(frontier, store, stop, tick)? else {
+            // The memory guard before the expansion: what the search and
+            // the process hold now, plus the successors this bucket will
+            // push at the last bucket's rate (with a quarter more for the
+            // copies made while they are filed). Checking only after it
+            // let a run pass its limit by half.
+            let room = |nodes: usize| {
+                let need = (nodes as f64 * successors_per_node * 1.25) as u64
+                    * size_of::<Entry<K, C>>() as u64;
+                let held = memory.max(crate::search::memory::resident_bytes().unwrap_or(0));
+                if held.saturating_add(need) > opts.max_memory {
+                    return Err(Fail::Memory(Box::new(Progress {
+                        phase: Phase::Forward,
+                        store,
+                        max_store: self.max_store,
+                        positions,
+                        memory: held,
+                        best,
+                        within: None,
+                        disk: None,
+                    })));
+                }
+                Ok(())
+            };
+            let Some((bucket, by_store, pushed)) = self.step(frontier, store, stop, tick, &room)?
+            else {
                 continue;
             };
+            successors_per_node = pushed as f64 / bucket.len() as f64;
             positions += bucket.len() as u64;
+            sizes[store] = bucket.len() as u64;
             for (total, c) in ended.iter_mut().zip(by_store) {
                 *total = total.checked_add(c).ok_or(Fail::Overflow)?;
             }
@@ -406,14 +441,15 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             turns_total,
             best,
             positions,
+            by_store: sizes,
             levels,
         })
     }
 }
 
-/// A bucket taken and expanded: its nodes, and the path counts of the
-/// turns it ended by final store.
-pub(super) type Stepped<K, C> = (Nodes<K, C>, Vec<u128>);
+/// A bucket taken and expanded: its nodes, the path counts of the turns
+/// it ended by final store, and the successors it pushed.
+pub(super) type Stepped<K, C> = (Nodes<K, C>, Vec<u128>, u64);
 
 /// What the forward pass found.
 pub(super) struct Counted<K> {
@@ -425,6 +461,8 @@ pub(super) struct Counted<K> {
     pub(super) best: usize,
     /// Distinct positions expanded.
     pub(super) positions: u64,
+    /// Those positions by bucket.
+    pub(super) by_store: Vec<u64>,
     /// Each bucket's keys, when they were kept.
     pub(super) levels: Vec<Level<K>>,
 }

@@ -188,7 +188,7 @@ pub struct SolveOptions<'a> {
     /// [`SolveOptions::spill`] take more bytes than this.
     pub max_disk: u64,
     /// With [`SolveOptions::spill`]: bytes of successors held in memory
-    /// before they are written out as run files; `None` is half of
+    /// before they are written out as run files; `None` is a third of
     /// [`SolveOptions::max_memory`]. Smaller means more, smaller runs (the
     /// tests force many this way); the answer is the same.
     pub spill_buffer: Option<u64>,
@@ -246,6 +246,9 @@ pub struct Solution {
     pub turns_by_store: Vec<u128>,
     /// Distinct positions at which a pick is to be made.
     pub positions: u64,
+    /// Those positions by the stones in the store: `positions_by_store[s]`
+    /// is the size of bucket `s` of the search (see [`Frontier`]).
+    pub positions_by_store: Vec<u64>,
     /// Listed optimal sequences, in lexicographic order of pit numbers.
     pub optimal: Vec<Line>,
     /// Wall-clock time of the search.
@@ -489,6 +492,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             turns_total: counted.turns_total,
             turns_by_store: counted.ended,
             positions: counted.positions,
+            positions_by_store: counted.by_store,
             optimal,
             seconds: 0.0,
         }
@@ -635,8 +639,8 @@ mod tests {
         let mut frontier = search.seeded();
         let first = search.start.store() as usize;
         for (s, level) in levels.iter_mut().enumerate().skip(first) {
-            if let Some((bucket, _)) = search
-                .step(&mut frontier, s, &Stop::default(), None)
+            if let Some((bucket, _, _)) = search
+                .step(&mut frontier, s, &Stop::default(), None, &|_| Ok(()))
                 .ok()
                 .unwrap()
             {

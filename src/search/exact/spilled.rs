@@ -3,11 +3,12 @@
 //! from [`Spill`], with a checkpoint after every bucket so that the same
 //! command resumes a stopped search.
 //!
-//! Memory: the buffer of successors is written out past half of
+//! Memory: the buffer of successors is written out past a third of
 //! `--max-memory` (or [`SolveOptions::spill_buffer`]), and a wave takes
 //! about 1/350 of the buffer's bytes in entries, which leaves room for the
 //! wave's nodes (32 bytes each at most), its successors (about three a
-//! node) and their copies while they are filed.
+//! node) and their copies while they are filed; writing the buffer out
+//! needs about as much again for its sorted copy.
 
 use super::forward::Counted;
 use super::key::Key;
@@ -46,7 +47,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         opts: &SolveOptions,
         stop: &Stop,
     ) -> Result<Counted<K>, Fail> {
-        let buffer = opts.spill_buffer.unwrap_or(opts.max_memory / 2);
+        let buffer = opts.spill_buffer.unwrap_or(opts.max_memory / 3);
         let at_start = Progress {
             phase: Phase::Forward,
             store: self.start.store() as usize,
@@ -65,13 +66,17 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             opts.max_disk,
         )
         .map_err(|e| Fail::Spill(e, Box::new(at_start)))?;
+        let mut by_store = vec![0u64; self.max_store + 1];
         let (first, mut positions, mut ended, mut seconds) = match &checkpoint {
-            Some(cp) => (
-                cp.next_store,
-                cp.positions,
-                cp.ended().expect("checked on open"),
-                cp.seconds,
-            ),
+            Some(cp) => {
+                by_store.copy_from_slice(&cp.positions_by_store);
+                (
+                    cp.next_store,
+                    cp.positions,
+                    cp.ended().expect("checked on open"),
+                    cp.seconds,
+                )
+            }
             None => {
                 let first = self.start.store() as usize;
                 let seed = vec![(K::encode(self.start.ring(), self.n), C::ONE)];
@@ -136,6 +141,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                     report(nodes.len() as u64, nodes.len() as u64);
                 }
                 positions += nodes.len() as u64;
+                by_store[store] += nodes.len() as u64;
                 done += entries;
                 drop(nodes);
                 for chunk in expanded {
@@ -169,7 +175,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 .checkpoint(
                     taking,
                     store + 1,
-                    positions,
+                    &by_store,
                     &ended,
                     seconds,
                     store == self.max_store,
@@ -190,6 +196,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             turns_total,
             best,
             positions,
+            by_store,
             levels: (0..=self.max_store).map(|_| Level::default()).collect(),
         })
     }

@@ -337,6 +337,8 @@ pub struct Checkpoint {
     pub next_store: usize,
     /// Distinct positions expanded so far.
     pub positions: u64,
+    /// Those positions by bucket.
+    pub positions_by_store: Vec<u64>,
     /// Path counts of finished turns by final store, in decimal (they may
     /// pass 2^64, which JSON numbers do not keep).
     pub ended: Vec<String>,
@@ -507,7 +509,8 @@ impl<K: Key, C: Count> Spill<K, C> {
                 cp.search
             )));
         }
-        if cp.ended.len() != self.shifts.len() || cp.ended().is_none() {
+        let sizes = [cp.ended.len(), cp.positions_by_store.len()];
+        if sizes != [self.shifts.len(); 2] || cp.ended().is_none() {
             return Err(foreign(
                 "damaged counts; empty the directory to start over".into(),
             ));
@@ -666,7 +669,7 @@ impl<K: Key, C: Count> Spill<K, C> {
         &mut self,
         taken: Taking,
         next_store: usize,
-        positions: u64,
+        positions_by_store: &[u64],
         ended: &[u128],
         seconds: f64,
         done: bool,
@@ -693,7 +696,8 @@ impl<K: Key, C: Count> Spill<K, C> {
             format: CHECKPOINT_FORMAT.into(),
             search: self.search.clone(),
             next_store,
-            positions,
+            positions: positions_by_store.iter().sum(),
+            positions_by_store: positions_by_store.to_vec(),
             ended: ended.iter().map(|c| c.to_string()).collect(),
             seconds,
             done,
@@ -782,8 +786,10 @@ mod tests {
         // A checkpoint names no taken file; a reopened store deletes the
         // strays and reads the checkpoint back.
         let ended = vec![7u128 << 70; stones + 1];
+        let mut by_store = vec![0; stones + 1];
+        by_store[store] = 5;
         spill
-            .checkpoint(taking, store + 1, 5, &ended, 1.5, false)
+            .checkpoint(taking, store + 1, &by_store, &ended, 1.5, false)
             .unwrap();
         std::fs::write(dir.join("b021-999999.run"), b"stray").unwrap();
         let (_, cp) =
