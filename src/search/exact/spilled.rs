@@ -4,17 +4,16 @@
 //! command resumes a stopped search.
 //!
 //! Memory: the buffer of successors is written out past a third of
-//! `--max-memory` (or [`SolveOptions::spill_buffer`]), and a wave takes
-//! about 1/350 of the buffer's bytes in entries, which leaves room for the
-//! wave's nodes (32 bytes each at most), its successors (about three a
-//! node) and their copies while they are filed; writing the buffer out
-//! needs about as much again for its sorted copy.
+//! `--max-memory` (or [`SolveOptions::spill_buffer`]), and a wave's nodes
+//! take a tenth of the buffer's bytes, which leaves room for their
+//! successors (about three a node) and their copies while they are filed;
+//! writing the buffer out needs about as much again for its sorted copy.
 
 use super::forward::Counted;
 use super::key::Key;
 use super::level::Level;
 use super::store::disk::{Spill, SpillFail};
-use super::store::{Count, Run};
+use super::store::{Count, Entry, Run};
 use super::{
     DiskUse, Fail, Phase, Progress, Search, SolveOptions, Within, WITHIN_MIN, WITHIN_STEPS,
 };
@@ -22,9 +21,11 @@ use crate::search::control::Stop;
 use std::path::Path;
 use std::time::Instant;
 
-/// Entries of a wave for a buffer of `buffer` bytes.
-fn wave_entries(buffer: u64) -> u64 {
-    (buffer / 350).clamp(1 << 12, 1 << 26)
+/// Entries of a wave for a buffer of `buffer` bytes and entries of
+/// `entry` bytes: a wave's nodes and their successors (about three a node,
+/// and a copy while they are filed) take a few buffers' worth of tenths.
+fn wave_entries(buffer: u64, entry: usize) -> u64 {
+    (buffer / (10 * entry as u64)).clamp(1 << 12, 1 << 26)
 }
 
 impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
@@ -116,7 +117,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             let of = taking.entries();
             let mut done = 0u64;
             loop {
-                let wave = taking.next_wave::<K, C>(wave_entries(buffer));
+                let wave = taking.next_wave::<K, C>(wave_entries(buffer, size_of::<Entry<K, C>>()));
                 let Some((nodes, entries)) =
                     wave.map_err(|e| fail(e, positions, &spill, &ended))?
                 else {
