@@ -428,6 +428,22 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             };
             self.checkpoint(opts, stop, progress)?;
         }
+        Counted::new(ended, sizes, levels)
+    }
+}
+
+/// A bucket taken and expanded: its nodes, the path counts of the turns
+/// it ended by final store, and the successors it pushed.
+pub(super) type Stepped<K, C> = (Nodes<K, C>, Vec<u128>, u64);
+
+impl<K> Counted<K> {
+    /// The forward pass's result from its path counts of finished turns
+    /// by final store, its buckets' sizes and kept levels.
+    pub(super) fn new(
+        ended: Vec<u128>,
+        by_store: Vec<u64>,
+        levels: Vec<Level<K>>,
+    ) -> Result<Self, Fail> {
         let best = ended
             .iter()
             .rposition(|&c| c > 0)
@@ -440,16 +456,12 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             ended,
             turns_total,
             best,
-            positions,
-            by_store: sizes,
+            positions: by_store.iter().sum(),
+            by_store,
             levels,
         })
     }
 }
-
-/// A bucket taken and expanded: its nodes, the path counts of the turns
-/// it ended by final store, and the successors it pushed.
-pub(super) type Stepped<K, C> = (Nodes<K, C>, Vec<u128>, u64);
 
 /// What the forward pass found.
 pub(super) struct Counted<K> {

@@ -184,21 +184,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 .map_err(|e| fail(e, positions, &spill, &ended))?;
             self.checkpoint(opts, stop, progress(positions, None, &spill, &ended))?;
         }
-        let best = ended
-            .iter()
-            .rposition(|&c| c > 0)
-            .expect("a position with a legal pick has at least one complete turn");
-        let mut turns_total = 0u128;
-        for &c in &ended {
-            turns_total = turns_total.checked_add(c).ok_or(Fail::Overflow)?;
-        }
-        Ok(Counted {
-            ended,
-            turns_total,
-            best,
-            positions,
-            by_store,
-            levels: (0..=self.max_store).map(|_| Level::default()).collect(),
-        })
+        let levels = (0..=self.max_store).map(|_| Level::default()).collect();
+        Counted::new(ended, by_store, levels)
     }
 }
