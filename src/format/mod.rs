@@ -20,7 +20,7 @@
 //!  "start":{"board":"3 3 3 3 3 3 / 0 0 / 3 3 3 3 3 3","pits":[3,3,3,3,3,3,3,3,3,3,3,3],"store":0,"opponent_store":0},
 //!  "complete":true,"best_store":10,"total_stones":36,"sweep":false,
 //!  "optimal_count":"1","turns_total":"36",
-//!  "turns_by_store":["0","1","0","0","0","0","0","0","0","0","1",...],
+//!  "turns_by_store":["0","1","7","5","2","3","2","5","6","4","1","0",...],
 //!  "positions":11,"positions_by_store":[1,1,1,1,1,1,1,2,1,1,0,...],
 //!  "optimal":[[5,1,2,6,6,2,6,4]],"listed":1,"seconds":0.0001,"threads":2}
 //! ```
