@@ -178,9 +178,14 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             .resize(nodes.len() * self.scope.len() + 4, [0; 16]);
         let mut made = 0;
         for (i, &(key, count)) in nodes.iter().enumerate() {
-            let key = key.to_u128() as u64;
             let out = &mut buffers.picks[made..];
-            let m = lanes.records(key, store as u8, i as u16, scope, out);
+            let m = if K::BITS <= 64 {
+                lanes.records(key.to_u128() as u64, store as u8, i as u16, scope, out)
+            } else {
+                // Wide keys are decoded here; the stream takes the ring.
+                let ring = self.ring_of(key, store);
+                lanes.records_ring([ring[0], ring[1]], i as u16, scope, out)
+            };
             if m == 0 {
                 sink.end(store, count);
             }

@@ -243,6 +243,22 @@ impl Lanes {
         kernel!(self, records(key, store, node, picks, out))
     }
 
+    /// [`Lanes::records`] for a packed ring (see
+    /// [`crate::search::kernel::packed`]) of at most 13 counters, whose
+    /// last three bytes are free for the record's pick and node: the path
+    /// of keys wider than 64 bits, which the kernel does not decode.
+    pub fn records_ring(
+        &self,
+        ring: [u64; 2],
+        node: u16,
+        picks: &Picks,
+        out: &mut [[u8; 16]],
+    ) -> usize {
+        assert!(self.streams, "records need the streaming kernel");
+        debug_assert_eq!(ring[1] >> 40, 0, "bytes 13 to 15 are free");
+        kernel!(self, records_ring(ring, node, picks, out))
+    }
+
     /// Play every record of `input` to the end of its relay chain (before
     /// any capture): each is a ring (bytes `0..2n+1`), the picked counter
     /// (byte 13), which must hold stones, and a node number (bytes 14 and
@@ -448,11 +464,39 @@ mod avx512 {
         picks: &Picks,
         out: &mut [[u8; 16]],
     ) -> usize {
+        records_of(c, decode(c, key, store), node, picks, out)
+    }
+
+    /// [`records`] for a ring given as its 16 bytes (counters in bytes
+    /// `0..2n+1`, the rest zero): for keys wider than 64 bits, which the
+    /// kernel does not decode.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512vl,bmi2,popcnt")]
+    pub fn records_ring(
+        c: &Consts,
+        ring: [u64; 2],
+        node: u16,
+        picks: &Picks,
+        out: &mut [[u8; 16]],
+    ) -> usize {
+        // SAFETY: reads exactly the 16 bytes of `ring`.
+        let ring = unsafe { _mm_loadu_si128(ring.as_ptr().cast()) };
+        records_of(c, ring, node, picks, out)
+    }
+
+    /// The records of the ring in the low 16 bytes of `ring`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512vl,bmi2,popcnt")]
+    fn records_of(
+        c: &Consts,
+        ring: __m128i,
+        node: u16,
+        picks: &Picks,
+        out: &mut [[u8; 16]],
+    ) -> usize {
         assert!(
             out.len() >= 4 * picks.groups,
             "room for every pick, rounded up to 4"
         );
-        let ring = _mm_insert_epi16::<7>(decode(c, key, store), node as i32);
+        let ring = _mm_insert_epi16::<7>(ring, node as i32);
         let filled = _mm_test_epi8_mask(ring, ring) as u32;
         // Bit i: pick i is from a non-empty counter (the picks are in
         // increasing order, so a bit gather keeps them in order).
