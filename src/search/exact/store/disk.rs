@@ -777,7 +777,13 @@ mod tests {
         let want: Vec<(u64, u64)> = memory.take(store).unwrap().iter().copied().collect();
         let mut taking = spill.take(store).unwrap();
         assert!(taking.runs.len() > 3, "the budget forced several runs");
-        assert_eq!(taking.entries(), 90_000);
+        // Each run was deduplicated when it was written: between the
+        // distinct keys and the 90,000 entries pushed.
+        let entries = taking.entries();
+        assert!(
+            entries >= want.len() as u64 && entries < 90_000,
+            "{entries}"
+        );
         let mut got = Vec::new();
         while let Some((nodes, _)) = taking.next_wave::<u64, u64>(40_000).unwrap() {
             got.extend(nodes.iter().copied());
