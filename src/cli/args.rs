@@ -342,9 +342,33 @@ pub struct SolveArgs {
     /// With --spill: stop cleanly before the run files take more than this, e.g. 50G [default: no limit beyond a full disk].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes, requires = "spill")]
     pub max_disk: Option<u64>,
+    /// `--cluster` and its flags.
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
     /// `--quiet`.
     #[command(flatten)]
     pub quiet: QuietArg,
+}
+
+/// `solve --cluster`: timely-dataflow's `-n`, `-p`, `-h` and `-w`, spelled
+/// out (`-h` is help here).
+#[derive(Args, Debug)]
+pub struct ClusterArgs {
+    /// Count on a timely-dataflow cluster of processes, on this machine or many: start the same command once per process, changing only --process; process 0 prints the answer. Counts only: no lines are listed.
+    #[arg(long, conflicts_with_all = ["all", "brief", "spill"])]
+    pub cluster: bool,
+    /// With --cluster: the number of processes (timely's -n).
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "cluster", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub processes: u32,
+    /// With --cluster: this process's index, 0 to N-1 (timely's -p).
+    #[arg(long, value_name = "P", default_value_t = 0, requires = "cluster")]
+    pub process: u32,
+    /// With --cluster: a file of host:port lines, one per process, process 0 first (timely's -h) [default: localhost:2101, localhost:2102, ...].
+    #[arg(long, value_name = "FILE", requires = "cluster")]
+    pub hostfile: Option<std::path::PathBuf>,
+    /// With --cluster: timely worker threads in this process (timely's -w); --threads sets the threads that expand each worker's share.
+    #[arg(long, value_name = "W", default_value_t = 1, requires = "cluster", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub workers: u32,
 }
 
 /// `replay`.

@@ -162,6 +162,21 @@ pub enum SearchError {
         reached: Reached,
     },
 
+    /// A cluster run could not start: its configuration, or a build
+    /// without the `cluster` feature.
+    #[error("{message}")]
+    ClusterSetup {
+        /// What is wrong, naming the value.
+        message: String,
+    },
+
+    /// A cluster run failed on the way: a process or the network went away.
+    #[error("{message}")]
+    Cluster {
+        /// What happened, on which process.
+        message: String,
+    },
+
     /// A worker thread panicked: a bug, reported instead of a hang.
     #[error(
         "internal error in a worker thread: {0}; please report it with the command that caused it"
@@ -187,6 +202,7 @@ impl SearchError {
             SearchError::NoMove { .. }
                 | SearchError::KeyTooWide { .. }
                 | SearchError::SpillDir { .. }
+                | SearchError::ClusterSetup { .. }
         )
     }
 

@@ -46,6 +46,9 @@ fn resuming(dir: &std::path::Path, cp: &Checkpoint) -> String {
 pub fn run(args: &SolveArgs) -> Outcome {
     let (rules, board) = args.rules.options().resolve()?;
     let threads = args.threads.count();
+    if args.cluster.cluster {
+        return cluster(args, rules, &board, threads);
+    }
     let bar = Bar::new(!args.quiet.quiet);
     let report = |p: &Progress| bar.solve(p);
     let max_memory = args.max_memory.unwrap_or_else(default_max_memory);
@@ -147,4 +150,86 @@ pub fn run(args: &SolveArgs) -> Outcome {
         out.push_str(" (--limit 0).\n");
     }
     Ok(out)
+}
+
+/// `solve --cluster`: this process's part of a cluster count; process 0
+/// prints the answer, every process its traffic on stderr.
+#[cfg(feature = "cluster")]
+fn cluster(
+    args: &SolveArgs,
+    rules: mancala_sweep::Rules,
+    board: &mancala_sweep::Board,
+    threads: usize,
+) -> Outcome {
+    use mancala_sweep::search::exact::cluster::Cluster;
+    let c = &args.cluster;
+    let hostfile = match &c.hostfile {
+        Some(path) => Some((
+            path.display().to_string(),
+            std::fs::read_to_string(path).map_err(|e| {
+                CliError::Input(format!(
+                    "--hostfile {}: cannot read it ({e})",
+                    path.display()
+                ))
+            })?,
+        )),
+        None => None,
+    };
+    let cluster = Cluster::new(
+        c.processes as usize,
+        c.process as usize,
+        c.workers as usize,
+        hostfile.as_ref().map(|(n, t)| (n.as_str(), t.as_str())),
+    )
+    .map_err(CliError::Input)?;
+    let bar = Bar::new(!args.quiet.quiet);
+    let report = |p: &Progress| bar.solve(p);
+    let opts = SolveOptions {
+        threads,
+        listing: Listing::Limit(0),
+        max_memory: args.max_memory.unwrap_or_else(default_max_memory),
+        progress: Some(&report),
+        cancel: Some(&INTERRUPTED),
+        kernel: kernel_choice()?,
+        ..SolveOptions::default()
+    };
+    let result = exact::solve_cluster(board, rules, &opts, &cluster);
+    bar.finish();
+    let (solution, traffic) = result?;
+    if !args.quiet.quiet {
+        eprintln!(
+            "process {} of {}, {} worker{} each: {} positions in all; {} bytes of successors sent between processes ({:.2} a position), {} in all",
+            cluster.process,
+            cluster.processes(),
+            cluster.workers,
+            if cluster.workers == 1 { "" } else { "s" },
+            solution.positions,
+            traffic.between_processes,
+            traffic.between_processes as f64 / solution.positions.max(1) as f64,
+            traffic.sent,
+        );
+    }
+    if cluster.process != 0 {
+        return Ok(String::new());
+    }
+    if args.json.json {
+        let doc = SolveJson::new(&solution, threads);
+        return Ok(serde_json::to_string(&doc).expect("serializable") + "\n");
+    }
+    let mut out = text::solve_text_in(&solution, threads, None, args.color.on());
+    out.push_str(" (--cluster counts only).\n");
+    Ok(out)
+}
+
+/// `solve --cluster` in a build without the `cluster` feature.
+#[cfg(not(feature = "cluster"))]
+fn cluster(
+    _args: &SolveArgs,
+    _rules: mancala_sweep::Rules,
+    _board: &mancala_sweep::Board,
+    _threads: usize,
+) -> Outcome {
+    Err(CliError::Input(
+        "--cluster: this build has no cluster support; build with `cargo build --release --features cluster`".into(),
+    ))
 }

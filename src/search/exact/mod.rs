@@ -41,6 +41,7 @@
 pub(crate) mod backward;
 #[doc(hidden)]
 pub mod bench;
+pub mod cluster;
 pub(crate) mod forward;
 pub(crate) mod key;
 pub(crate) mod level;
@@ -278,7 +279,35 @@ pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solutio
         (65..=128, false) => run::<u128, 5>(board, rules, plan, opts, &stop),
         _ => Err(Fail::KeyTooWide(bits)),
     })?;
-    let mut solution = result.map_err(|e| match e {
+    let mut solution = result.map_err(|e| search_error(e, board, rules, opts))?;
+    solution.seconds = started.elapsed().as_secs_f64();
+    Ok(solution)
+}
+
+/// Search every turn from `board` under `rules` on a cluster of
+/// processes (timely-dataflow; see [`cluster`]), this process being
+/// `cluster.process`: counts only, as with [`SolveOptions::spill`]. Every
+/// process gets the answer, with the traffic between workers.
+#[cfg(feature = "cluster")]
+pub fn solve_cluster(
+    board: &Board,
+    rules: Rules,
+    opts: &SolveOptions,
+    cluster: &cluster::Cluster,
+) -> Result<(Solution, cluster::Traffic), SearchError> {
+    let pool = worker_pool(board, rules, opts.threads)?;
+    let pits = 2 * board.pits_per_side();
+    let bits = bits_needed(board.stones_in_pits(), pits);
+    let plan = plan(board.pits_per_side(), bits, opts.kernel);
+    let started = Instant::now();
+    let (mut solution, traffic) = cluster::solve(board, rules, plan, opts, cluster, pool)?;
+    solution.seconds = started.elapsed().as_secs_f64();
+    Ok((solution, traffic))
+}
+
+/// The error for a search that stopped inside with `e`.
+fn search_error(e: Fail, board: &Board, rules: Rules, opts: &SolveOptions) -> SearchError {
+    match e {
         Fail::Overflow => overflow_error(rules, board),
         Fail::Stopped(cause, p) => SearchError::Stopped {
             cause,
@@ -291,13 +320,11 @@ pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solutio
         },
         Fail::KeyTooWide(bits) => SearchError::KeyTooWide {
             stones: board.stones_in_pits(),
-            pits,
+            pits: 2 * board.pits_per_side(),
             bits,
         },
         Fail::Spill(e, p) => spill_error(e, *p, opts),
-    })?;
-    solution.seconds = started.elapsed().as_secs_f64();
-    Ok(solution)
+    }
 }
 
 impl Progress {

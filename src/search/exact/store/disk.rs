@@ -123,7 +123,7 @@ pub fn disk_free(_dir: &Path) -> Option<u64> {
 }
 
 #[inline]
-fn put_varint(out: &mut Vec<u8>, mut v: u128) {
+pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u128) {
     while v >= 0x80 {
         out.push(v as u8 | 0x80);
         v >>= 7;
@@ -133,7 +133,7 @@ fn put_varint(out: &mut Vec<u8>, mut v: u128) {
 
 /// Read a LEB128 number at `*at`; `None` past the end or beyond 128 bits.
 #[inline]
-fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u128> {
+pub(crate) fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u128> {
     let mut v = 0u128;
     let mut shift = 0;
     loop {

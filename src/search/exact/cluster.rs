@@ -1,0 +1,675 @@
+//! The forward pass on timely-dataflow, over threads, processes and
+//! machines (`solve --cluster`).
+//!
+//! Each store bucket is one round, as in the single-machine search: every
+//! timely worker owns the positions whose key hashes to it ([`owner`]),
+//! takes its share of the bucket from its own [`Frontier`] (sorted and
+//! deduplicated the usual way), expands it with the same
+//! [`Search::expand_bucket`] and kernels, and sends every successor to the
+//! worker that owns it. Successors are sent in batches, one per destination
+//! worker and bucket, deduplicated by the sender first and coded as LEB128
+//! key gaps and path counts (the spill store's coding), so that a position
+//! crosses the network once per sender however many paths reach it. A
+//! worker's summary of the round (positions, finished turns by final store,
+//! whether it must stop) is broadcast to all, so that every worker knows the
+//! totals and all stop together: after a Ctrl-C or a time budget on any
+//! process, or when any process passes the memory guard.
+//!
+//! A round ends when timely's progress tracking says that nothing sent in
+//! it is still in flight: the probe has passed the round's time. Nothing
+//! else in the search knows about timely; the answer is the same
+//! [`Counted`] as the other two forward passes, so the JSON is the same,
+//! byte for byte (the cluster tests compare them).
+//!
+//! When a process dies, timely's network threads panic on the others; the
+//! search turns those panics into [`SearchError::Cluster`] naming the lost
+//! connection, instead of a hang or a backtrace.
+//!
+//! Path counts are `u128` here (the single-machine search starts with `u64`
+//! and starts again with `u128` on an overflow, which a cluster would have
+//! to agree on): entries in memory take more room, but what is sent is
+//! coded by size, so the traffic is the same.
+
+/// Where the processes of a cluster run are and which one this is: the
+/// flags timely's own programs take as `-n`, `-p`, `-h` and `-w`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cluster {
+    /// `host:port` of every process, process 0 first.
+    pub addresses: Vec<String>,
+    /// This process's index among them.
+    pub process: usize,
+    /// Timely worker threads in each process.
+    pub workers: usize,
+}
+
+/// The first port of a cluster without a host file, as timely's own
+/// programs use it: process `i` listens on `localhost:2101 + i`.
+pub const DEFAULT_PORT: u16 = 2101;
+
+impl Cluster {
+    /// A cluster of `processes` on this machine, on ports from
+    /// [`DEFAULT_PORT`] up, or of the hosts in `hostfile` (one `host:port`
+    /// a line; blank lines and lines starting with `#` are skipped): the
+    /// first `processes` of them. Errors name the value and what is allowed.
+    pub fn new(
+        processes: usize,
+        process: usize,
+        workers: usize,
+        hostfile: Option<(&str, &str)>,
+    ) -> Result<Cluster, String> {
+        if processes == 0 {
+            return Err("--processes 0: a cluster has at least 1 process".into());
+        }
+        if process >= processes {
+            return Err(format!(
+                "--process {process}: with --processes {processes} it must be 0 to {}",
+                processes - 1
+            ));
+        }
+        if workers == 0 {
+            return Err("--workers 0: each process needs at least 1 worker".into());
+        }
+        let addresses = match hostfile {
+            None => (0..processes)
+                .map(|i| format!("localhost:{}", DEFAULT_PORT as usize + i))
+                .collect(),
+            Some((name, text)) => {
+                let hosts: Vec<String> = text
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                    .map(str::to_string)
+                    .collect();
+                if let Some(bad) = hosts.iter().find(|h| !is_host_port(h)) {
+                    return Err(format!(
+                        "--hostfile {name}: {bad:?} is not host:port (one process a line, process 0 first)"
+                    ));
+                }
+                if hosts.len() < processes {
+                    return Err(format!(
+                        "--hostfile {name}: it names {} processes, and --processes {processes} needs that many",
+                        hosts.len()
+                    ));
+                }
+                hosts.into_iter().take(processes).collect()
+            }
+        };
+        Ok(Cluster {
+            addresses,
+            process,
+            workers,
+        })
+    }
+
+    /// Processes in the cluster.
+    pub fn processes(&self) -> usize {
+        self.addresses.len()
+    }
+}
+
+fn is_host_port(s: &str) -> bool {
+    s.rsplit_once(':').is_some_and(|(host, port)| {
+        !host.is_empty() && !host.contains(char::is_whitespace) && port.parse::<u16>().is_ok()
+    })
+}
+
+/// What a cluster run adds to the answer: the traffic.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Traffic {
+    /// Coded bytes of successors sent between workers, over the whole
+    /// cluster (a worker's batches to itself included).
+    pub sent: u64,
+    /// Of those, the bytes sent to a worker in another process: what went
+    /// over the network.
+    pub between_processes: u64,
+    /// Entries sent (after each sender's deduplication).
+    pub entries: u64,
+}
+
+#[cfg(feature = "cluster")]
+pub(super) use dataflow::solve;
+
+/// The search on timely-dataflow (the `cluster` feature).
+#[cfg(feature = "cluster")]
+mod dataflow {
+    use super::{Cluster, Traffic};
+    use crate::rules::{Board, Rules};
+    use crate::search::control::Stop;
+    use crate::search::error::{SearchError, StopCause};
+    use crate::search::exact::forward::Counted;
+    use crate::search::exact::key::Key;
+    use crate::search::exact::level::Level;
+    use crate::search::exact::store::memory::{merge_sorted, Frontier, Run};
+    use crate::search::exact::store::Entry;
+    use crate::search::exact::{Fail, Phase, Progress, Search, SolveOptions};
+    use crate::search::kernel::Plan;
+    use serde::{Deserialize, Serialize};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{mpsc, Arc, Mutex};
+
+    /// The worker that owns a key: a fixed mix of its bits (the same on every
+    /// machine), modulo the workers.
+    #[inline]
+    fn owner(key: u128, peers: usize) -> usize {
+        let mut h = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+        // splitmix64's finaliser: every key bit reaches the low bits.
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^= h >> 31;
+        (h % peers as u64) as usize
+    }
+
+    /// A batch of successors for one worker: `(worker, bucket, coded entries)`.
+    type Batch = (u32, u32, Vec<u8>);
+
+    /// One worker's account of a round, broadcast to every worker.
+    #[derive(Clone, Debug, Serialize, Deserialize)]
+    struct Summary {
+        /// The round, as the timely time it was sent at.
+        round: u64,
+        /// Positions this worker expanded in the round.
+        positions: u64,
+        /// Path counts of the turns they ended, by final store.
+        ended: Vec<u128>,
+        /// 1: cancelled here; 2: this process's time budget ran out.
+        stop: u8,
+        /// The time budget, for the message.
+        seconds: f64,
+        /// This process holds more than its memory limit.
+        memory: bool,
+        /// A path count overflowed `u128`.
+        overflow: bool,
+        /// Bytes of memory this process holds (resident).
+        resident: u64,
+        /// Traffic sent this round: all, to other processes, entries.
+        sent: (u64, u64, u64),
+    }
+
+    /// Code sorted, deduplicated `entries` as LEB128 key gaps and counts.
+    fn encode<K: Key>(entries: &[Entry<K, u128>], out: &mut Vec<u8>) {
+        let mut prev = 0u128;
+        for &(key, count) in entries {
+            crate::search::exact::store::disk::put_varint(out, key.to_u128() - prev);
+            crate::search::exact::store::disk::put_varint(out, count);
+            prev = key.to_u128();
+        }
+    }
+
+    /// The entries [`encode`] coded; `None` for a damaged batch.
+    fn decode<K: Key>(bytes: &[u8]) -> Option<Vec<Entry<K, u128>>> {
+        let mut out = Vec::with_capacity(bytes.len() / 3);
+        let (mut at, mut key) = (0, 0u128);
+        while at < bytes.len() {
+            key = key.checked_add(crate::search::exact::store::disk::get_varint(
+                bytes, &mut at,
+            )?)?;
+            let count = crate::search::exact::store::disk::get_varint(bytes, &mut at)?;
+            out.push((K::from_u128(key), count));
+        }
+        Some(out)
+    }
+
+    /// Standard output sent to standard error while it lives (Linux).
+    struct StdoutToStderr(#[cfg_attr(not(target_os = "linux"), allow(dead_code))] Option<i32>);
+
+    impl StdoutToStderr {
+        fn new() -> Self {
+            use std::io::Write;
+            let _ = std::io::stdout().flush();
+            #[cfg(target_os = "linux")]
+            {
+                // SAFETY: plain descriptor calls on the process's own
+                // standard descriptors; a failed dup leaves stdout alone.
+                unsafe {
+                    let saved = libc::dup(1);
+                    if saved >= 0 && libc::dup2(2, 1) >= 0 {
+                        return StdoutToStderr(Some(saved));
+                    }
+                    if saved >= 0 {
+                        libc::close(saved);
+                    }
+                }
+            }
+            StdoutToStderr(None)
+        }
+    }
+
+    impl Drop for StdoutToStderr {
+        fn drop(&mut self) {
+            use std::io::Write;
+            let _ = std::io::stdout().flush();
+            #[cfg(target_os = "linux")]
+            if let Some(saved) = self.0.take() {
+                // SAFETY: `saved` is the descriptor `new` duplicated from
+                // stdout; it is put back and closed once.
+                unsafe {
+                    libc::dup2(saved, 1);
+                    libc::close(saved);
+                }
+            }
+        }
+    }
+
+    /// Panic messages of timely's threads, kept out of the terminal: when
+    /// a peer goes away, timely's network threads panic, and so do the
+    /// workers and the guards that join them. The search turns them into
+    /// one [`SearchError::Cluster`].
+    fn lost_messages() -> std::sync::MutexGuard<'static, Vec<String>> {
+        static LOST: Mutex<Vec<String>> = Mutex::new(Vec::new());
+        LOST.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Install, once a process, a panic hook that keeps timely's panics in
+    /// [`lost_messages`] and hands every other panic to the hook before it.
+    /// It stays: threads that timely leaves behind after a failure may
+    /// panic later still.
+    fn quiet_timely_panics() {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            let before = std::panic::take_hook();
+            std::panic::set_hook(Box::new(move |info| {
+                // Timely's threads, and its guards dropped on this one.
+                let timely = std::thread::current()
+                    .name()
+                    .is_some_and(|n| n.starts_with("timely"))
+                    || info.location().is_some_and(|l| l.file().contains("timely"));
+                if !timely {
+                    return before(info);
+                }
+                let text = info
+                    .payload()
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| info.payload().downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                lost_messages().push(text);
+            }));
+        });
+    }
+
+    /// Run the forward pass of `board` on the cluster, this process being
+    /// `cluster.process`: the answer (every process computes it) and the
+    /// traffic, or the error that stopped the cluster.
+    pub(in crate::search::exact) fn solve(
+        board: &Board,
+        rules: Rules,
+        plan: Plan,
+        opts: &SolveOptions,
+        cluster: &Cluster,
+        pool: rayon::ThreadPool,
+    ) -> Result<(crate::search::exact::Solution, Traffic), SearchError> {
+        let config = timely::Config {
+            communication: if cluster.processes() == 1 && cluster.workers == 1 {
+                timely::CommunicationConfig::Thread
+            } else if cluster.processes() == 1 {
+                timely::CommunicationConfig::Process(cluster.workers)
+            } else {
+                timely::CommunicationConfig::Cluster {
+                    threads: cluster.workers,
+                    process: cluster.process,
+                    addresses: cluster.addresses.clone(),
+                    report: false,
+                    zerocopy: false,
+                }
+            },
+            worker: timely::WorkerConfig::default(),
+        };
+        // The cancel flag and the progress callback belong to the caller's
+        // thread; the workers get a flag of their own, raised from here, and
+        // send progress back over a channel.
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (tell, heard) = mpsc::channel::<Progress>();
+        let pool = Arc::new(pool);
+        let (board, seconds) = (*board, opts.seconds);
+        let max_memory = opts.max_memory;
+        let (workers, first_worker) = (cluster.workers, cluster.process * cluster.workers);
+        quiet_timely_panics();
+        lost_messages().clear();
+        let worker_cancel = Arc::clone(&cancel);
+        let started = std::time::Instant::now();
+        // Timely prints "awaiting connections" on stdout while the
+        // processes connect, which would spoil a JSON answer there.
+        let to_stderr = StdoutToStderr::new();
+        let guards = timely::execute(config, move |worker| {
+            let is_first = worker.index() == first_worker;
+            let tell = is_first.then(|| tell.clone());
+            let stop = Stop::new(Some(&worker_cancel), seconds);
+            let run = Shared {
+                pool: &pool,
+                stop: &stop,
+                max_memory,
+                workers,
+                tell: tell.as_ref(),
+            };
+            let bits = crate::search::exact::key::bits_needed(
+                board.stones_in_pits(),
+                2 * board.pits_per_side(),
+            );
+            let narrow = 2 * board.pits_per_side() < 16;
+            match (bits, narrow) {
+                (0..=64, true) => run.go(Search::<u64, u128, 2>::new(&board, rules, plan), worker),
+                (0..=64, false) => run.go(Search::<u64, u128, 5>::new(&board, rules, plan), worker),
+                (65..=128, true) => {
+                    run.go(Search::<u128, u128, 2>::new(&board, rules, plan), worker)
+                }
+                (65..=128, false) => {
+                    run.go(Search::<u128, u128, 5>::new(&board, rules, plan), worker)
+                }
+                _ => Err(Fail::KeyTooWide(bits)),
+            }
+        });
+        drop(to_stderr);
+        let result = match guards {
+            Err(e) => {
+                return Err(SearchError::ClusterSetup {
+                    message: format!("cannot start the cluster: {e}"),
+                });
+            }
+            Ok(guards) => {
+                // Relay progress and the caller's cancel flag until the workers end.
+                let stop = Stop::new(opts.cancel, None);
+                loop {
+                    match heard.recv_timeout(std::time::Duration::from_millis(100)) {
+                        Ok(p) => {
+                            if let Some(report) = opts.progress {
+                                report(&p);
+                            }
+                        }
+                        Err(mpsc::RecvTimeoutError::Timeout) => {}
+                        Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                    }
+                    if stop.cause().is_some() {
+                        cancel.store(true, Ordering::Relaxed);
+                    }
+                }
+                // Dropping the guards joins the network threads, which panic
+                // again when a peer is gone.
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || guards.join()))
+            }
+        };
+        let lost_text = || {
+            let texts = lost_messages();
+            texts
+                .iter()
+                .find(|t| t.contains("communication error"))
+                .or(texts.first())
+                .cloned()
+                .unwrap_or_else(|| "a worker thread ended".into())
+        };
+        let mine = match result {
+            Ok(results) => results
+                .into_iter()
+                .next()
+                .expect("every process has a worker"),
+            Err(_) => Err(String::new()),
+        };
+        let outcome = match mine {
+            Ok(outcome) => outcome,
+            Err(_) => {
+                return Err(SearchError::Cluster {
+                    message: format!(
+                        "process {} of {}: the cluster stopped after {:.1} s: {}; another process has probably stopped or lost its network (see its own message)",
+                        cluster.process,
+                        cluster.processes(),
+                        started.elapsed().as_secs_f64(),
+                        lost_text()
+                    ),
+                })
+            }
+        };
+        outcome.map_err(|fail| crate::search::exact::search_error(fail, &board, rules, opts))
+    }
+
+    /// What every worker of a process shares for the run.
+    struct Shared<'a> {
+        pool: &'a rayon::ThreadPool,
+        stop: &'a Stop<'a>,
+        max_memory: u64,
+        /// Timely workers in each process: timely numbers them process by
+        /// process, so worker `w` is in process `w / workers`.
+        workers: usize,
+        /// Progress goes back to the caller from the process's first worker.
+        tell: Option<&'a mpsc::Sender<Progress>>,
+    }
+
+    /// A worker's result: the answer and the traffic, or why it stopped.
+    type Outcome = Result<(crate::search::exact::Solution, Traffic), Fail>;
+
+    impl Shared<'_> {
+        /// Build the dataflow on `worker` and run the search's rounds.
+        fn go<K: Key, const W: usize>(
+            &self,
+            search: Search<K, u128, W>,
+            worker: &mut timely::worker::Worker,
+        ) -> Outcome {
+            use std::cell::RefCell;
+            use std::rc::Rc;
+            use timely::container::CapacityContainerBuilder;
+            use timely::dataflow::channels::pact::{Exchange, Pipeline};
+            use timely::dataflow::operators::generic::Operator;
+            use timely::dataflow::operators::vec::Broadcast;
+            use timely::dataflow::operators::{Input, Probe};
+            use timely::dataflow::{InputHandle, ProbeHandle};
+
+            let (me, peers) = (worker.index(), worker.peers());
+            let frontier = Rc::new(RefCell::new(Frontier::<K, u128>::new(search.max_store)));
+            let heard = Rc::new(RefCell::new(Vec::<Summary>::new()));
+            let damaged = Rc::new(RefCell::new(false));
+            let mut batches = InputHandle::<u64, CapacityContainerBuilder<Vec<Batch>>>::new();
+            let mut summaries = InputHandle::<u64, CapacityContainerBuilder<Vec<Summary>>>::new();
+            let probe = ProbeHandle::new();
+            worker.dataflow::<u64, _, _>(|scope| {
+                let (frontier, damaged) = (Rc::clone(&frontier), Rc::clone(&damaged));
+                let shifts = search.shifts.clone();
+                scope
+                    .input_from(&mut batches)
+                    .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
+                        Exchange::new(|b: &Batch| b.0 as u64),
+                        "Receive",
+                        move |_, _| {
+                            move |input, _output| {
+                                input.for_each(|_time, data| {
+                                    for (_, store, bytes) in data.drain(..) {
+                                        let store = store as usize;
+                                        match decode::<K>(&bytes) {
+                                            Some(entries) if store < shifts.len() => frontier
+                                                .borrow_mut()
+                                                .push(store, Run::new(entries, shifts[store])),
+                                            _ => *damaged.borrow_mut() = true,
+                                        }
+                                    }
+                                });
+                            }
+                        },
+                    )
+                    .probe_with(&probe);
+                let heard = Rc::clone(&heard);
+                scope
+                    .input_from(&mut summaries)
+                    .broadcast()
+                    .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
+                        Pipeline,
+                        "Hear",
+                        move |_, _| {
+                            move |input, _output| {
+                                input.for_each(|_time, data| {
+                                    heard.borrow_mut().extend(data.drain(..))
+                                });
+                            }
+                        },
+                    )
+                    .probe_with(&probe);
+            });
+
+            let first = search.start.store() as usize;
+            let start_key = K::encode(search.start.ring(), search.n);
+            if me == 0 {
+                let mut bytes = Vec::new();
+                encode(&[(start_key, 1u128)], &mut bytes);
+                batches.send((
+                    owner(start_key.to_u128(), peers) as u32,
+                    first as u32,
+                    bytes,
+                ));
+            }
+            let mut time = 0u64;
+            let mut traffic = Traffic::default();
+            let mut ended = vec![0u128; search.max_store + 1];
+            let mut by_store = vec![0u64; search.max_store + 1];
+            // End the round at `time`: advance the inputs past it and
+            // work until nothing sent at it is in flight anywhere.
+            let round = |time: u64,
+                         batches: &mut InputHandle<u64, _>,
+                         summaries: &mut InputHandle<u64, _>,
+                         worker: &mut timely::worker::Worker| {
+                batches.advance_to(time + 1);
+                summaries.advance_to(time + 1);
+                while probe.less_than(&(time + 1)) {
+                    worker.step_or_park(Some(std::time::Duration::from_millis(50)));
+                }
+            };
+            round(time, &mut batches, &mut summaries, worker);
+            time += 1;
+            let best = |ended: &[u128]| ended.iter().rposition(|&c| c > 0).map(|b| b as u32);
+            for store in first..=search.max_store {
+                let progress = |positions: u64, ended: &[u128], memory: u64| Progress {
+                    phase: Phase::Forward,
+                    store,
+                    max_store: search.max_store,
+                    positions,
+                    memory,
+                    best: best(ended),
+                    within: None,
+                    disk: None,
+                };
+                // This worker's share of the bucket, expanded.
+                let mut summary = Summary {
+                    round: time,
+                    positions: 0,
+                    ended: vec![0; search.max_store + 1],
+                    stop: 0,
+                    seconds: 0.0,
+                    memory: false,
+                    overflow: *damaged.borrow(),
+                    resident: crate::search::memory::resident_bytes().unwrap_or(0),
+                    sent: (0, 0, 0),
+                };
+                let taken = {
+                    let frontier: &mut Frontier<K, u128> = &mut frontier.borrow_mut();
+                    self.pool.install(|| frontier.take(store))
+                };
+                match taken {
+                    Err(_) => summary.overflow = true,
+                    Ok(nodes) if !nodes.is_empty() => {
+                        summary.positions = nodes.len() as u64;
+                        let expanded = self
+                            .pool
+                            .install(|| search.expand_bucket(&nodes, store, self.stop, None));
+                        drop(nodes);
+                        // Successors by owner and bucket, deduplicated here.
+                        let mut out: Vec<Vec<Vec<Entry<K, u128>>>> = (0..peers)
+                            .map(|_| (0..=search.max_store).map(|_| Vec::new()).collect())
+                            .collect();
+                        for chunk in expanded {
+                            summary.overflow |= chunk.overflow;
+                            for (total, c) in summary.ended.iter_mut().zip(chunk.ended) {
+                                match total.checked_add(c) {
+                                    Some(t) => *total = t,
+                                    None => summary.overflow = true,
+                                }
+                            }
+                            for (s, run) in chunk.runs {
+                                for &e in run.entries() {
+                                    out[owner(e.0.to_u128(), peers)][s].push(e);
+                                }
+                            }
+                        }
+                        let process_of = |w: usize| w / self.workers;
+                        for (to, buckets) in out.into_iter().enumerate() {
+                            for (s, mut entries) in buckets.into_iter().enumerate() {
+                                if entries.is_empty() {
+                                    continue;
+                                }
+                                if self.pool.install(|| merge_sorted(&mut entries)).is_err() {
+                                    summary.overflow = true;
+                                    continue;
+                                }
+                                let mut bytes = Vec::with_capacity(entries.len() * 4);
+                                encode(&entries, &mut bytes);
+                                summary.sent.0 += bytes.len() as u64;
+                                if process_of(to) != process_of(me) {
+                                    summary.sent.1 += bytes.len() as u64;
+                                }
+                                summary.sent.2 += entries.len() as u64;
+                                batches.send((to as u32, s as u32, bytes));
+                            }
+                        }
+                    }
+                    Ok(_) => {}
+                }
+                match self.stop.cause() {
+                    Some(StopCause::Cancelled) => summary.stop = 1,
+                    Some(StopCause::Deadline { seconds }) => {
+                        summary.stop = 2;
+                        summary.seconds = seconds;
+                    }
+                    None => {}
+                }
+                summary.resident = crate::search::memory::resident_bytes().unwrap_or(0);
+                summary.memory = summary.resident > self.max_memory;
+                summaries.send(summary);
+                round(time, &mut batches, &mut summaries, worker);
+                // Every worker's account of this round, in any order.
+                // (A faster worker's summary of the next round may be here
+                // already: it passed this round's end before this worker.)
+                let all: Vec<Summary> = {
+                    let mut heard = heard.borrow_mut();
+                    let (this, later) = heard.drain(..).partition(|s| s.round == time);
+                    *heard = later;
+                    this
+                };
+                time += 1;
+                assert_eq!(all.len(), peers, "one summary a worker a round");
+                let positions_before: u64 = by_store.iter().sum();
+                let mut resident = 0;
+                for s in &all {
+                    by_store[store] += s.positions;
+                    for (total, &c) in ended.iter_mut().zip(&s.ended) {
+                        *total = total.checked_add(c).ok_or(Fail::Overflow)?;
+                    }
+                    traffic.sent += s.sent.0;
+                    traffic.between_processes += s.sent.1;
+                    traffic.entries += s.sent.2;
+                    resident = resident.max(s.resident);
+                }
+                let positions: u64 = by_store.iter().sum();
+                if all.iter().any(|s| s.overflow) {
+                    return Err(Fail::Overflow);
+                }
+                if let Some(s) = all.iter().find(|s| s.stop > 0) {
+                    let cause = match s.stop {
+                        1 => StopCause::Cancelled,
+                        _ => StopCause::Deadline { seconds: s.seconds },
+                    };
+                    // The bucket may be cut short: report the one before.
+                    return Err(Fail::Stopped(
+                        cause,
+                        Box::new(progress(positions_before, &ended, resident)),
+                    ));
+                }
+                if all.iter().any(|s| s.memory) {
+                    return Err(Fail::Memory(Box::new(progress(
+                        positions, &ended, resident,
+                    ))));
+                }
+                if let Some(tell) = self.tell {
+                    // The caller may have gone (its own error); nothing to do then.
+                    let _ = tell.send(progress(positions, &ended, resident));
+                }
+            }
+            let levels = (0..=search.max_store).map(|_| Level::default()).collect();
+            let counted = Counted::new(ended, by_store, levels)?;
+            Ok((search.solution(counted, Vec::new()), traffic))
+        }
+    }
+}
