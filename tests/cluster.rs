@@ -1,0 +1,359 @@
+//! The search on timely-dataflow (`solve --cluster`, issue 19) against the
+//! one in memory: the same JSON, with the wall-clock time left out, for one
+//! process of 1 and 3 workers (through the library), and for 2 and 3
+//! processes on localhost (through the binary, on free ports, each run
+//! bounded in time and killed on failure); under every capture rule.
+//! A process killed mid-run gives a clear error on the others, not a hang,
+//! and a Ctrl-C on one stops them all.
+#![cfg(feature = "cluster")]
+
+use mancala_sweep::format::SolveJson;
+use mancala_sweep::search::exact::cluster::Cluster;
+use mancala_sweep::search::exact::{solve, solve_cluster, Listing, SolveOptions};
+use mancala_sweep::{Board, Capture, Preset, Rules, Scope};
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The JSON of a solution, without its wall-clock time.
+fn json(mut s: mancala_sweep::Solution) -> String {
+    s.seconds = 0.0;
+    serde_json::to_string(&SolveJson::new(&s, 2)).unwrap()
+}
+
+fn in_memory(board: &Board, rules: Rules) -> String {
+    let opts = SolveOptions {
+        listing: Listing::Limit(0),
+        ..Default::default()
+    };
+    json(solve(board, rules, &opts).unwrap())
+}
+
+/// The boards the tests compare on: the known-answer boards small enough
+/// (every preset), and own-scope boards under each capture rule.
+fn boards() -> Vec<(Board, Rules)> {
+    let mut out = Vec::new();
+    for line in include_str!("data/known_answers.txt").lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if line.starts_with('#') || words.len() < 3 {
+            continue;
+        }
+        let preset: Preset = words[0].parse().unwrap();
+        let (n, s): (usize, u32) = (words[1].parse().unwrap(), words[2].parse().unwrap());
+        if preset == Preset::AnyHole && n * s as usize > 18 {
+            continue;
+        }
+        out.push((Board::uniform(n, s).unwrap(), preset.rules()));
+    }
+    for capture in [Capture::None, Capture::Kalah, Capture::Empty] {
+        let rules = Rules {
+            scope: Scope::Own,
+            relay: true,
+            capture,
+        };
+        out.push((Board::uniform(5, 5).unwrap(), rules));
+    }
+    out
+}
+
+#[test]
+fn one_process_gives_the_same_json_with_one_and_three_workers() {
+    let boards = boards();
+    assert!(boards.len() >= 12, "{} boards", boards.len());
+    for (board, rules) in boards {
+        let want = in_memory(&board, rules);
+        for workers in [1, 3] {
+            let cluster = Cluster::new(1, 0, workers, None).unwrap();
+            let opts = SolveOptions {
+                threads: 2,
+                listing: Listing::Limit(0),
+                ..Default::default()
+            };
+            let (got, traffic) = solve_cluster(&board, rules, &opts, &cluster).unwrap();
+            assert_eq!(
+                json(got),
+                want,
+                "{rules} {} with {workers} workers",
+                board.one_line()
+            );
+            assert_eq!(
+                traffic.between_processes, 0,
+                "one process sends nothing out"
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_cluster_flags_are_refused_with_what_is_allowed() {
+    let e = Cluster::new(2, 2, 1, None).unwrap_err();
+    assert!(e.contains("--process 2") && e.contains("0 to 1"), "{e}");
+    let e = Cluster::new(3, 0, 1, Some(("hosts", "a:1\nb:2\n"))).unwrap_err();
+    assert!(e.contains("names 2 processes"), "{e}");
+    let e = Cluster::new(1, 0, 1, Some(("hosts", "# first\nnot-a-host\n"))).unwrap_err();
+    assert!(e.contains("\"not-a-host\" is not host:port"), "{e}");
+    let c = Cluster::new(
+        2,
+        1,
+        2,
+        Some(("hosts", "\n# two\nh0:7000\nh1:7001\nh2:7002\n")),
+    )
+    .unwrap();
+    assert_eq!(c.addresses, ["h0:7000", "h1:7001"]);
+    assert_eq!(
+        Cluster::new(2, 0, 1, None).unwrap().addresses[1],
+        "localhost:2102"
+    );
+}
+
+/// A host file of `n` free ports on localhost, in a fresh directory.
+fn hostfile(name: &str, n: usize) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "mancala-sweep-cluster-{name}-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Bound, read and released: the ports are free for the processes.
+    let listeners: Vec<_> = (0..n)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    let text: String = listeners
+        .iter()
+        .map(|l| format!("127.0.0.1:{}\n", l.local_addr().unwrap().port()))
+        .collect();
+    drop(listeners);
+    let path = dir.join("hosts");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The processes of one cluster run; killed when dropped, so that a
+/// failed test leaves none behind.
+struct Processes(Vec<Child>);
+
+impl Drop for Processes {
+    fn drop(&mut self) {
+        for c in &mut self.0 {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// Start `n` processes of `solve ARGS --cluster` on the ports of `hosts`.
+fn start(args: &[&str], n: usize, hosts: &std::path::Path) -> Processes {
+    let children = (0..n)
+        .map(|p| {
+            Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
+                .arg("solve")
+                .args(args)
+                .args(["--cluster", "--threads", "1", "--processes"])
+                .arg(n.to_string())
+                .args(["--process", &p.to_string(), "--hostfile"])
+                .arg(hosts)
+                .env("MANCALA_SWEEP_PROGRESS", "lines")
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    Processes(children)
+}
+
+/// Wait for `child` at most `limit`; its exit code, stdout and stderr.
+fn finish(child: &mut Child, limit: Duration) -> (i32, String, String) {
+    let began = Instant::now();
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        out.read_to_string(&mut s).unwrap();
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        err.read_to_string(&mut s).unwrap();
+        s
+    });
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return (
+                status.code().unwrap_or(-1),
+                reader.join().unwrap(),
+                err_reader.join().unwrap(),
+            );
+        }
+        if began.elapsed() > limit {
+            let _ = child.kill();
+            panic!("a process ran past {limit:?}: a hang");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The solve JSON on stdout, without its wall-clock time.
+fn strip_seconds(out: &str) -> String {
+    let mut doc: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    doc.as_object_mut().unwrap().remove("seconds");
+    doc.to_string()
+}
+
+#[test]
+fn two_and_three_processes_give_the_same_json_as_memory() {
+    let cases = [
+        (
+            &["--rules", "any-hole", "--pits", "5", "--stones", "3"][..],
+            Rules::ANY_HOLE,
+            5,
+            3,
+        ),
+        (
+            &["--rules", "avalanche", "--pits", "6", "--stones", "4"][..],
+            Preset::Avalanche.rules(),
+            6,
+            4,
+        ),
+        (
+            &[
+                "--rules", "kalah", "--scope", "any", "--pits", "4", "--stones", "3",
+            ][..],
+            Rules {
+                scope: Scope::Any,
+                ..Preset::Kalah.rules()
+            },
+            4,
+            3,
+        ),
+        (
+            &[
+                "--rules",
+                "avalanche",
+                "--capture",
+                "empty",
+                "--pits",
+                "5",
+                "--stones",
+                "4",
+            ][..],
+            Rules {
+                capture: Capture::Empty,
+                ..Preset::Avalanche.rules()
+            },
+            5,
+            4,
+        ),
+    ];
+    for n in [2, 3] {
+        for (i, (args, rules, pits, stones)) in cases.iter().enumerate() {
+            let board = Board::uniform(*pits, *stones).unwrap();
+            let want: serde_json::Value = serde_json::from_str(&in_memory(&board, *rules)).unwrap();
+            let mut want = want;
+            want.as_object_mut().unwrap().remove("seconds");
+            let hosts = hostfile(&format!("same-{n}-{i}"), n);
+            let mut args = args.to_vec();
+            args.extend(["--json", "-q"]);
+            let mut procs = start(&args, n, &hosts);
+            let mut outs = Vec::new();
+            for child in &mut procs.0 {
+                outs.push(finish(child, Duration::from_secs(120)));
+            }
+            for (p, (code, out, err)) in outs.iter().enumerate() {
+                assert_eq!(*code, 0, "process {p} of {n}, {args:?}: {err}");
+                if p == 0 {
+                    // Thread count aside (it is this process's), the same document.
+                    let mut got: serde_json::Value =
+                        serde_json::from_str(&strip_seconds(out)).unwrap();
+                    got["threads"] = want["threads"].clone();
+                    assert_eq!(got, want, "{n} processes, {args:?}");
+                } else {
+                    assert_eq!(out, "", "only process 0 prints the answer");
+                }
+            }
+            let _ = std::fs::remove_dir_all(hosts.parent().unwrap());
+        }
+    }
+}
+
+/// Start a 2-process count of any-hole 2x6x4 (long enough), wait for
+/// process 0's first progress line, then do `what` to process 1; both
+/// must end within a minute.
+fn disturb(name: &str, what: &str) -> Vec<(i32, String, String)> {
+    let hosts = hostfile(name, 2);
+    let args = ["--rules", "any-hole", "--pits", "6", "--stones", "4"];
+    let mut procs = start(&args, 2, &hosts);
+    let err = procs.0[0].stderr.take().unwrap();
+    let mut lines = BufReader::new(err).lines();
+    let mut seen = Vec::new();
+    loop {
+        let line = lines
+            .next()
+            .expect("process 0 ended before its first progress line")
+            .unwrap();
+        let go = line.starts_with("counting store ");
+        seen.push(line);
+        if go {
+            break;
+        }
+    }
+    let status = Command::new("kill")
+        .args([what, &procs.0[1].id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    // The rest of process 0's stderr, read on.
+    let rest = std::thread::spawn(move || lines.map_while(Result::ok).collect::<Vec<_>>());
+    let mut zero = procs.0.remove(0);
+    zero.stderr = None;
+    let (code, out, _) = {
+        let began = Instant::now();
+        loop {
+            if let Some(status) = zero.try_wait().unwrap() {
+                let mut out = String::new();
+                zero.stdout
+                    .take()
+                    .unwrap()
+                    .read_to_string(&mut out)
+                    .unwrap();
+                break (status.code().unwrap_or(-1), out, String::new());
+            }
+            if began.elapsed() > Duration::from_secs(60) {
+                let _ = zero.kill();
+                panic!("process 0 hung after process 1 got {what}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    seen.extend(rest.join().unwrap());
+    let one = finish(&mut procs.0[0], Duration::from_secs(60));
+    let _ = std::fs::remove_dir_all(hosts.parent().unwrap());
+    vec![(code, out, seen.join("\n")), one]
+}
+
+#[test]
+fn a_killed_process_gives_a_clear_error_on_the_other_not_a_hang() {
+    let runs = disturb("kill", "-KILL");
+    let (code, out, err) = &runs[0];
+    assert_eq!(*code, 1, "{err}");
+    assert_eq!(out, "");
+    let last = err.lines().last().unwrap();
+    assert!(
+        last.starts_with("error: process 0 of 2: the cluster stopped after")
+            && last.contains("another process has probably stopped"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "no backtrace: {err}");
+}
+
+#[test]
+fn ctrl_c_on_one_process_stops_them_all() {
+    let runs = disturb("sigint", "-INT");
+    for (p, (code, _, err)) in runs.iter().enumerate() {
+        assert_eq!(*code, 130, "process {p}: {err}");
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with("interrupted: the search is incomplete")),
+            "process {p}: {err}"
+        );
+    }
+}
