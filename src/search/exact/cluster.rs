@@ -25,10 +25,9 @@
 //! search turns those panics into [`SearchError::Cluster`] naming the lost
 //! connection, instead of a hang or a backtrace.
 //!
-//! Path counts are `u128` here (the single-machine search starts with `u64`
-//! and starts again with `u128` on an overflow, which a cluster would have
-//! to agree on): entries in memory take more room, but what is sent is
-//! coded by size, so the traffic is the same.
+//! Path counts are `u64`, and `u128` after an overflow, as in the
+//! single-machine search: every worker learns of an overflow from the
+//! round's summaries, so all start again together.
 
 /// Where the processes of a cluster run are and which one this is: the
 /// flags timely's own programs take as `-n`, `-p`, `-h` and `-w`.
@@ -139,7 +138,7 @@ mod dataflow {
     use crate::search::exact::forward::Counted;
     use crate::search::exact::key::Key;
     use crate::search::exact::level::Level;
-    use crate::search::exact::store::memory::{merge_sorted, Frontier, Run};
+    use crate::search::exact::store::memory::{Count, Frontier, Run};
     use crate::search::exact::store::Entry;
     use crate::search::exact::{Fail, Phase, Progress, Search, SolveOptions};
     use crate::search::kernel::Plan;
@@ -186,17 +185,22 @@ mod dataflow {
     }
 
     /// Code sorted, deduplicated `entries` as LEB128 key gaps and counts.
-    fn encode<K: Key>(entries: &[Entry<K, u128>], out: &mut Vec<u8>) {
+    fn encode<'a, K: Key, C: Count>(
+        entries: impl Iterator<Item = &'a Entry<K, C>>,
+        out: &mut Vec<u8>,
+    ) {
         let mut prev = 0u128;
         for &(key, count) in entries {
             crate::search::exact::store::disk::put_varint(out, key.to_u128() - prev);
-            crate::search::exact::store::disk::put_varint(out, count);
+            crate::search::exact::store::disk::put_varint(out, count.into());
             prev = key.to_u128();
         }
     }
 
     /// The entries [`encode`] coded; `None` for a damaged batch.
-    fn decode<K: Key>(bytes: &[u8]) -> Option<Vec<Entry<K, u128>>> {
+    /// (A count too big for `C` is `None` too: the search then starts
+    /// again with `u128` counts.)
+    fn decode<K: Key, C: Count>(bytes: &[u8]) -> Option<Vec<Entry<K, C>>> {
         let mut out = Vec::with_capacity(bytes.len() / 3);
         let (mut at, mut key) = (0, 0u128);
         while at < bytes.len() {
@@ -204,7 +208,7 @@ mod dataflow {
                 bytes, &mut at,
             )?)?;
             let count = crate::search::exact::store::disk::get_varint(bytes, &mut at)?;
-            out.push((K::from_u128(key), count));
+            out.push((K::from_u128(key), C::from_u128(count)?));
         }
         Some(out)
     }
@@ -347,14 +351,10 @@ mod dataflow {
             );
             let narrow = 2 * board.pits_per_side() < 16;
             match (bits, narrow) {
-                (0..=64, true) => run.go(Search::<u64, u128, 2>::new(&board, rules, plan), worker),
-                (0..=64, false) => run.go(Search::<u64, u128, 5>::new(&board, rules, plan), worker),
-                (65..=128, true) => {
-                    run.go(Search::<u128, u128, 2>::new(&board, rules, plan), worker)
-                }
-                (65..=128, false) => {
-                    run.go(Search::<u128, u128, 5>::new(&board, rules, plan), worker)
-                }
+                (0..=64, true) => run.counts::<u64, 2>(&board, rules, plan, worker),
+                (0..=64, false) => run.counts::<u64, 5>(&board, rules, plan, worker),
+                (65..=128, true) => run.counts::<u128, 2>(&board, rules, plan, worker),
+                (65..=128, false) => run.counts::<u128, 5>(&board, rules, plan, worker),
                 _ => Err(Fail::KeyTooWide(bits)),
             }
         });
@@ -436,10 +436,29 @@ mod dataflow {
     type Outcome = Result<(crate::search::exact::Solution, Traffic), Fail>;
 
     impl Shared<'_> {
-        /// Build the dataflow on `worker` and run the search's rounds.
-        fn go<K: Key, const W: usize>(
+        /// The search with `u64` path counts, and again with `u128` when
+        /// one overflows: every worker learns of an overflow in the same
+        /// round (from the summaries), so all start again together, on a
+        /// new dataflow.
+        fn counts<K: Key, const W: usize>(
             &self,
-            search: Search<K, u128, W>,
+            board: &Board,
+            rules: Rules,
+            plan: Plan,
+            worker: &mut timely::worker::Worker,
+        ) -> Outcome {
+            match self.go(Search::<K, u64, W>::new(board, rules, plan), worker) {
+                Err(Fail::Overflow) => {
+                    self.go(Search::<K, u128, W>::new(board, rules, plan), worker)
+                }
+                other => other,
+            }
+        }
+
+        /// Build the dataflow on `worker` and run the search's rounds.
+        fn go<K: Key, C: Count, const W: usize>(
+            &self,
+            search: Search<K, C, W>,
             worker: &mut timely::worker::Worker,
         ) -> Outcome {
             use std::cell::RefCell;
@@ -452,7 +471,7 @@ mod dataflow {
             use timely::dataflow::{InputHandle, ProbeHandle};
 
             let (me, peers) = (worker.index(), worker.peers());
-            let frontier = Rc::new(RefCell::new(Frontier::<K, u128>::new(search.max_store)));
+            let frontier = Rc::new(RefCell::new(Frontier::<K, C>::new(search.max_store)));
             let heard = Rc::new(RefCell::new(Vec::<Summary>::new()));
             let damaged = Rc::new(RefCell::new(false));
             let mut batches = InputHandle::<u64, CapacityContainerBuilder<Vec<Batch>>>::new();
@@ -471,7 +490,7 @@ mod dataflow {
                                 input.for_each(|_time, data| {
                                     for (_, store, bytes) in data.drain(..) {
                                         let store = store as usize;
-                                        match decode::<K>(&bytes) {
+                                        match decode::<K, C>(&bytes) {
                                             Some(entries) if store < shifts.len() => frontier
                                                 .borrow_mut()
                                                 .push(store, Run::new(entries, shifts[store])),
@@ -505,7 +524,7 @@ mod dataflow {
             let start_key = K::encode(search.start.ring(), search.n);
             if me == 0 {
                 let mut bytes = Vec::new();
-                encode(&[(start_key, 1u128)], &mut bytes);
+                encode([(start_key, C::ONE)].iter(), &mut bytes);
                 batches.send((
                     owner(start_key.to_u128(), peers) as u32,
                     first as u32,
@@ -555,7 +574,7 @@ mod dataflow {
                     sent: (0, 0, 0),
                 };
                 let taken = {
-                    let frontier: &mut Frontier<K, u128> = &mut frontier.borrow_mut();
+                    let frontier: &mut Frontier<K, C> = &mut frontier.borrow_mut();
                     self.pool.install(|| frontier.take(store))
                 };
                 match taken {
@@ -566,9 +585,12 @@ mod dataflow {
                             .pool
                             .install(|| search.expand_bucket(&nodes, store, self.stop, None));
                         drop(nodes);
-                        // Successors by owner and bucket, deduplicated here.
-                        let mut out: Vec<Vec<Vec<Entry<K, u128>>>> = (0..peers)
-                            .map(|_| (0..=search.max_store).map(|_| Vec::new()).collect())
+                        // Successors this worker owns go straight to its
+                        // frontier. The others are gathered by owner in
+                        // frontiers of their own, whose take sorts and
+                        // merges them the usual way before they are coded.
+                        let mut outgoing: Vec<Option<Frontier<K, C>>> = (0..peers)
+                            .map(|w| (w != me).then(|| Frontier::new(search.max_store)))
                             .collect();
                         for chunk in expanded {
                             summary.overflow |= chunk.overflow;
@@ -579,28 +601,39 @@ mod dataflow {
                                 }
                             }
                             for (s, run) in chunk.runs {
+                                if peers == 1 {
+                                    frontier.borrow_mut().push(s, run);
+                                    continue;
+                                }
+                                let mut split: Vec<Vec<Entry<K, C>>> = vec![Vec::new(); peers];
                                 for &e in run.entries() {
-                                    out[owner(e.0.to_u128(), peers)][s].push(e);
+                                    split[owner(e.0.to_u128(), peers)].push(e);
+                                }
+                                for (to, entries) in split.into_iter().enumerate() {
+                                    let run = Run::new(entries, search.shifts[s]);
+                                    match &mut outgoing[to] {
+                                        _ if run.entries().is_empty() => {}
+                                        None => frontier.borrow_mut().push(s, run),
+                                        Some(out) => out.push(s, run),
+                                    }
                                 }
                             }
                         }
                         let process_of = |w: usize| w / self.workers;
-                        for (to, buckets) in out.into_iter().enumerate() {
-                            for (s, mut entries) in buckets.into_iter().enumerate() {
-                                if entries.is_empty() {
-                                    continue;
-                                }
-                                if self.pool.install(|| merge_sorted(&mut entries)).is_err() {
+                        for (to, out) in outgoing.iter_mut().enumerate() {
+                            let Some(out) = out else { continue };
+                            for s in out.pending_buckets() {
+                                let Ok(nodes) = self.pool.install(|| out.take(s)) else {
                                     summary.overflow = true;
                                     continue;
-                                }
-                                let mut bytes = Vec::with_capacity(entries.len() * 4);
-                                encode(&entries, &mut bytes);
+                                };
+                                let mut bytes = Vec::with_capacity(nodes.len() * 4);
+                                encode(nodes.iter(), &mut bytes);
                                 summary.sent.0 += bytes.len() as u64;
                                 if process_of(to) != process_of(me) {
                                     summary.sent.1 += bytes.len() as u64;
                                 }
-                                summary.sent.2 += entries.len() as u64;
+                                summary.sent.2 += nodes.len() as u64;
                                 batches.send((to as u32, s as u32, bytes));
                             }
                         }
