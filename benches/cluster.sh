@@ -7,7 +7,8 @@
 # aside); a difference stops the script.
 # Prints a Markdown table: wall seconds (until the last process ends), user
 # CPU seconds over all processes, the largest and the summed peak RSS, the
-# bytes of successors sent between processes per position, and the wall
+# bytes of successors sent between processes and in all (a worker's
+# batches to the other workers of its process too) per position, and the wall
 # time against the search in memory.
 # Needs GNU time (/usr/bin/time, Debian package `time`).
 # Usage: bash benches/cluster.sh [BINARY] [RULES] [PITS] [STONES]
@@ -34,7 +35,7 @@ EOF
 }
 echo "Machine: $cores cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); $rules 2x${pits}x${stones} counts"
 echo
-echo "| run | wall (s) | user (s), all processes | peak RSS (MiB), largest / sum | bytes between processes a position | × in memory |"
+echo "| run | wall (s) | user (s), all processes | peak RSS (MiB), largest / sum | bytes a position: between processes / sent in all | × in memory |"
 echo "|---|---:|---:|---:|---:|---:|"
 start=$(date +%s.%N)
 /usr/bin/time -f "%e %U %M" -o "$dir/time" "$bin" solve "${board[@]}" --limit 0 --threads "$cores" --json -q >"$dir/memory.json"
@@ -61,6 +62,9 @@ for s in socks: s.close()" >"$dir/hosts"
   fi
   read -r user largest sum < <(cat "$dir"/time-* | awk '{ u += $2; s += $3; if ($3 > m) m = $3 } END { printf "%.2f %d %d\n", u, m / 1024, s / 1024 }')
   per=$(sed -n 's/.*(\([0-9.]*\) a position).*/\1/p' "$dir/err-0")
+  all=$(sed -n 's/.*positions in all.* \([0-9]*\) in all$/\1/p' "$dir/err-0")
+  positions=$(sed -n 's/.* \([0-9]*\) positions in all.*/\1/p' "$dir/err-0")
+  per="$per / $(python3 -c "print(f'{$all / $positions:.2f}')")"
   ratio=$(python3 -c "print(f'{$wall / $mwall:.2f}')")
   echo "| --cluster, $n process$([ "$n" = 1 ] || echo es) × --threads $threads | $wall | $user | $largest / $sum | $per | $ratio |"
 done
