@@ -2,10 +2,10 @@
 //! machines (`solve --cluster`).
 //!
 //! Each store bucket is one round, as in the single-machine search: every
-//! timely worker owns the positions whose key hashes to it ([`owner`]),
-//! takes its share of the bucket from its own [`Frontier`] (sorted and
+//! timely worker owns the positions whose key hashes to it (`owner`),
+//! takes its share of the bucket from its own `Frontier` (sorted and
 //! deduplicated the usual way), expands it with the same
-//! [`Search::expand_bucket`] and kernels, and sends every successor to the
+//! `Search::expand_bucket` and kernels, and sends every successor to the
 //! worker that owns it. Successors are sent in batches, one per destination
 //! worker and bucket, deduplicated by the sender first and coded as LEB128
 //! key gaps and path counts (the spill store's coding), so that a position
@@ -18,11 +18,11 @@
 //! A round ends when timely's progress tracking says that nothing sent in
 //! it is still in flight: the probe has passed the round's time. Nothing
 //! else in the search knows about timely; the answer is the same
-//! [`Counted`] as the other two forward passes, so the JSON is the same,
+//! `Counted` as the other two forward passes, so the JSON is the same,
 //! byte for byte (the cluster tests compare them).
 //!
 //! When a process dies, timely's network threads panic on the others; the
-//! search turns those panics into [`SearchError::Cluster`] naming the lost
+//! search turns those panics into [`crate::search::SearchError::Cluster`] naming the lost
 //! connection, instead of a hang or a backtrace.
 //!
 //! Path counts are `u64`, and `u128` after an overflow, as in the

@@ -36,7 +36,10 @@
 //! The code follows the passes: `forward` (expanding buckets into a
 //! `store::Store`), `backward` (the good nodes), `listing` (the walk
 //! that emits lines); `key`, `level` and `store` are the data they
-//! share.
+//! share. The forward pass has two more drivers around the same bucket
+//! expansion: `spilled` (the frontier on disk, with checkpoints) and
+//! [`cluster`] (timely-dataflow workers that each own a share of every
+//! bucket, over processes and machines).
 
 pub(crate) mod backward;
 #[doc(hidden)]

@@ -329,7 +329,7 @@ struct RunRecord {
 /// The state of a spilled search after a whole bucket: `checkpoint.json`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Checkpoint {
-    /// [`CHECKPOINT_FORMAT`].
+    /// `CHECKPOINT_FORMAT` (`mancala-sweep-spill/1`).
     pub format: String,
     /// The search it belongs to: rules, board and key and count types.
     pub search: String,
