@@ -278,9 +278,10 @@ fn two_and_three_processes_give_the_same_json_as_memory() {
 /// Start a 2-process count of any-hole 2x6x4 (long enough), wait for
 /// process 0's first progress line, then do `what` to process 1; both
 /// must end within a minute.
-fn disturb(name: &str, what: &str) -> Vec<(i32, String, String)> {
+fn disturb(name: &str, what: &str, extra: &[&str]) -> Vec<(i32, String, String)> {
     let hosts = hostfile(name, 2);
-    let args = ["--rules", "any-hole", "--pits", "6", "--stones", "4"];
+    let mut args = vec!["--rules", "any-hole", "--pits", "6", "--stones", "4"];
+    args.extend(extra);
     let mut procs = start(&args, 2, &hosts);
     let err = procs.0[0].stderr.take().unwrap();
     let mut lines = BufReader::new(err).lines();
@@ -332,7 +333,7 @@ fn disturb(name: &str, what: &str) -> Vec<(i32, String, String)> {
 
 #[test]
 fn a_killed_process_gives_a_clear_error_on_the_other_not_a_hang() {
-    let runs = disturb("kill", "-KILL");
+    let runs = disturb("kill", "-KILL", &[]);
     let (code, out, err) = &runs[0];
     assert_eq!(*code, 1, "{err}");
     assert_eq!(out, "");
@@ -346,14 +347,107 @@ fn a_killed_process_gives_a_clear_error_on_the_other_not_a_hang() {
 }
 
 #[test]
-fn ctrl_c_on_one_process_stops_them_all() {
-    let runs = disturb("sigint", "-INT");
+fn ctrl_c_on_one_process_stops_them_all_and_the_same_commands_resume() {
+    let dir = std::env::temp_dir().join(format!(
+        "mancala-sweep-cluster-spill-sigint-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let spill = dir.to_str().unwrap();
+    let runs = disturb("sigint", "-INT", &["--spill", spill]);
     for (p, (code, _, err)) in runs.iter().enumerate() {
         assert_eq!(*code, 130, "process {p}: {err}");
         assert!(
             err.lines()
-                .any(|l| l.starts_with("interrupted: the search is incomplete")),
+                .any(|l| l.starts_with("interrupted: the search is incomplete")
+                    && l.ends_with("run the same commands on every process to resume")),
             "process {p}: {err}"
         );
     }
+    // Each worker checkpointed the same finished buckets, from which the
+    // same commands finish the count, with the answer of memory.
+    let next: Vec<u64> = (0..2)
+        .map(|w| {
+            let text =
+                std::fs::read_to_string(dir.join(format!("worker-{w}-of-2/checkpoint.json")))
+                    .unwrap();
+            serde_json::from_str::<serde_json::Value>(&text).unwrap()["next_store"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert!(next[0] > 0 && next[0] == next[1], "{next:?}");
+    let board = Board::uniform(6, 4).unwrap();
+    let want = std::thread::spawn(move || in_memory(&board, Rules::ANY_HOLE));
+    let hosts = hostfile("resume", 2);
+    let args = [
+        "--rules", "any-hole", "--pits", "6", "--stones", "4", "--spill", spill, "--json", "-q",
+    ];
+    let mut procs = start(&args, 2, &hosts);
+    let outs: Vec<_> = procs
+        .0
+        .iter_mut()
+        .map(|c| finish(c, Duration::from_secs(300)))
+        .collect();
+    for (p, (code, _, err)) in outs.iter().enumerate() {
+        assert_eq!(*code, 0, "process {p}: {err}");
+    }
+    let mut want: serde_json::Value = serde_json::from_str(&want.join().unwrap()).unwrap();
+    want.as_object_mut().unwrap().remove("seconds");
+    let mut got: serde_json::Value = serde_json::from_str(&strip_seconds(&outs[0].1)).unwrap();
+    got["threads"] = want["threads"].clone();
+    assert_eq!(got, want);
+    let _ = std::fs::remove_dir_all(hosts.parent().unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Cluster options with each worker's share on disk in `dir`, a buffer of
+/// 16 KiB (many run files a bucket) and a time budget.
+fn spilled(dir: &std::path::Path, seconds: Option<f64>) -> SolveOptions<'_> {
+    SolveOptions {
+        threads: 2,
+        listing: Listing::Limit(0),
+        spill: Some(dir),
+        spill_buffer: Some(16 << 10),
+        seconds,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn workers_with_their_share_on_disk_give_the_same_json_and_resume_after_every_stop() {
+    let board = Board::uniform(6, 3).unwrap();
+    let want = in_memory(&board, Rules::ANY_HOLE);
+    let cluster = Cluster::new(1, 0, 3, None).unwrap();
+    let dir = std::env::temp_dir().join(format!(
+        "mancala-sweep-cluster-spill-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    // Stopped by a short time budget again and again, resumed each time
+    // by the same call, until it finishes.
+    let mut stops = 0;
+    let got = loop {
+        match solve_cluster(
+            &board,
+            Rules::ANY_HOLE,
+            &spilled(&dir, Some(0.05)),
+            &cluster,
+        ) {
+            Ok((s, _)) => break s,
+            Err(e) => {
+                assert!(e.is_deadline(), "{e}");
+                stops += 1;
+                assert!(stops < 500, "no progress");
+            }
+        }
+    };
+    assert!(stops >= 2, "only {stops} stops: the test did not resume");
+    assert_eq!(json(got), want, "after {stops} stops");
+    // Every worker has its own directory; a finished run answers again.
+    assert!(dir.join("worker-2-of-3").join("checkpoint.json").exists());
+    let (again, _) =
+        solve_cluster(&board, Rules::ANY_HOLE, &spilled(&dir, None), &cluster).unwrap();
+    assert_eq!(json(again), want);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -354,8 +354,8 @@ pub struct SolveArgs {
 /// out (`-h` is help here).
 #[derive(Args, Debug)]
 pub struct ClusterArgs {
-    /// Count on a timely-dataflow cluster of processes, on this machine or many: start the same command once per process, changing only --process; process 0 prints the answer. Counts only: no lines are listed.
-    #[arg(long, conflicts_with_all = ["all", "brief", "spill"])]
+    /// Count on a timely-dataflow cluster of processes, on this machine or many: start the same command once per process, changing only --process; process 0 prints the answer. Counts only: no lines are listed. With --spill DIR each worker keeps its share in DIR/worker-I-of-N, and the same commands resume a stopped run.
+    #[arg(long, conflicts_with_all = ["all", "brief"])]
     pub cluster: bool,
     /// With --cluster: the number of processes (timely's -n).
     #[arg(long, value_name = "N", default_value_t = 1, requires = "cluster", value_parser = clap::value_parser!(u32).range(1..=4096))]

@@ -191,11 +191,22 @@ fn cluster(
         progress: Some(&report),
         cancel: Some(&INTERRUPTED),
         kernel: kernel_choice()?,
+        spill: args.spill.as_deref(),
+        max_disk: args.max_disk.unwrap_or(u64::MAX),
         ..SolveOptions::default()
     };
     let result = exact::solve_cluster(board, rules, &opts, &cluster);
     bar.finish();
-    let (solution, traffic) = result?;
+    let (solution, traffic) = match (result, &args.spill) {
+        (Err(e), Some(dir)) if e.is_cancelled() => {
+            return Err(CliError::Stopped(format!(
+            "{}; what was finished is kept in {}: run the same commands on every process to resume",
+            e.to_string().trim_start_matches("interrupted: "),
+            dir.display()
+        )))
+        }
+        (result, _) => result?,
+    };
     if !args.quiet.quiet {
         eprintln!(
             "process {} of {}, {} worker{} each: {} positions in all; {} bytes of successors sent between processes ({:.2} a position), {} in all",

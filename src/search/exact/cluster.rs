@@ -136,13 +136,17 @@ mod dataflow {
     use crate::search::control::Stop;
     use crate::search::error::{SearchError, StopCause};
     use crate::search::exact::forward::Counted;
+    use crate::search::exact::forward::Expanded;
     use crate::search::exact::key::Key;
     use crate::search::exact::level::Level;
+    use crate::search::exact::spilled::wave_entries;
+    use crate::search::exact::store::disk::{Spill, SpillFail};
     use crate::search::exact::store::memory::{Count, Frontier, Run};
     use crate::search::exact::store::Entry;
     use crate::search::exact::{Fail, Phase, Progress, Search, SolveOptions};
     use crate::search::kernel::Plan;
     use serde::{Deserialize, Serialize};
+    use std::path::Path;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{mpsc, Arc, Mutex};
 
@@ -182,6 +186,10 @@ mod dataflow {
         resident: u64,
         /// Traffic sent this round: all, to other processes, entries.
         sent: (u64, u64, u64),
+        /// In the first round: the bucket this worker's checkpoint resumes at.
+        resume: Option<u64>,
+        /// This worker's spill store failed (its own error is kept).
+        failed: bool,
     }
 
     /// Code sorted, deduplicated `entries` as LEB128 key gaps and counts.
@@ -326,6 +334,13 @@ mod dataflow {
         let pool = Arc::new(pool);
         let (board, seconds) = (*board, opts.seconds);
         let max_memory = opts.max_memory;
+        let spill = opts.spill.map(|dir| {
+            (
+                dir.to_path_buf(),
+                opts.spill_buffer.unwrap_or(opts.max_memory / 3),
+                opts.max_disk,
+            )
+        });
         let (workers, first_worker) = (cluster.workers, cluster.process * cluster.workers);
         quiet_timely_panics();
         lost_messages().clear();
@@ -344,6 +359,7 @@ mod dataflow {
                 max_memory,
                 workers,
                 tell: tell.as_ref(),
+                spill: spill.as_ref().map(|(d, b, m)| (d.as_path(), *b, *m)),
             };
             let bits = crate::search::exact::key::bits_needed(
                 board.stones_in_pits(),
@@ -430,6 +446,36 @@ mod dataflow {
         workers: usize,
         /// Progress goes back to the caller from the process's first worker.
         tell: Option<&'a mpsc::Sender<Progress>>,
+        /// `--spill DIR`, the buffer's bytes and `--max-disk`: each worker
+        /// keeps its share in `DIR/worker-I-of-N`, with a checkpoint after
+        /// every round.
+        spill: Option<(&'a Path, u64, u64)>,
+    }
+
+    /// A worker's share of the frontier: in memory, or on disk.
+    enum Share<K, C> {
+        Memory(Frontier<K, C>),
+        Disk(Spill<K, C>),
+    }
+
+    impl<K: Key, C: Count> Share<K, C> {
+        fn push(&mut self, store: usize, run: Run<K, C>) {
+            match self {
+                Share::Memory(f) => f.push(store, run),
+                Share::Disk(s) => s.push(store, run),
+            }
+        }
+    }
+
+    /// The error of a worker whose own spill store is fine when another's failed.
+    fn other_failed(dir: &Path) -> SpillFail {
+        SpillFail::Io {
+            action: "go on with",
+            path: dir.to_path_buf(),
+            source: std::io::Error::other(
+                "another worker's spill directory failed; see its process's message",
+            ),
+        }
     }
 
     /// A worker's result: the answer and the traffic, or why it stopped.
@@ -471,14 +517,36 @@ mod dataflow {
             use timely::dataflow::{InputHandle, ProbeHandle};
 
             let (me, peers) = (worker.index(), worker.peers());
-            let frontier = Rc::new(RefCell::new(Frontier::<K, C>::new(search.max_store)));
+            // This worker's share, and the checkpoint it resumes from.
+            let mut failure: Option<SpillFail> = None;
+            let mut checkpoint = None;
+            let mut dir = None;
+            let share = match self.spill {
+                None => Share::Memory(Frontier::<K, C>::new(search.max_store)),
+                Some((root, buffer, max_disk)) => {
+                    let path = root.join(format!("worker-{me}-of-{peers}"));
+                    dir = Some(path.clone());
+                    let identity = format!("{}; worker {me} of {peers}", search.identity());
+                    match Spill::open(&path, identity, search.shifts.clone(), buffer, max_disk) {
+                        Ok((spill, cp)) => {
+                            checkpoint = cp;
+                            Share::Disk(spill)
+                        }
+                        Err(e) => {
+                            failure = Some(e);
+                            Share::Memory(Frontier::new(search.max_store))
+                        }
+                    }
+                }
+            };
+            let share = Rc::new(RefCell::new(share));
             let heard = Rc::new(RefCell::new(Vec::<Summary>::new()));
             let damaged = Rc::new(RefCell::new(false));
             let mut batches = InputHandle::<u64, CapacityContainerBuilder<Vec<Batch>>>::new();
             let mut summaries = InputHandle::<u64, CapacityContainerBuilder<Vec<Summary>>>::new();
             let probe = ProbeHandle::new();
             worker.dataflow::<u64, _, _>(|scope| {
-                let (frontier, damaged) = (Rc::clone(&frontier), Rc::clone(&damaged));
+                let (share, damaged) = (Rc::clone(&share), Rc::clone(&damaged));
                 let shifts = search.shifts.clone();
                 scope
                     .input_from(&mut batches)
@@ -491,7 +559,7 @@ mod dataflow {
                                     for (_, store, bytes) in data.drain(..) {
                                         let store = store as usize;
                                         match decode::<K, C>(&bytes) {
-                                            Some(entries) if store < shifts.len() => frontier
+                                            Some(entries) if store < shifts.len() => share
                                                 .borrow_mut()
                                                 .push(store, Run::new(entries, shifts[store])),
                                             _ => *damaged.borrow_mut() = true,
@@ -520,23 +588,24 @@ mod dataflow {
                     .probe_with(&probe);
             });
 
-            let first = search.start.store() as usize;
-            let start_key = K::encode(search.start.ring(), search.n);
-            if me == 0 {
-                let mut bytes = Vec::new();
-                encode([(start_key, C::ONE)].iter(), &mut bytes);
-                batches.send((
-                    owner(start_key.to_u128(), peers) as u32,
-                    first as u32,
-                    bytes,
-                ));
-            }
-            let mut time = 0u64;
-            let mut traffic = Traffic::default();
-            let mut ended = vec![0u128; search.max_store + 1];
-            let mut by_store = vec![0u64; search.max_store + 1];
-            // End the round at `time`: advance the inputs past it and
-            // work until nothing sent at it is in flight anywhere.
+            let blank = |time: u64| Summary {
+                round: time,
+                positions: 0,
+                ended: vec![0; search.max_store + 1],
+                stop: 0,
+                seconds: 0.0,
+                memory: false,
+                overflow: false,
+                resident: crate::search::memory::resident_bytes().unwrap_or(0),
+                sent: (0, 0, 0),
+                resume: None,
+                failed: false,
+            };
+            // End the round at `time`: advance the inputs past it, work
+            // until nothing sent at it is in flight anywhere, and return
+            // every worker's summary of it. (A faster worker's summary of
+            // the next round may be here already: it passed this round's
+            // end before this worker.)
             let round = |time: u64,
                          batches: &mut InputHandle<u64, _>,
                          summaries: &mut InputHandle<u64, _>,
@@ -546,99 +615,159 @@ mod dataflow {
                 while probe.less_than(&(time + 1)) {
                     worker.step_or_park(Some(std::time::Duration::from_millis(50)));
                 }
+                let mut heard = heard.borrow_mut();
+                let (this, later): (Vec<Summary>, _) =
+                    heard.drain(..).partition(|s| s.round == time);
+                *heard = later;
+                assert_eq!(this.len(), peers, "one summary a worker a round");
+                this
             };
-            round(time, &mut batches, &mut summaries, worker);
-            time += 1;
+            let spill_fail = |failure: &mut Option<SpillFail>, p: Progress| match failure.take() {
+                Some(e) => Fail::Spill(e, Box::new(p)),
+                None => Fail::Spill(
+                    other_failed(dir.as_deref().unwrap_or(Path::new("."))),
+                    Box::new(p),
+                ),
+            };
             let best = |ended: &[u128]| ended.iter().rposition(|&c| c > 0).map(|b| b as u32);
+            let progress = |store: usize, positions: u64, ended: &[u128], memory: u64| Progress {
+                phase: Phase::Forward,
+                store,
+                max_store: search.max_store,
+                positions,
+                memory,
+                best: best(ended),
+                within: None,
+                disk: None,
+            };
+
+            // Round 0: the workers agree where to start. A search starts at
+            // the start position's bucket; a spilled one resumes after the
+            // last bucket that every worker checkpointed (they checkpoint
+            // together, so they differ only after a stop in the middle of
+            // writing them).
+            let mut time = 0u64;
+            let mut summary = blank(time);
+            summary.resume = checkpoint.as_ref().map(|cp| cp.next_store as u64);
+            summary.failed = failure.is_some();
+            summaries.send(summary);
+            let all = round(time, &mut batches, &mut summaries, worker);
+            time += 1;
+            let first = search.start.store() as usize;
+            if all.iter().any(|s| s.failed) {
+                return Err(spill_fail(&mut failure, progress(first, 0, &[], 0)));
+            }
+            let mut ended = vec![0u128; search.max_store + 1];
+            let mut by_store = vec![0u64; search.max_store + 1];
+            let mut seconds = 0.0;
+            let first = match (all[0].resume, &checkpoint) {
+                _ if all.iter().any(|s| s.resume != all[0].resume) => {
+                    return Err(Fail::Spill(
+                        SpillFail::Foreign {
+                            path: dir.clone().unwrap_or_default(),
+                            reason: format!(
+                                "the workers' checkpoints are of different buckets ({}): a process stopped while they were written; remove the directory to start over",
+                                all.iter().map(|s| s.resume.map_or("none".into(), |r| r.to_string())).collect::<Vec<_>>().join(", ")
+                            ),
+                        },
+                        Box::new(progress(first, 0, &[], 0)),
+                    ));
+                }
+                (Some(_), Some(cp)) => {
+                    by_store.copy_from_slice(&cp.positions_by_store);
+                    ended = cp.ended().expect("checked on open");
+                    seconds = cp.seconds;
+                    cp.next_store
+                }
+                _ => {
+                    // A fresh search: the start position, to its owner.
+                    if me == 0 {
+                        let key = K::encode(search.start.ring(), search.n);
+                        let mut bytes = Vec::new();
+                        encode([(key, C::ONE)].iter(), &mut bytes);
+                        batches.send((owner(key.to_u128(), peers) as u32, first as u32, bytes));
+                    }
+                    summaries.send(blank(time));
+                    round(time, &mut batches, &mut summaries, worker);
+                    time += 1;
+                    first
+                }
+            };
+            let mut traffic = Traffic::default();
+            let process_of = |w: usize| w / self.workers;
             for store in first..=search.max_store {
-                let progress = |positions: u64, ended: &[u128], memory: u64| Progress {
-                    phase: Phase::Forward,
-                    store,
-                    max_store: search.max_store,
-                    positions,
-                    memory,
-                    best: best(ended),
-                    within: None,
-                    disk: None,
-                };
-                // This worker's share of the bucket, expanded.
-                let mut summary = Summary {
-                    round: time,
-                    positions: 0,
-                    ended: vec![0; search.max_store + 1],
-                    stop: 0,
-                    seconds: 0.0,
-                    memory: false,
-                    overflow: *damaged.borrow(),
-                    resident: crate::search::memory::resident_bytes().unwrap_or(0),
-                    sent: (0, 0, 0),
-                };
-                let taken = {
-                    let frontier: &mut Frontier<K, C> = &mut frontier.borrow_mut();
-                    self.pool.install(|| frontier.take(store))
-                };
-                match taken {
-                    Err(_) => summary.overflow = true,
-                    Ok(nodes) if !nodes.is_empty() => {
-                        summary.positions = nodes.len() as u64;
-                        let expanded = self
-                            .pool
-                            .install(|| search.expand_bucket(&nodes, store, self.stop, None));
-                        drop(nodes);
-                        // Successors this worker owns go straight to its
-                        // frontier. The others are gathered by owner in
-                        // frontiers of their own, whose take sorts and
-                        // merges them the usual way before they are coded.
-                        let mut outgoing: Vec<Option<Frontier<K, C>>> = (0..peers)
-                            .map(|w| (w != me).then(|| Frontier::new(search.max_store)))
-                            .collect();
-                        for chunk in expanded {
-                            summary.overflow |= chunk.overflow;
-                            for (total, c) in summary.ended.iter_mut().zip(chunk.ended) {
-                                match total.checked_add(c) {
-                                    Some(t) => *total = t,
-                                    None => summary.overflow = true,
-                                }
-                            }
-                            for (s, run) in chunk.runs {
-                                if peers == 1 {
-                                    frontier.borrow_mut().push(s, run);
-                                    continue;
-                                }
-                                let mut split: Vec<Vec<Entry<K, C>>> = vec![Vec::new(); peers];
-                                for &e in run.entries() {
-                                    split[owner(e.0.to_u128(), peers)].push(e);
-                                }
-                                for (to, entries) in split.into_iter().enumerate() {
-                                    let run = Run::new(entries, search.shifts[s]);
-                                    match &mut outgoing[to] {
-                                        _ if run.entries().is_empty() => {}
-                                        None => frontier.borrow_mut().push(s, run),
-                                        Some(out) => out.push(s, run),
+                let round_began = std::time::Instant::now();
+                // This worker's share of the bucket, expanded a wave at a
+                // time on disk, at once in memory.
+                let mut summary = blank(time);
+                summary.overflow = *damaged.borrow();
+                let mut taking = None;
+                loop {
+                    let wave = match &mut *share.borrow_mut() {
+                        Share::Memory(f) => {
+                            if summary.positions > 0 || summary.overflow {
+                                None
+                            } else {
+                                match self.pool.install(|| f.take(store)) {
+                                    Ok(nodes) => Some(nodes),
+                                    Err(_) => {
+                                        summary.overflow = true;
+                                        None
                                     }
                                 }
                             }
                         }
-                        let process_of = |w: usize| w / self.workers;
-                        for (to, out) in outgoing.iter_mut().enumerate() {
-                            let Some(out) = out else { continue };
-                            for s in out.pending_buckets() {
-                                let Ok(nodes) = self.pool.install(|| out.take(s)) else {
-                                    summary.overflow = true;
-                                    continue;
-                                };
-                                let mut bytes = Vec::with_capacity(nodes.len() * 4);
-                                encode(nodes.iter(), &mut bytes);
-                                summary.sent.0 += bytes.len() as u64;
-                                if process_of(to) != process_of(me) {
-                                    summary.sent.1 += bytes.len() as u64;
+                        Share::Disk(spill) => {
+                            if taking.is_none() {
+                                match spill.take(store) {
+                                    Ok(t) => taking = Some(t),
+                                    Err(e) => failure = Some(e),
                                 }
-                                summary.sent.2 += nodes.len() as u64;
-                                batches.send((to as u32, s as u32, bytes));
+                            }
+                            let (_, buffer, _) = self.spill.expect("on disk");
+                            match taking.as_mut().map(|t| {
+                                self.pool.install(|| {
+                                    t.next_wave::<K, C>(wave_entries(
+                                        buffer,
+                                        size_of::<Entry<K, C>>(),
+                                    ))
+                                })
+                            }) {
+                                Some(Ok(Some((nodes, _)))) => Some(nodes),
+                                Some(Err(e)) => {
+                                    failure = Some(e);
+                                    None
+                                }
+                                _ => None,
                             }
                         }
+                    };
+                    let Some(nodes) = wave.filter(|n| !n.is_empty()) else {
+                        break;
+                    };
+                    summary.positions += nodes.len() as u64;
+                    let expanded = self
+                        .pool
+                        .install(|| search.expand_bucket(&nodes, store, self.stop, None));
+                    drop(nodes);
+                    let send = |to: usize, s: usize, bytes: Vec<u8>, summary: &mut Summary| {
+                        summary.sent.0 += bytes.len() as u64;
+                        if process_of(to) != process_of(me) {
+                            summary.sent.1 += bytes.len() as u64;
+                        }
+                        batches.send((to as u32, s as u32, bytes));
+                    };
+                    self.route(&search, expanded, (me, peers), &share, &mut summary, send);
+                    if let Share::Disk(spill) = &mut *share.borrow_mut() {
+                        if let Err(e) = spill.relieve() {
+                            failure = Some(e);
+                        }
                     }
-                    Ok(_) => {}
+                    if failure.is_some() || self.stop.cause().is_some() {
+                        break;
+                    }
+                    // Take in what the others sent meanwhile.
+                    worker.step();
                 }
                 match self.stop.cause() {
                     Some(StopCause::Cancelled) => summary.stop = 1,
@@ -648,21 +777,12 @@ mod dataflow {
                     }
                     None => {}
                 }
+                summary.failed = failure.is_some();
                 summary.resident = crate::search::memory::resident_bytes().unwrap_or(0);
                 summary.memory = summary.resident > self.max_memory;
                 summaries.send(summary);
-                round(time, &mut batches, &mut summaries, worker);
-                // Every worker's account of this round, in any order.
-                // (A faster worker's summary of the next round may be here
-                // already: it passed this round's end before this worker.)
-                let all: Vec<Summary> = {
-                    let mut heard = heard.borrow_mut();
-                    let (this, later) = heard.drain(..).partition(|s| s.round == time);
-                    *heard = later;
-                    this
-                };
+                let all = round(time, &mut batches, &mut summaries, worker);
                 time += 1;
-                assert_eq!(all.len(), peers, "one summary a worker a round");
                 let positions_before: u64 = by_store.iter().sum();
                 let mut resident = 0;
                 for s in &all {
@@ -679,30 +799,102 @@ mod dataflow {
                 if all.iter().any(|s| s.overflow) {
                     return Err(Fail::Overflow);
                 }
+                if all.iter().any(|s| s.failed) {
+                    let p = progress(store, positions_before, &ended, resident);
+                    return Err(spill_fail(&mut failure, p));
+                }
                 if let Some(s) = all.iter().find(|s| s.stop > 0) {
                     let cause = match s.stop {
                         1 => StopCause::Cancelled,
                         _ => StopCause::Deadline { seconds: s.seconds },
                     };
                     // The bucket may be cut short: report the one before.
-                    return Err(Fail::Stopped(
-                        cause,
-                        Box::new(progress(positions_before, &ended, resident)),
-                    ));
+                    let p = progress(store, positions_before, &ended, resident);
+                    return Err(Fail::Stopped(cause, Box::new(p)));
                 }
                 if all.iter().any(|s| s.memory) {
-                    return Err(Fail::Memory(Box::new(progress(
-                        positions, &ended, resident,
-                    ))));
+                    let p = progress(store, positions, &ended, resident);
+                    return Err(Fail::Memory(Box::new(p)));
+                }
+                // Every worker finished the round: each records it.
+                if let (Share::Disk(spill), Some(taken)) = (&mut *share.borrow_mut(), taking) {
+                    seconds += round_began.elapsed().as_secs_f64();
+                    let done = store == search.max_store;
+                    if let Err(e) =
+                        spill.checkpoint(taken, store + 1, &by_store, &ended, seconds, done)
+                    {
+                        // The others learn of it in the next round, or not
+                        // at all after the last: this worker fails alone.
+                        let p = progress(store, positions, &ended, resident);
+                        return Err(Fail::Spill(e, Box::new(p)));
+                    }
                 }
                 if let Some(tell) = self.tell {
                     // The caller may have gone (its own error); nothing to do then.
-                    let _ = tell.send(progress(positions, &ended, resident));
+                    let _ = tell.send(progress(store, positions, &ended, resident));
                 }
             }
             let levels = (0..=search.max_store).map(|_| Level::default()).collect();
             let counted = Counted::new(ended, by_store, levels)?;
             Ok((search.solution(counted, Vec::new()), traffic))
+        }
+
+        /// Send the successors of `expanded` to their owners: this worker's
+        /// own go straight to its share; the others' are gathered by owner
+        /// in frontiers of their own, whose take sorts and merges them the
+        /// usual way, and handed to `send(worker, bucket, coded bytes)`.
+        fn route<K: Key, C: Count, const W: usize>(
+            &self,
+            search: &Search<K, C, W>,
+            expanded: Vec<Expanded<K, C>>,
+            (me, peers): (usize, usize),
+            share: &std::cell::RefCell<Share<K, C>>,
+            summary: &mut Summary,
+            mut send: impl FnMut(usize, usize, Vec<u8>, &mut Summary),
+        ) {
+            let mut outgoing: Vec<Option<Frontier<K, C>>> = (0..peers)
+                .map(|w| (w != me).then(|| Frontier::new(search.max_store)))
+                .collect();
+            for chunk in expanded {
+                summary.overflow |= chunk.overflow;
+                for (total, c) in summary.ended.iter_mut().zip(chunk.ended) {
+                    match total.checked_add(c) {
+                        Some(t) => *total = t,
+                        None => summary.overflow = true,
+                    }
+                }
+                for (s, run) in chunk.runs {
+                    if peers == 1 {
+                        share.borrow_mut().push(s, run);
+                        continue;
+                    }
+                    let mut split: Vec<Vec<Entry<K, C>>> = vec![Vec::new(); peers];
+                    for &e in run.entries() {
+                        split[owner(e.0.to_u128(), peers)].push(e);
+                    }
+                    for (to, entries) in split.into_iter().enumerate() {
+                        let run = Run::new(entries, search.shifts[s]);
+                        match &mut outgoing[to] {
+                            _ if run.entries().is_empty() => {}
+                            None => share.borrow_mut().push(s, run),
+                            Some(out) => out.push(s, run),
+                        }
+                    }
+                }
+            }
+            for (to, out) in outgoing.iter_mut().enumerate() {
+                let Some(out) = out else { continue };
+                for s in out.pending_buckets() {
+                    let Ok(nodes) = self.pool.install(|| out.take(s)) else {
+                        summary.overflow = true;
+                        continue;
+                    };
+                    let mut bytes = Vec::with_capacity(nodes.len() * 4);
+                    encode(nodes.iter(), &mut bytes);
+                    summary.sent.2 += nodes.len() as u64;
+                    send(to, s, bytes, summary);
+                }
+            }
         }
     }
 }

@@ -24,14 +24,14 @@ use std::time::Instant;
 /// Entries of a wave for a buffer of `buffer` bytes and entries of
 /// `entry` bytes: a wave's nodes and their successors (about three a node,
 /// and a copy while they are filed) take a few buffers' worth of tenths.
-fn wave_entries(buffer: u64, entry: usize) -> u64 {
+pub(super) fn wave_entries(buffer: u64, entry: usize) -> u64 {
     (buffer / (10 * entry as u64)).clamp(1 << 12, 1 << 26)
 }
 
 impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// What a checkpoint must match to be resumed: the rules, the board
     /// and the key width (run files hold counts of any width).
-    fn identity(&self) -> String {
+    pub(super) fn identity(&self) -> String {
         format!(
             "rules {}; board {}; {}-bit keys",
             self.rules,
