@@ -7,27 +7,16 @@
 //! and a Ctrl-C on one stops them all.
 #![cfg(feature = "cluster")]
 
-use mancala_sweep::format::SolveJson;
 use mancala_sweep::search::exact::cluster::Cluster;
-use mancala_sweep::search::exact::{solve, solve_cluster, Listing, SolveOptions};
+use mancala_sweep::search::exact::{solve_cluster, Listing, SolveOptions};
 use mancala_sweep::{Board, Capture, Preset, Rules, Scope};
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The JSON of a solution, without its wall-clock time.
-fn json(mut s: mancala_sweep::Solution) -> String {
-    s.seconds = 0.0;
-    serde_json::to_string(&SolveJson::new(&s, 2)).unwrap()
-}
-
-fn in_memory(board: &Board, rules: Rules) -> String {
-    let opts = SolveOptions {
-        listing: Listing::Limit(0),
-        ..Default::default()
-    };
-    json(solve(board, rules, &opts).unwrap())
-}
+#[path = "common/solve_json.rs"]
+mod solve_json;
+use solve_json::{in_memory, json};
 
 /// The boards the tests compare on: the known-answer boards small enough
 /// (every preset), and own-scope boards under each capture rule.

@@ -5,7 +5,6 @@
 //! every bucket and inside one; and clean stops, with what was finished
 //! kept, when the disk guard or the directory refuses.
 
-use mancala_sweep::format::SolveJson;
 use mancala_sweep::search::exact::{self, solve, Listing, SolveOptions};
 use mancala_sweep::search::{Phase, Progress, SearchError};
 use mancala_sweep::{Board, Preset, Rules};
@@ -20,19 +19,9 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The JSON of a solution, without its wall-clock time.
-fn json(mut s: exact::Solution) -> String {
-    s.seconds = 0.0;
-    serde_json::to_string(&SolveJson::new(&s, 2)).unwrap()
-}
-
-fn in_memory(board: &Board, rules: Rules) -> String {
-    let opts = SolveOptions {
-        listing: Listing::Limit(0),
-        ..Default::default()
-    };
-    json(solve(board, rules, &opts).unwrap())
-}
+#[path = "common/solve_json.rs"]
+mod solve_json;
+use solve_json::{in_memory, json};
 
 /// Spill options: a buffer of `buffer` bytes, so that a bucket of a few
 /// thousand positions is already several runs.
