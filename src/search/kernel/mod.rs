@@ -37,6 +37,8 @@ use std::str::FromStr;
 pub enum Kernel {
     /// One pick at a time; every CPU and board.
     Scalar,
+    /// Picks of many positions streamed through AVX2 lanes.
+    Avx2,
     /// All picks of a position in lockstep on AVX-512 lanes.
     Lockstep,
     /// Picks of many positions streamed through AVX-512 lanes.
@@ -45,12 +47,18 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel, slowest first.
-    pub const ALL: [Kernel; 3] = [Kernel::Scalar, Kernel::Lockstep, Kernel::Stream];
+    pub const ALL: [Kernel; 4] = [
+        Kernel::Scalar,
+        Kernel::Avx2,
+        Kernel::Lockstep,
+        Kernel::Stream,
+    ];
 
     /// The name `MANCALA_SWEEP_KERNEL` takes.
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Scalar => "scalar",
+            Kernel::Avx2 => "avx2",
             Kernel::Lockstep => "lockstep",
             Kernel::Stream => "stream",
         }
@@ -61,6 +69,8 @@ impl Kernel {
         let cpu = relay::cpu();
         match self {
             Kernel::Scalar => Ok(()),
+            Kernel::Avx2 if cpu.avx2 => Ok(()),
+            Kernel::Avx2 => Err("AVX2, BMI1, BMI2 and POPCNT (x86-64)"),
             Kernel::Lockstep if cpu.lockstep => Ok(()),
             Kernel::Lockstep => Err("AVX-512 F, BW and VBMI (x86-64)"),
             Kernel::Stream if cpu.streams => Ok(()),
@@ -74,7 +84,7 @@ impl Kernel {
         match self {
             Kernel::Scalar => true,
             Kernel::Lockstep => 2 * n < 16,
-            Kernel::Stream => n <= 6 && key_bits <= 128,
+            Kernel::Stream | Kernel::Avx2 => n <= 6 && key_bits <= 128,
         }
     }
 }
@@ -93,8 +103,9 @@ pub fn machine() -> String {
         })
         .unwrap_or_else(|| std::env::consts::ARCH.to_string());
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let kernels: Vec<&str> = [Kernel::Stream, Kernel::Lockstep, Kernel::Scalar]
+    let kernels: Vec<&str> = Kernel::ALL
         .into_iter()
+        .rev()
         .filter(|k| k.supported().is_ok())
         .map(Kernel::name)
         .collect();
@@ -128,7 +139,9 @@ impl FromStr for KernelChoice {
             .into_iter()
             .find(|k| k.name() == s)
             .map(KernelChoice::AtMost)
-            .ok_or_else(|| format!("{s:?} is not a kernel: use scalar, lockstep, stream or auto"))
+            .ok_or_else(|| {
+                format!("{s:?} is not a kernel: use scalar, avx2, lockstep, stream or auto")
+            })
     }
 }
 
@@ -156,7 +169,9 @@ pub fn plan(n: usize, key_bits: u32, choice: KernelChoice) -> Plan {
         .unwrap_or(Kernel::Scalar);
     Plan {
         kernel,
-        decode_keys: kernel != Kernel::Scalar && key_bits <= 64 && relay::cpu().decodes,
+        decode_keys: matches!(kernel, Kernel::Lockstep | Kernel::Stream)
+            && key_bits <= 64
+            && relay::cpu().decodes,
     }
 }
 
