@@ -1,9 +1,15 @@
 //! The kernels that play picks for the search, behind one choice.
 //!
-//! Three kernels give the same results at different speeds:
+//! Four kernels give the same results at different speeds:
 //!
 //! - [`Kernel::Scalar`]: one pick at a time on a packed ring
 //!   ([`packed::Engine::play`]); runs everywhere, on every board.
+//! - [`Kernel::Avx2`]: the streaming kernel below on AVX2 registers, two
+//!   lanes each ([`relay::Lanes::stream`] on the AVX2 backend); needs AVX2,
+//!   BMI1, BMI2 and POPCNT and at most 6 pits a side, and is what CPUs
+//!   without AVX-512 VBMI (most laptops, and AVX-512 F/BW CPUs such as
+//!   Skylake-X) run. It only streams: its listing pass and `find` play
+//!   picks one at a time, as the scalar kernel does.
 //! - [`Kernel::Lockstep`]: every pick of a position on its own AVX-512 lane
 //!   ([`relay::Lanes::play`]); needs AVX-512 F, BW and VBMI and a ring of at
 //!   most 15 counters (7 pits a side). Where the CPU also has VBMI2 and VL
@@ -46,7 +52,8 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    /// Every kernel, slowest first.
+    /// Every kernel, slowest first (on the machine of the README's kernel
+    /// table, where all four run).
     pub const ALL: [Kernel; 4] = [
         Kernel::Scalar,
         Kernel::Avx2,
@@ -125,7 +132,9 @@ pub enum KernelChoice {
     #[default]
     Auto,
     /// At most this one: the fastest of it and the slower ones that the CPU
-    /// and board allow (so `Stream` on a CPU without VBMI2 runs `Lockstep`).
+    /// and board allow, in the order of [`Kernel::ALL`] (so `Stream` on a
+    /// CPU without VBMI2 runs `Lockstep`, and `Lockstep` on one without
+    /// VBMI runs `Avx2`).
     AtMost(Kernel),
 }
 

@@ -30,7 +30,9 @@
 //! On a real bucket of any-hole 2x6x4 this plays a pick in about 10 ns
 //! instead of 30 ns (the `sow` benchmark). The property tests check it
 //! against the reference engine under every rule set. Machines without
-//! AVX-512 (F, BW and VBMI), and other architectures, use the one-pick engine.
+//! AVX-512 (F, BW and VBMI) play a position's picks one at a time, and
+//! stream them on AVX2 where they can (below); other architectures use the
+//! one-pick engine.
 //!
 //! A position's registers step until its longest chain ends, and chains
 //! vary a lot (2 to 3 sowings a pick on average, up to 15 and more), so on
@@ -48,6 +50,16 @@
 //! a fifth more CPU time. That needs AVX-512 VBMI2 and BMI2 as well,
 //! and rings of at most 13 counters (6 pits a side). The listing pass and
 //! `find` keep [`Lanes::play`], which returns a position's picks in order.
+//!
+//! CPUs without AVX-512 VBMI run the same stream on AVX2 (the `avx2`
+//! module, [`super::Kernel::Avx2`]): the same 16-byte records and lane
+//! arithmetic, two lanes a 256-bit register (`vpshufb` shuffles within
+//! 16-byte lanes, which is what a ring needs), three registers in flight.
+//! Without byte masks, compress and expand, and `vpermi2b` tables, lanes
+//! are written out and refilled one at a time without a branch, and laps
+//! and rest always come from the reciprocal. A [`Lanes`] holds one
+//! backend or the other; the AVX2 one has no [`Lanes::play`], so where it
+//! is the kernel, the listing pass and `find` are scalar.
 
 /// The picks of one position after their relay chains, before any
 /// capture: what [`Lanes::play`] writes, laid out so that each register of
