@@ -61,6 +61,8 @@
 //! backend or the other; the AVX2 one has no [`Lanes::play`], so where it
 //! is the kernel, the listing pass and `find` are scalar.
 
+use super::Kernel;
+
 /// The picks of one position after their relay chains, before any
 /// capture: what [`Lanes::play`] writes, laid out so that each register of
 /// four lanes is stored whole.
@@ -82,8 +84,6 @@ pub struct Landings {
     /// that the search can file a pick without reading its ring.
     pub stores: [u8; 16],
 }
-
-use super::Kernel;
 
 /// Picks a [`Lanes::play`] call takes at most (two sides of 7 pits).
 pub const MAX_PICKS: usize = 14;
@@ -200,9 +200,10 @@ macro_rules! lockstep {
 }
 
 /// Call `$f(consts, ...)` of the streaming kernel of either backend.
-/// Every caller has checked `streams`: on AVX-512 that VBMI2, VL, BMI2 and
-/// POPCNT were detected as well (in [`Lanes::new`]); an AVX2 `Lanes` is
-/// only built where AVX2, BMI1, BMI2 and POPCNT were.
+/// Every caller but `sums` has checked `streams`: on AVX-512 that VBMI2,
+/// VL, BMI2 and POPCNT were detected as well (in [`Lanes::new`]); the
+/// AVX-512 `sums` needs only what every AVX-512 `Lanes` has. An AVX2
+/// `Lanes` is only built where AVX2, BMI1, BMI2 and POPCNT were detected.
 macro_rules! streaming {
     ($lanes:ident, $f:ident($($arg:expr),*)) => {{
         match &$lanes.backend {
