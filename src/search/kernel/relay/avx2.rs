@@ -304,8 +304,8 @@ fn stream_with<const WIDE: bool>(
         out.clear();
         out.reserve(input.len() + 2);
     }
-    let (to_free, to_over) = (free.as_mut_ptr(), over.as_mut_ptr());
-    let (mut frees, mut overs) = (0usize, 0usize);
+    // Where the next record of each output goes.
+    let (mut to_free, mut to_over) = (free.as_mut_ptr(), over.as_mut_ptr());
     let src = input.as_ptr();
     let total = input.len();
     let mut next = 0usize;
@@ -364,9 +364,9 @@ fn stream_with<const WIDE: bool>(
             let ended = _mm256_andnot_si256(relay, $r.live);
             $r.live = relay;
             let record = _mm256_blendv_epi8($r.ring, $r.from, c.byte13);
-            let home = _mm256_and_si256(ended, _mm256_cmpeq_epi8($r.from, c.store));
+            let home = _mm256_cmpeq_epi8($r.from, c.store);
             let done = _mm256_movemask_epi8(ended) as u32 & 0x0001_0001;
-            let free_bits = _mm256_movemask_epi8(home) as u32 & 0x0001_0001;
+            let free_bits = _mm256_movemask_epi8(home) as u32 & done;
             let over_bits = done ^ free_bits;
             // SAFETY: each output has room for `input.len() + 2` records;
             // each record is counted once, when its lane ends, so no more
@@ -376,14 +376,14 @@ fn stream_with<const WIDE: bool>(
             unsafe {
                 let lo = _mm256_castsi256_si128(record);
                 let hi = _mm256_extracti128_si256::<1>(record);
-                _mm_storeu_si128(to_free.add(frees).cast(), lo);
-                _mm_storeu_si128(to_over.add(overs).cast(), lo);
-                frees += free_bits as usize & 1;
-                overs += over_bits as usize & 1;
-                _mm_storeu_si128(to_free.add(frees).cast(), hi);
-                _mm_storeu_si128(to_over.add(overs).cast(), hi);
-                frees += (free_bits >> 16) as usize;
-                overs += (over_bits >> 16) as usize;
+                _mm_storeu_si128(to_free.cast(), lo);
+                _mm_storeu_si128(to_over.cast(), lo);
+                to_free = to_free.add(free_bits as usize & 1);
+                to_over = to_over.add(over_bits as usize & 1);
+                _mm_storeu_si128(to_free.cast(), hi);
+                _mm_storeu_si128(to_over.cast(), hi);
+                to_free = to_free.add((free_bits >> 16) as usize);
+                to_over = to_over.add((over_bits >> 16) as usize);
             }
             refill!($r, ended, done);
             $r.live
@@ -398,6 +398,13 @@ fn stream_with<const WIDE: bool>(
             break;
         }
     }
+    // SAFETY: both pointers moved on within their output, from its start.
+    let (frees, overs) = unsafe {
+        (
+            to_free.offset_from(free.as_ptr()) as usize,
+            to_over.offset_from(over.as_ptr()) as usize,
+        )
+    };
     assert_eq!(frees + overs, input.len(), "every record comes out once");
     // SAFETY: the first `frees` and `overs` records were stored above.
     unsafe {
