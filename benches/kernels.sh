@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 cargo build --release -q
 bin=target/release/mancala-sweep
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
-echo "SIMD flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|avx512f|avx512bw|avx512vl|avx512vbmi|avx512_vbmi2|bmi2)$' | tr '\n' ' ')"
+echo "SIMD flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|avx512f|avx512bw|avx512vl|avx512vbmi|avx512_vbmi2|bmi1|bmi2|popcnt)$' | tr '\n' ' ')"
 echo "Workload: $rules 2x${pits}x${stones}, counts only (solve --limit 0), $threads threads"
 echo
 
@@ -43,12 +43,13 @@ echo "|---|---:|---:|---:|---:|---:|"
 echo "| naive baseline (benches/naive.rs, 1 thread) | $nsec | $nuser | $((nrss / 1024)) | $(python3 -c "print(f'{$positions/$nsec/1e6:.2f} M')") | 1.0 |"
 flags=" $(grep -m1 '^flags' /proc/cpuinfo) "
 has() { for f in "$@"; do [[ $flags == *" $f "* ]] || return 1; done; }
-for kernel in stream lockstep scalar; do
+for kernel in stream lockstep avx2 scalar; do
   # MANCALA_SWEEP_KERNEL caps the path; say so rather than time a lesser
   # path under this one's name.
   case $kernel in
     stream) need=(avx512f avx512bw avx512vl avx512vbmi avx512_vbmi2 bmi2) ;;
     lockstep) need=(avx512f avx512bw avx512vbmi) ;;
+    avx2) need=(avx2 bmi1 bmi2 popcnt) ;;
     scalar) need=() ;;
   esac
   if ! has "${need[@]}"; then

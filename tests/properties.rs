@@ -264,13 +264,33 @@ fn lockstep_agrees(b: &Board, r: Rules, stones: usize) -> Result<(), TestCaseErr
     Ok(())
 }
 
+/// A pick's relay chain on the ring counters `ring`, before any capture:
+/// the ring after it and where its last stone landed.
+fn chain(ring: &[u8], from: usize, relay: bool) -> (Vec<u8>, u8) {
+    let (len, store) = (ring.len(), ring.len() / 2);
+    let mut ring = ring.to_vec();
+    let mut from = from;
+    loop {
+        let k = std::mem::take(&mut ring[from]) as usize;
+        for s in 1..=k {
+            ring[(from + s) % len] += 1;
+        }
+        let last = (from + k) % len;
+        if relay && last != store && ring[last] > 1 {
+            from = last;
+            continue;
+        }
+        return (ring, last as u8);
+    }
+}
+
 fn kernel_agrees(b: &Board, r: Rules, stones: usize, kernel: Kernel) -> Result<(), TestCaseError> {
     let n = b.pits_per_side();
     // Rings of 14 counters and more leave no spare bytes for a record.
-    let kernel = if kernel == Kernel::Stream && n > 6 {
-        Kernel::Lockstep
-    } else {
-        kernel
+    let kernel = match kernel {
+        Kernel::Stream if n > 6 => Kernel::Lockstep,
+        Kernel::Avx2 if n > 6 => Kernel::Scalar,
+        k => k,
     };
     let engine = Engine::<2>::new(n, stones, r, kernel);
     let scope: Vec<usize> = r.scope.pits(n).map(|p| p.ring(n)).collect();
@@ -293,12 +313,15 @@ fn kernel_agrees(b: &Board, r: Rules, stones: usize, kernel: Kernel) -> Result<(
     let mut landings = Landings::default();
     let packed = pack(b.ring());
     let landed = engine.landings(&packed, &scope, &mut landings);
+    // The AVX2 kernel only streams: its picks are played by the scalar
+    // engine but for the stream below.
     prop_assert_eq!(
         landed.is_some(),
-        kernel != Kernel::Scalar,
+        matches!(kernel, Kernel::Lockstep | Kernel::Stream),
         "kernel {} runs",
         kernel
     );
+    prop_assert_eq!(engine.lockstep(), landed.is_some());
     if let Some(picks) = landed {
         let finished: Vec<_> = (0..picks)
             .map(|i| {
@@ -346,63 +369,70 @@ fn kernel_agrees(b: &Board, r: Rules, stones: usize, kernel: Kernel) -> Result<(
                 prop_assert_eq!(&from_key.stores[..m], &landings.stores[..m]);
             }
         }
-        // The streaming kernel plays the same picks, here five copies of
-        // them tagged as different nodes so that lanes are refilled. Its
-        // records are built by hand, and by the kernel from a key where the
-        // key fits 64 bits.
-        prop_assert_eq!(engine.streaming().is_some(), kernel == Kernel::Stream);
-        if let Some(lanes) = engine.streaming() {
-            let mut input = Vec::new();
-            let mut want = Vec::new();
-            for node in 0..5u16 {
+    }
+    // The streaming kernel plays the same picks, here five copies of
+    // them tagged as different nodes so that lanes are refilled. Its
+    // records are built by hand, and by the kernel from a key where the
+    // key fits 64 bits.
+    prop_assert_eq!(
+        engine.streaming().is_some(),
+        matches!(kernel, Kernel::Stream | Kernel::Avx2)
+    );
+    if let Some(lanes) = engine.streaming() {
+        let mut input = Vec::new();
+        let mut want = Vec::new();
+        for node in 0..5u16 {
+            let mut record = [0u8; 16];
+            record[..2 * n + 1].copy_from_slice(b.ring());
+            record[14..16].copy_from_slice(&node.to_le_bytes());
+            let first = input.len();
+            for &pit in &scope {
+                if b.ring()[pit] > 0 {
+                    record[13] = pit as u8;
+                    input.push(record);
+                }
+            }
+            if bits_needed(b.stones_in_pits(), 2 * n) <= 64 {
+                let key = u64::encode(b.ring(), n);
+                let mut records = vec![[0u8; 16]; scope.len() + 3];
+                let picks = lanes.picks(&scope);
+                let m = lanes.records(key, b.store(), node, &picks, &mut records);
+                prop_assert_eq!(&records[..m], &input[first..]);
+            }
+            // What each pick's chain leaves before any capture, from the
+            // reference sowing above, and how the engine finishes it.
+            for p in b.legal_picks(r) {
+                let (ring, last) = chain(b.ring(), p.ring(n), r.relay);
                 let mut record = [0u8; 16];
-                record[..2 * n + 1].copy_from_slice(b.ring());
-                record[14..16].copy_from_slice(&node.to_le_bytes());
-                let first = input.len();
-                for &pit in &scope {
-                    if b.ring()[pit] > 0 {
-                        record[13] = pit as u8;
-                        input.push(record);
-                    }
-                }
-                if bits_needed(b.stones_in_pits(), 2 * n) <= 64 {
-                    let key = u64::encode(b.ring(), n);
-                    let mut records = vec![[0u8; 16]; scope.len() + 3];
-                    let picks = lanes.picks(&scope);
-                    let m = lanes.records(key, b.store(), node, &picks, &mut records);
-                    prop_assert_eq!(&records[..m], &input[first..]);
-                }
-                for i in 0..picks {
-                    let mut ring = vec![0u8; 2 * n + 1];
-                    unpack(&landings.rings[i], &mut ring);
-                    want.push((node, ring, landings.lasts[i], engine.finish(&landings, i)));
-                }
+                record[..2 * n + 1].copy_from_slice(&ring);
+                record[13] = last;
+                want.push((node, ring, last, engine.finish_record(&record)));
             }
-            let (mut free, mut over) = (Vec::new(), Vec::new());
-            lanes.stream(&input, &mut free, &mut over);
-            // Free turns are the records whose last stone is in the store.
-            prop_assert!(free.iter().all(|r| r[13] as usize == n));
-            prop_assert!(over.iter().all(|r| r[13] as usize != n));
-            let out = [free, over].concat();
-            let mut sums = Vec::new();
-            lanes.sums(&out, &mut sums);
-            let mut got = Vec::new();
-            for (record, sum) in out.iter().zip(&sums) {
-                let ring = record[..2 * n + 1].to_vec();
-                if bits_needed(
-                    ring.iter().map(|&c| c as u32).sum::<u32>() - ring[n] as u32,
-                    2 * n,
-                ) <= 128
-                {
-                    prop_assert_eq!(u128::from_sums(sum, 2 * n), u128::encode(&ring, n));
-                }
-                let node = u16::from_le_bytes([record[14], record[15]]);
-                got.push((node, ring, record[13], engine.finish_record(record)));
-            }
-            got.sort_by(|a, b| (a.0, &a.1, a.2).cmp(&(b.0, &b.1, b.2)));
-            want.sort_by(|a, b| (a.0, &a.1, a.2).cmp(&(b.0, &b.1, b.2)));
-            prop_assert_eq!(got, want);
         }
+        let (mut free, mut over) = (Vec::new(), Vec::new());
+        lanes.stream(&input, &mut free, &mut over);
+        // Free turns are the records whose last stone is in the store.
+        prop_assert!(free.iter().all(|r| r[13] as usize == n));
+        prop_assert!(over.iter().all(|r| r[13] as usize != n));
+        let out = [free, over].concat();
+        let mut sums = Vec::new();
+        lanes.sums(&out, &mut sums);
+        let mut got = Vec::new();
+        for (record, sum) in out.iter().zip(&sums) {
+            let ring = record[..2 * n + 1].to_vec();
+            if bits_needed(
+                ring.iter().map(|&c| c as u32).sum::<u32>() - ring[n] as u32,
+                2 * n,
+            ) <= 128
+            {
+                prop_assert_eq!(u128::from_sums(sum, 2 * n), u128::encode(&ring, n));
+            }
+            let node = u16::from_le_bytes([record[14], record[15]]);
+            got.push((node, ring, record[13], engine.finish_record(record)));
+        }
+        got.sort_by(|a, b| (a.0, &a.1, a.2).cmp(&(b.0, &b.1, b.2)));
+        want.sort_by(|a, b| (a.0, &a.1, a.2).cmp(&(b.0, &b.1, b.2)));
+        prop_assert_eq!(got, want);
     }
     Ok(())
 }

@@ -59,7 +59,8 @@ impl Bucket {
         );
         let plan = Plan {
             kernel,
-            decode_keys: kernel != Kernel::Scalar && crate::search::kernel::relay::cpu().decodes,
+            decode_keys: matches!(kernel, Kernel::Lockstep | Kernel::Stream)
+                && crate::search::kernel::relay::cpu().decodes,
         };
         self.search = Search::new(&s.start, s.rules, plan);
         self

@@ -1,9 +1,15 @@
 //! The kernels that play picks for the search, behind one choice.
 //!
-//! Three kernels give the same results at different speeds:
+//! Four kernels give the same results at different speeds:
 //!
 //! - [`Kernel::Scalar`]: one pick at a time on a packed ring
 //!   ([`packed::Engine::play`]); runs everywhere, on every board.
+//! - [`Kernel::Avx2`]: the streaming kernel below on AVX2 registers, two
+//!   lanes each ([`relay::Lanes::stream`] on the AVX2 backend); needs AVX2,
+//!   BMI1, BMI2 and POPCNT and at most 6 pits a side, and is what CPUs
+//!   without AVX-512 VBMI (most laptops, and AVX-512 F/BW CPUs such as
+//!   Skylake-X) run. It only streams: its listing pass and `find` play
+//!   picks one at a time, as the scalar kernel does.
 //! - [`Kernel::Lockstep`]: every pick of a position on its own AVX-512 lane
 //!   ([`relay::Lanes::play`]); needs AVX-512 F, BW and VBMI and a ring of at
 //!   most 15 counters (7 pits a side). Where the CPU also has VBMI2 and VL
@@ -37,6 +43,8 @@ use std::str::FromStr;
 pub enum Kernel {
     /// One pick at a time; every CPU and board.
     Scalar,
+    /// Picks of many positions streamed through AVX2 lanes.
+    Avx2,
     /// All picks of a position in lockstep on AVX-512 lanes.
     Lockstep,
     /// Picks of many positions streamed through AVX-512 lanes.
@@ -44,13 +52,20 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    /// Every kernel, slowest first.
-    pub const ALL: [Kernel; 3] = [Kernel::Scalar, Kernel::Lockstep, Kernel::Stream];
+    /// Every kernel, slowest first (on the machine of the README's kernel
+    /// table, where all four run).
+    pub const ALL: [Kernel; 4] = [
+        Kernel::Scalar,
+        Kernel::Avx2,
+        Kernel::Lockstep,
+        Kernel::Stream,
+    ];
 
     /// The name `MANCALA_SWEEP_KERNEL` takes.
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Scalar => "scalar",
+            Kernel::Avx2 => "avx2",
             Kernel::Lockstep => "lockstep",
             Kernel::Stream => "stream",
         }
@@ -61,6 +76,8 @@ impl Kernel {
         let cpu = relay::cpu();
         match self {
             Kernel::Scalar => Ok(()),
+            Kernel::Avx2 if cpu.avx2 => Ok(()),
+            Kernel::Avx2 => Err("AVX2, BMI1, BMI2 and POPCNT (x86-64)"),
             Kernel::Lockstep if cpu.lockstep => Ok(()),
             Kernel::Lockstep => Err("AVX-512 F, BW and VBMI (x86-64)"),
             Kernel::Stream if cpu.streams => Ok(()),
@@ -74,7 +91,7 @@ impl Kernel {
         match self {
             Kernel::Scalar => true,
             Kernel::Lockstep => 2 * n < 16,
-            Kernel::Stream => n <= 6 && key_bits <= 128,
+            Kernel::Stream | Kernel::Avx2 => n <= 6 && key_bits <= 128,
         }
     }
 }
@@ -93,8 +110,9 @@ pub fn machine() -> String {
         })
         .unwrap_or_else(|| std::env::consts::ARCH.to_string());
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let kernels: Vec<&str> = [Kernel::Stream, Kernel::Lockstep, Kernel::Scalar]
+    let kernels: Vec<&str> = Kernel::ALL
         .into_iter()
+        .rev()
         .filter(|k| k.supported().is_ok())
         .map(Kernel::name)
         .collect();
@@ -114,7 +132,9 @@ pub enum KernelChoice {
     #[default]
     Auto,
     /// At most this one: the fastest of it and the slower ones that the CPU
-    /// and board allow (so `Stream` on a CPU without VBMI2 runs `Lockstep`).
+    /// and board allow, in the order of [`Kernel::ALL`] (so `Stream` on a
+    /// CPU without VBMI2 runs `Lockstep`, and `Lockstep` on one without
+    /// VBMI runs `Avx2`).
     AtMost(Kernel),
 }
 
@@ -128,7 +148,9 @@ impl FromStr for KernelChoice {
             .into_iter()
             .find(|k| k.name() == s)
             .map(KernelChoice::AtMost)
-            .ok_or_else(|| format!("{s:?} is not a kernel: use scalar, lockstep, stream or auto"))
+            .ok_or_else(|| {
+                format!("{s:?} is not a kernel: use scalar, avx2, lockstep, stream or auto")
+            })
     }
 }
 
@@ -156,7 +178,9 @@ pub fn plan(n: usize, key_bits: u32, choice: KernelChoice) -> Plan {
         .unwrap_or(Kernel::Scalar);
     Plan {
         kernel,
-        decode_keys: kernel != Kernel::Scalar && key_bits <= 64 && relay::cpu().decodes,
+        decode_keys: matches!(kernel, Kernel::Lockstep | Kernel::Stream)
+            && key_bits <= 64
+            && relay::cpu().decodes,
     }
 }
 

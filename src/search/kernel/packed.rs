@@ -137,7 +137,7 @@ impl<const W: usize> Engine<W> {
                         W == 2 && 2 * n < 16,
                         "the SIMD kernels need rings of 16 bytes at most"
                     );
-                    Lanes::new(n, stones, rules.relay, kernel == Kernel::Stream)
+                    Lanes::new(n, stones, rules.relay, kernel)
                 }
             },
         }
@@ -145,7 +145,14 @@ impl<const W: usize> Engine<W> {
 
     /// True when [`Engine::for_each_pick`] plays picks in lockstep.
     pub fn lockstep(&self) -> bool {
-        self.lanes.is_some()
+        self.lockstep_lanes().is_some()
+    }
+
+    /// The lanes, where they play picks in lockstep (the AVX2 kernel only
+    /// streams: with it, everything but the stream is scalar).
+    #[inline]
+    fn lockstep_lanes(&self) -> Option<&Lanes> {
+        self.lanes.as_ref().filter(|lanes| lanes.lockstep())
     }
 
     /// Play every legal pick of `ring` among `scope` in lockstep into
@@ -156,8 +163,7 @@ impl<const W: usize> Engine<W> {
     /// [`Engine::finish`]ed by the caller.
     #[inline]
     pub fn landings(&self, ring: &Packed<W>, scope: &[usize], out: &mut Landings) -> Option<usize> {
-        self.lanes
-            .as_ref()
+        self.lockstep_lanes()
             .map(|lanes| lanes.play([ring[0], ring[1]], scope, out))
     }
 
@@ -171,7 +177,7 @@ impl<const W: usize> Engine<W> {
         scope: &[usize],
         out: &mut Landings,
     ) -> Option<usize> {
-        match &self.lanes {
+        match self.lockstep_lanes() {
             Some(lanes) => lanes.play_key(key, store, scope, out),
             _ => None,
         }
@@ -227,7 +233,7 @@ impl<const W: usize> Engine<W> {
         mut f: impl FnMut(usize, &Packed<W>, PickEnd),
     ) -> bool {
         let mut moved = false;
-        match &self.lanes {
+        match self.lockstep_lanes() {
             Some(lanes) => {
                 let mut landings = Landings::default();
                 let picks = lanes.play([ring[0], ring[1]], scope, &mut landings);

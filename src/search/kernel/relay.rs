@@ -30,7 +30,9 @@
 //! On a real bucket of any-hole 2x6x4 this plays a pick in about 10 ns
 //! instead of 30 ns (the `sow` benchmark). The property tests check it
 //! against the reference engine under every rule set. Machines without
-//! AVX-512 (F, BW and VBMI), and other architectures, use the one-pick engine.
+//! AVX-512 (F, BW and VBMI) play a position's picks one at a time, and
+//! stream them on AVX2 where they can (below); other architectures use the
+//! one-pick engine.
 //!
 //! A position's registers step until its longest chain ends, and chains
 //! vary a lot (2 to 3 sowings a pick on average, up to 15 and more), so on
@@ -48,6 +50,18 @@
 //! a fifth more CPU time. That needs AVX-512 VBMI2 and BMI2 as well,
 //! and rings of at most 13 counters (6 pits a side). The listing pass and
 //! `find` keep [`Lanes::play`], which returns a position's picks in order.
+//!
+//! CPUs without AVX-512 VBMI run the same stream on AVX2 (the `avx2`
+//! module, [`super::Kernel::Avx2`]): the same 16-byte records and lane
+//! arithmetic, two lanes a 256-bit register (`vpshufb` shuffles within
+//! 16-byte lanes, which is what a ring needs), three registers in flight.
+//! Without byte masks, compress and expand, and `vpermi2b` tables, lanes
+//! are written out and refilled one at a time without a branch, and laps
+//! and rest always come from the reciprocal. A [`Lanes`] holds one
+//! backend or the other; the AVX2 one has no [`Lanes::play`], so where it
+//! is the kernel, the listing pass and `find` are scalar.
+
+use super::Kernel;
 
 /// The picks of one position after their relay chains, before any
 /// capture: what [`Lanes::play`] writes, laid out so that each register of
@@ -85,6 +99,8 @@ pub struct Picks {
     mask: u32,
     /// Registers of four picks.
     groups: usize,
+    /// How many picks there are (the AVX2 kernel stores two at a time).
+    len: usize,
 }
 
 /// What this CPU can run, detected once: the feature checks are cheap,
@@ -97,6 +113,8 @@ pub(crate) struct Cpu {
     pub decodes: bool,
     /// Also BMI2 and POPCNT: the streaming kernel.
     pub streams: bool,
+    /// AVX2, BMI1, BMI2 and POPCNT: the AVX2 streaming kernel.
+    pub avx2: bool,
 }
 
 /// The kernels' CPU features (none off x86-64).
@@ -109,10 +127,12 @@ pub(crate) fn cpu() -> Cpu {
             let lockstep = has!("avx512f") && has!("avx512bw") && has!("avx512vbmi");
             let decodes = lockstep && has!("avx512vbmi2") && has!("avx512vl");
             let streams = decodes && has!("bmi2") && has!("popcnt");
+            let avx2 = has!("avx2") && has!("bmi1") && has!("bmi2") && has!("popcnt");
             Cpu {
                 lockstep,
                 decodes,
                 streams,
+                avx2,
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -120,16 +140,17 @@ pub(crate) fn cpu() -> Cpu {
             lockstep: false,
             decodes: false,
             streams: false,
+            avx2: false,
         }
     })
 }
 
-/// The lockstep kernel for one board size and rule set; only exists on
-/// machines that have the AVX-512 it needs.
+/// The SIMD kernels for one board size and rule set: the lockstep and
+/// streaming kernels on AVX-512, or the streaming kernel on AVX2; only
+/// exists on machines that have what the kernel needs.
 #[derive(Clone)]
 pub struct Lanes {
-    #[cfg(target_arch = "x86_64")]
-    consts: avx512::Consts,
+    backend: Backend,
     /// The CPU also has AVX-512 VBMI2 and VL, which [`Lanes::play_key`]
     /// needs to decode a key.
     decodes: bool,
@@ -137,57 +158,130 @@ pub struct Lanes {
     streams: bool,
 }
 
-/// Call `avx512::$f(&self.consts, ...)`. Every caller has checked what
-/// the function needs beyond what every `Lanes` has (AVX-512 F, BW and VBMI,
-/// detected in [`Lanes::new`]): `decodes` for key decoding, `streams` for
-/// streaming. Off x86-64 no `Lanes` is ever built.
-macro_rules! kernel {
+/// Which instruction set the lanes are built for, with its constants. Off
+/// x86-64 there is none, and no `Lanes` is ever built.
+// One `Lanes` is built per search and read in place, so the size of the
+// smaller variant does not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
+enum Backend {
+    /// AVX-512 F, BW and VBMI: lockstep play, and the stream where `streams`.
+    #[cfg(target_arch = "x86_64")]
+    Avx512(avx512::Consts),
+    /// AVX2, BMI1, BMI2 and POPCNT: the stream only.
+    #[cfg(target_arch = "x86_64")]
+    Avx2(avx2::Consts),
+}
+
+/// Call `avx512::$f(consts, ...)` on the AVX-512 backend: lockstep play,
+/// which the AVX2 backend does not have (callers check
+/// [`Lanes::lockstep`]). Every caller has checked what the function needs
+/// beyond what every AVX-512 `Lanes` has (AVX-512 F, BW and VBMI, detected
+/// in [`Lanes::new`]): `decodes` for key decoding.
+macro_rules! lockstep {
     ($lanes:ident, $f:ident($($arg:expr),*)) => {{
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the features the function is compiled for were detected
-        // (see above).
-        unsafe {
-            avx512::$f(&$lanes.consts, $($arg),*)
+        match &$lanes.backend {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the features the function is compiled for were
+            // detected (see above).
+            Backend::Avx512(c) => unsafe { avx512::$f(c, $($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2(_) => {
+                let _ = ($($arg),*);
+                unreachable!("the AVX2 kernel only streams")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => {
+                let _ = ($($arg),*);
+                unreachable!("Lanes::new returns None off x86-64")
+            }
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = ($($arg),*);
-            unreachable!("Lanes::new returns None off x86-64")
+    }};
+}
+
+/// Call `$f(consts, ...)` of the streaming kernel of either backend.
+/// Every caller but `sums` has checked `streams`: on AVX-512 that VBMI2,
+/// VL, BMI2 and POPCNT were detected as well (in [`Lanes::new`]); the
+/// AVX-512 `sums` needs only what every AVX-512 `Lanes` has. An AVX2
+/// `Lanes` is only built where AVX2, BMI1, BMI2 and POPCNT were detected.
+macro_rules! streaming {
+    ($lanes:ident, $f:ident($($arg:expr),*)) => {{
+        match &$lanes.backend {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the features the function is compiled for were
+            // detected (see above).
+            Backend::Avx512(c) => unsafe { avx512::$f(c, $($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Backend::Avx2(c) => unsafe { avx2::$f(c, $($arg),*) },
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => {
+                let _ = ($($arg),*);
+                unreachable!("Lanes::new returns None off x86-64")
+            }
         }
     }};
 }
 
 impl Lanes {
-    /// The kernel for `n` pits a side with at most `stones` stones in play,
-    /// streaming when `streams` is asked for; `None` when the CPU lacks
-    /// what that needs (see [`cpu`]). Which board gets which kernel is
-    /// decided in [`super::plan`], not here.
-    pub fn new(n: usize, stones: usize, relay: bool, streams: bool) -> Option<Lanes> {
+    /// The lanes of `kernel` for `n` pits a side with at most `stones`
+    /// stones in play: [`Kernel::Lockstep`] plays in lockstep on AVX-512,
+    /// [`Kernel::Stream`] streams on AVX-512 as well, [`Kernel::Avx2`] only
+    /// streams, on AVX2. `None` for the scalar kernel, and when the CPU
+    /// lacks what the kernel needs (see [`cpu`]). Which board gets which
+    /// kernel is decided in [`super::plan`], not here.
+    pub fn new(n: usize, stones: usize, relay: bool, kernel: Kernel) -> Option<Lanes> {
         let cpu = cpu();
         debug_assert!(
             2 * n < 16,
             "a ring of {} counters does not fit a lane",
             2 * n + 1
         );
+        let streams = matches!(kernel, Kernel::Stream | Kernel::Avx2);
         debug_assert!(!streams || n <= 6, "records need 3 spare bytes");
-        if !cpu.lockstep || (streams && !cpu.streams) {
+        let runs = match kernel {
+            Kernel::Scalar => false,
+            Kernel::Avx2 => cpu.avx2,
+            Kernel::Lockstep => cpu.lockstep,
+            Kernel::Stream => cpu.streams,
+        };
+        if !runs {
             return None;
         }
         #[cfg(target_arch = "x86_64")]
         {
-            // SAFETY: `cpu()` detected AVX-512 F, BW and VBMI, the features
-            // the constants are built with.
-            let consts = unsafe { avx512::Consts::new(n, stones, relay) };
+            let backend = if kernel == Kernel::Avx2 {
+                // SAFETY: `cpu()` detected AVX2, the feature the constants
+                // are built with.
+                Backend::Avx2(unsafe { avx2::Consts::new(n, stones, relay) })
+            } else {
+                // SAFETY: `cpu()` detected AVX-512 F, BW and VBMI, the
+                // features the constants are built with.
+                Backend::Avx512(unsafe { avx512::Consts::new(n, stones, relay) })
+            };
             Some(Lanes {
-                consts,
-                decodes: cpu.decodes,
+                decodes: cpu.decodes && matches!(backend, Backend::Avx512(_)),
+                backend,
                 streams,
             })
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
             let _ = (n, stones, relay);
-            unreachable!("cpu() finds no AVX-512 off x86-64")
+            unreachable!("cpu() finds no SIMD kernel off x86-64")
+        }
+    }
+
+    /// True when [`Lanes::play`] runs here (the AVX-512 backend); the AVX2
+    /// backend only streams.
+    pub fn lockstep(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            matches!(self.backend, Backend::Avx512(_))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
         }
     }
 
@@ -196,12 +290,13 @@ impl Lanes {
     /// front of `out`; returns how many there were.
     pub fn play(&self, ring: [u64; 2], froms: &[usize], out: &mut Landings) -> usize {
         assert!(froms.len() <= MAX_PICKS, "at most {MAX_PICKS} picks");
-        kernel!(self, play(ring, froms, out))
+        assert!(self.lockstep(), "the AVX2 kernel has no lockstep play");
+        lockstep!(self, play(ring, froms, out))
     }
 
     /// True when [`Lanes::stream`] runs here: rings of at most 13
     /// counters (leaving a record's last three bytes free) on a CPU that
-    /// also has VBMI2, VL and BMI2.
+    /// also has VBMI2, VL and BMI2, or on the AVX2 backend.
     pub fn streams(&self) -> bool {
         self.streams
     }
@@ -223,6 +318,7 @@ impl Lanes {
             tags,
             mask,
             groups: froms.len().div_ceil(4),
+            len: froms.len(),
         }
     }
 
@@ -240,7 +336,7 @@ impl Lanes {
         out: &mut [[u8; 16]],
     ) -> usize {
         assert!(self.streams, "records need the streaming kernel");
-        kernel!(self, records(key, store, node, picks, out))
+        streaming!(self, records(key, store, node, picks, out))
     }
 
     /// [`Lanes::records`] for a packed ring (see
@@ -256,7 +352,7 @@ impl Lanes {
     ) -> usize {
         assert!(self.streams, "records need the streaming kernel");
         debug_assert_eq!(ring[1] >> 40, 0, "bytes 13 to 15 are free");
-        kernel!(self, records_ring(ring, node, picks, out))
+        streaming!(self, records_ring(ring, node, picks, out))
     }
 
     /// Play every record of `input` to the end of its relay chain (before
@@ -272,12 +368,12 @@ impl Lanes {
     /// registers step until the longest chain of a position ends.
     pub fn stream(&self, input: &[[u8; 16]], free: &mut Vec<[u8; 16]>, over: &mut Vec<[u8; 16]>) {
         assert!(self.streams, "the CPU or board does not allow streaming");
-        kernel!(self, stream(input, free, over))
+        streaming!(self, stream(input, free, over))
     }
 
     /// The running sums of every record's ring, as in [`Landings::sums`].
     pub fn sums(&self, records: &[[u8; 16]], out: &mut Vec<[u8; 16]>) {
-        kernel!(self, sums(records, out))
+        streaming!(self, sums(records, out))
     }
 
     /// [`Lanes::play`] on the ring that the 64-bit stars-and-bars `key`
@@ -296,9 +392,12 @@ impl Lanes {
         if !self.decodes {
             return None;
         }
-        Some(kernel!(self, play_key(key, store, froms, out)))
+        Some(lockstep!(self, play_key(key, store, froms, out)))
     }
 }
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
@@ -868,6 +967,116 @@ fn reciprocal(len: usize) -> u16 {
 
 #[cfg(test)]
 mod tests {
+    use super::{cpu, Kernel, Lanes};
+
+    /// A pick's relay chain on `ring`, before any capture: the ring after
+    /// it and where its last stone landed.
+    fn chain(ring: &[u8], from: usize, relay: bool) -> (Vec<u8>, u8) {
+        let (len, store) = (ring.len(), ring.len() / 2);
+        let mut ring = ring.to_vec();
+        let mut from = from;
+        loop {
+            let k = std::mem::take(&mut ring[from]) as usize;
+            for s in 1..=k {
+                ring[(from + s) % len] += 1;
+            }
+            let last = (from + k) % len;
+            if relay && last != store && ring[last] > 1 {
+                from = last;
+                continue;
+            }
+            return (ring, last as u8);
+        }
+    }
+
+    /// The streaming kernels against a plain sowing on random records of
+    /// every ring length, with and without relay, with fewer than 128
+    /// stones and with pits of 128 stones and more, in batches of every
+    /// size from 0 (so that lanes run dry at every point); the AVX-512 and
+    /// AVX2 streams give the same records in each output.
+    #[test]
+    fn the_streams_play_random_records_as_a_plain_sowing_does() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut random = |below: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % below
+        };
+        let kernels: Vec<Kernel> = [Kernel::Avx2, Kernel::Stream]
+            .into_iter()
+            .filter(|k| k.supported().is_ok())
+            .collect();
+        println!("streams tested on random records: {kernels:?}");
+        if cpu().avx2 {
+            assert!(kernels.contains(&Kernel::Avx2), "AVX2 runs here");
+        }
+        for n in 1..=6usize {
+            let len = 2 * n + 1;
+            for relay in [false, true] {
+                for heavy in [false, true] {
+                    let stones = if heavy { 255 } else { 127 };
+                    let lanes: Vec<Lanes> = kernels
+                        .iter()
+                        .map(|&k| Lanes::new(n, stones, relay, k).expect("supported"))
+                        .collect();
+                    for size in (0..40).chain([100, 1000]) {
+                        let mut input = Vec::new();
+                        let mut want = Vec::new();
+                        while input.len() < size {
+                            let most = if heavy { 2 } else { 1 + random(12) };
+                            let mut ring: Vec<u8> =
+                                (0..len).map(|_| random(most + 1) as u8).collect();
+                            if heavy {
+                                ring[random(len as u64) as usize] = 128 + random(100) as u8;
+                            }
+                            let from = random(len as u64) as usize;
+                            if from == n || ring[from] == 0 {
+                                continue;
+                            }
+                            let node = input.len() as u16;
+                            let mut record = [0u8; 16];
+                            record[..len].copy_from_slice(&ring);
+                            record[13] = from as u8;
+                            record[14..].copy_from_slice(&node.to_le_bytes());
+                            input.push(record);
+                            let (after, last) = chain(&ring, from, relay);
+                            record[..len].copy_from_slice(&after);
+                            record[13] = last;
+                            want.push(record);
+                        }
+                        let want_free: Vec<_> = want
+                            .iter()
+                            .filter(|r| r[13] as usize == n)
+                            .copied()
+                            .collect();
+                        let want_over: Vec<_> = want
+                            .iter()
+                            .filter(|r| r[13] as usize != n)
+                            .copied()
+                            .collect();
+                        let mut outputs = Vec::new();
+                        for (lanes, kernel) in lanes.iter().zip(&kernels) {
+                            let (mut free, mut over) = (Vec::new(), Vec::new());
+                            lanes.stream(&input, &mut free, &mut over);
+                            let what = format!("{kernel} n {n} relay {relay} heavy {heavy}");
+                            let mut sorted = [free.clone(), over.clone()];
+                            for out in &mut sorted {
+                                out.sort_by_key(|r| u16::from_le_bytes([r[14], r[15]]));
+                            }
+                            assert_eq!(sorted[0], want_free, "free turns, {what}");
+                            assert_eq!(sorted[1], want_over, "turns over, {what}");
+                            outputs.push((free, over));
+                        }
+                        // Both kernels finish the chains in the same order
+                        // only by chance; their outputs hold the same records.
+                        assert!(outputs.windows(2).all(|w| w[0].0.len() == w[1].0.len()));
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_reciprocal_divides_every_byte_exactly() {
         for n in 1..=7usize {
