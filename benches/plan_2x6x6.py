@@ -29,7 +29,7 @@ from math import comb, log10
 binary = sys.argv[1] if len(sys.argv) > 1 else "target/release/mancala-sweep"
 sent = float(sys.argv[2]) if len(sys.argv) > 2 else 7.0
 rate = float(sys.argv[3]) if len(sys.argv) > 3 else 1.16e6
-overhead = float(sys.argv[4]) if len(sys.argv) > 4 else 1.36
+overhead = float(sys.argv[4]) if len(sys.argv) > 4 else 1.66
 rss_per_peak = float(sys.argv[5]) if len(sys.argv) > 5 else 100.0
 
 profiles = {}
