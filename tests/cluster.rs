@@ -440,3 +440,39 @@ fn workers_with_their_share_on_disk_give_the_same_json_and_resume_after_every_st
     assert_eq!(json(again), want);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn workers_whose_checkpoints_disagree_are_refused() {
+    let board = Board::uniform(6, 3).unwrap();
+    let cluster = Cluster::new(1, 0, 2, None).unwrap();
+    let dir = std::env::temp_dir().join(format!(
+        "mancala-sweep-cluster-disagree-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    // Stop once some buckets are checkpointed, then lose one worker's
+    // directory: the other's checkpoint alone must not be resumed.
+    let stopped = loop {
+        let e = solve_cluster(
+            &board,
+            Rules::ANY_HOLE,
+            &spilled(&dir, Some(0.05)),
+            &cluster,
+        )
+        .expect_err("stopped by the budget");
+        assert!(e.is_deadline(), "{e}");
+        if dir.join("worker-0-of-2").join("checkpoint.json").exists() {
+            break e;
+        }
+    };
+    std::fs::remove_dir_all(dir.join("worker-1-of-2")).unwrap();
+    let e = solve_cluster(&board, Rules::ANY_HOLE, &spilled(&dir, None), &cluster).unwrap_err();
+    let text = e.to_string();
+    assert!(e.is_input(), "{text} (after {stopped})");
+    assert!(
+        text.contains("the workers' checkpoints are of different buckets")
+            && text.contains("remove the directory to start over"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
