@@ -367,10 +367,10 @@ mod dataflow {
             );
             let narrow = 2 * board.pits_per_side() < 16;
             match (bits, narrow) {
-                (0..=64, true) => run.counts::<u64, 2>(&board, rules, plan, worker),
-                (0..=64, false) => run.counts::<u64, 5>(&board, rules, plan, worker),
-                (65..=128, true) => run.counts::<u128, 2>(&board, rules, plan, worker),
-                (65..=128, false) => run.counts::<u128, 5>(&board, rules, plan, worker),
+                (0..=64, true) => run.counts::<u64, u64, 2>(&board, rules, plan, worker),
+                (0..=64, false) => run.counts::<u64, u64, 5>(&board, rules, plan, worker),
+                (65..=128, true) => run.counts::<u128, u64, 2>(&board, rules, plan, worker),
+                (65..=128, false) => run.counts::<u128, u64, 5>(&board, rules, plan, worker),
                 _ => Err(Fail::KeyTooWide(bits)),
             }
         });
@@ -482,18 +482,18 @@ mod dataflow {
     type Outcome = Result<(crate::search::exact::Solution, Traffic), Fail>;
 
     impl Shared<'_> {
-        /// The search with `u64` path counts, and again with `u128` when
+        /// The search with `C0` (`u64`) path counts, and again with `u128` when
         /// one overflows: every worker learns of an overflow in the same
         /// round (from the summaries), so all start again together, on a
         /// new dataflow.
-        fn counts<K: Key, const W: usize>(
+        fn counts<K: Key, C0: Count, const W: usize>(
             &self,
             board: &Board,
             rules: Rules,
             plan: Plan,
             worker: &mut timely::worker::Worker,
         ) -> Outcome {
-            match self.go(Search::<K, u64, W>::new(board, rules, plan), worker) {
+            match self.go(Search::<K, C0, W>::new(board, rules, plan), worker) {
                 Err(Fail::Overflow) => {
                     self.go(Search::<K, u128, W>::new(board, rules, plan), worker)
                 }
@@ -895,6 +895,66 @@ mod dataflow {
                     send(to, s, bytes, summary);
                 }
             }
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+        use crate::search::exact::Listing;
+        use crate::search::kernel::KernelChoice;
+
+        /// A count type that overflows (`u8`, from the search's own
+        /// tests) makes every worker start again with `u128` counts, on a
+        /// new dataflow, together; the answer is the one in memory.
+        #[test]
+        fn an_overflow_restarts_every_worker_with_u128_counts() {
+            // Any-hole 2x6x3 has positions reached by hundreds of sequences.
+            let board = Board::uniform(6, 3).unwrap();
+            let rules = Rules::ANY_HOLE;
+            let opts = SolveOptions {
+                listing: Listing::Limit(0),
+                ..Default::default()
+            };
+            let want = crate::search::exact::solve(&board, rules, &opts).unwrap();
+            let plan = crate::search::kernel::plan(6, 47, KernelChoice::Auto);
+            let guards = timely::execute(timely::Config::process(2), move |worker| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .build()
+                    .unwrap();
+                let cancel = AtomicBool::new(false);
+                let stop = Stop::new(Some(&cancel), None);
+                let shared = Shared {
+                    pool: &pool,
+                    stop: &stop,
+                    max_memory: u64::MAX,
+                    workers: 2,
+                    tell: None,
+                    spill: None,
+                };
+                shared
+                    .counts::<u64, u8, 2>(&board, rules, plan, worker)
+                    .map(|(s, _)| s)
+                    .map_err(|e| format!("{e:?}"))
+            })
+            .unwrap();
+            let answers = guards.join();
+            assert_eq!(answers.len(), 2);
+            for answer in answers {
+                let got = answer.unwrap().unwrap();
+                assert_eq!(got.turns_by_store, want.turns_by_store);
+                assert_eq!(got.positions_by_store, want.positions_by_store);
+                assert_eq!(
+                    (got.best_store, got.optimal_count),
+                    (want.best_store, want.optimal_count)
+                );
+            }
+            // And u8 counts alone do overflow on this board (so the
+            // restart above was taken).
+            let small = Search::<u64, u8, 2>::new(&board, rules, plan);
+            let stop = Stop::default();
+            assert!(matches!(small.run(&opts, &stop), Err(Fail::Overflow)));
         }
     }
 }
