@@ -62,8 +62,8 @@ for s in socks: s.close()" >"$dir/hosts"
   fi
   read -r user largest sum < <(cat "$dir"/time-* | awk '{ u += $2; s += $3; if ($3 > m) m = $3 } END { printf "%.2f %d %d\n", u, m / 1024, s / 1024 }')
   per=$(sed -n 's/.*(\([0-9.]*\) a position).*/\1/p' "$dir/err-0")
-  all=$(sed -n 's/.*positions in all.* \([0-9]*\) in all$/\1/p' "$dir/err-0")
-  positions=$(sed -n 's/.* \([0-9]*\) positions in all.*/\1/p' "$dir/err-0")
+  all=$(sed -n 's/.* \([0-9]*\) in all$/\1/p' "$dir/err-0")
+  positions=$(sed -n 's/.* of the \([0-9]*\) positions.*/\1/p' "$dir/err-0")
   per="$per / $(python3 -c "print(f'{$all / $positions:.2f}')")"
   ratio=$(python3 -c "print(f'{$wall / $mwall:.2f}')")
   echo "| --cluster, $n process$([ "$n" = 1 ] || echo es) × --threads $threads | $wall | $user | $largest / $sum | $per | $ratio |"

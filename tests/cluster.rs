@@ -59,6 +59,8 @@ fn one_process_gives_the_same_json_with_one_and_three_workers() {
                 ..Default::default()
             };
             let (got, traffic) = solve_cluster(&board, rules, &opts, &cluster).unwrap();
+            // One process expands every position itself.
+            assert_eq!(traffic.positions_here, got.positions);
             assert_eq!(
                 json(got),
                 want,

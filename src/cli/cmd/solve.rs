@@ -209,11 +209,12 @@ fn cluster(
     };
     if !args.quiet.quiet {
         eprintln!(
-            "process {} of {}, {} worker{} each: {} positions in all; {} bytes of successors sent between processes ({:.2} a position), {} in all",
+            "process {} of {}, {} worker{} each: {} of the {} positions expanded here; {} bytes of successors sent between processes ({:.2} a position), {} in all",
             cluster.process,
             cluster.processes(),
             cluster.workers,
             if cluster.workers == 1 { "" } else { "s" },
+            traffic.positions_here,
             solution.positions,
             traffic.between_processes,
             traffic.between_processes as f64 / solution.positions.max(1) as f64,

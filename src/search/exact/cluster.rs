@@ -123,6 +123,8 @@ pub struct Traffic {
     pub between_processes: u64,
     /// Entries sent (after each sender's deduplication).
     pub entries: u64,
+    /// Positions expanded by this process's workers: its share.
+    pub positions_here: u64,
 }
 
 #[cfg(feature = "cluster")]
@@ -170,6 +172,8 @@ mod dataflow {
     struct Summary {
         /// The round, as the timely time it was sent at.
         round: u64,
+        /// The worker that sent it.
+        worker: u64,
         /// Positions this worker expanded in the round.
         positions: u64,
         /// Path counts of the turns they ended, by final store.
@@ -590,6 +594,7 @@ mod dataflow {
 
             let blank = |time: u64| Summary {
                 round: time,
+                worker: me as u64,
                 positions: 0,
                 ended: vec![0; search.max_store + 1],
                 stop: 0,
@@ -793,6 +798,9 @@ mod dataflow {
                     traffic.sent += s.sent.0;
                     traffic.between_processes += s.sent.1;
                     traffic.entries += s.sent.2;
+                    if process_of(s.worker as usize) == process_of(me) {
+                        traffic.positions_here += s.positions;
+                    }
                     resident = resident.max(s.resident);
                 }
                 let positions: u64 = by_store.iter().sum();
