@@ -30,16 +30,28 @@ pub fn default_max_memory() -> u64 {
 /// the search's own count of its buffers, so that what the guard promises
 /// holds for the whole process: the binary, thread stacks and the
 /// allocator's slack, which the search's count leaves out.
+///
+/// It reads `/proc/self/statm` (the same figure as `VmRSS`, in pages): a
+/// few numbers where `status` is forty lines, because the guard reads it
+/// between the chunks of a bucket's expansion.
 pub fn resident_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let kb: u64 = status
-        .lines()
-        .find(|l| l.starts_with("VmRSS:"))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()?;
-    Some(kb * 1024)
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * page_size())
+}
+
+/// Bytes of a memory page.
+#[cfg(unix)]
+fn page_size() -> u64 {
+    // SAFETY: sysconf only reads a system constant.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    u64::try_from(size).ok().filter(|&s| s > 0).unwrap_or(4096)
+}
+
+/// Bytes of a memory page (there is no statm off Unix anyway).
+#[cfg(not(unix))]
+fn page_size() -> u64 {
+    4096
 }
 
 /// Read a size such as `800M`, `1.5G`, `2GiB` or `1000000` (bytes).

@@ -277,7 +277,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 let mut sink = Sink::new(self.max_store);
                 let mut landings = Landings::default();
                 match self.engine.streaming() {
-                    _ if stop.cause().is_some() => {}
+                    _ if stop.cause().is_some() || stop.over_memory() => {}
                     Some(lanes) => {
                         let mut buffers = Streams::default();
                         let kernel = (lanes, &lanes.picks(&self.scope));

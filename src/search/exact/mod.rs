@@ -273,7 +273,11 @@ pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solutio
     let bits = bits_needed(board.stones_in_pits(), pits);
     let narrow = 2 * board.pits_per_side() < 16;
     let plan = plan(board.pits_per_side(), bits, opts.kernel);
-    let stop = Stop::new(opts.cancel, opts.seconds);
+    let tripped = AtomicBool::new(false);
+    let mut stop = Stop::new(opts.cancel, opts.seconds);
+    if opts.max_memory < u64::MAX {
+        stop = stop.with_memory_limit(opts.max_memory, &tripped);
+    }
     let started = Instant::now();
     let result = guarded(&pool, || match (bits, narrow) {
         (0..=64, true) => run::<u64, 2>(board, rules, plan, opts, &stop),
@@ -468,7 +472,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             return Err(Fail::Stopped(cause, Box::new(progress)));
         }
         let resident = crate::search::memory::resident_bytes().unwrap_or(0);
-        if progress.memory.max(resident) > opts.max_memory {
+        if stop.memory_tripped() || progress.memory.max(resident) > opts.max_memory {
             return Err(Fail::Memory(Box::new(progress)));
         }
         Ok(())
@@ -678,6 +682,57 @@ mod tests {
             }
         }
         levels
+    }
+
+    /// The guard between the chunks of a bucket's expansion (issue 17): a
+    /// bucket whose expansion the guard before it let through (an estimate
+    /// of its successors) is still stopped once the process passes the
+    /// limit; its chunks are skipped and the pass ends at its checkpoint
+    /// with the memory error, never with counts of half a bucket.
+    #[test]
+    fn the_memory_guard_holds_inside_a_bucket() {
+        let resident = crate::search::memory::resident_bytes().expect("Linux has /proc");
+        let board = Board::uniform(6, 3).unwrap();
+        let search = Search::<u64, u64, 2>::new(&board, Rules::ANY_HOLE, scalar());
+        let tripped = AtomicBool::new(false);
+        let stop = Stop::default().with_memory_limit(resident / 2, &tripped);
+        let mut frontier = search.seeded();
+        let first = search.start.store() as usize;
+        // The guard before the bucket says it fits; the one inside does not.
+        let (bucket, ended, pushed) = search
+            .step(&mut frontier, first, &stop, None, &|_| Ok(()))
+            .ok()
+            .unwrap()
+            .expect("the start is a node");
+        assert_eq!(bucket.len(), 1);
+        assert!(tripped.load(std::sync::atomic::Ordering::Relaxed));
+        assert_eq!((pushed, ended.iter().sum::<u128>()), (0, 0), "skipped");
+        let opts = SolveOptions {
+            listing: Listing::Limit(0),
+            ..Default::default()
+        };
+        let progress = Progress {
+            phase: Phase::Forward,
+            store: first,
+            max_store: search.max_store,
+            positions: 1,
+            memory: 0,
+            best: None,
+            within: None,
+            disk: None,
+        };
+        assert!(matches!(
+            search.checkpoint(&opts, &stop, progress),
+            Err(Fail::Memory(_))
+        ));
+        // Without the limit the same bucket expands.
+        let mut frontier = search.seeded();
+        let (_, _, pushed) = search
+            .step(&mut frontier, first, &Stop::default(), None, &|_| Ok(()))
+            .ok()
+            .unwrap()
+            .unwrap();
+        assert!(pushed > 0);
     }
 
     #[test]

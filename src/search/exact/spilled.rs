@@ -159,17 +159,23 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 spill
                     .relieve()
                     .map_err(|e| fail(e, positions, &spill, &ended))?;
-                if stop.cause().is_some() {
+                if stop.cause().is_some() || stop.memory_tripped() {
                     break;
                 }
             }
-            // A bucket cut short by a stop is not recorded: the checkpoint
-            // of the bucket before stays, and a resume does this one again.
+            // A bucket cut short by a stop or the memory guard is not
+            // recorded: the checkpoint of the bucket before stays, and a
+            // resume does this one again.
             if let Some(cause) = stop.cause() {
                 return Err(Fail::Stopped(
                     cause,
                     Box::new(progress(positions, None, &spill, &ended)),
                 ));
+            }
+            if stop.memory_tripped() {
+                return Err(Fail::Memory(Box::new(progress(
+                    positions, None, &spill, &ended,
+                ))));
             }
             seconds += began.elapsed().as_secs_f64();
             spill
