@@ -508,4 +508,30 @@ fn large_buckets_report_progress_from_inside() {
     assert!(inside >= 32, "{inside} reports from inside buckets");
     let buckets = events.iter().filter(|e| e.within.is_none()).count();
     assert!(buckets > 0);
+    // The forecast of what is left (issue 17): made once a few buckets are
+    // done, never below what the bucket in progress still holds, within a
+    // factor of 2 of the truth from the largest bucket on, and nothing
+    // after the last bucket.
+    let largest = (0..=with.total_stones as usize)
+        .max_by_key(|&k| with.positions_by_store[k])
+        .unwrap();
+    for e in &events {
+        let truth = with.positions - e.positions;
+        match (e.left, e.within) {
+            (Some(left), Some(w)) => assert!(left >= w.of - w.done, "{e:?}"),
+            (None, _) => assert!(e.store < 8, "no forecast after bucket {}", e.store),
+            _ => {}
+        }
+        if let (Some(left), true) = (e.left, e.store >= largest) {
+            assert!(
+                left <= 2 * truth.max(1) && 2 * left >= truth,
+                "after {e:?}: {truth} left in truth"
+            );
+        }
+    }
+    let last = events.last().unwrap();
+    assert_eq!(
+        (last.store, last.left),
+        (with.total_stones as usize, Some(0))
+    );
 }

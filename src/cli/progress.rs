@@ -11,6 +11,15 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// A time for people: `40 s`, `12 min`, `3.5 h`.
+fn duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 90.0 => format!("{s:.0} s"),
+        s if s < 90.0 * 60.0 => format!("{:.0} min", s / 60.0),
+        s => format!("{:.1} h", s / 3600.0),
+    }
+}
+
 /// The environment variable that asks for progress as plain lines.
 pub const PROGRESS_VAR: &str = "MANCALA_SWEEP_PROGRESS";
 
@@ -85,10 +94,11 @@ impl Bar {
         };
         let base = *self.base.get_or_init(|| p.positions);
         self.show(prefix, p.store, p.max_store, |secs| {
+            let rate = p.positions.saturating_sub(base) as f64 / secs;
             let mut text = format!(
                 "| {} positions | {:.1}M/s | {}",
                 p.positions,
-                p.positions.saturating_sub(base) as f64 / secs / 1e6,
+                rate / 1e6,
                 format_bytes(p.memory)
             );
             if let Some(d) = p.disk {
@@ -106,6 +116,14 @@ impl Bar {
                     w.done,
                     w.of,
                     100.0 * w.done as f64 / w.of.max(1) as f64
+                ));
+            }
+            // The whole search: the forecast of positions left at this
+            // run's pace so far.
+            if let Some(left) = p.left.filter(|_| rate > 0.0) {
+                text.push_str(&format!(
+                    " | about {} left in all (forecast)",
+                    duration(left as f64 / rate)
                 ));
             }
             text

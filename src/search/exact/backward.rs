@@ -50,6 +50,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             best: Some(best as u32),
             within: None,
             disk: None,
+            left: None,
         };
         self.checkpoint(opts, stop, progress)
     }

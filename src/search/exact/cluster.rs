@@ -644,6 +644,7 @@ mod dataflow {
                 best: best(ended),
                 within: None,
                 disk: None,
+                left: None,
             };
 
             // Round 0: the workers agree where to start. A search starts at
@@ -839,7 +840,10 @@ mod dataflow {
                 }
                 if let Some(tell) = self.tell {
                     // The caller may have gone (its own error); nothing to do then.
-                    let _ = tell.send(progress(store, positions, &ended, resident));
+                    let _ = tell.send(Progress {
+                        left: search.left(&by_store, store, None),
+                        ..progress(store, positions, &ended, resident)
+                    });
                 }
             }
             let levels = (0..=search.max_store).map(|_| Level::default()).collect();

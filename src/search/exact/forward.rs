@@ -358,6 +358,11 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             let best = ended.iter().rposition(|&c| c > 0).map(|b| b as u32);
             let within = |done: u64, of: u64| {
                 if let Some(report) = opts.progress {
+                    let within = Within {
+                        done,
+                        of,
+                        seconds: began.elapsed().as_secs_f64(),
+                    };
                     report(&Progress {
                         phase: Phase::Forward,
                         store,
@@ -365,12 +370,9 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                         positions: positions + done,
                         memory,
                         best,
-                        within: Some(Within {
-                            done,
-                            of,
-                            seconds: began.elapsed().as_secs_f64(),
-                        }),
+                        within: Some(within),
                         disk: None,
+                        left: self.left(&sizes, store, Some(within)),
                     });
                 }
             };
@@ -395,6 +397,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                         best,
                         within: None,
                         disk: None,
+                        left: None,
                     })));
                 }
                 Ok(())
@@ -430,6 +433,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 best: ended.iter().rposition(|&c| c > 0).map(|b| b as u32),
                 within: None,
                 disk: None,
+                left: self.left(&sizes, store, None),
             };
             self.checkpoint(opts, stop, progress)?;
         }

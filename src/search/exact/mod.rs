@@ -45,6 +45,7 @@ pub(crate) mod backward;
 #[doc(hidden)]
 pub mod bench;
 pub mod cluster;
+pub mod forecast;
 pub(crate) mod forward;
 pub(crate) mod key;
 pub(crate) mod level;
@@ -130,6 +131,11 @@ pub struct Progress {
     /// The run files of a search that spills to disk
     /// ([`SolveOptions::spill`]); `None` for a search in memory.
     pub disk: Option<DiskUse>,
+    /// A forecast of the positions the forward pass has still to expand,
+    /// this bucket's included, from the growth of the buckets done (see
+    /// [`forecast`]); `None` in the backward pass and until enough buckets
+    /// are done to make one.
+    pub left: Option<u64>,
 }
 
 /// Disk use of a search that spills its frontier.
@@ -331,6 +337,25 @@ fn search_error(e: Fail, board: &Board, rules: Rules, opts: &SolveOptions) -> Se
             bits,
         },
         Fail::Spill(e, p) => spill_error(e, *p, opts),
+    }
+}
+
+impl<K, C, const W: usize> Search<K, C, W> {
+    /// The forecast of positions left after bucket `store` of a forward
+    /// pass whose buckets held `by_store` (see [`forecast`]); while the
+    /// bucket is expanded, `within` has the positions of it done and in
+    /// it.
+    fn left(&self, by_store: &[u64], store: usize, within: Option<Within>) -> Option<u64> {
+        let counters = self.len - 1;
+        match within {
+            None => forecast::positions_left(by_store, store, self.max_store, counters),
+            Some(w) => {
+                let mut sizes = by_store.to_vec();
+                sizes[store] = w.of;
+                let after = forecast::positions_left(&sizes, store, self.max_store, counters)?;
+                Some(after + w.of.saturating_sub(w.done))
+            }
+        }
     }
 }
 
@@ -720,6 +745,7 @@ mod tests {
             best: None,
             within: None,
             disk: None,
+            left: None,
         };
         assert!(matches!(
             search.checkpoint(&opts, &stop, progress),

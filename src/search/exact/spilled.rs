@@ -58,6 +58,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             best: None,
             within: None,
             disk: None,
+            left: None,
         };
         let (mut spill, checkpoint) = Spill::<K, C>::open(
             dir,
@@ -106,6 +107,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 best: best(ended),
                 within,
                 disk: disk(spill),
+                left: None,
             };
             let fail = |e, positions, spill: &Spill<K, C>, ended: &[u128]| match e {
                 SpillFail::Overflow => Fail::Overflow,
@@ -130,7 +132,10 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                             of,
                             seconds: began.elapsed().as_secs_f64(),
                         };
-                        report(&progress(positions + d, Some(within), &spill, &ended));
+                        report(&Progress {
+                            left: self.left(&by_store, store, Some(within)),
+                            ..progress(positions + d, Some(within), &spill, &ended)
+                        });
                     }
                 };
                 let tick = opts.progress.map(|_| &report as &(dyn Fn(u64, u64) + Sync));
@@ -188,7 +193,11 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                     store == self.max_store,
                 )
                 .map_err(|e| fail(e, positions, &spill, &ended))?;
-            self.checkpoint(opts, stop, progress(positions, None, &spill, &ended))?;
+            let done = Progress {
+                left: self.left(&by_store, store, None),
+                ..progress(positions, None, &spill, &ended)
+            };
+            self.checkpoint(opts, stop, done)?;
         }
         let levels = (0..=self.max_store).map(|_| Level::default()).collect();
         Counted::new(ended, by_store, levels)
