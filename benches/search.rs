@@ -125,7 +125,8 @@ fn expand_bucket(c: &mut Criterion) {
             Kernel::Lockstep,
             "lockstep kernel, a position at a time (streaming off)",
         ),
-        (Kernel::Scalar, "one pick at a time (no AVX-512)"),
+        (Kernel::Avx2, "streaming kernel on AVX2 (no AVX-512 VBMI)"),
+        (Kernel::Scalar, "one pick at a time (no SIMD)"),
     ];
     let mut engines = Vec::new();
     for (kernel, name) in names {
@@ -147,6 +148,26 @@ fn expand_bucket(c: &mut Criterion) {
             bench.iter(|| assert_eq!(count(b), len))
         });
     }
+    // The same positions with 128-bit keys, on the fastest kernel: what
+    // the key's width alone costs (issue 17's wide keys).
+    let wide = engines[0].1.widened();
+    let wide_successors = |w: &mancala_sweep::internals::WideBucket| {
+        let mut all: Vec<(usize, u64, u64)> = (w.expand().into_iter().enumerate())
+            .flat_map(|(t, run)| run.into_iter().map(move |(k, c)| (t, k, c)))
+            .collect();
+        all.sort_unstable();
+        all
+    };
+    assert_eq!(
+        wide_successors(&wide),
+        want,
+        "128-bit keys expand differently"
+    );
+    let len = want.len();
+    g.bench_function(
+        format!("any-hole 2x6x4 store 20, {}, 128-bit keys", engines[0].0),
+        |bench| bench.iter(|| assert_eq!(wide.expand().iter().map(Vec::len).sum::<usize>(), len)),
+    );
     g.finish();
 }
 

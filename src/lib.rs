@@ -59,7 +59,7 @@ pub use search::{find, solve, FindOptions, Found, Listing, Solution, SolveOption
 /// tests: not part of the documented API, and free to change.
 #[doc(hidden)]
 pub mod internals {
-    pub use crate::search::exact::bench::Bucket;
+    pub use crate::search::exact::bench::{Bucket, WideBucket};
     pub use crate::search::exact::key::{bits_needed, Key};
     pub use crate::search::exact::store::memory::{merge_sorted, Frontier, Run};
     pub use crate::search::kernel::packed::{self, pack, unpack, Engine, Packed};

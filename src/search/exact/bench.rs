@@ -14,8 +14,37 @@ use crate::search::kernel::{Kernel, KernelChoice, Plan};
 /// a side with 64-bit keys.
 pub struct Bucket {
     search: Search<u64, u64, 2>,
+    kernel: Kernel,
     store: usize,
     nodes: Nodes<u64, u64>,
+}
+
+/// The same bucket with 128-bit keys, as boards of more than 64 key bits
+/// (any-hole 2x6x5, avalanche 2x6x6) are searched: the positions and the
+/// kernel are the same, so a benchmark of both shows what the key's
+/// width alone costs.
+pub struct WideBucket {
+    search: Search<u128, u64, 2>,
+    store: usize,
+    nodes: Nodes<u128, u64>,
+}
+
+impl WideBucket {
+    /// Expand every node; successors by store as `u64` keys (they fit: the
+    /// board is the same), each store's runs concatenated.
+    pub fn expand(&self) -> Vec<Vec<Entry<u64, u64>>> {
+        let mut streams = vec![Vec::new(); self.search.max_store + 1];
+        for chunk in self
+            .search
+            .expand_bucket(&self.nodes, self.store, &Stop::default(), None)
+        {
+            for (t, run) in chunk.runs {
+                let narrow = run.entries().iter().map(|&(k, c)| (k as u64, c));
+                streams[t].extend(narrow);
+            }
+        }
+        streams
+    }
 }
 
 impl Bucket {
@@ -43,6 +72,7 @@ impl Bucket {
         let nodes = frontier.take(store).map_err(|_| overflow())?;
         Ok(Bucket {
             search,
+            kernel: plan.kernel,
             store,
             nodes,
         })
@@ -63,7 +93,29 @@ impl Bucket {
                 && crate::search::kernel::relay::cpu().decodes,
         };
         self.search = Search::new(&s.start, s.rules, plan);
+        self.kernel = kernel;
         self
+    }
+
+    /// The same bucket and kernel with 128-bit keys (which the kernel
+    /// never decodes itself: the search hands it rings).
+    pub fn widened(&self) -> WideBucket {
+        let s = &self.search;
+        let plan = Plan {
+            kernel: self.kernel,
+            decode_keys: false,
+        };
+        let parts = self
+            .nodes
+            .parts()
+            .iter()
+            .map(|p| p.iter().map(|&(k, c)| (k as u128, c)).collect())
+            .collect();
+        WideBucket {
+            search: Search::new(&s.start, s.rules, plan),
+            store: self.store,
+            nodes: Nodes::from_parts(parts),
+        }
     }
 
     /// Number of nodes in the bucket.
