@@ -128,13 +128,23 @@ fn every_position_of_tiny_boards_agrees_with_the_exhaustive_analysis() {
     let mut checked = 0;
     for rules in own_rules() {
         for (n, max_stones) in [(1usize, 8u32), (2, 7), (3, 5)] {
-            for eg in [0, 4] {
+            // The 32-byte table, then the compact one (keyed by rank), made
+            // small enough that entries are replaced and tags tell apart
+            // the positions of a bucket.
+            for (eg, table_bytes, max) in [
+                (0, 1 << 20, 0),
+                (4, 1 << 20, 0),
+                (0, 1 << 10, max_stones),
+                (4, 1 << 10, max_stones),
+            ] {
                 let opts = SolveOptions {
-                    table_bytes: 1 << 20,
+                    table_bytes,
                     endgame_stones: eg,
+                    max_stones: max,
                     ..SolveOptions::default()
                 };
                 let mut solver = Solver::new(rules, n, opts).unwrap();
+                assert_eq!(solver.table_entries().1, if max > 0 { 8 } else { 32 });
                 let mut memo = HashMap::new();
                 for total in 1..=max_stones {
                     let mut all = Vec::new();
@@ -185,8 +195,8 @@ proptest! {
         let deep = 1000;
         let m = minimax_value(&s, deep);
         prop_assert_eq!(alphabeta_value(&s, deep), m);
-        for (etc, eg) in [(false, 0), (true, 0), (true, 6)] {
-            let opts = SolveOptions { table_bytes: 1 << 16, etc, endgame_stones: eg, ..SolveOptions::default() };
+        for (etc, eg, max) in [(false, 0, 0), (true, 0, 0), (true, 6, 0), (true, 6, 30), (false, 0, 30)] {
+            let opts = SolveOptions { table_bytes: 1 << 16, etc, endgame_stones: eg, max_stones: max, ..SolveOptions::default() };
             let r = solve::solve(&s, &opts, &never).unwrap();
             prop_assert!(r.exact);
             prop_assert_eq!(r.value, m);

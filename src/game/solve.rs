@@ -29,8 +29,9 @@
 //!   ordered, and the table asks for huge pages (the probes' TLB misses were
 //!   most of the time);
 //! - move ordering: the table's pick, then picks that end in the store (the
-//!   one nearest the store first), then captures by size, then the rest from
-//!   the store side;
+//!   one nearest the store first), then the rest by the stones they put in
+//!   the store at once (sown past it, captured), nearest the store first
+//!   among equals ([`order_score`]);
 //! - enhanced transposition cutoffs ([`SolveOptions::etc`]): before
 //!   searching a node's children, their table bounds are checked for a
 //!   cutoff, at nodes with [`SolveOptions::etc_stones`] stones or more;
@@ -54,7 +55,7 @@ use crate::game::state::{
 };
 use crate::rules::pick::{self, PickEnd};
 use crate::rules::Pit;
-use crate::rules::{Rules, Scope};
+use crate::rules::{Capture, Rules, Scope};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -81,6 +82,13 @@ pub struct SolveOptions {
     /// turns (leaves scored by the stores) run before the search to the end,
     /// so that its move ordering comes from the table (0: none).
     pub deepening: u32,
+    /// The most stones the pits of the positions to solve hold (0: not
+    /// known); [`SolveOptions::fit_to`] sets it. Known, and with scope own,
+    /// the table keys a position by the rank of its pit counts and packs an
+    /// entry into 8 bytes, four times the entries of the 32-byte layout in
+    /// the same memory, when the ranks fit its tag (see [`CompactTable`]).
+    #[serde(default)]
+    pub max_stones: u32,
 }
 
 impl Default for SolveOptions {
@@ -94,6 +102,7 @@ impl Default for SolveOptions {
             etc_stones: 20,
             endgame_stones: 12,
             deepening: 0,
+            max_stones: 0,
         }
     }
 }
@@ -104,8 +113,10 @@ impl SolveOptions {
     /// their number, and a turn count per position under [`Scope::Any`]):
     /// a game on a small board needs kilobytes, not the default 256 MiB,
     /// and zeroing a table it cannot use was most of a small solve's time.
-    /// Only ever lowers `table_bytes`.
+    /// Only ever lowers `table_bytes`. Records `stones` as
+    /// [`SolveOptions::max_stones`], for the compact table.
     pub fn fit_to(mut self, rules: Rules, n: usize, stones: u32) -> SolveOptions {
+        self.max_stones = stones;
         // Positions with at most `stones` stones in 2n pits: C(stones + 2n, 2n).
         let (a, b) = (stones as u128 + 2 * n as u128, 2 * n as u128);
         let mut positions: u128 = 1;
@@ -197,28 +208,46 @@ pub struct Solver {
     rules: Rules,
     n: usize,
     opts: SolveOptions,
-    table: Vec<Bucket>,
+    table: Table,
+    /// Buckets in the table, less one (a power of two, less one).
     mask: usize,
     nodes: u64,
     stopped: bool,
-    exact_key: bool,
     endgame: Option<Endgame>,
     /// Enhanced transposition cutoffs are tried at nodes with at least this
     /// many stones in their pits.
     etc_stones: i32,
 }
 
+/// Folds the bounds of a new search of a position into its entry: deeper
+/// bounds replace shallower ones, bounds of the same depth intersect.
+#[inline]
+fn merge(e: &mut Entry, new: &Entry) {
+    if new.depth > e.depth {
+        e.lo = new.lo;
+        e.hi = new.hi;
+        e.depth = new.depth;
+    } else if new.depth == e.depth {
+        e.lo = e.lo.max(new.lo);
+        e.hi = e.hi.min(new.hi);
+    }
+    e.work = e.work.max(new.work);
+    if new.best != NO_MOVE {
+        e.best = new.best;
+    }
+}
+
 /// A zeroed table of `buckets` buckets, on huge pages where the system
 /// gives them: the probes land anywhere in hundreds of megabytes, and with
 /// 4 KiB pages most of them missed the TLB as well as the cache (measured:
 /// the probe's load was most of the search's time).
-fn table(buckets: usize) -> Vec<Bucket> {
-    let mut t: Vec<Bucket> = Vec::with_capacity(buckets);
+fn table<B: Clone + Default>(buckets: usize) -> Vec<B> {
+    let mut t: Vec<B> = Vec::with_capacity(buckets);
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
         let start = t.as_mut_ptr() as usize;
-        let end = start + buckets * std::mem::size_of::<Bucket>();
+        let end = start + buckets * std::mem::size_of::<B>();
         let (from, to) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
         if to > from {
             // SAFETY: madvise only advises: the range lies inside the
@@ -228,8 +257,114 @@ fn table(buckets: usize) -> Vec<Bucket> {
             unsafe { libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE) };
         }
     }
-    t.resize(buckets, Bucket::default());
+    t.resize(buckets, B::default());
     t
+}
+
+/// The table in one of its two layouts.
+enum Table {
+    /// 32-byte entries, two to a bucket, keyed by the pits themselves
+    /// (`exact`: packed a byte a pit) or by a 128-bit hash of them.
+    Wide { buckets: Vec<Bucket>, exact: bool },
+    /// 8-byte entries keyed by rank.
+    Compact(CompactTable),
+}
+
+/// A table of 8-byte entries, eight to a 64-byte bucket (scope own, at
+/// most 127 stones). A position's key is the rank of its 2n pit counts
+/// among all counts of at most [`SolveOptions::max_stones`] stones
+/// ([`Ranks`]), a number below 2^`key_bits`, put through a bijection of
+/// `key_bits`-bit numbers ([`mix_bits`]). Its low bits pick the bucket and
+/// the rest, at most [`TAG_BITS`] bits, are the tag kept in the entry, so
+/// bucket and tag together name the position exactly: no two positions
+/// ever share an entry. Positions with more stones than the ranks cover
+/// are not kept (still exact, only slower). An entry packs, low bits
+/// first: the best pick (6 bits), the work (6), the upper bound + 128
+/// (8), the lower bound + 128 (8), the depth (8; 0 marks an empty entry)
+/// and the tag (28).
+struct CompactTable {
+    buckets: Vec<CompactBucket>,
+    ranks: Ranks,
+    key_bits: u32,
+    index_bits: u32,
+}
+
+/// Eight compact entries in one cache line: a probe costs one miss.
+#[derive(Clone, Copy, Default)]
+#[repr(align(64))]
+struct CompactBucket([u64; 8]);
+
+/// Bytes of a compact entry.
+const COMPACT_BYTES: u64 = 8;
+
+/// Bits of a compact entry's tag.
+const TAG_BITS: u32 = 28;
+
+/// The key of a position the compact table does not keep.
+const UNKEPT: (u64, u64) = (u64::MAX, u64::MAX);
+
+/// A bijection of the numbers below 2^`bits` that spreads neighbouring
+/// ranks over the buckets: each step (xor with a right shift, multiply by
+/// an odd number modulo 2^`bits`) can be undone, so distinct ranks stay
+/// distinct.
+fn mix_bits(mut x: u64, bits: u32) -> u64 {
+    let m = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let h = (bits / 2).max(1);
+    x ^= x >> h;
+    x = x.wrapping_mul(0xff51afd7ed558ccd) & m;
+    x ^= x >> h;
+    x = x.wrapping_mul(0xc4ceb9fe1a85ec53) & m;
+    x ^ (x >> h)
+}
+
+impl CompactTable {
+    /// The layout for `rules`, `n` pits a side and `opts`, when it applies:
+    /// scope own, a known stone count of at most 127 (bounds are kept in a
+    /// byte), and ranks that fit the bucket index and the tag together.
+    /// Returns (entries, key bits, index bits).
+    fn layout(rules: Rules, n: usize, opts: &SolveOptions) -> Option<(u64, u32, u32)> {
+        if rules.scope != Scope::Own || opts.max_stones == 0 || opts.max_stones > 127 {
+            return None;
+        }
+        let positions = Ranks::count(2 * n, opts.max_stones);
+        let key_bits = 128 - (positions - 1).leading_zeros().min(127);
+        let entries = (opts.table_bytes / COMPACT_BYTES).max(8);
+        let entries = 1u64 << (63 - entries.leading_zeros());
+        let index_bits = (entries / 8).trailing_zeros();
+        (key_bits <= index_bits + TAG_BITS && key_bits < 64)
+            .then_some((entries, key_bits, index_bits))
+    }
+
+    /// The entry for `tag` in `bucket` packed.
+    #[inline]
+    fn unpack(e: u64) -> Entry {
+        Entry {
+            k0: e >> 36,
+            k1: 0,
+            lo: ((e >> 20) & 0xff) as i16 - 128,
+            hi: ((e >> 12) & 0xff) as i16 - 128,
+            best: match (e & 0x3f) as u8 {
+                0x3f => NO_MOVE,
+                b => b,
+            },
+            work: ((e >> 6) & 0x3f) as u8,
+            depth: ((e >> 28) & 0xff) as u8,
+        }
+    }
+
+    #[inline]
+    fn pack(tag: u64, e: &Entry) -> u64 {
+        (tag << 36)
+            | (e.depth as u64) << 28
+            | ((e.lo + 128) as u64 & 0xff) << 20
+            | ((e.hi + 128) as u64 & 0xff) << 12
+            | (e.work.min(0x3f) as u64) << 6
+            | e.best.min(0x3f) as u64
+    }
 }
 
 fn mix(mut x: u64) -> u64 {
@@ -244,7 +379,6 @@ impl Solver {
     /// A solver for `rules` on boards of `n` pits a side. Refuses when the
     /// table (and endgame database) would exceed `opts.memory_cap`.
     pub fn new(rules: Rules, n: usize, opts: SolveOptions) -> Result<Solver, GameError> {
-        let entries = Solver::entries(&opts);
         let endgame_stones = Solver::endgame_stones(rules, &opts);
         let requested = Solver::bytes(rules, n, &opts);
         if requested > opts.memory_cap {
@@ -254,14 +388,34 @@ impl Solver {
             });
         }
         let any_bits = if rules.scope == Scope::Any { 16 } else { 0 };
+        let (table, buckets) = match CompactTable::layout(rules, n, &opts) {
+            Some((entries, key_bits, index_bits)) => (
+                Table::Compact(CompactTable {
+                    buckets: table(entries as usize / 8),
+                    ranks: Ranks::new(2 * n, opts.max_stones),
+                    key_bits,
+                    index_bits,
+                }),
+                entries / 8,
+            ),
+            None => {
+                let entries = Solver::entries(&opts);
+                (
+                    Table::Wide {
+                        buckets: table(entries as usize / 2),
+                        exact: 16 * n + any_bits <= 128,
+                    },
+                    entries / 2,
+                )
+            }
+        };
         Ok(Solver {
             rules,
             n,
-            table: table(entries as usize / 2),
-            mask: entries as usize / 2 - 1,
+            table,
+            mask: buckets as usize - 1,
             nodes: 0,
             stopped: false,
-            exact_key: 16 * n + any_bits <= 128,
             endgame: (endgame_stones > 0).then(|| Endgame::new(2 * n, endgame_stones)),
             etc_stones: opts.etc_stones as i32,
             opts,
@@ -288,7 +442,21 @@ impl Solver {
     /// against the cap: a server that keeps solvers alive adds them up.
     pub fn bytes(rules: Rules, n: usize, opts: &SolveOptions) -> u64 {
         let db_bytes = Endgame::bytes(2 * n, Solver::endgame_stones(rules, opts));
-        Solver::entries(opts) * ENTRY_BYTES + db_bytes
+        let table_bytes = match CompactTable::layout(rules, n, opts) {
+            Some((entries, _, _)) => entries * COMPACT_BYTES,
+            None => Solver::entries(opts) * ENTRY_BYTES,
+        };
+        table_bytes + db_bytes
+    }
+
+    /// The table's entries and the bytes of one: 8-byte entries keyed by
+    /// rank where [`SolveOptions::max_stones`] lets them, 32-byte ones
+    /// otherwise.
+    pub fn table_entries(&self) -> (u64, u64) {
+        match &self.table {
+            Table::Compact(t) => (t.buckets.len() as u64 * 8, COMPACT_BYTES),
+            Table::Wide { buckets, .. } => (buckets.len() as u64 * 2, ENTRY_BYTES),
+        }
     }
 
     /// The options in force.
@@ -298,30 +466,47 @@ impl Solver {
 
     fn key(&self, pos: &Cells, turns_left: u32) -> (u64, u64) {
         let n = self.n;
-        if self.exact_key {
-            let mut k: u128 = 0;
-            for &c in pos[..n].iter().chain(&pos[n + 1..=2 * n]) {
-                k = (k << 8) | c as u128;
+        match &self.table {
+            Table::Compact(t) => {
+                let total = stones(pos, n);
+                if total > t.ranks.max_stones {
+                    return UNKEPT;
+                }
+                let r = t
+                    .ranks
+                    .rank(pos[..n].iter().chain(&pos[n + 1..=2 * n]), total);
+                (mix_bits(r, t.key_bits), 0)
             }
-            if self.rules.scope == Scope::Any {
-                k = (k << 16) | turns_left as u128;
+            Table::Wide { exact: true, .. } => {
+                let mut k: u128 = 0;
+                for &c in pos[..n].iter().chain(&pos[n + 1..=2 * n]) {
+                    k = (k << 8) | c as u128;
+                }
+                if self.rules.scope == Scope::Any {
+                    k = (k << 16) | turns_left as u128;
+                }
+                // Never all-zero: a position in the table has stones.
+                ((k >> 64) as u64, k as u64)
             }
-            // Never all-zero: a position in the table has stones.
-            ((k >> 64) as u64, k as u64)
-        } else {
-            let mut a: u64 = 0x9e3779b97f4a7c15 ^ turns_left as u64;
-            let mut b: u64 = 0x7f4a7c159e3779b9;
-            for &c in pos[..n].iter().chain(&pos[n + 1..=2 * n]) {
-                a = mix(a ^ c as u64);
-                b = mix(b.rotate_left(7) ^ c as u64 ^ 0x55);
+            Table::Wide { exact: false, .. } => {
+                let mut a: u64 = 0x9e3779b97f4a7c15 ^ turns_left as u64;
+                let mut b: u64 = 0x7f4a7c159e3779b9;
+                for &c in pos[..n].iter().chain(&pos[n + 1..=2 * n]) {
+                    a = mix(a ^ c as u64);
+                    b = mix(b.rotate_left(7) ^ c as u64 ^ 0x55);
+                }
+                (a | 1, b)
             }
-            (a | 1, b)
         }
     }
 
+    /// The bucket of key `k`.
     #[inline]
     fn slot(&self, k: (u64, u64)) -> usize {
-        (mix(k.0 ^ k.1.rotate_left(17)) as usize) & self.mask
+        match &self.table {
+            Table::Compact(_) => k.0 as usize & self.mask,
+            Table::Wide { .. } => (mix(k.0 ^ k.1.rotate_left(17)) as usize) & self.mask,
+        }
     }
 
     /// Ask the CPU to bring a table bucket into the cache.
@@ -329,7 +514,11 @@ impl Solver {
     fn prefetch(&self, k: (u64, u64)) {
         #[cfg(target_arch = "x86_64")]
         {
-            let p = &self.table[self.slot(k)] as *const Bucket as *const i8;
+            let i = self.slot(k);
+            let p = match &self.table {
+                Table::Compact(t) => &t.buckets[i] as *const CompactBucket as *const i8,
+                Table::Wide { buckets, .. } => &buckets[i] as *const Bucket as *const i8,
+            };
             // SAFETY: a prefetch is a hint: it reads nothing the program
             // sees and cannot fault; `p` points into the table.
             unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
@@ -341,50 +530,76 @@ impl Solver {
     #[inline]
     fn probe(&self, k: (u64, u64)) -> Option<Entry> {
         let i = self.slot(k);
-        self.table[i]
-            .0
-            .iter()
-            .find(|e| e.k0 == k.0 && e.k1 == k.1)
-            .copied()
+        match &self.table {
+            Table::Compact(t) => {
+                if k == UNKEPT {
+                    return None;
+                }
+                let tag = k.0 >> t.index_bits;
+                t.buckets[i]
+                    .0
+                    .iter()
+                    .find(|&&e| e >> 36 == tag && (e >> 28) & 0xff != 0)
+                    .map(|&e| CompactTable::unpack(e))
+            }
+            Table::Wide { buckets, .. } => buckets[i]
+                .0
+                .iter()
+                .find(|e| e.k0 == k.0 && e.k1 == k.1)
+                .copied(),
+        }
     }
 
     fn store(&mut self, k: (u64, u64), lo: i32, hi: i32, best: u8, work: u8, depth: u8) {
         let i = self.slot(k);
-        let b = &mut self.table[i].0;
-        let j = if b[0].k0 == k.0 && b[0].k1 == k.1 {
-            0
-        } else if b[1].k0 == k.0 && b[1].k1 == k.1 {
-            1
-        } else {
-            // Keep the entry that looked further, then the one that cost more.
-            let j = usize::from((b[0].depth, b[0].work) > (b[1].depth, b[1].work));
-            b[j] = Entry::default();
-            j
+        let fresh = Entry {
+            k0: k.0,
+            k1: k.1,
+            lo: lo as i16,
+            hi: hi as i16,
+            best,
+            work,
+            depth,
         };
-        let e = &mut b[j];
-        if e.k0 == k.0 && e.k1 == k.1 {
-            if depth > e.depth {
-                e.lo = lo as i16;
-                e.hi = hi as i16;
-                e.depth = depth;
-            } else if depth == e.depth {
-                e.lo = e.lo.max(lo as i16);
-                e.hi = e.hi.min(hi as i16);
+        match &mut self.table {
+            Table::Compact(t) => {
+                if k == UNKEPT {
+                    return;
+                }
+                let tag = k.0 >> t.index_bits;
+                let b = &mut t.buckets[i].0;
+                let same = b
+                    .iter()
+                    .position(|&e| e >> 36 == tag && (e >> 28) & 0xff != 0);
+                b[match same {
+                    Some(j) => {
+                        let mut e = CompactTable::unpack(b[j]);
+                        merge(&mut e, &fresh);
+                        b[j] = CompactTable::pack(tag, &e);
+                        return;
+                    }
+                    // Keep the entries that looked further, then the ones
+                    // that cost more (an empty one has depth 0).
+                    None => (0..8)
+                        .min_by_key(|&j| (b[j] >> 28 & 0xff, b[j] >> 6 & 0x3f))
+                        .unwrap_or(0),
+                }] = CompactTable::pack(tag, &fresh);
             }
-            e.work = e.work.max(work);
-            if best != NO_MOVE {
-                e.best = best;
+            Table::Wide { buckets, .. } => {
+                let b = &mut buckets[i].0;
+                let j = if b[0].k0 == k.0 && b[0].k1 == k.1 {
+                    0
+                } else if b[1].k0 == k.0 && b[1].k1 == k.1 {
+                    1
+                } else {
+                    // Keep the entry that looked further, then the one that
+                    // cost more.
+                    let j = usize::from((b[0].depth, b[0].work) > (b[1].depth, b[1].work));
+                    b[j] = fresh;
+                    return;
+                };
+                merge(&mut b[j], &fresh);
             }
-        } else {
-            *e = Entry {
-                k0: k.0,
-                k1: k.1,
-                lo: lo as i16,
-                hi: hi as i16,
-                best,
-                work,
-                depth,
-            };
         }
     }
 
@@ -656,7 +871,7 @@ impl Solver {
         }
         let s = stones(pos, n);
         if let Some(db) = &self.endgame {
-            if s <= db.max_stones {
+            if s <= db.ranks.max_stones {
                 return self.endgame_value(pos);
             }
         }
@@ -681,18 +896,7 @@ impl Solver {
             if k == 0 || from == n {
                 continue;
             }
-            let last = (from + k) % len;
-            let score = if last == n {
-                (1 << 16) + from as i32
-            } else if last < n
-                && k < len
-                && pos[last] == 0
-                && self.rules.capture != crate::rules::Capture::None
-            {
-                (1 << 8) + pos[2 * n - last] as i32
-            } else {
-                from as i32
-            };
+            let score = order_score(pos, from, n, self.rules);
             kids[count] = (from as u8, score);
             count += 1;
         }
@@ -716,9 +920,7 @@ impl Solver {
         let beta = beta.min(hi);
         let nodes_before = self.nodes;
 
-        // Children, ordered: the table's pick, then picks that end in the
-        // store (nearest it first), then captures by size, then the rest
-        // from the store side.
+        // Children, ordered: the table's pick, then by [`order_score`].
         let kids = &mut kids[..count];
         kids.sort_unstable_by_key(|k| std::cmp::Reverse(k.1));
 
@@ -898,10 +1100,70 @@ fn stones(pos: &Cells, n: usize) -> u32 {
     sum(&pos[..n]) + sum(&pos[n + 1..=2 * n])
 }
 
+/// The move-ordering key of the pick from ring cell `from` (it holds
+/// stones): picks that end in the store first (the one nearest the store
+/// first), then the rest by what they put in the store at once (stones
+/// sown past it and a capture), nearest the store first among equals.
+/// Ordering by this gain rather than captures first by size cut the
+/// nodes of Kalah(6,3) from 7.5 M to 1.4 M. Without relay the gain is
+/// counted without playing the pick (how many stones each cell receives
+/// follows from its distance); with relay the pick is played on a copy.
+#[inline]
+fn order_score(pos: &Cells, from: usize, n: usize, rules: Rules) -> i32 {
+    let len = 2 * n + 1;
+    let k = pos[from] as usize;
+    let last = (from + k) % len;
+    if last == n {
+        return (1 << 16) + from as i32;
+    }
+    let gain = if rules.relay {
+        let mut c = *pos;
+        pick::play(&mut c[..len], from, rules);
+        c[n] as usize
+    } else {
+        // Stones sown into ring cell `p`: one at distance d, d + len, ...
+        // (the picked pit itself is at distance len).
+        let into = |p: usize| {
+            let d = match (p + len - from) % len {
+                0 => len,
+                d => d,
+            };
+            if k >= d {
+                1 + (k - d) / len
+            } else {
+                0
+            }
+        };
+        let mut gain = into(n);
+        if last < n && rules.capture != Capture::None {
+            let before = if last == from { 0 } else { pos[last] as usize };
+            if before + into(last) == 1 {
+                let opposite = 2 * n - last;
+                let had = if opposite == from { 0 } else { pos[opposite] };
+                let taken = had as usize + into(opposite);
+                if taken > 0 || rules.capture == Capture::Empty {
+                    gain += 1 + taken;
+                }
+            }
+        }
+        gain
+    };
+    (gain as i32) * 64 + from as i32
+}
+
 /// Exact values of every position with at most `max_stones` stones in its
 /// pits (scope own only: there the game graph has no cycles), stored as
 /// `i8` in a dense array by the rank of the pit counts, filled on demand.
 struct Endgame {
+    ranks: Ranks,
+    values: Vec<i8>,
+}
+
+/// Ranks of pit counts: the index of a composition of at most
+/// `max_stones` stones over `pits` pits among all of them, ordered by
+/// total, then pit by pit. Dense, so the endgame database is an array
+/// indexed by it, and a bijection, so the compact table keys by it.
+struct Ranks {
     pits: usize,
     max_stones: u32,
     /// `below[(parts * (S + 1) + left) * (S + 1) + c]`: the number of
@@ -912,80 +1174,100 @@ struct Endgame {
     below: Vec<u64>,
     /// First index of the positions with exactly `t` stones.
     offset: Vec<u64>,
-    values: Vec<i8>,
 }
 
-const UNKNOWN: i8 = i8::MIN;
-
-impl Endgame {
-    fn count(pits: usize, stones: u32) -> u64 {
-        // Compositions of at most `stones` into `pits` parts: C(stones+pits, pits).
-        let (a, b) = (stones as u64 + pits as u64, pits as u64);
+impl Ranks {
+    /// Compositions of at most `stones` into `pits` parts: C(stones+pits, pits)
+    /// (exact for the boards and stone counts the solver takes, at most 32
+    /// pits and 127 stones where it matters).
+    fn count(pits: usize, stones: u32) -> u128 {
+        let (a, b) = (stones as u128 + pits as u128, pits as u128);
         let mut c: u128 = 1;
         for i in 0..b {
-            c = c * (a - i) as u128 / (i + 1) as u128;
+            c = c.saturating_mul(a - i) / (i + 1);
         }
-        c as u64
+        c
     }
 
-    fn bytes(pits: usize, stones: u32) -> u64 {
-        if stones == 0 {
-            0
-        } else {
-            Endgame::count(pits, stones)
-        }
-    }
-
-    fn new(pits: usize, max_stones: u32) -> Endgame {
+    /// The tables for `pits` pits and at most `max_stones` stones (sums
+    /// saturate: the caller checks that the count fits 64 bits).
+    fn new(pits: usize, max_stones: u32) -> Ranks {
         let m = max_stones as usize + pits + 1;
         let mut binom = vec![vec![0u64; pits + 1]; m + 1];
         for a in 0..=m {
             binom[a][0] = 1;
             for b in 1..=pits.min(a) {
-                binom[a][b] = binom[a - 1][b - 1] + if b < a { binom[a - 1][b] } else { 0 };
+                binom[a][b] =
+                    binom[a - 1][b - 1].saturating_add(if b < a { binom[a - 1][b] } else { 0 });
             }
         }
         let mut offset = vec![0u64; max_stones as usize + 2];
         for t in 0..=max_stones as usize {
             // Compositions of exactly t into `pits` parts: C(t+pits-1, pits-1).
-            offset[t + 1] = offset[t] + binom[t + pits - 1][pits - 1];
+            offset[t + 1] = offset[t].saturating_add(binom[t + pits - 1][pits - 1]);
         }
-        let total = offset[max_stones as usize + 1];
         let side = max_stones as usize + 1;
         let mut below = vec![0u64; pits.max(1) * side * side];
         for parts in 1..pits {
             for left in 0..side {
-                let mut acc = 0;
+                let mut acc: u64 = 0;
                 for c in 0..side {
                     below[(parts * side + left) * side + c] = acc;
                     if c <= left {
                         // First pit holds exactly c: the rest over `parts` pits.
-                        acc += binom[left - c + parts - 1][parts - 1];
+                        acc = acc.saturating_add(binom[left - c + parts - 1][parts - 1]);
                     }
                 }
             }
         }
-        Endgame {
+        Ranks {
             pits,
             max_stones,
             below,
             offset,
+        }
+    }
+
+    /// The rank of the counts `pits` (`pits` of them) holding `total`
+    /// stones, at most `max_stones`.
+    #[inline]
+    fn rank<'a>(&self, pits: impl Iterator<Item = &'a u8>, total: u32) -> u64 {
+        let side = self.max_stones as usize + 1;
+        let mut left = total as usize;
+        let mut r = self.offset[left];
+        let m = self.pits;
+        for (j, &c) in pits.take(m - 1).enumerate() {
+            let parts = m - j - 1;
+            r += self.below[(parts * side + left) * side + c as usize];
+            left -= c as usize;
+        }
+        r
+    }
+}
+
+const UNKNOWN: i8 = i8::MIN;
+
+impl Endgame {
+    fn bytes(pits: usize, stones: u32) -> u64 {
+        if stones == 0 {
+            0
+        } else {
+            Ranks::count(pits, stones) as u64
+        }
+    }
+
+    fn new(pits: usize, max_stones: u32) -> Endgame {
+        let ranks = Ranks::new(pits, max_stones);
+        let total = ranks.offset[max_stones as usize + 1];
+        Endgame {
+            ranks,
             values: vec![UNKNOWN; total as usize],
         }
     }
 
     fn rank(&self, pits: &[u8]) -> usize {
-        let total: usize = pits.iter().map(|&c| c as usize).sum();
-        let side = self.max_stones as usize + 1;
-        let mut r = self.offset[total];
-        let mut left = total;
-        let m = self.pits;
-        for (j, &c) in pits[..m - 1].iter().enumerate() {
-            let parts = m - j - 1;
-            r += self.below[(parts * side + left) * side + c as usize];
-            left -= c as usize;
-        }
-        r as usize
+        let total: u32 = pits.iter().map(|&c| c as u32).sum();
+        self.ranks.rank(pits.iter(), total) as usize
     }
 
     /// Exact future value of the position whose pits (mover's n, then the
@@ -1057,7 +1339,8 @@ mod tests {
         let any = opts.clone().fit_to(Rules::ANY_HOLE, 3, 12);
         assert_eq!(any.table_bytes, 2 * 18_564 * 201 * ENTRY_BYTES);
         // Kalah(6,4) can fill more than the default: left alone.
-        assert_eq!(opts.clone().fit_to(Rules::KALAH, 6, 48), opts);
+        let big = opts.clone().fit_to(Rules::KALAH, 6, 48);
+        assert_eq!((big.table_bytes, big.max_stones), (opts.table_bytes, 48));
         // The same value with the fitted table as with the default one.
         let start = GameState::start(3, 4, Rules::KALAH).unwrap();
         let cancel = AtomicBool::new(false);
@@ -1084,5 +1367,119 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&s| s));
+    }
+
+    /// Without relay, [`order_score`] counts a pick's gain without playing
+    /// it: it must be what playing the pick puts in the store, for every
+    /// capture rule and both scopes, laps around the board included.
+    #[test]
+    fn order_score_counts_the_gain_of_a_pick() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(14);
+        for capture in [Capture::None, Capture::Kalah, Capture::Empty] {
+            for scope in [Scope::Own, Scope::Any] {
+                let rules = Rules {
+                    scope,
+                    relay: false,
+                    capture,
+                };
+                for _ in 0..20_000 {
+                    let n = rng.random_range(1..=6);
+                    let len = 2 * n + 1;
+                    let mut pos: Cells = [0; CYCLE_CAP];
+                    for (i, c) in pos[..len].iter_mut().enumerate() {
+                        if i != n {
+                            *c = rng.random_range(0..=3 * len as u8);
+                        }
+                    }
+                    let top = if scope == Scope::Any { len } else { n };
+                    for from in (0..top).filter(|&f| f != n && pos[f] > 0) {
+                        let mut c = pos;
+                        let end = pick::play(&mut c[..len], from, rules);
+                        let want = if end == PickEnd::FreeTurn {
+                            (1 << 16) + from as i32
+                        } else {
+                            c[n] as i32 * 64 + from as i32
+                        };
+                        assert_eq!(order_score(&pos, from, n, rules), want, "{pos:?} {from}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn mix_bits_is_a_bijection() {
+        for bits in 1..=14 {
+            let mut seen = vec![false; 1 << bits];
+            for x in 0..1u64 << bits {
+                let y = mix_bits(x, bits) as usize;
+                assert!(!seen[y], "{bits} bits: {x} collides");
+                seen[y] = true;
+            }
+        }
+    }
+
+    /// In the compact table no two positions share a bucket and a tag: the
+    /// key of every position of 2 pits a side with up to 9 stones, for
+    /// tables from one bucket up, is distinct, and positions with more
+    /// stones than the ranks cover are not kept.
+    #[test]
+    fn compact_keys_never_collide() {
+        let n = 2;
+        for table_bytes in [64, 1 << 10, 1 << 16] {
+            let opts = SolveOptions {
+                table_bytes,
+                endgame_stones: 0,
+                max_stones: 9,
+                ..SolveOptions::default()
+            };
+            let solver = Solver::new(Rules::KALAH, n, opts).unwrap();
+            let Table::Compact(t) = &solver.table else {
+                panic!("not compact")
+            };
+            let mut seen = std::collections::HashSet::new();
+            let mut pos: Cells = [0; CYCLE_CAP];
+            for code in 0..10u32.pow(4) {
+                let pits = [code % 10, code / 10 % 10, code / 100 % 10, code / 1000];
+                (pos[0], pos[1], pos[3], pos[4]) =
+                    (pits[0] as u8, pits[1] as u8, pits[2] as u8, pits[3] as u8);
+                let k = solver.key(&pos, 0);
+                if pits.iter().sum::<u32>() > 9 {
+                    assert_eq!(k, UNKEPT);
+                    continue;
+                }
+                let (slot, tag) = (solver.slot(k), k.0 >> t.index_bits);
+                assert!(tag < 1 << TAG_BITS);
+                assert!(seen.insert((slot, tag)), "{pits:?}");
+            }
+            assert_eq!(seen.len(), 715); // C(9 + 4, 4)
+        }
+    }
+
+    /// A packed entry unpacks to what was packed, bounds at both ends.
+    #[test]
+    fn compact_entries_round_trip() {
+        for (lo, hi, best, work, depth) in [
+            (-127, 127, NO_MOVE, 63, TO_THE_END),
+            (0, 0, 15, 0, 1),
+            (-3, 5, 0, 17, 12),
+        ] {
+            let e = Entry {
+                k0: 0,
+                k1: 0,
+                lo,
+                hi,
+                best,
+                work,
+                depth,
+            };
+            let tag = (1 << TAG_BITS) - 1;
+            let u = CompactTable::unpack(CompactTable::pack(tag, &e));
+            assert_eq!(
+                (u.k0, u.lo, u.hi, u.best, u.work, u.depth),
+                (tag, lo, hi, best, work, depth)
+            );
+        }
     }
 }
