@@ -57,7 +57,15 @@ fn known_values(which: &str) -> usize {
             w[3].parse().unwrap(),
         );
         let s = GameState::start(pits, stones, kalah(capture)).unwrap();
-        let r = solve::solve(&s, &SolveOptions::default(), &never).unwrap();
+        // As `game solve` sets the options: fitted to the board (compact
+        // entries), with a table of 4 GiB for the slow lines.
+        let opts = SolveOptions {
+            table_bytes: if which == "slow" { 4 << 30 } else { 256 << 20 },
+            memory_cap: 8 << 30,
+            ..SolveOptions::default()
+        }
+        .fit_to(s.rules(), pits, s.stones_in_pits());
+        let r = solve::solve(&s, &opts, &never).unwrap();
         assert!(r.exact);
         assert_eq!(r.value, value, "{line}");
         // The principal variation replays to the end with that result.
@@ -75,6 +83,49 @@ fn known_values(which: &str) -> usize {
 #[test]
 fn published_values_small_enough_for_ci() {
     assert!(known_values("ci") > 0);
+}
+
+/// Helper threads sharing the table change the nodes searched, never the
+/// value or the principal variation.
+#[test]
+fn threads_give_the_same_value_and_principal_variation() {
+    let never = AtomicBool::new(false);
+    let mut states = vec![
+        GameState::start(6, 3, Rules::KALAH).unwrap(),
+        GameState::start(5, 4, kalah(Capture::Empty)).unwrap(),
+    ];
+    for (i, pits) in [
+        [3u32, 0, 5, 1, 2, 4, 0, 6, 2, 1],
+        [0, 0, 9, 1, 1, 4, 7, 0, 0, 3],
+    ]
+    .iter()
+    .enumerate()
+    {
+        let b = Board::from_pits(pits, i as u32, 2).unwrap();
+        states.push(GameState::new(b, Side::First, Rules::KALAH).unwrap());
+    }
+    for s in states {
+        let solve_with = |threads| {
+            let opts = SolveOptions {
+                threads,
+                ..SolveOptions::default()
+            }
+            .fit_to(s.rules(), s.pits_per_side(), s.stones_in_pits());
+            let mut solver = Solver::new(s.rules(), s.pits_per_side(), opts).unwrap();
+            assert_eq!(solver.table_entries().1, 8, "the compact table");
+            solver.solve(&s, &never)
+        };
+        let one = solve_with(1);
+        for threads in [2, 3] {
+            let more = solve_with(threads);
+            assert!(one.exact && more.exact);
+            assert_eq!(
+                (more.value, &more.pv),
+                (one.value, &one.pv),
+                "{threads} threads"
+            );
+        }
+    }
 }
 
 #[test]

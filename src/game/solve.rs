@@ -57,7 +57,8 @@ use crate::rules::pick::{self, PickEnd};
 use crate::rules::Pit;
 use crate::rules::{Capture, Rules, Scope};
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What the solver may use.
@@ -89,6 +90,19 @@ pub struct SolveOptions {
     /// the same memory, when the ranks fit its tag (see [`CompactTable`]).
     #[serde(default)]
     pub max_stones: u32,
+    /// Threads for [`Solver::solve`] (1: the calling thread alone). More
+    /// search the same root at once and share the table ("lazy SMP"), each
+    /// helper trying the children of large positions in another order; only
+    /// with the compact table, whose 8-byte entries are read and written
+    /// whole. The value is exact whatever the count, and the principal
+    /// variation is found by the calling thread alone afterwards, so both
+    /// are the same for any count; the node count is not.
+    #[serde(default = "one")]
+    pub threads: u32,
+}
+
+fn one() -> u32 {
+    1
 }
 
 impl Default for SolveOptions {
@@ -103,6 +117,7 @@ impl Default for SolveOptions {
             endgame_stones: 12,
             deepening: 0,
             max_stones: 0,
+            threads: 1,
         }
     }
 }
@@ -202,6 +217,10 @@ struct Frame {
 
 const NO_MOVE: u8 = u8::MAX;
 
+/// Helper threads take the children of positions with at least this many
+/// stones in their pits in another order than the calling thread.
+const HELPER_STONES: i32 = 30;
+
 /// The exact solver for one rule set and board size; keep it between calls
 /// to reuse its table (an agent that plays perfectly does).
 pub struct Solver {
@@ -213,7 +232,10 @@ pub struct Solver {
     mask: usize,
     nodes: u64,
     stopped: bool,
-    endgame: Option<Endgame>,
+    endgame: Option<Arc<Endgame>>,
+    /// 0 for the calling thread; a helper's number otherwise (it varies
+    /// the order of the children of large positions).
+    helper: usize,
     /// Enhanced transposition cutoffs are tried at nodes with at least this
     /// many stones in their pits.
     etc_stones: i32,
@@ -241,7 +263,7 @@ fn merge(e: &mut Entry, new: &Entry) {
 /// gives them: the probes land anywhere in hundreds of megabytes, and with
 /// 4 KiB pages most of them missed the TLB as well as the cache (measured:
 /// the probe's load was most of the search's time).
-fn table<B: Clone + Default>(buckets: usize) -> Vec<B> {
+fn table<B: Default>(buckets: usize) -> Vec<B> {
     let mut t: Vec<B> = Vec::with_capacity(buckets);
     #[cfg(target_os = "linux")]
     {
@@ -257,7 +279,7 @@ fn table<B: Clone + Default>(buckets: usize) -> Vec<B> {
             unsafe { libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE) };
         }
     }
-    t.resize(buckets, B::default());
+    t.resize_with(buckets, B::default);
     t
 }
 
@@ -267,7 +289,7 @@ enum Table {
     /// (`exact`: packed a byte a pit) or by a 128-bit hash of them.
     Wide { buckets: Vec<Bucket>, exact: bool },
     /// 8-byte entries keyed by rank.
-    Compact(CompactTable),
+    Compact(Arc<CompactTable>),
 }
 
 /// A table of 8-byte entries, eight to a 64-byte bucket (scope own, at
@@ -290,9 +312,12 @@ struct CompactTable {
 }
 
 /// Eight compact entries in one cache line: a probe costs one miss.
-#[derive(Clone, Copy, Default)]
+/// Atomic so that threads share the table: an entry is read and written
+/// whole (relaxed: a lost update only loses a bound, every bound written is
+/// proven).
+#[derive(Default)]
 #[repr(align(64))]
-struct CompactBucket([u64; 8]);
+struct CompactBucket([AtomicU64; 8]);
 
 /// Bytes of a compact entry.
 const COMPACT_BYTES: u64 = 8;
@@ -390,12 +415,12 @@ impl Solver {
         let any_bits = if rules.scope == Scope::Any { 16 } else { 0 };
         let (table, buckets) = match CompactTable::layout(rules, n, &opts) {
             Some((entries, key_bits, index_bits)) => (
-                Table::Compact(CompactTable {
+                Table::Compact(Arc::new(CompactTable {
                     buckets: table(entries as usize / 8),
                     ranks: Ranks::new(2 * n, opts.max_stones),
                     key_bits,
                     index_bits,
-                }),
+                })),
                 entries / 8,
             ),
             None => {
@@ -416,7 +441,8 @@ impl Solver {
             mask: buckets as usize - 1,
             nodes: 0,
             stopped: false,
-            endgame: (endgame_stones > 0).then(|| Endgame::new(2 * n, endgame_stones)),
+            endgame: (endgame_stones > 0).then(|| Arc::new(Endgame::new(2 * n, endgame_stones))),
+            helper: 0,
             etc_stones: opts.etc_stones as i32,
             opts,
         })
@@ -539,8 +565,9 @@ impl Solver {
                 t.buckets[i]
                     .0
                     .iter()
-                    .find(|&&e| e >> 36 == tag && (e >> 28) & 0xff != 0)
-                    .map(|&e| CompactTable::unpack(e))
+                    .map(|e| e.load(Ordering::Relaxed))
+                    .find(|&e| e >> 36 == tag && (e >> 28) & 0xff != 0)
+                    .map(CompactTable::unpack)
             }
             Table::Wide { buckets, .. } => buckets[i]
                 .0
@@ -566,24 +593,32 @@ impl Solver {
                 if k == UNKEPT {
                     return;
                 }
+                let t: &CompactTable = t;
                 let tag = k.0 >> t.index_bits;
-                let b = &mut t.buckets[i].0;
+                let cells = &t.buckets[i].0;
+                let mut b = [0u64; 8];
+                for (w, c) in b.iter_mut().zip(cells) {
+                    *w = c.load(Ordering::Relaxed);
+                }
                 let same = b
                     .iter()
                     .position(|&e| e >> 36 == tag && (e >> 28) & 0xff != 0);
-                b[match same {
+                let (j, e) = match same {
                     Some(j) => {
                         let mut e = CompactTable::unpack(b[j]);
                         merge(&mut e, &fresh);
-                        b[j] = CompactTable::pack(tag, &e);
-                        return;
+                        (j, e)
                     }
                     // Keep the entries that looked further, then the ones
                     // that cost more (an empty one has depth 0).
-                    None => (0..8)
-                        .min_by_key(|&j| (b[j] >> 28 & 0xff, b[j] >> 6 & 0x3f))
-                        .unwrap_or(0),
-                }] = CompactTable::pack(tag, &fresh);
+                    None => (
+                        (0..8)
+                            .min_by_key(|&j| (b[j] >> 28 & 0xff, b[j] >> 6 & 0x3f))
+                            .unwrap_or(0),
+                        fresh,
+                    ),
+                };
+                cells[j].store(CompactTable::pack(tag, &e), Ordering::Relaxed);
             }
             Table::Wide { buckets, .. } => {
                 let b = &mut buckets[i].0;
@@ -630,7 +665,11 @@ impl Solver {
         for depth in 1..=self.opts.deepening.min(TO_THE_END as u32 - 1) {
             g = self.mtdf(&pos, g, s, depth as u8, turns_left, cancel).0;
         }
-        let (lo, hi) = self.mtdf(&pos, g, s, TO_THE_END, turns_left, cancel).1;
+        let (lo, hi) = if self.opts.threads > 1 && matches!(self.table, Table::Compact(_)) {
+            self.mtdf_shared(&pos, g, s, turns_left, cancel)
+        } else {
+            self.mtdf(&pos, g, s, TO_THE_END, turns_left, cancel).1
+        };
         let exact = lo == hi;
         let pv = if exact {
             self.principal_variation(state, cancel)
@@ -648,6 +687,59 @@ impl Solver {
             elapsed: t0.elapsed(),
             cancelled: !exact,
         }
+    }
+
+    /// [`Solver::mtdf`] to the end of the game on this thread while
+    /// [`SolveOptions::threads`] − 1 helpers run their own on the same
+    /// table (lazy SMP): every bound any of them stores is proven, so each
+    /// reuses the others' work, and the helpers take the children of large
+    /// positions in other orders so that they do not all search the same
+    /// subtree. The helpers stop when this thread has the value (or is
+    /// cancelled); their nodes are counted with this thread's.
+    fn mtdf_shared(
+        &mut self,
+        pos: &Cells,
+        g: i32,
+        stones: i32,
+        turns_left: u32,
+        cancel: &AtomicBool,
+    ) -> (i32, i32) {
+        let Table::Compact(t) = &self.table else {
+            return self.mtdf(pos, g, stones, TO_THE_END, turns_left, cancel).1;
+        };
+        let helpers: Vec<Solver> = (1..self.opts.threads as usize)
+            .map(|helper| Solver {
+                rules: self.rules,
+                n: self.n,
+                opts: self.opts.clone(),
+                table: Table::Compact(Arc::clone(t)),
+                mask: self.mask,
+                nodes: 0,
+                stopped: false,
+                endgame: self.endgame.clone(),
+                helper,
+                etc_stones: self.etc_stones,
+            })
+            .collect();
+        let done = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .into_iter()
+                .map(|mut h| {
+                    let done = &done;
+                    scope.spawn(move || {
+                        h.mtdf(pos, g, stones, TO_THE_END, turns_left, done);
+                        h.nodes
+                    })
+                })
+                .collect();
+            let bounds = self.mtdf(pos, g, stones, TO_THE_END, turns_left, cancel).1;
+            done.store(true, Ordering::Relaxed);
+            for h in running {
+                self.nodes += h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+            }
+            bounds
+        })
     }
 
     /// MTD(f): null-window searches from the guess `g` until the bounds
@@ -923,6 +1015,10 @@ impl Solver {
         // Children, ordered: the table's pick, then by [`order_score`].
         let kids = &mut kids[..count];
         kids.sort_unstable_by_key(|k| std::cmp::Reverse(k.1));
+        if self.helper != 0 && s >= HELPER_STONES {
+            // A helper thread starts elsewhere (see `mtdf_shared`).
+            kids.rotate_left(self.helper % count);
+        }
 
         let deeper = if depth == TO_THE_END {
             TO_THE_END
@@ -1076,7 +1172,7 @@ impl Solver {
         let mut pits = [0u8; CYCLE_CAP];
         pits[..n].copy_from_slice(&pos[..n]);
         pits[n..2 * n].copy_from_slice(&pos[n + 1..=2 * n]);
-        let db = self.endgame.as_mut().expect("endgame database");
+        let db = self.endgame.as_deref().expect("endgame database");
         db.value(&pits[..2 * n], n, self.rules)
     }
 }
@@ -1156,7 +1252,9 @@ fn order_score(pos: &Cells, from: usize, n: usize, rules: Rules) -> i32 {
 /// `i8` in a dense array by the rank of the pit counts, filled on demand.
 struct Endgame {
     ranks: Ranks,
-    values: Vec<i8>,
+    /// Atomic so that threads share the database; a value, once there, is
+    /// the same whoever wrote it.
+    values: Vec<AtomicI8>,
 }
 
 /// Ranks of pit counts: the index of a composition of at most
@@ -1261,7 +1359,7 @@ impl Endgame {
         let total = ranks.offset[max_stones as usize + 1];
         Endgame {
             ranks,
-            values: vec![UNKNOWN; total as usize],
+            values: (0..total).map(|_| AtomicI8::new(UNKNOWN)).collect(),
         }
     }
 
@@ -1272,9 +1370,9 @@ impl Endgame {
 
     /// Exact future value of the position whose pits (mover's n, then the
     /// opponent's n) are `pits`, by plain negamax memoised here.
-    fn value(&mut self, pits: &[u8], n: usize, rules: Rules) -> i32 {
+    fn value(&self, pits: &[u8], n: usize, rules: Rules) -> i32 {
         let r = self.rank(pits);
-        let v = self.values[r];
+        let v = self.values[r].load(Ordering::Relaxed);
         if v != UNKNOWN {
             return v as i32;
         }
@@ -1308,7 +1406,7 @@ impl Endgame {
             };
             best = best.max(v);
         }
-        self.values[r] = best as i8;
+        self.values[r].store(best as i8, Ordering::Relaxed);
         best
     }
 }
