@@ -372,7 +372,7 @@ impl CompactTable {
             .then_some((entries, key_bits, index_bits))
     }
 
-    /// The entry for `tag` in `bucket` packed.
+    /// The fields of the packed entry `e` (its tag in `k0`).
     #[inline]
     fn unpack(e: u64) -> Entry {
         Entry {
@@ -389,6 +389,8 @@ impl CompactTable {
         }
     }
 
+    /// `e` packed with `tag`, in the layout described at [`CompactTable`]
+    /// (bounds within ±127, work and pick saturated to 6 bits).
     #[inline]
     fn pack(tag: u64, e: &Entry) -> u64 {
         (tag << 36)
