@@ -13,12 +13,20 @@ use mancala_sweep::game::{GameState, SolveOptions, Solver};
 use mancala_sweep::Rules;
 use std::sync::atomic::AtomicBool;
 
-/// The configurations compared: the default, then one technique off or
-/// changed.
-fn configurations() -> Vec<(&'static str, SolveOptions)> {
-    let default = SolveOptions::default();
+/// The configurations compared for Kalah(`pits`, `stones`): the default
+/// as `game solve` sets it (fitted to the board, so the table has compact
+/// entries), then one technique off or changed.
+fn configurations(pits: usize, stones: u32) -> Vec<(&'static str, SolveOptions)> {
+    let default = SolveOptions::default().fit_to(Rules::KALAH, pits, 2 * pits as u32 * stones);
     vec![
         ("default", default.clone()),
+        (
+            "wide_table",
+            SolveOptions {
+                max_stones: 0,
+                ..default.clone()
+            },
+        ),
         (
             "no_etc",
             SolveOptions {
@@ -57,7 +65,7 @@ fn kalah(c: &mut Criterion) {
         let mut value = known;
         let mut group = c.benchmark_group(format!("kalah_{pits}x{stones}"));
         group.sample_size(10);
-        for (name, opts) in configurations() {
+        for (name, opts) in configurations(pits, stones) {
             group.bench_function(name, |b| {
                 b.iter(|| {
                     // A fresh solver each time: the table starts empty.

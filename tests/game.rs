@@ -57,7 +57,15 @@ fn known_values(which: &str) -> usize {
             w[3].parse().unwrap(),
         );
         let s = GameState::start(pits, stones, kalah(capture)).unwrap();
-        let r = solve::solve(&s, &SolveOptions::default(), &never).unwrap();
+        // As `game solve` sets the options: fitted to the board (compact
+        // entries), with a table of 4 GiB for the slow lines.
+        let opts = SolveOptions {
+            table_bytes: if which == "slow" { 4 << 30 } else { 256 << 20 },
+            memory_cap: 8 << 30,
+            ..SolveOptions::default()
+        }
+        .fit_to(s.rules(), pits, s.stones_in_pits());
+        let r = solve::solve(&s, &opts, &never).unwrap();
         assert!(r.exact);
         assert_eq!(r.value, value, "{line}");
         // The principal variation replays to the end with that result.
@@ -75,6 +83,49 @@ fn known_values(which: &str) -> usize {
 #[test]
 fn published_values_small_enough_for_ci() {
     assert!(known_values("ci") > 0);
+}
+
+/// Helper threads sharing the table change the nodes searched, never the
+/// value or the principal variation.
+#[test]
+fn threads_give_the_same_value_and_principal_variation() {
+    let never = AtomicBool::new(false);
+    let mut states = vec![
+        GameState::start(6, 3, Rules::KALAH).unwrap(),
+        GameState::start(5, 4, kalah(Capture::Empty)).unwrap(),
+    ];
+    for (i, pits) in [
+        [3u32, 0, 5, 1, 2, 4, 0, 6, 2, 1],
+        [0, 0, 9, 1, 1, 4, 7, 0, 0, 3],
+    ]
+    .iter()
+    .enumerate()
+    {
+        let b = Board::from_pits(pits, i as u32, 2).unwrap();
+        states.push(GameState::new(b, Side::First, Rules::KALAH).unwrap());
+    }
+    for s in states {
+        let solve_with = |threads| {
+            let opts = SolveOptions {
+                threads,
+                ..SolveOptions::default()
+            }
+            .fit_to(s.rules(), s.pits_per_side(), s.stones_in_pits());
+            let mut solver = Solver::new(s.rules(), s.pits_per_side(), opts).unwrap();
+            assert_eq!(solver.table_entries().1, 8, "the compact table");
+            solver.solve(&s, &never)
+        };
+        let one = solve_with(1);
+        for threads in [2, 3] {
+            let more = solve_with(threads);
+            assert!(one.exact && more.exact);
+            assert_eq!(
+                (more.value, &more.pv),
+                (one.value, &one.pv),
+                "{threads} threads"
+            );
+        }
+    }
 }
 
 #[test]
@@ -128,13 +179,23 @@ fn every_position_of_tiny_boards_agrees_with_the_exhaustive_analysis() {
     let mut checked = 0;
     for rules in own_rules() {
         for (n, max_stones) in [(1usize, 8u32), (2, 7), (3, 5)] {
-            for eg in [0, 4] {
+            // The 32-byte table, then the compact one (keyed by rank), made
+            // small enough that entries are replaced and tags tell apart
+            // the positions of a bucket.
+            for (eg, table_bytes, max) in [
+                (0, 1 << 20, 0),
+                (4, 1 << 20, 0),
+                (0, 1 << 10, max_stones),
+                (4, 1 << 10, max_stones),
+            ] {
                 let opts = SolveOptions {
-                    table_bytes: 1 << 20,
+                    table_bytes,
                     endgame_stones: eg,
+                    max_stones: max,
                     ..SolveOptions::default()
                 };
                 let mut solver = Solver::new(rules, n, opts).unwrap();
+                assert_eq!(solver.table_entries().1, if max > 0 { 8 } else { 32 });
                 let mut memo = HashMap::new();
                 for total in 1..=max_stones {
                     let mut all = Vec::new();
@@ -185,8 +246,8 @@ proptest! {
         let deep = 1000;
         let m = minimax_value(&s, deep);
         prop_assert_eq!(alphabeta_value(&s, deep), m);
-        for (etc, eg) in [(false, 0), (true, 0), (true, 6)] {
-            let opts = SolveOptions { table_bytes: 1 << 16, etc, endgame_stones: eg, ..SolveOptions::default() };
+        for (etc, eg, max) in [(false, 0, 0), (true, 0, 0), (true, 6, 0), (true, 6, 30), (false, 0, 30)] {
+            let opts = SolveOptions { table_bytes: 1 << 16, etc, endgame_stones: eg, max_stones: max, ..SolveOptions::default() };
             let r = solve::solve(&s, &opts, &never).unwrap();
             prop_assert!(r.exact);
             prop_assert_eq!(r.value, m);

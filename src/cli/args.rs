@@ -585,6 +585,9 @@ pub struct GameSolveArgs {
     /// Refuse before starting when the table and endgame database would take more than this [default: half the machine's memory].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub max_memory: Option<u64>,
+    /// `--threads`: threads searching the same table (the value and the principal variation are the same for any number).
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// `--json`.
     #[command(flatten)]
     pub json: JsonArg,

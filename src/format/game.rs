@@ -89,7 +89,12 @@ pub fn picks_text(picks: &[Pit]) -> String {
 }
 
 /// The text report of `game solve`.
-pub fn game_solve_text(state: &GameState, r: &SolveResult, table_bytes: u64) -> String {
+pub fn game_solve_text(
+    state: &GameState,
+    r: &SolveResult,
+    table_bytes: u64,
+    threads: u32,
+) -> String {
     let mut out = String::new();
     let signed = |v: i32| {
         if v > 0 {
@@ -123,11 +128,13 @@ pub fn game_solve_text(state: &GameState, r: &SolveResult, table_bytes: u64) -> 
     }
     let secs = r.elapsed.as_secs_f64();
     out.push_str(&format!(
-        "Searched {} picks in {:.2} s ({:.2} M picks/s), table {} MiB, {} stones in the pits.\n",
+        "Searched {} picks in {:.2} s ({:.2} M picks/s), table {} MiB, {} thread{}, {} stones in the pits.\n",
         r.nodes,
         secs,
         r.nodes as f64 / secs.max(1e-9) / 1e6,
         table_bytes >> 20,
+        threads,
+        if threads == 1 { "" } else { "s" },
         state.stones_in_pits()
     ));
     out

@@ -37,6 +37,7 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
     let opts = SolveOptions {
         table_bytes: args.table.unwrap_or(SolveOptions::default().table_bytes),
         memory_cap: args.max_memory.unwrap_or_else(default_max_memory),
+        threads: args.threads.count() as u32,
         ..SolveOptions::default()
     }
     .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits());
@@ -51,7 +52,8 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
         serde_json::to_string(&GameSolveJson::new(&state, &r, opts.table_bytes)).expect("json")
             + "\n"
     } else {
-        text::header(state.rules(), &state.board()) + &game_solve_text(&state, &r, opts.table_bytes)
+        text::header(state.rules(), &state.board())
+            + &game_solve_text(&state, &r, opts.table_bytes, opts.threads)
     };
     if !r.exact {
         return Err(CliError::Partial {
