@@ -78,12 +78,6 @@ pub fn bits_needed(stones: u32, pits: usize) -> u32 {
     stones + pits as u32 - 1
 }
 
-/// Add `count` to counter `i` of a packed ring.
-#[inline(always)]
-fn put<const W: usize>(ring: &mut Packed<W>, i: usize, count: u64) {
-    ring[i >> 3] |= count << ((i & 7) * 8);
-}
-
 /// The separator bits of a 64-bit key: bit `sum - 1` for each sum.
 #[inline(always)]
 fn separators_64(sums: &[u8]) -> u64 {
@@ -108,8 +102,43 @@ fn separators_128(sums: &[u8]) -> u128 {
     (high as u128) << 64 | low as u128
 }
 
+/// The zero bits of a 64-bit key, for [`next_zero_64`].
+#[inline(always)]
+fn zeros_64(zeros: u64) -> u64 {
+    zeros
+}
+
+/// The lowest bit set in `zeros` (a key's separators, inverted), cleared.
+#[inline(always)]
+fn next_zero_64(zeros: &mut u64) -> u32 {
+    let bit = zeros.trailing_zeros();
+    *zeros &= zeros.wrapping_sub(1);
+    bit
+}
+
+/// The zero bits of a 128-bit key in two halves, low first.
+#[inline(always)]
+fn zeros_128(zeros: u128) -> (u64, u64) {
+    (zeros as u64, (zeros >> 64) as u64)
+}
+
+/// [`next_zero_64`] over two halves: the low one until it is used up,
+/// then the high one. A `u128`'s trailing-zero count and lowest-bit clear
+/// are each several instructions with a carry between the halves; this is
+/// one count and one clear on the half in use, chosen without a branch.
+#[inline(always)]
+fn next_zero_128(zeros: &mut (u64, u64)) -> u32 {
+    let (low, high) = *zeros;
+    let upper = low == 0;
+    let word = if upper { high } else { low };
+    let bit = word.trailing_zeros() + 64 * u32::from(upper);
+    let cleared = word & word.wrapping_sub(1);
+    *zeros = if upper { (0, cleared) } else { (cleared, high) };
+    bit
+}
+
 macro_rules! impl_key {
-    ($t:ty, $seps:ident) => {
+    ($t:ty, $seps:ident, $split:ident, $next:ident) => {
         impl Key for $t {
             const BITS: u32 = <$t>::BITS;
 
@@ -166,25 +195,30 @@ macro_rules! impl_key {
 
             #[inline]
             fn decode_packed<const W: usize>(self, len: usize, n: usize, store: u8) -> Packed<W> {
-                let mut ring = [0u64; W];
-                put(&mut ring, n, store as u64);
-                let mut zeros = !self;
+                // The counters are written as bytes and read back as
+                // words: OR-ing each into its word at a computed index had
+                // made every pit a read-modify-write of the same word.
+                let mut bytes = [0u8; 8 * crate::search::kernel::packed::MAX_WORDS];
+                bytes[n] = store;
+                let mut zeros = $split(!self);
                 let mut at = 0u32;
                 let mut left = self.count_ones();
                 // The store is never last: n < len - 1 = 2n.
                 let last = len - 1;
-                for r in 0..last {
-                    if r == n {
-                        continue;
-                    }
-                    let separator = zeros.trailing_zeros();
-                    zeros &= zeros - 1;
+                for r in (0..n).chain(n + 1..last) {
+                    let separator = $next(&mut zeros);
                     let count = separator - at;
                     at = separator + 1;
                     left -= count;
-                    put(&mut ring, r, count as u64);
+                    bytes[r] = count as u8;
                 }
-                put(&mut ring, last, left as u64);
+                bytes[last] = left as u8;
+                let mut ring = [0u64; W];
+                for (word, chunk) in ring.iter_mut().zip(bytes.chunks_exact(8)) {
+                    let mut b = [0u8; 8];
+                    b.copy_from_slice(chunk);
+                    *word = u64::from_le_bytes(b);
+                }
                 ring
             }
 
@@ -204,8 +238,8 @@ macro_rules! impl_key {
     };
 }
 
-impl_key!(u64, separators_64);
-impl_key!(u128, separators_128);
+impl_key!(u64, separators_64, zeros_64, next_zero_64);
+impl_key!(u128, separators_128, zeros_128, next_zero_128);
 
 #[cfg(test)]
 mod tests {
@@ -265,6 +299,46 @@ mod tests {
             let mut bytes = vec![0u8; len];
             unpack(&back, &mut bytes);
             assert_eq!(bytes, ring);
+        }
+    }
+
+    /// The packed decoder against the byte decoder on random rings whose
+    /// keys fill up to 64 and 128 bits, so that the separators of a
+    /// 128-bit key fall in both halves and on the boundary between them.
+    #[test]
+    fn packed_decoding_matches_the_byte_decoding_on_random_rings() {
+        use crate::search::kernel::packed::unpack;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(128);
+        for _ in 0..20_000 {
+            let n = rng.random_range(1..=16);
+            let len = 2 * n + 1;
+            let wide = rng.random_bool(0.7);
+            let width = if wide { 128 } else { 64 };
+            // Stones so that the key is at most `width` bits: stones + 2n - 1.
+            let stones = rng.random_range(0..=(width + 1 - 2 * n as u32).min(255));
+            let mut ring = vec![0u8; len];
+            for _ in 0..stones {
+                let mut i = rng.random_range(0..len - 1);
+                if i >= n {
+                    i += 1;
+                }
+                ring[i] += 1;
+            }
+            ring[n] = rng.random_range(0..=255 - stones) as u8;
+            let mut bytes = vec![0u8; len];
+            if wide {
+                let key = u128::encode(&ring, n);
+                let back: Packed<5> = key.decode_packed(len, n, ring[n]);
+                unpack(&back, &mut bytes);
+            } else if len <= 16 {
+                let key = u64::encode(&ring, n);
+                let back: Packed<2> = key.decode_packed(len, n, ring[n]);
+                unpack(&back, &mut bytes);
+            } else {
+                continue;
+            }
+            assert_eq!(bytes, ring, "{n} pits a side, {stones} stones");
         }
     }
 

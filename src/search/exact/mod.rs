@@ -586,6 +586,9 @@ mod tests {
         fn checked_add(self, other: Self) -> Option<Self> {
             u8::checked_add(self, other)
         }
+        fn overflowing_add(self, other: Self) -> (Self, bool) {
+            u8::overflowing_add(self, other)
+        }
         fn from_u128(v: u128) -> Option<Self> {
             u8::try_from(v).ok()
         }
