@@ -7,8 +7,8 @@
 //! last stone landed, and how many stones the next sowing takes. What
 //! AVX2 lacks is done otherwise:
 //!
-//! - no byte masks: a lane's liveness is a byte vector (`0xFF` on the
-//!   counters of a live lane), and the blends are `vpblendvb`;
+//! - no byte masks: a lane's liveness is a byte vector (`0xFF` on every
+//!   byte of a live lane), and the blends are `vpblendvb`;
 //! - no `vpermi2b` lap tables: laps and rest always come from the 16-bit
 //!   reciprocal multiply, spread over the lane by one pack and two shuffles;
 //! - no compress and expand: a register's two lanes are written out and
@@ -32,10 +32,13 @@ use std::arch::x86_64::*;
 pub struct Consts {
     /// Byte `j` of a lane is `j`: counter indices.
     j: __m256i,
-    /// Byte `j` of a lane is `j - 1`.
+    /// Byte `j` of a lane is `j - 1` on the ring counters, and 100 past
+    /// them: far enough from every `from` that no stone of a sowing is
+    /// counted there (see [`step`]).
     j_minus_one: __m256i,
-    /// `0xFF` on the bytes that are ring counters.
-    counters: __m256i,
+    /// 0 on the ring counters, `0x80` past them: a shuffle by it spreads
+    /// byte 0 over the counters and zeroes the rest.
+    on_counters: __m256i,
     /// `0xFF` on every byte but the own store: the store never relays.
     not_store: __m256i,
     /// `0xFF` on byte 13 of each lane: where a record keeps its pick.
@@ -75,7 +78,8 @@ impl Consts {
     pub fn new(n: usize, stones: usize, relay: bool) -> Consts {
         let len = 2 * n + 1;
         let mut j = [0u8; 32];
-        let mut counters = [0u8; 32];
+        let mut j_minus_one = [100u8; 32];
+        let mut on_counters = [0x80u8; 32];
         let mut not_store = [0xFFu8; 32];
         let mut byte13 = [0u8; 32];
         let mut pits = [0x80u8; 32];
@@ -85,7 +89,8 @@ impl Consts {
             for b in 0..16 {
                 j[16 * lane + b] = b as u8;
                 if b < len {
-                    counters[16 * lane + b] = 0xFF;
+                    j_minus_one[16 * lane + b] = (b as u8).wrapping_sub(1);
+                    on_counters[16 * lane + b] = 0;
                 }
             }
             not_store[16 * lane + n] = 0;
@@ -103,8 +108,8 @@ impl Consts {
         let one = _mm256_set1_epi8(1);
         Consts {
             j: load(&j),
-            j_minus_one: _mm256_sub_epi8(load(&j), one),
-            counters: load(&counters),
+            j_minus_one: load(&j_minus_one),
+            on_counters: load(&on_counters),
             not_store: load(&not_store),
             byte13: load(&byte13),
             tag13: _mm256_set1_epi8(13),
@@ -272,7 +277,9 @@ pub fn stream(c: &Consts, input: &[[u8; 16]], free: &mut Vec<[u8; 16]>, over: &m
 }
 
 /// A register of two lanes in flight: the records, where each lane sows
-/// from next, and `0xFF` on the counters of the live lanes. (The stones
+/// from next, and `0xFF` on every byte of the live lanes (whole lanes, so
+/// that a lane's end is a mask of whole lanes for the refill's blends
+/// without a shuffle to spread it). (The stones
 /// to sow are read from the ring at each step: a fourth register for them
 /// is one more to spill, AVX2 having only 16.)
 #[derive(Clone, Copy)]
@@ -306,10 +313,22 @@ fn stream_with<const WIDE: bool>(
     }
     // Where the next record of each output goes.
     let (mut to_free, mut to_over) = (free.as_mut_ptr(), over.as_mut_ptr());
-    let src = input.as_ptr();
-    let total = input.len();
+    // Lanes read the input at `src + next`, with no check of its end: once
+    // fewer than `IN_FLIGHT` records are left, the rest is copied to
+    // `tail`, followed by dummies, and read from there. At most one record
+    // a lane in flight and one per record left are taken after the switch
+    // (a dummy lane never ends), so 2 * IN_FLIGHT + 1 slots suffice.
+    const IN_FLIGHT: usize = 6;
+    let mut tail = [DUMMY; 2 * IN_FLIGHT + 2];
+    let mut src = input.as_ptr();
+    let mut in_tail = false;
     let mut next = 0usize;
-    let dummy = DUMMY;
+    let switch = |src: &mut *const [u8; 16], next: &mut usize, tail: &mut [[u8; 16]; 14]| {
+        let rest = &input[*next..];
+        tail[..rest.len()].copy_from_slice(rest);
+        *src = tail.as_ptr();
+        *next = 0;
+    };
     let zero = _mm256_setzero_si256();
     let start = Pair {
         ring: zero,
@@ -322,36 +341,31 @@ fn stream_with<const WIDE: bool>(
     // and any-hole 2x5x5 took more CPU time than with three (3.8 s against
     // 2.6 s, best of three on a shared machine); with two, 3.1 s.
     let [mut a, mut b, mut d] = [start; 3];
-    // Refill the lanes of `$r` whose byte mask `$ended` is set (every byte
-    // of lane 0 and 1 where bit 0 and 16 of `$bits` say so).
+    // Refill the lanes of `$r` whose (whole-lane) mask `$ended` is set,
+    // as bit 0 and 16 of `$bits` say.
     macro_rules! refill {
         ($r:ident, $ended:expr, $bits:expr) => {{
-            let bits: u32 = $bits;
-            let avail = (next < total) as usize;
-            let p0 = if next < total {
-                // SAFETY: `next < total`: within the input.
-                unsafe { src.add(next) }
-            } else {
-                std::ptr::from_ref(&dummy)
+            let bits = $bits as usize;
+            let lanes = $ended;
+            // SAFETY: `next` is below the input's length, or `src` is the
+            // tail and `next` within it (see `tail`): both reads are of 16
+            // bytes of a record or a dummy.
+            let fresh = unsafe {
+                let p0 = src.add(next);
+                next += bits & 1;
+                let p1 = src.add(next);
+                next += (bits >> 16) & 1;
+                _mm256_loadu2_m128i(p1.cast(), p0.cast())
             };
-            next += bits as usize & avail;
-            let p1 = if next < total {
-                // SAFETY: `next < total`: within the input.
-                unsafe { src.add(next) }
-            } else {
-                std::ptr::from_ref(&dummy)
-            };
-            next += (bits >> 16) as usize & 1 & (next < total) as usize;
-            // SAFETY: `p0` and `p1` point to 16 readable bytes each (an
-            // input record or the dummy).
-            let fresh = unsafe { _mm256_loadu2_m128i(p1.cast(), p0.cast()) };
-            // Byte 0 is a counter: spread its mask over the lane.
-            let lanes = _mm256_shuffle_epi8($ended, zero);
             $r.ring = _mm256_blendv_epi8($r.ring, fresh, lanes);
             $r.from = _mm256_blendv_epi8($r.from, _mm256_shuffle_epi8(fresh, c.tag13), lanes);
-            let real = _mm256_and_si256(_mm256_cmpgt_epi8(c.sixteen, $r.from), c.counters);
+            let real = _mm256_cmpgt_epi8(c.sixteen, $r.from);
             $r.live = _mm256_or_si256($r.live, _mm256_and_si256(lanes, real));
         }};
+    }
+    if input.len() < IN_FLIGHT {
+        switch(&mut src, &mut next, &mut tail);
+        in_tail = true;
     }
     for r in [&mut a, &mut b, &mut d] {
         let all = _mm256_set1_epi8(-1);
@@ -390,6 +404,11 @@ fn stream_with<const WIDE: bool>(
         }};
     }
     loop {
+        // A turn of all three registers takes at most IN_FLIGHT records.
+        if !in_tail && next + IN_FLIGHT > input.len() {
+            switch(&mut src, &mut next, &mut tail);
+            in_tail = true;
+        }
         let la = turn!(a);
         let lb = turn!(b);
         let ld = turn!(d);
@@ -414,8 +433,8 @@ fn stream_with<const WIDE: bool>(
 }
 
 /// One sowing on every live lane of a register: returns `0xFF` on the
-/// counters of the lanes that relay on; on the others `from` is where the
-/// last stone landed.
+/// lanes that relay on; on the others `from` is where the last stone
+/// landed.
 #[inline]
 #[target_feature(enable = "avx2")]
 fn step<const WIDE: bool>(c: &Consts, r: &mut Pair) -> __m256i {
@@ -425,16 +444,20 @@ fn step<const WIDE: bool>(c: &Consts, r: &mut Pair) -> __m256i {
     let k16 = _mm256_and_si256(k, c.low);
     let q16 = mulhi_epu16(k16, c.reciprocal);
     let r16 = _mm256_sub_epi16(k16, _mm256_mullo_epi16(q16, c.len16));
-    let qr = _mm256_or_si256(q16, _mm256_slli_epi16::<8>(r16));
-    let laps = _mm256_shuffle_epi8(qr, _mm256_setzero_si256());
-    let rem = _mm256_shuffle_epi8(qr, c.one);
+    // Laps on the counters only; the rest on every byte of the lane.
+    let laps = _mm256_shuffle_epi8(q16, c.on_counters);
+    let rem = _mm256_shuffle_epi8(r16, _mm256_setzero_si256());
     // Counter j is `dist` after `from` (mod len): below `rem` it gets one
-    // more stone. Small values, so the signed compares are exact.
+    // more stone. Small values, so the signed compares are exact. Past the
+    // counters `dist` is at least 87 (see `j_minus_one`) and the laps are
+    // zero, so bytes 13 to 15 (the pick and the node) gain nothing without
+    // a mask; dead lanes gain garbage, which nothing reads (they never end,
+    // so they are never written out).
     let d = _mm256_sub_epi8(c.j_minus_one, r.from);
     let dist = _mm256_min_epu8(d, _mm256_add_epi8(d, c.len));
     let mut gain = _mm256_sub_epi8(laps, _mm256_cmpgt_epi8(rem, dist));
     gain = _mm256_sub_epi8(gain, _mm256_and_si256(_mm256_cmpeq_epi8(c.j, r.from), k));
-    r.ring = _mm256_add_epi8(r.ring, _mm256_and_si256(gain, r.live));
+    r.ring = _mm256_add_epi8(r.ring, gain);
     let l = _mm256_add_epi8(r.from, rem);
     let last = _mm256_min_epu8(l, _mm256_sub_epi8(l, c.len));
     r.from = last;
