@@ -48,6 +48,20 @@ impl<K: Key, C: Count> Sink<K, C> {
         }
     }
 
+    /// Reserve room for the successors of a chunk of `total` nodes, of
+    /// which `done` are expanded, at the rate seen so far (and an eighth
+    /// more). Grown by doubling instead, the vectors were copied on every
+    /// growth: half of the search's memory copies.
+    fn expect(&mut self, done: usize, total: usize) {
+        if done == 0 || done >= total {
+            return;
+        }
+        for run in &mut self.successors {
+            let want = run.len() * total / done + run.len() * total / done / 8;
+            run.reserve(want.saturating_sub(run.len()));
+        }
+    }
+
     fn new(max_store: usize) -> Self {
         Sink {
             successors: (0..=max_store).map(|_| Vec::new()).collect(),
@@ -104,6 +118,8 @@ struct Streams {
     free: Vec<[u8; 16]>,
     over: Vec<[u8; 16]>,
     sums: Vec<[u8; 16]>,
+    /// Nodes of the batch without a legal pick.
+    stuck: Vec<u16>,
 }
 
 /// Nodes a worker expands at a time (at least; larger buckets use larger
@@ -181,27 +197,42 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         buffers
             .picks
             .resize(nodes.len() * self.scope.len() + 4, [0; 16]);
-        let mut made = 0;
-        for (i, &(key, count)) in nodes.iter().enumerate() {
-            let out = &mut buffers.picks[made..];
-            let m = if K::BITS <= 64 {
-                lanes.records(key.to_u128() as u64, store as u8, i as u16, scope, out)
-            } else {
+        let made = if K::BITS <= 64 {
+            // The kernel decodes the keys, a batch at a time.
+            buffers.stuck.clear();
+            let made = lanes.records_batch(
+                nodes,
+                |e| e.0.to_u128() as u64,
+                store as u8,
+                scope,
+                &mut buffers.picks,
+                &mut buffers.stuck,
+            );
+            for &i in &buffers.stuck {
+                sink.end(store, nodes[i as usize].1);
+            }
+            made
+        } else {
+            let mut made = 0;
+            for (i, &(key, count)) in nodes.iter().enumerate() {
                 // Wide keys are decoded here; the stream takes the ring.
                 let ring = self.ring_of(key, store);
-                lanes.records_ring([ring[0], ring[1]], i as u16, scope, out)
-            };
-            if m == 0 {
-                sink.end(store, count);
+                let out = &mut buffers.picks[made..];
+                let m = lanes.records_ring([ring[0], ring[1]], i as u16, scope, out);
+                if m == 0 {
+                    sink.end(store, count);
+                }
+                made += m;
             }
-            made += m;
-        }
+            made
+        };
         buffers.picks.truncate(made);
         let Streams {
             picks,
             free,
             over,
             sums,
+            ..
         } = buffers;
         lanes.stream(picks, free, over);
         lanes.sums(free, sums);
@@ -286,17 +317,29 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                     Some(lanes) => {
                         let mut buffers = Streams::default();
                         let kernel = (lanes, &lanes.picks(&self.scope));
+                        let total: usize = slices.iter().map(|s| s.len()).sum();
+                        let mut done = 0;
                         for batch in slices.iter().flat_map(|s| s.chunks(STREAM_BATCH)) {
                             self.expand_stream(batch, store, kernel, &mut sink, &mut buffers);
                             advance(batch.len());
+                            if done == 0 {
+                                sink.expect(batch.len(), total);
+                            }
+                            done += batch.len();
                         }
                     }
                     None => {
+                        let total: usize = slices.iter().map(|s| s.len()).sum();
+                        let mut done = 0;
                         for batch in slices.iter().flat_map(|s| s.chunks(STREAM_BATCH)) {
                             for &e in batch {
                                 self.expand(e, store, &mut sink, &mut landings);
                             }
                             advance(batch.len());
+                            if done == 0 {
+                                sink.expect(batch.len(), total);
+                            }
+                            done += batch.len();
                         }
                     }
                 }

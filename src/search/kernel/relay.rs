@@ -339,6 +339,30 @@ impl Lanes {
         streaming!(self, records(key, store, node, picks, out))
     }
 
+    /// [`Lanes::records`] for every node of `nodes` (64-bit keys, given
+    /// by `key`), each tagged with its index (below 2^16), one after the
+    /// other from the front of `out`, which needs room for every pick of
+    /// every node plus 4; the indices of nodes without a legal pick go to
+    /// `stuck`. Returns how many records were written. The search's path:
+    /// one call a batch of nodes instead of one a node.
+    pub fn records_batch<T>(
+        &self,
+        nodes: &[T],
+        key: impl Fn(&T) -> u64,
+        store: u8,
+        picks: &Picks,
+        out: &mut [[u8; 16]],
+        stuck: &mut Vec<u16>,
+    ) -> usize {
+        assert!(self.streams, "records need the streaming kernel");
+        assert!(nodes.len() <= 1 << 16, "node numbers fit two bytes");
+        assert!(
+            out.len() >= nodes.len() * picks.len + 4,
+            "room for every pick of every node"
+        );
+        streaming!(self, records_batch(nodes, key, store, picks, out, stuck))
+    }
+
     /// [`Lanes::records`] for a packed ring (see
     /// [`crate::search::kernel::packed`]) of at most 13 counters, whose
     /// last three bytes are free for the record's pick and node: the path
@@ -554,6 +578,7 @@ mod avx512 {
     /// Write a record for every pick among `picks` from a non-empty
     /// counter of the ring that `key` and `store` code, tagged `node`, to
     /// the front of `out`; returns how many.
+    #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512vl,bmi2,popcnt")]
     pub fn records(
         c: &Consts,
@@ -564,6 +589,29 @@ mod avx512 {
         out: &mut [[u8; 16]],
     ) -> usize {
         records_of(c, decode(c, key, store), node, picks, out)
+    }
+
+    /// [`records`] for every node of `nodes`, as
+    /// [`super::avx2::records_batch`] does on AVX2.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512vl,bmi2,popcnt")]
+    pub fn records_batch<T>(
+        c: &Consts,
+        nodes: &[T],
+        key: impl Fn(&T) -> u64,
+        store: u8,
+        picks: &Picks,
+        out: &mut [[u8; 16]],
+        stuck: &mut Vec<u16>,
+    ) -> usize {
+        let mut made = 0;
+        for (i, node) in nodes.iter().enumerate() {
+            let m = records(c, key(node), store, i as u16, picks, &mut out[made..]);
+            if m == 0 {
+                stuck.push(i as u16);
+            }
+            made += m;
+        }
+        made
     }
 
     /// [`records`] for a ring given as its 16 bytes (counters in bytes

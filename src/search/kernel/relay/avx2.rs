@@ -151,6 +151,13 @@ pub fn records(
     picks: &Picks,
     out: &mut [[u8; 16]],
 ) -> usize {
+    records_of(decode(c, key, store), node, picks, out)
+}
+
+/// The ring that the 64-bit `key` and `store` code.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+fn decode(c: &Consts, key: u64, store: u8) -> __m128i {
     // The key's zero bits are the separators after each pit but the last,
     // then every bit from the key's width up: the t-th of them is where
     // pit t ends (64 for the last pit of a full key). Found one at a time
@@ -167,11 +174,38 @@ pub fn records(
     // Pit t holds end[t] - end[t - 1] - 1 stones (end[-1] = -1).
     let one = _mm_set1_epi8(1);
     let counts = _mm_sub_epi8(ends, _mm_bslli_si128::<1>(_mm_add_epi8(ends, one)));
-    let ring = _mm_or_si128(
+    _mm_or_si128(
         _mm_shuffle_epi8(counts, c.unkey),
         _mm_cvtsi64_si128(i64::from(store) << (8 * c.n)),
-    );
-    records_of(ring, node, picks, out)
+    )
+}
+
+/// [`records`] for every node of `nodes` (its key given by `key`), tagged
+/// with its index, one after the other from the front of `out`; the
+/// indices of nodes without a legal pick go to `stuck`. Returns how many
+/// records were written. One call a batch: called once a node, the call
+/// itself (saved registers, `vzeroupper`) was a good part of the records'
+/// time, which is twice the AVX-512 kernel's.
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+pub fn records_batch<T>(
+    c: &Consts,
+    nodes: &[T],
+    key: impl Fn(&T) -> u64,
+    store: u8,
+    picks: &Picks,
+    out: &mut [[u8; 16]],
+    stuck: &mut Vec<u16>,
+) -> usize {
+    let mut made = 0;
+    for (i, node) in nodes.iter().enumerate() {
+        let ring = decode(c, key(node), store);
+        let m = records_of(ring, i as u16, picks, &mut out[made..]);
+        if m == 0 {
+            stuck.push(i as u16);
+        }
+        made += m;
+    }
+    made
 }
 
 /// [`records`] for a packed ring of at most 13 counters.
