@@ -285,6 +285,12 @@ fn merge(e: &mut Entry, new: &Entry) {
 /// time, checking `cancel` between: zeroing 8 GiB takes about 25 s, and
 /// Ctrl-C should not wait for it. `None` when cancelled.
 fn table<B: Default>(buckets: usize, cancel: &AtomicBool) -> Option<Vec<B>> {
+    huge_vec(buckets, cancel, B::default)
+}
+
+/// [`table`] with each element made by `init`: the endgame database's
+/// random loads gain from huge pages as the table's probes do.
+fn huge_vec<B>(buckets: usize, cancel: &AtomicBool, mut init: impl FnMut() -> B) -> Option<Vec<B>> {
     let mut t: Vec<B> = Vec::with_capacity(buckets);
     #[cfg(target_os = "linux")]
     {
@@ -305,7 +311,7 @@ fn table<B: Default>(buckets: usize, cancel: &AtomicBool) -> Option<Vec<B>> {
         if cancel.load(Ordering::Relaxed) {
             return None;
         }
-        t.resize_with(buckets.min(t.len() + step), B::default);
+        t.resize_with(buckets.min(t.len() + step), &mut init);
     }
     Some(t)
 }
@@ -1416,7 +1422,10 @@ impl Endgame {
         let total = ranks.offset[max_stones as usize + 1];
         Endgame {
             ranks,
-            values: (0..total).map(|_| AtomicI8::new(UNKNOWN)).collect(),
+            values: huge_vec(total as usize, &AtomicBool::new(false), || {
+                AtomicI8::new(UNKNOWN)
+            })
+            .expect("not cancelled"),
         }
     }
 
@@ -1520,6 +1529,33 @@ fn next_composition(c: &mut [u8]) -> bool {
     true
 }
 
+/// A position of the endgame database with its children played and
+/// ranked ([`Endgame::plan`]): the ring it was played on, the children
+/// that are positions (rank, gain, free turn, pick), and the best value
+/// of the picks that end the game.
+struct Plan {
+    ring: Cells,
+    kids: [(usize, i32, bool, u8); crate::rules::MAX_PITS_PER_SIDE],
+    count: usize,
+    best: i32,
+}
+
+/// Ask the CPU to bring the cache line of `p` in (a hint: no effect on
+/// what the program computes).
+#[inline]
+fn prefetch_line<T>(p: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing the program sees and cannot fault;
+    // `p` is a reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            p as *const T as *const i8,
+        )
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 impl Endgame {
     /// Fills the whole database, layer by layer from the fewest stones up,
     /// on `threads` threads; false when `cancel` stopped it (the values
@@ -1534,6 +1570,7 @@ impl Endgame {
     /// value.
     fn build(&self, n: usize, rules: Rules, threads: usize, cancel: &AtomicBool) -> bool {
         const CHUNK: u64 = 1 << 14;
+        const BATCH: usize = 8;
         let m = 2 * n;
         for t in 0..=self.ranks.max_stones as usize {
             let (start, end) = (self.ranks.offset[t], self.ranks.offset[t + 1]);
@@ -1548,12 +1585,25 @@ impl Endgame {
                     // instead (so that neighbours share the mover's side of
                     // their children) was slower: 14.1 s against 11.8 s
                     // for 16 stones on 6 pits a side.
+                    // Planned BATCH positions at a time, their children's
+                    // lines prefetched, then finished: the misses of the
+                    // whole batch overlap.
                     let mut c = self.ranks.unrank(from);
-                    for r in from..end.min(from + CHUNK) {
-                        if self.values[r as usize].load(Ordering::Relaxed) == UNKNOWN {
-                            self.fill(&c, r as usize, n, rules);
+                    let stop = end.min(from + CHUNK);
+                    let mut r = from;
+                    let mut batch: Vec<(usize, Plan)> = Vec::with_capacity(BATCH);
+                    while r < stop {
+                        batch.clear();
+                        while r < stop && batch.len() < BATCH {
+                            if self.values[r as usize].load(Ordering::Relaxed) == UNKNOWN {
+                                batch.push((r as usize, self.plan(&c, n, rules, true)));
+                            }
+                            next_composition(&mut c[..m]);
+                            r += 1;
                         }
-                        next_composition(&mut c[..m]);
+                        for (pr, plan) in &batch {
+                            self.finish(plan, *pr, n, rules);
+                        }
                     }
                 }
             };
@@ -1577,32 +1627,53 @@ impl Endgame {
     /// The value of the position `pits` of rank `r`, its children loaded
     /// together (see [`Endgame::build`]); written to the database.
     fn fill(&self, pits: &[u8; CYCLE_CAP], r: usize, n: usize, rules: Rules) -> i32 {
+        let plan = self.plan(pits, n, rules, false);
+        self.finish(&plan, r, n, rules)
+    }
+
+    /// The children of `pits` played and ranked, their values not yet
+    /// loaded; with `prefetch`, their cache lines asked for, so that a
+    /// batch of positions waits for all its misses at once.
+    #[inline]
+    fn plan(&self, pits: &[u8; CYCLE_CAP], n: usize, rules: Rules, prefetch: bool) -> Plan {
         let len = 2 * n + 1;
-        let mut ring = [0u8; CYCLE_CAP];
-        ring[..n].copy_from_slice(&pits[..n]);
-        ring[n + 1..len].copy_from_slice(&pits[n..2 * n]);
-        // The children that are positions: (rank, gain, free turn, pick);
-        // their pits are played again only for the few not yet known.
-        let mut kids = [(0usize, 0i32, false, 0u8); crate::rules::MAX_PITS_PER_SIDE];
-        let mut count = 0;
-        let mut best = i32::MIN;
+        let mut p = Plan {
+            ring: [0u8; CYCLE_CAP],
+            kids: [(0usize, 0i32, false, 0u8); crate::rules::MAX_PITS_PER_SIDE],
+            count: 0,
+            best: i32::MIN,
+        };
+        p.ring[..n].copy_from_slice(&pits[..n]);
+        p.ring[n + 1..len].copy_from_slice(&pits[n..2 * n]);
         for (from, _) in pits[..n].iter().enumerate().filter(|p| *p.1 > 0) {
-            match Endgame::child(&ring, from, n, rules) {
+            match Endgame::child(&p.ring, from, n, rules) {
                 Ok((child, total, gain, free)) => {
                     let cr = self.ranks.rank(child[..2 * n].iter(), total) as usize;
-                    kids[count] = (cr, gain, free, from as u8);
-                    count += 1;
+                    if prefetch {
+                        prefetch_line(&self.values[cr]);
+                    }
+                    p.kids[p.count] = (cr, gain, free, from as u8);
+                    p.count += 1;
                 }
-                Err(v) => best = best.max(v),
+                Err(v) => p.best = p.best.max(v),
             }
         }
+        p
+    }
+
+    /// The value of the position planned in `plan`, of rank `r`: its
+    /// children's values loaded (the unknown ones filled first), written
+    /// to the database.
+    fn finish(&self, plan: &Plan, r: usize, n: usize, rules: Rules) -> i32 {
+        let kids = &plan.kids[..plan.count];
         let mut vals = [0i8; crate::rules::MAX_PITS_PER_SIDE];
-        for (v, k) in vals.iter_mut().zip(&kids[..count]) {
+        for (v, k) in vals.iter_mut().zip(kids) {
             *v = self.values[k.0].load(Ordering::Relaxed);
         }
-        for (&v, &(cr, gain, free, from)) in vals.iter().zip(&kids[..count]) {
+        let mut best = plan.best;
+        for (&v, &(cr, gain, free, from)) in vals.iter().zip(kids) {
             let v = if v == UNKNOWN {
-                match Endgame::child(&ring, from as usize, n, rules) {
+                match Endgame::child(&plan.ring, from as usize, n, rules) {
                     Ok((child, ..)) => self.fill(&child, cr, n, rules),
                     Err(_) => unreachable!("played the same pick before"),
                 }
