@@ -49,6 +49,14 @@ fn configurations(pits: usize, stones: u32) -> Vec<(&'static str, SolveOptions)>
             },
         ),
         (
+            "endgame_db_16_built",
+            SolveOptions {
+                endgame_stones: 16,
+                endgame_build: true,
+                ..default.clone()
+            },
+        ),
+        (
             "deepening_4",
             SolveOptions {
                 deepening: 4,
