@@ -199,6 +199,27 @@ macro_rules! lockstep {
     }};
 }
 
+/// The loop of each backend's `records_batch`: `$one` writes the records
+/// of node `$node` (index `$i`) to the front of `$rest` and returns how
+/// many; nodes without any go to `$stuck`. Written once, expanded inside
+/// each backend's function so that its decoding and record building
+/// inline into the loop under its target features.
+macro_rules! records_batch_loop {
+    ($nodes:ident, $out:ident, $stuck:ident, |$node:ident, $i:ident, $rest:ident| $one:expr) => {{
+        let mut made = 0;
+        for ($i, $node) in $nodes.iter().enumerate() {
+            let $rest = &mut $out[made..];
+            let m = $one;
+            if m == 0 {
+                $stuck.push($i as u16);
+            }
+            made += m;
+        }
+        made
+    }};
+}
+use records_batch_loop;
+
 /// Call `$f(consts, ...)` of the streaming kernel of either backend.
 /// Every caller but `sums` has checked `streams`: on AVX-512 that VBMI2,
 /// VL, BMI2 and POPCNT were detected as well (in [`Lanes::new`]); the
@@ -603,15 +624,13 @@ mod avx512 {
         out: &mut [[u8; 16]],
         stuck: &mut Vec<u16>,
     ) -> usize {
-        let mut made = 0;
-        for (i, node) in nodes.iter().enumerate() {
-            let m = records(c, key(node), store, i as u16, picks, &mut out[made..]);
-            if m == 0 {
-                stuck.push(i as u16);
-            }
-            made += m;
-        }
-        made
+        super::records_batch_loop!(nodes, out, stuck, |node, i, rest| records_of(
+            c,
+            decode(c, key(node), store),
+            i as u16,
+            picks,
+            rest
+        ))
     }
 
     /// [`records`] for a ring given as its 16 bytes (counters in bytes

@@ -196,16 +196,12 @@ pub fn records_batch<T>(
     out: &mut [[u8; 16]],
     stuck: &mut Vec<u16>,
 ) -> usize {
-    let mut made = 0;
-    for (i, node) in nodes.iter().enumerate() {
-        let ring = decode(c, key(node), store);
-        let m = records_of(ring, i as u16, picks, &mut out[made..]);
-        if m == 0 {
-            stuck.push(i as u16);
-        }
-        made += m;
-    }
-    made
+    super::records_batch_loop!(nodes, out, stuck, |node, i, rest| records_of(
+        decode(c, key(node), store),
+        i as u16,
+        picks,
+        rest
+    ))
 }
 
 /// [`records`] for a packed ring of at most 13 counters.
