@@ -591,19 +591,11 @@ impl Solver {
     /// Ask the CPU to bring a table bucket into the cache.
     #[inline]
     fn prefetch(&self, k: (u64, u64)) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let i = self.slot(k);
-            let p = match &self.table {
-                Table::Compact(t) => &t.buckets[i] as *const CompactBucket as *const i8,
-                Table::Wide { buckets, .. } => &buckets[i] as *const Bucket as *const i8,
-            };
-            // SAFETY: a prefetch is a hint: it reads nothing the program
-            // sees and cannot fault; `p` points into the table.
-            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
+        let i = self.slot(k);
+        match &self.table {
+            Table::Compact(t) => prefetch_line(&t.buckets[i]),
+            Table::Wide { buckets, .. } => prefetch_line(&buckets[i]),
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = k;
     }
 
     #[inline]

@@ -318,14 +318,13 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                         let mut buffers = Streams::default();
                         let kernel = (lanes, &lanes.picks(&self.scope));
                         let total: usize = slices.iter().map(|s| s.len()).sum();
-                        let mut done = 0;
-                        for batch in slices.iter().flat_map(|s| s.chunks(STREAM_BATCH)) {
+                        let batches = slices.iter().flat_map(|s| s.chunks(STREAM_BATCH));
+                        for (i, batch) in batches.enumerate() {
                             self.expand_stream(batch, store, kernel, &mut sink, &mut buffers);
                             advance(batch.len());
-                            if done == 0 {
+                            if i == 0 {
                                 sink.expect(batch.len(), total);
                             }
-                            done += batch.len();
                         }
                     }
                     None => {
