@@ -5,8 +5,10 @@
 # Each path must give the naive baseline's answers (best store, optimal
 # count, complete turns, positions); a disagreement stops the script.
 # Prints the CPU model and flags, then a Markdown table: wall and user
-# seconds, peak RSS, positions a second, and how many times faster than
-# the baseline.
+# seconds, peak RSS, positions and picks a second, and how many times
+# faster than the baseline. The picks are the baseline's count: every
+# path plays every legal pick of every distinct position once, so it is
+# the workload's, the same on each row.
 # Needs GNU time (/usr/bin/time, Debian package `time`).
 # Usage: bash benches/kernels.sh [RULES] [PITS] [STONES] [THREADS]
 #        (default: any-hole 6 4 2)
@@ -37,29 +39,33 @@ read -r nwall nuser nrss </tmp/ms-kernels-time
 nsec=$(python3 -c 'import json,sys; print(json.loads(open("/tmp/ms-kernels-naive").read().strip().splitlines()[-1])["seconds"])')
 want=$(answers </tmp/ms-kernels-naive)
 positions=$(echo "$want" | cut -d' ' -f4)
+picks=$(python3 -c 'import json,sys; print(json.loads(open("/tmp/ms-kernels-naive").read().strip().splitlines()[-1])["picks"])')
+# A rate in millions a second ("-" when the time rounds to zero).
+rate() { python3 -c "print(f'{$1/$2/1e6:.2f} M' if $2 > 0 else '-')"; }
 
-echo "| path | wall (s) | user (s) | peak RSS (MiB) | positions/s | × naive (wall) |"
-echo "|---|---:|---:|---:|---:|---:|"
-echo "| naive baseline (benches/naive.rs, 1 thread) | $nsec | $nuser | $((nrss / 1024)) | $(python3 -c "print(f'{$positions/$nsec/1e6:.2f} M')") | 1.0 |"
+echo "| path | wall (s) | user (s) | peak RSS (MiB) | positions/s | picks/s | × naive (wall) |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "| naive baseline (benches/naive.rs, 1 thread) | $nsec | $nuser | $((nrss / 1024)) | $(rate "$positions" "$nsec") | $(rate "$picks" "$nsec") | 1.0 |"
 flags=" $(grep -m1 '^flags' /proc/cpuinfo) "
 has() { for f in "$@"; do [[ $flags == *" $f "* ]] || return 1; done; }
-for kernel in stream lockstep avx2 scalar; do
+for kernel in stream avx512bw lockstep avx2 scalar; do
   # MANCALA_SWEEP_KERNEL caps the path; say so rather than time a lesser
   # path under this one's name.
   case $kernel in
     stream) need=(avx512f avx512bw avx512vl avx512vbmi avx512_vbmi2 bmi2) ;;
+    avx512bw) need=(avx512f avx512bw avx512vl avx2 bmi1 bmi2 popcnt) ;;
     lockstep) need=(avx512f avx512bw avx512vbmi) ;;
     avx2) need=(avx2 bmi1 bmi2 popcnt) ;;
     scalar) need=() ;;
   esac
   if ! has "${need[@]}"; then
-    echo "| $kernel | not on this CPU (needs ${need[*]}) | | | | |"
+    echo "| $kernel | not on this CPU (needs ${need[*]}) | | | | | |"
     continue
   fi
   if ! MANCALA_SWEEP_KERNEL=$kernel /usr/bin/time -f "%e %U %M" -o /tmp/ms-kernels-time \
     "$bin" solve --rules "$rules" --pits "$pits" --stones "$stones" --limit 0 --threads "$threads" --json -q \
     >/tmp/ms-kernels-out 2>/tmp/ms-kernels-err; then
-    echo "| $kernel | not run: $(head -1 /tmp/ms-kernels-err) | | | | |"
+    echo "| $kernel | not run: $(head -1 /tmp/ms-kernels-err) | | | | | |"
     continue
   fi
   got=$(answers </tmp/ms-kernels-out)
@@ -68,7 +74,7 @@ for kernel in stream lockstep avx2 scalar; do
     exit 1
   fi
   read -r wall user rss </tmp/ms-kernels-time
-  echo "| $kernel | $wall | $user | $((rss / 1024)) | $(python3 -c "print(f'{$positions/$wall/1e6:.2f} M')") | $(python3 -c "print(f'{$nsec/$wall:.1f}')") |"
+  echo "| $kernel | $wall | $user | $((rss / 1024)) | $(rate "$positions" "$wall") | $(rate "$picks" "$wall") | $(python3 -c "print(f'{$nsec/$wall:.1f}' if $wall > 0 else '-')") |"
 done
 echo
-echo "All paths gave the baseline's answers: best store, optimal count, turns and positions = $want."
+echo "All paths gave the baseline's answers: best store, optimal count, turns and positions = $want; $picks picks."

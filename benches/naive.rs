@@ -12,7 +12,10 @@
 //!
 //! Run with `PITS=6 STONES=4 RULES=any-hole cargo bench --bench naive`
 //! (RULES: avalanche, any-hole or kalah). It prints one JSON line with the
-//! keys `solve --json` uses for the same answers, and the seconds taken.
+//! keys `solve --json` uses for the same answers, the picks it played
+//! (every legal pick of every distinct position once, as every path of
+//! the tool does: the workload's picks, for a picks-a-second column), and
+//! the seconds taken.
 
 use mancala_sweep::rules::pick::{self, PickEnd};
 use mancala_sweep::{Board, Rules};
@@ -61,7 +64,7 @@ fn main() {
     // A ring is a fixed array (the 2n+1 counters, then zeros): 16 bytes
     // up to 7 pits a side, 33 beyond.
     let t0 = Instant::now();
-    let (turns_by_store, positions) = if pits <= 7 {
+    let (turns_by_store, positions, picks) = if pits <= 7 {
         count::<16>(&board, rules)
     } else {
         count::<33>(&board, rules)
@@ -70,19 +73,21 @@ fn main() {
     let best = turns_by_store.iter().rposition(|&c| c > 0).unwrap_or(0);
     let turns_total: u128 = turns_by_store.iter().sum();
     println!(
-        "{{\"best_store\":{best},\"total_stones\":{total},\"optimal_count\":\"{}\",\"turns_total\":\"{turns_total}\",\"positions\":{positions},\"seconds\":{:.3}}}",
+        "{{\"best_store\":{best},\"total_stones\":{total},\"optimal_count\":\"{}\",\"turns_total\":\"{turns_total}\",\"positions\":{positions},\"picks\":{picks},\"seconds\":{:.3}}}",
         turns_by_store[best],
         t0.elapsed().as_secs_f64()
     );
 }
 
-/// The naive search: turns by final store, and the positions counted.
-fn count<const W: usize>(board: &Board, rules: Rules) -> (Vec<u128>, u64) {
+/// The naive search: turns by final store, and the positions and picks
+/// counted.
+fn count<const W: usize>(board: &Board, rules: Rules) -> (Vec<u128>, u64, u64) {
     let n = board.pits_per_side();
     let total = board.stones_in_play() as usize;
     let legal: Vec<usize> = rules.scope.pits(n).map(|p| p.ring(n)).collect();
     let mut turns_by_store = vec![0u128; total + 1];
     let mut positions: u64 = 0;
+    let mut picks: u64 = 0;
     // Positions at which a pick is made, by their store.
     let mut buckets: BTreeMap<u8, Vec<([u8; W], u128)>> = BTreeMap::new();
     let mut start = [0u8; W];
@@ -98,6 +103,7 @@ fn count<const W: usize>(board: &Board, rules: Rules) -> (Vec<u128>, u64) {
                 continue;
             }
             for &from in legal.iter().filter(|&&i| ring[i] > 0) {
+                picks += 1;
                 let mut child = ring;
                 match pick::play(&mut child[..2 * n + 1], from, rules) {
                     PickEnd::TurnOver => turns_by_store[child[n] as usize] += count,
@@ -114,5 +120,5 @@ fn count<const W: usize>(board: &Board, rules: Rules) -> (Vec<u128>, u64) {
             }
         }
     }
-    (turns_by_store, positions)
+    (turns_by_store, positions, picks)
 }

@@ -125,7 +125,11 @@ fn expand_bucket(c: &mut Criterion) {
             Kernel::Lockstep,
             "lockstep kernel, a position at a time (streaming off)",
         ),
-        (Kernel::Avx2, "streaming kernel on AVX2 (no AVX-512 VBMI)"),
+        (
+            Kernel::Avx512Bw,
+            "streaming kernel on AVX-512 F/BW (no VBMI)",
+        ),
+        (Kernel::Avx2, "streaming kernel on AVX2 (no AVX-512)"),
         (Kernel::Scalar, "one pick at a time (no SIMD)"),
     ];
     let mut engines = Vec::new();

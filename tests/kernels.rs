@@ -88,7 +88,7 @@ fn main() {
         ..Default::default()
     };
     let (mut passed, mut failed) = (0, 0);
-    for kernel in [Kernel::Avx2, Kernel::Lockstep, Kernel::Stream] {
+    for kernel in Kernel::ALL.into_iter().filter(|&k| k != Kernel::Scalar) {
         if let Err(missing) = kernel.supported() {
             println!("kernel {kernel}: NOT TESTED here, this CPU lacks {missing}");
             continue;

@@ -613,7 +613,7 @@ mod tests {
             ..Default::default()
         };
         let stop = Stop::default();
-        for kernel in [Kernel::Avx2, Kernel::Lockstep, Kernel::Stream] {
+        for kernel in Kernel::ALL.into_iter().filter(|&k| k != Kernel::Scalar) {
             if let Err(missing) = kernel.supported() {
                 println!("kernel {kernel}: NOT TESTED, this CPU lacks {missing}");
                 continue;

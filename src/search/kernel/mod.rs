@@ -1,15 +1,20 @@
 //! The kernels that play picks for the search, behind one choice.
 //!
-//! Four kernels give the same results at different speeds:
+//! Five kernels give the same results at different speeds:
 //!
 //! - [`Kernel::Scalar`]: one pick at a time on a packed ring
 //!   ([`packed::Engine::play`]); runs everywhere, on every board.
 //! - [`Kernel::Avx2`]: the streaming kernel below on AVX2 registers, two
 //!   lanes each ([`relay::Lanes::stream`] on the AVX2 backend); needs AVX2,
 //!   BMI1, BMI2 and POPCNT and at most 6 pits a side, and is what CPUs
-//!   without AVX-512 VBMI (most laptops, and AVX-512 F/BW CPUs such as
-//!   Skylake-X) run. It only streams: its listing pass and `find` play
-//!   picks one at a time, as the scalar kernel does.
+//!   without AVX-512 (most laptops and desktops) run. It only streams: its
+//!   listing pass and `find` play picks one at a time, as the scalar kernel
+//!   does.
+//! - [`Kernel::Avx512Bw`]: the AVX-512 streaming kernel compiled for
+//!   AVX-512 F, BW and VL without VBMI (Skylake-X, Cascade Lake, Cooper
+//!   Lake): four lanes a register, 64-bit compress and expand, laps and
+//!   rest from a reciprocal multiply instead of the VBMI tables, keys
+//!   decoded with bit scans. It only streams, as the AVX2 kernel does.
 //! - [`Kernel::Lockstep`]: every pick of a position on its own AVX-512 lane
 //!   ([`relay::Lanes::play`]); needs AVX-512 F, BW and VBMI and a ring of at
 //!   most 15 counters (7 pits a side). Where the CPU also has VBMI2 and VL
@@ -23,6 +28,17 @@
 //!   30 buckets about 10% faster than on the lockstep kernel and avalanche
 //!   2x6x6 about 15%. The forward pass of the exact search streams; its listing
 //!   pass and `find` use the lockstep form of the same kernel.
+//!
+//! The streaming kernels are one design over "a register of 16-byte
+//! lanes" (a record a lane: ring, pick, node): the AVX-512 code in
+//! [`relay`] is compiled twice, for VBMI and VBMI2 (tables and byte
+//! compresses) and for F and BW only, the features chosen by the entry
+//! points and everything below them inlined under those features; the
+//! AVX2 module is the same loop on two lanes a register, with blends
+//! where AVX-512 has mask registers. Dispatch is by hand, on a CPU check
+//! cached once ([`relay::Lanes`] holds the backend): the kernel is chosen
+//! once a search, not once a call, so a function pointer or a crate such
+//! as `multiversion` would add nothing but a dependency.
 //!
 //! [`plan`] is the one place that decides, once per search, from the CPU,
 //! the board and an optional cap ([`KernelChoice`], which tests and
@@ -47,6 +63,9 @@ pub enum Kernel {
     Avx2,
     /// All picks of a position in lockstep on AVX-512 lanes.
     Lockstep,
+    /// Picks of many positions streamed through AVX-512 lanes, on CPUs
+    /// with AVX-512 F and BW but no VBMI.
+    Avx512Bw,
     /// Picks of many positions streamed through AVX-512 lanes.
     Stream,
 }
@@ -54,10 +73,11 @@ pub enum Kernel {
 impl Kernel {
     /// Every kernel, slowest first (on the machine of the README's kernel
     /// table, where all four run).
-    pub const ALL: [Kernel; 4] = [
+    pub const ALL: [Kernel; 5] = [
         Kernel::Scalar,
         Kernel::Avx2,
         Kernel::Lockstep,
+        Kernel::Avx512Bw,
         Kernel::Stream,
     ];
 
@@ -67,6 +87,7 @@ impl Kernel {
             Kernel::Scalar => "scalar",
             Kernel::Avx2 => "avx2",
             Kernel::Lockstep => "lockstep",
+            Kernel::Avx512Bw => "avx512bw",
             Kernel::Stream => "stream",
         }
     }
@@ -80,6 +101,8 @@ impl Kernel {
             Kernel::Avx2 => Err("AVX2, BMI1, BMI2 and POPCNT (x86-64)"),
             Kernel::Lockstep if cpu.lockstep => Ok(()),
             Kernel::Lockstep => Err("AVX-512 F, BW and VBMI (x86-64)"),
+            Kernel::Avx512Bw if cpu.avx512bw => Ok(()),
+            Kernel::Avx512Bw => Err("AVX-512 F, BW and VL, AVX2, BMI1, BMI2 and POPCNT (x86-64)"),
             Kernel::Stream if cpu.streams => Ok(()),
             Kernel::Stream => Err("AVX-512 F, BW, VBMI, VBMI2 and VL, BMI2 and POPCNT (x86-64)"),
         }
@@ -91,7 +114,7 @@ impl Kernel {
         match self {
             Kernel::Scalar => true,
             Kernel::Lockstep => 2 * n < 16,
-            Kernel::Stream | Kernel::Avx2 => n <= 6 && key_bits <= 128,
+            Kernel::Stream | Kernel::Avx512Bw | Kernel::Avx2 => n <= 6 && key_bits <= 128,
         }
     }
 }
@@ -149,7 +172,9 @@ impl FromStr for KernelChoice {
             .find(|k| k.name() == s)
             .map(KernelChoice::AtMost)
             .ok_or_else(|| {
-                format!("{s:?} is not a kernel: use scalar, avx2, lockstep, stream or auto")
+                format!(
+                    "{s:?} is not a kernel: use scalar, avx2, lockstep, avx512bw, stream or auto"
+                )
             })
     }
 }

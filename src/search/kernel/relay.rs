@@ -60,6 +60,22 @@
 //! and rest always come from the reciprocal. A [`Lanes`] holds one
 //! backend or the other; the AVX2 one has no [`Lanes::play`], so where it
 //! is the kernel, the listing pass and `find` are scalar.
+//!
+//! CPUs with AVX-512 F and BW but no VBMI run the AVX-512 stream itself
+//! (`avx512::bw`, [`super::Kernel::Avx512Bw`]): the stream below is
+//! compiled for F and BW and inlined into an entry point for those
+//! features, laps and rest from the reciprocal (the tables need VBMI's
+//! `vpermi2b`; on VBMI CPUs they save about 8% of the stream's CPU time),
+//! the compress and expand of whole records the 64-bit ones of AVX-512 F,
+//! and keys decoded with bit scans instead of VBMI2's byte compress.
+
+// Off x86-64 no `Lanes` is ever built (`Lanes::new` returns `None`): the
+// types stay so that callers compile the same everywhere, and their x86
+// machinery goes unused.
+#![cfg_attr(
+    not(target_arch = "x86_64"),
+    allow(dead_code, unreachable_code, unused_macros, unused_imports)
+)]
 
 use super::Kernel;
 
@@ -115,6 +131,8 @@ pub(crate) struct Cpu {
     pub streams: bool,
     /// AVX2, BMI1, BMI2 and POPCNT: the AVX2 streaming kernel.
     pub avx2: bool,
+    /// Also AVX-512 F, BW and VL: the AVX-512 F/BW streaming kernel.
+    pub avx512bw: bool,
 }
 
 /// The kernels' CPU features (none off x86-64).
@@ -128,11 +146,13 @@ pub(crate) fn cpu() -> Cpu {
             let decodes = lockstep && has!("avx512vbmi2") && has!("avx512vl");
             let streams = decodes && has!("bmi2") && has!("popcnt");
             let avx2 = has!("avx2") && has!("bmi1") && has!("bmi2") && has!("popcnt");
+            let avx512bw = avx2 && has!("avx512f") && has!("avx512bw") && has!("avx512vl");
             Cpu {
                 lockstep,
                 decodes,
                 streams,
                 avx2,
+                avx512bw,
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -141,6 +161,7 @@ pub(crate) fn cpu() -> Cpu {
             decodes: false,
             streams: false,
             avx2: false,
+            avx512bw: false,
         }
     })
 }
@@ -171,6 +192,10 @@ enum Backend {
     /// AVX2, BMI1, BMI2 and POPCNT: the stream only.
     #[cfg(target_arch = "x86_64")]
     Avx2(avx2::Consts),
+    /// AVX-512 F, BW and VL with AVX2, BMI1, BMI2 and POPCNT: the
+    /// AVX-512 stream without VBMI (`avx512::bw`), the stream only.
+    #[cfg(target_arch = "x86_64")]
+    Avx512Bw(avx512::Consts),
 }
 
 /// Call `avx512::$f(consts, ...)` on the AVX-512 backend: lockstep play,
@@ -186,9 +211,9 @@ macro_rules! lockstep {
             // detected (see above).
             Backend::Avx512(c) => unsafe { avx512::$f(c, $($arg),*) },
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx2(_) => {
+            Backend::Avx2(_) | Backend::Avx512Bw(_) => {
                 let _ = ($($arg),*);
-                unreachable!("the AVX2 kernel only streams")
+                unreachable!("the AVX2 and AVX-512 F/BW kernels only stream")
             }
             #[cfg(not(target_arch = "x86_64"))]
             _ => {
@@ -220,11 +245,12 @@ macro_rules! records_batch_loop {
 }
 use records_batch_loop;
 
-/// Call `$f(consts, ...)` of the streaming kernel of either backend.
+/// Call `$f(consts, ...)` of the streaming kernel of the backend.
 /// Every caller but `sums` has checked `streams`: on AVX-512 that VBMI2,
 /// VL, BMI2 and POPCNT were detected as well (in [`Lanes::new`]); the
-/// AVX-512 `sums` needs only what every AVX-512 `Lanes` has. An AVX2
-/// `Lanes` is only built where AVX2, BMI1, BMI2 and POPCNT were detected.
+/// AVX-512 `sums` needs only AVX-512 F and BW. An AVX2 `Lanes` is only
+/// built where AVX2, BMI1, BMI2 and POPCNT were detected, an AVX-512 F/BW
+/// one where AVX-512 F, BW and VL were as well.
 macro_rules! streaming {
     ($lanes:ident, $f:ident($($arg:expr),*)) => {{
         match &$lanes.backend {
@@ -235,6 +261,9 @@ macro_rules! streaming {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
             Backend::Avx2(c) => unsafe { avx2::$f(c, $($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Backend::Avx512Bw(c) => unsafe { avx512::bw::$f(c, $($arg),*) },
             #[cfg(not(target_arch = "x86_64"))]
             _ => {
                 let _ = ($($arg),*);
@@ -247,7 +276,8 @@ macro_rules! streaming {
 impl Lanes {
     /// The lanes of `kernel` for `n` pits a side with at most `stones`
     /// stones in play: [`Kernel::Lockstep`] plays in lockstep on AVX-512,
-    /// [`Kernel::Stream`] streams on AVX-512 as well, [`Kernel::Avx2`] only
+    /// [`Kernel::Stream`] streams on AVX-512 as well, [`Kernel::Avx512Bw`]
+    /// only streams, on AVX-512 without VBMI, and [`Kernel::Avx2`] only
     /// streams, on AVX2. `None` for the scalar kernel, and when the CPU
     /// lacks what the kernel needs (see [`cpu`]). Which board gets which
     /// kernel is decided in [`super::plan`], not here.
@@ -258,11 +288,12 @@ impl Lanes {
             "a ring of {} counters does not fit a lane",
             2 * n + 1
         );
-        let streams = matches!(kernel, Kernel::Stream | Kernel::Avx2);
+        let streams = matches!(kernel, Kernel::Stream | Kernel::Avx2 | Kernel::Avx512Bw);
         debug_assert!(!streams || n <= 6, "records need 3 spare bytes");
         let runs = match kernel {
             Kernel::Scalar => false,
             Kernel::Avx2 => cpu.avx2,
+            Kernel::Avx512Bw => cpu.avx512bw,
             Kernel::Lockstep => cpu.lockstep,
             Kernel::Stream => cpu.streams,
         };
@@ -271,14 +302,22 @@ impl Lanes {
         }
         #[cfg(target_arch = "x86_64")]
         {
-            let backend = if kernel == Kernel::Avx2 {
-                // SAFETY: `cpu()` detected AVX2, the feature the constants
-                // are built with.
-                Backend::Avx2(unsafe { avx2::Consts::new(n, stones, relay) })
-            } else {
-                // SAFETY: `cpu()` detected AVX-512 F, BW and VBMI, the
-                // features the constants are built with.
-                Backend::Avx512(unsafe { avx512::Consts::new(n, stones, relay) })
+            let backend = match kernel {
+                // SAFETY: `cpu()` detected AVX2, which the constants are
+                // built with.
+                Kernel::Avx2 => Backend::Avx2(unsafe { avx2::Consts::new(n, stones, relay) }),
+                Kernel::Avx512Bw => {
+                    // SAFETY: `cpu()` detected AVX-512 F and BW, which the
+                    // constants are built with.
+                    let c = unsafe { avx512::Consts::new(n, stones, relay, false) };
+                    Backend::Avx512Bw(c)
+                }
+                _ => {
+                    // SAFETY: as above; VBMI was detected too, so the
+                    // constants may enable the lap tables.
+                    let c = unsafe { avx512::Consts::new(n, stones, relay, true) };
+                    Backend::Avx512(c)
+                }
             };
             Some(Lanes {
                 decodes: cpu.decodes && matches!(backend, Backend::Avx512(_)),
@@ -293,8 +332,8 @@ impl Lanes {
         }
     }
 
-    /// True when [`Lanes::play`] runs here (the AVX-512 backend); the AVX2
-    /// backend only streams.
+    /// True when [`Lanes::play`] runs here (the AVX-512 VBMI backend); the
+    /// AVX2 and AVX-512 F/BW backends only stream.
     pub fn lockstep(&self) -> bool {
         #[cfg(target_arch = "x86_64")]
         {
@@ -311,13 +350,14 @@ impl Lanes {
     /// front of `out`; returns how many there were.
     pub fn play(&self, ring: [u64; 2], froms: &[usize], out: &mut Landings) -> usize {
         assert!(froms.len() <= MAX_PICKS, "at most {MAX_PICKS} picks");
-        assert!(self.lockstep(), "the AVX2 kernel has no lockstep play");
+        assert!(self.lockstep(), "only the VBMI kernels play in lockstep");
         lockstep!(self, play(ring, froms, out))
     }
 
     /// True when [`Lanes::stream`] runs here: rings of at most 13
     /// counters (leaving a record's last three bytes free) on a CPU that
-    /// also has VBMI2, VL and BMI2, or on the AVX2 backend.
+    /// also has VBMI2, VL and BMI2, or on the AVX2 and AVX-512 F/BW
+    /// backends.
     pub fn streams(&self) -> bool {
         self.streams
     }
@@ -497,14 +537,17 @@ mod avx512 {
         /// `k / len` and `k % len` for `k` in 0..64 and 64..128.
         laps: [__m512i; 2],
         rest: [__m512i; 2],
-        /// Counts stay below 128, so the tables cover them.
+        /// Counts stay below 128, so the tables cover them, and the
+        /// backend has VBMI to read them.
         tables: bool,
         relay: bool,
     }
 
     impl Consts {
-        #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-        pub fn new(n: usize, stones: usize, relay: bool) -> Consts {
+        /// The constants for `n` pits a side and at most `stones` stones;
+        /// `vbmi` when the backend may use the `vpermi2b` lap tables.
+        #[target_feature(enable = "avx512f,avx512bw")]
+        pub fn new(n: usize, stones: usize, relay: bool, vbmi: bool) -> Consts {
             let len = 2 * n + 1;
             let mut j = [0u8; 64];
             let mut lane = [0u8; 64];
@@ -569,14 +612,14 @@ mod avx512 {
                     load(rest[..64].try_into().expect("64")),
                     load(rest[64..].try_into().expect("64")),
                 ],
-                tables: stones < 128,
+                tables: vbmi && stones < 128,
                 relay,
             }
         }
     }
 
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[target_feature(enable = "avx512f")]
     fn load(bytes: &[u8; 64]) -> __m512i {
         // SAFETY: reads exactly the 64 bytes of `bytes`; unaligned loads are allowed.
         unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
@@ -650,7 +693,8 @@ mod avx512 {
     }
 
     /// The records of the ring in the low 16 bytes of `ring`.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512vl,bmi2,popcnt")]
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,bmi2,popcnt")]
     fn records_of(
         c: &Consts,
         ring: __m128i,
@@ -728,7 +772,7 @@ mod avx512 {
     }
 
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,bmi2,popcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,bmi2,popcnt")]
     fn stream_with<const TABLES: bool>(
         c: &Consts,
         input: &[[u8; 16]],
@@ -812,7 +856,7 @@ mod avx512 {
     /// Load the next records into the lanes whose qwords `open` marks (both
     /// qwords of a lane), as many as are left; none when `open` is empty.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,bmi2,popcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,bmi2,popcnt")]
     fn refill(
         c: &Consts,
         queue: &mut Queue,
@@ -839,7 +883,7 @@ mod avx512 {
     }
 
     /// Running sums (see [`Landings::sums`]) of every record's ring.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[target_feature(enable = "avx512f,avx512bw")]
     pub fn sums(c: &Consts, records: &[[u8; 16]], out: &mut Vec<[u8; 16]>) {
         out.clear();
         out.reserve(records.len() + 4);
@@ -859,7 +903,7 @@ mod avx512 {
 
     /// Running sums within each lane: four shifted adds.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[target_feature(enable = "avx512f,avx512bw")]
     fn running_sums(c: &Consts, rings: __m512i) -> __m512i {
         let pits = _mm512_shuffle_epi8(rings, c.pits);
         let mut sums = _mm512_mask_add_epi8(pits, c.separated, pits, c.one);
@@ -872,8 +916,14 @@ mod avx512 {
     /// One sowing on every `live` lane of a register:
     /// returns the lanes that relay on; on the others `from` is where the
     /// last stone landed.
+    ///
+    /// `TABLES` takes laps and rest from the `vpermi2b` tables, which
+    /// need VBMI: only callers compiled with VBMI pass it (the lockstep
+    /// kernel and the VBMI stream), and this function inlines into them,
+    /// the table look-up with it. It is compiled for AVX-512 F and BW so
+    /// that the F/BW backend's stream can inline it too.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[target_feature(enable = "avx512f,avx512bw")]
     fn step<const TABLES: bool>(
         c: &Consts,
         ring: &mut __m512i,
@@ -883,10 +933,9 @@ mod avx512 {
     ) -> __mmask64 {
         let k = *count;
         let (laps, rem) = if TABLES {
-            (
-                _mm512_permutex2var_epi8(c.laps[0], k, c.laps[1]),
-                _mm512_permutex2var_epi8(c.rest[0], k, c.rest[1]),
-            )
+            // SAFETY: only callers with VBMI instantiate `TABLES` (above),
+            // and `c.tables` is only set on a backend that has it.
+            unsafe { tables(c, k) }
         } else {
             let k16 = _mm512_and_si512(k, c.low);
             let q16 = _mm512_mulhi_epu16(k16, c.reciprocal);
@@ -911,6 +960,17 @@ mod avx512 {
         } else {
             0
         }
+    }
+
+    /// `k / len` and `k % len` of every byte of `k` (below 128) from the
+    /// tables.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn tables(c: &Consts, k: __m512i) -> (__m512i, __m512i) {
+        (
+            _mm512_permutex2var_epi8(c.laps[0], k, c.laps[1]),
+            _mm512_permutex2var_epi8(c.rest[0], k, c.rest[1]),
+        )
     }
 
     #[inline]
@@ -1023,6 +1083,119 @@ mod avx512 {
             }
         }
     }
+
+    /// The AVX-512 F/BW backend ([`super::Kernel::Avx512Bw`]): the same
+    /// stream and records for CPUs with AVX-512 F, BW and VL but no VBMI
+    /// (Skylake-X, Cascade Lake, Cooper Lake). The stream is the one above,
+    /// compiled for these features: laps and rest come from the 16-bit
+    /// reciprocal instead of the `vpermi2b` tables, and the compress and
+    /// expand of whole records are the 64-bit ones of AVX-512 F. Keys are
+    /// decoded with bit scans, as on AVX2 ([`super::pit_ends`]), instead of
+    /// a VBMI2 byte compress. No lockstep play: the listing pass and `find`
+    /// are scalar on such CPUs.
+    pub mod bw {
+        use super::super::{pit_ends, Picks};
+        use super::{records_of, Consts};
+        use std::arch::x86_64::*;
+
+        /// The ring that the 64-bit `key` and `store` code, in the low 16
+        /// bytes.
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,bmi1,bmi2,popcnt")]
+        fn decode(c: &Consts, key: u64, store: u8) -> __m128i {
+            let [lo, hi] = pit_ends(key);
+            let ends = _mm_set_epi64x(hi as i64, lo as i64);
+            // Pit t holds end[t] - end[t - 1] - 1 stones (end[-1] = -1).
+            let one = _mm512_castsi512_si128(c.one);
+            let counts = _mm_sub_epi8(ends, _mm_bslli_si128::<1>(_mm_add_epi8(ends, one)));
+            _mm_mask_set1_epi8(
+                _mm_shuffle_epi8(counts, c.unkey),
+                1 << c.store_at,
+                store as i8,
+            )
+        }
+
+        /// [`super::records`] on this backend.
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,bmi1,bmi2,popcnt")]
+        pub fn records(
+            c: &Consts,
+            key: u64,
+            store: u8,
+            node: u16,
+            picks: &Picks,
+            out: &mut [[u8; 16]],
+        ) -> usize {
+            records_of(c, decode(c, key, store), node, picks, out)
+        }
+
+        /// [`super::records_batch`] on this backend.
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,bmi1,bmi2,popcnt")]
+        pub fn records_batch<T>(
+            c: &Consts,
+            nodes: &[T],
+            key: impl Fn(&T) -> u64,
+            store: u8,
+            picks: &Picks,
+            out: &mut [[u8; 16]],
+            stuck: &mut Vec<u16>,
+        ) -> usize {
+            super::super::records_batch_loop!(nodes, out, stuck, |node, i, rest| records_of(
+                c,
+                decode(c, key(node), store),
+                i as u16,
+                picks,
+                rest
+            ))
+        }
+
+        /// [`super::records_ring`] on this backend.
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,bmi1,bmi2,popcnt")]
+        pub fn records_ring(
+            c: &Consts,
+            ring: [u64; 2],
+            node: u16,
+            picks: &Picks,
+            out: &mut [[u8; 16]],
+        ) -> usize {
+            // SAFETY: reads exactly the 16 bytes of `ring`.
+            let ring = unsafe { _mm_loadu_si128(ring.as_ptr().cast()) };
+            records_of(c, ring, node, picks, out)
+        }
+
+        /// [`super::stream`] with laps and rest from the reciprocal.
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,bmi1,bmi2,popcnt")]
+        pub fn stream(
+            c: &Consts,
+            input: &[[u8; 16]],
+            free: &mut Vec<[u8; 16]>,
+            over: &mut Vec<[u8; 16]>,
+        ) {
+            debug_assert!(!c.tables, "no VBMI for the tables");
+            super::stream_with::<false>(c, input, free, over)
+        }
+
+        pub use super::sums;
+    }
+}
+
+/// Where each of the first 12 pits of a 64-bit stars-and-bars key (see
+/// [`crate::search::exact::key`]) ends, one byte each, little-endian: the
+/// positions of the key's zero bits (the separators after each pit but
+/// the last, then every bit from the key's width up; 64 for the last pit
+/// of a full key). Found one at a time, a bit scan and a clear of the
+/// lowest bit, for all 12 pits whatever the board: the loop unrolls, and
+/// the ends of pits a board does not have are shuffled out by the caller.
+/// The key decoding of the backends without VBMI2's byte compress.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[inline(always)]
+fn pit_ends(key: u64) -> [u64; 2] {
+    let mut zeros = !key;
+    let mut ends = [0u64; 2];
+    for t in 0..12 {
+        ends[t / 8] |= u64::from(zeros.trailing_zeros()) << (8 * (t % 8));
+        zeros &= zeros.wrapping_sub(1);
+    }
+    ends
 }
 
 /// `ceil(65536 / len)`: for every stone count `k < 256`, `k * reciprocal >> 16`
@@ -1059,8 +1232,8 @@ mod tests {
     /// The streaming kernels against a plain sowing on random records of
     /// every ring length, with and without relay, with fewer than 128
     /// stones and with pits of 128 stones and more, in batches of every
-    /// size from 0 (so that lanes run dry at every point); the AVX-512 and
-    /// AVX2 streams give the same records in each output.
+    /// size from 0 (so that lanes run dry at every point); the AVX-512,
+    /// AVX-512 F/BW and AVX2 streams give the same records in each output.
     #[test]
     fn the_streams_play_random_records_as_a_plain_sowing_does() {
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
@@ -1070,13 +1243,19 @@ mod tests {
             state ^= state << 17;
             state % below
         };
-        let kernels: Vec<Kernel> = [Kernel::Avx2, Kernel::Stream]
+        let kernels: Vec<Kernel> = [Kernel::Avx2, Kernel::Avx512Bw, Kernel::Stream]
             .into_iter()
             .filter(|k| k.supported().is_ok())
             .collect();
         println!("streams tested on random records: {kernels:?}");
         if cpu().avx2 {
             assert!(kernels.contains(&Kernel::Avx2), "AVX2 runs here");
+        }
+        if cpu().avx512bw {
+            assert!(
+                kernels.contains(&Kernel::Avx512Bw),
+                "AVX-512 F/BW runs here"
+            );
         }
         for n in 1..=6usize {
             let len = 2 * n + 1;

@@ -158,19 +158,10 @@ pub fn records(
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
 fn decode(c: &Consts, key: u64, store: u8) -> __m128i {
-    // The key's zero bits are the separators after each pit but the last,
-    // then every bit from the key's width up: the t-th of them is where
-    // pit t ends (64 for the last pit of a full key). Found one at a time
-    // (a bit scan and a clear of the lowest bit), for all 12 pits whatever
-    // the board: the loop unrolls, and the ends of pits a board does not
-    // have are shuffled out below.
-    let mut zeros = !key;
-    let mut ends = [0u64; 2];
-    for t in 0..12 {
-        ends[t / 8] |= u64::from(zeros.trailing_zeros()) << (8 * (t % 8));
-        zeros &= zeros.wrapping_sub(1);
-    }
-    let ends = _mm_set_epi64x(ends[1] as i64, ends[0] as i64);
+    // Where each pit ends, from bit scans; the ends of pits a board does
+    // not have are shuffled out below.
+    let [lo, hi] = super::pit_ends(key);
+    let ends = _mm_set_epi64x(hi as i64, lo as i64);
     // Pit t holds end[t] - end[t - 1] - 1 stones (end[-1] = -1).
     let one = _mm_set1_epi8(1);
     let counts = _mm_sub_epi8(ends, _mm_bslli_si128::<1>(_mm_add_epi8(ends, one)));
