@@ -105,7 +105,14 @@ pub fn part_shift(stones: usize, store: usize, pits: usize) -> u32 {
 
 #[inline]
 pub(crate) fn part_of<K: Key>(key: K, shift: u32) -> usize {
-    ((key.to_u128() >> shift) as usize).min(PARTS - 1)
+    // A 64-bit shift for keys that fit 64 bits: the `u128` one by a
+    // variable amount is two double shifts and a select.
+    let top = if K::BITS <= 64 {
+        (key.to_u128() as u64 >> shift) as usize
+    } else {
+        (key.to_u128() >> shift) as usize
+    };
+    top.min(PARTS - 1)
 }
 
 /// Successors for one bucket from one worker chunk, grouped by part.
@@ -331,6 +338,8 @@ impl<K: Key, C: Count> Frontier<K, C> {
 /// Bits a radix sort pass sorts on at most: 256 counters, and as many
 /// write streams, which stay in the L1 cache.
 const DIGIT_BITS: u32 = 8;
+// `radix_sort` reads a digit as a byte.
+const _: () = assert!(DIGIT_BITS <= 8);
 
 /// Sort `entries` by key, least significant digit first, on just the bits
 /// in which their keys differ, using `spare` as the second buffer. A task's
@@ -359,7 +368,15 @@ pub(crate) fn radix_sort<K: Key, C: Count>(
     }
     let bits = width.div_ceil(passes);
     let mask = (1usize << bits) - 1;
-    let digit = |key: K, pass: u32| (key.to_u128() >> (pass * bits)) as usize & mask;
+    // The keys agree above bit `width`, at most 48 here, so their low 64
+    // bits order them: digits come from a 64-bit shift (a `u128` shift by a
+    // variable amount is two double shifts and a select, and was a fifth
+    // of the sort's time), and a digit is at most a byte, which the
+    // compiler sees, so the counters are indexed without a bounds check.
+    debug_assert!(width <= 64);
+    let digit = |key: K, pass: u32| {
+        ((key.to_u128() as u64 >> (pass * bits)) as usize & mask) as u8 as usize
+    };
     // Every pass's counts in one read of the entries.
     let mut counts = vec![[0usize; 1 << DIGIT_BITS]; passes as usize];
     for e in entries.iter() {
