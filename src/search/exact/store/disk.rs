@@ -214,6 +214,9 @@ struct DiskRun {
     counts: Vec<u64>,
     /// Size of the file.
     bytes: u64,
+    /// Synced to disk: a run written since the last checkpoint is not,
+    /// until the next one syncs it before naming it.
+    synced: bool,
 }
 
 impl DiskRun {
@@ -250,6 +253,8 @@ impl DiskRun {
             offsets,
             counts,
             bytes,
+            // Named by the checkpoint it was resumed from.
+            synced: true,
         })
     }
 
@@ -464,9 +469,6 @@ pub struct Spill<K, C> {
     written: u64,
     /// Bytes of the bucket being taken, on disk until the next checkpoint.
     taken: u64,
-    /// Run files written since the last checkpoint, not yet synced: the
-    /// next checkpoint syncs them all at once before it names them.
-    unsynced: Vec<File>,
 }
 
 impl<K: Key, C: Count> Spill<K, C> {
@@ -493,7 +495,6 @@ impl<K: Key, C: Count> Spill<K, C> {
             seq: 0,
             written: 0,
             taken: 0,
-            unsynced: Vec::new(),
         };
         let path = dir.join(CHECKPOINT_FILE);
         let checkpoint = match std::fs::read_to_string(&path) {
@@ -645,14 +646,13 @@ impl<K: Key, C: Count> Spill<K, C> {
             }
         };
         self.written += needed;
-        self.unsynced
-            .push(file.try_clone().map_err(io_fail("open", &path))?);
         self.runs[store].push(DiskRun {
             path,
             file,
             offsets,
             counts,
             bytes: needed,
+            synced: false,
         });
         Ok(())
     }
@@ -694,15 +694,25 @@ impl<K: Key, C: Count> Spill<K, C> {
         })
     }
 
-    /// Sync the run files written since the last checkpoint, all at once
-    /// (the disk can write them back together), and the directory that
-    /// names them.
+    /// Sync the run files written since the last checkpoint that the
+    /// next one will name, all at once (the disk can write them back
+    /// together), and the directory that names them. Runs taken since
+    /// are not synced: no checkpoint names them.
     fn sync_runs(&mut self) -> Result<(), SpillFail> {
-        let files = std::mem::take(&mut self.unsynced);
+        let mut fresh: Vec<&mut DiskRun> = self
+            .runs
+            .iter_mut()
+            .flatten()
+            .filter(|r| !r.synced)
+            .collect();
         let dir = &self.dir;
-        files
-            .par_iter()
-            .try_for_each(|f| f.sync_all())
+        fresh
+            .par_iter_mut()
+            .try_for_each(|r| {
+                r.file.sync_all()?;
+                r.synced = true;
+                Ok(())
+            })
             .and_then(|()| File::open(dir)?.sync_all())
             .map_err(io_fail("sync", dir))
     }
