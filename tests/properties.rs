@@ -5,6 +5,7 @@
 
 use mancala_sweep::internals::{bits_needed, pack, unpack, Engine, Key, Landings, Packed};
 use mancala_sweep::rules::Turn;
+use mancala_sweep::search::kernel::relay::reference_chain as chain;
 use mancala_sweep::search::{Kernel, SearchError};
 use mancala_sweep::{solve, Board, Listing, Rules, SolveOptions};
 use proptest::prelude::*;
@@ -262,26 +263,6 @@ fn lockstep_agrees(b: &Board, r: Rules, stones: usize) -> Result<(), TestCaseErr
         kernel_agrees(b, r, stones, kernel)?;
     }
     Ok(())
-}
-
-/// A pick's relay chain on the ring counters `ring`, before any capture:
-/// the ring after it and where its last stone landed.
-fn chain(ring: &[u8], from: usize, relay: bool) -> (Vec<u8>, u8) {
-    let (len, store) = (ring.len(), ring.len() / 2);
-    let mut ring = ring.to_vec();
-    let mut from = from;
-    loop {
-        let k = std::mem::take(&mut ring[from]) as usize;
-        for s in 1..=k {
-            ring[(from + s) % len] += 1;
-        }
-        let last = (from + k) % len;
-        if relay && last != store && ring[last] > 1 {
-            from = last;
-            continue;
-        }
-        return (ring, last as u8);
-    }
 }
 
 fn kernel_agrees(b: &Board, r: Rules, stones: usize, kernel: Kernel) -> Result<(), TestCaseError> {

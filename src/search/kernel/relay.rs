@@ -1198,6 +1198,36 @@ fn pit_ends(key: u64) -> [u64; 2] {
     ends
 }
 
+/// What the kernels must give for a pick from ring index `from` of `ring`
+/// (2n+1 counters, store at n; the pit holds stones), with or without
+/// relay: the ring after its chain, before any capture, and where the last
+/// stone landed. The rules engine's own pick
+/// ([`crate::rules::pick::play_traced`]) without a capture rule, so that
+/// the kernels' tests check them against the reference engine itself.
+#[doc(hidden)]
+pub fn reference_chain(ring: &[u8], from: usize, relay: bool) -> (Vec<u8>, u8) {
+    use crate::rules::pick::{play_traced, Landing};
+    use crate::rules::{Capture, Rules, Scope};
+    let rules = Rules {
+        scope: Scope::Any,
+        relay,
+        capture: Capture::None,
+    };
+    let n = ring.len() / 2;
+    let mut ring = ring.to_vec();
+    let trace = play_traced(&mut ring, from, rules);
+    let last = match trace
+        .sowings
+        .last()
+        .expect("a pick sows once at least")
+        .last
+    {
+        Landing::Store => n,
+        Landing::Pit(pit, _) => pit.ring(n),
+    };
+    (ring, last as u8)
+}
+
 /// `ceil(65536 / len)`: for every stone count `k < 256`, `k * reciprocal >> 16`
 /// is `k / len` on the rings that fit a lane (tested).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -1207,27 +1237,7 @@ fn reciprocal(len: usize) -> u16 {
 
 #[cfg(test)]
 mod tests {
-    use super::{cpu, Kernel, Lanes};
-
-    /// A pick's relay chain on `ring`, before any capture: the ring after
-    /// it and where its last stone landed.
-    fn chain(ring: &[u8], from: usize, relay: bool) -> (Vec<u8>, u8) {
-        let (len, store) = (ring.len(), ring.len() / 2);
-        let mut ring = ring.to_vec();
-        let mut from = from;
-        loop {
-            let k = std::mem::take(&mut ring[from]) as usize;
-            for s in 1..=k {
-                ring[(from + s) % len] += 1;
-            }
-            let last = (from + k) % len;
-            if relay && last != store && ring[last] > 1 {
-                from = last;
-                continue;
-            }
-            return (ring, last as u8);
-        }
-    }
+    use super::{cpu, reference_chain as chain, Kernel, Lanes};
 
     /// The streaming kernels against a plain sowing on random records of
     /// every ring length, with and without relay, with fewer than 128
