@@ -639,58 +639,71 @@ mod avx512 {
         sow(c, decode(c, key, store), froms, out)
     }
 
-    /// Write a record for every pick among `picks` from a non-empty
-    /// counter of the ring that `key` and `store` code, tagged `node`, to
-    /// the front of `out`; returns how many.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512vl,bmi2,popcnt")]
-    pub fn records(
-        c: &Consts,
-        key: u64,
-        store: u8,
-        node: u16,
-        picks: &Picks,
-        out: &mut [[u8; 16]],
-    ) -> usize {
-        records_of(c, decode(c, key, store), node, picks, out)
+    /// `records`, `records_batch` and `records_ring` of a backend: each
+    /// compiled for the features `$features`, keys decoded by `$decode`.
+    /// Written once for the VBMI2 backend (a byte compress decodes a key)
+    /// and the F/BW one (bit scans), so that each inlines its own decoder.
+    macro_rules! record_fns {
+        ($features:literal, $decode:ident) => {
+            /// Write a record for every pick among `picks` from a non-empty
+            /// counter of the ring that `key` and `store` code, tagged
+            /// `node`, to the front of `out`; returns how many.
+            #[inline]
+            #[target_feature(enable = $features)]
+            pub fn records(
+                c: &Consts,
+                key: u64,
+                store: u8,
+                node: u16,
+                picks: &Picks,
+                out: &mut [[u8; 16]],
+            ) -> usize {
+                records_of(c, $decode(c, key, store), node, picks, out)
+            }
+
+            /// [`records`] for every node of `nodes`, as
+            /// [`super::avx2::records_batch`] does on AVX2.
+            #[target_feature(enable = $features)]
+            pub fn records_batch<T>(
+                c: &Consts,
+                nodes: &[T],
+                key: impl Fn(&T) -> u64,
+                store: u8,
+                picks: &Picks,
+                out: &mut [[u8; 16]],
+                stuck: &mut Vec<u16>,
+            ) -> usize {
+                records_batch_loop!(nodes, out, stuck, |node, i, rest| records_of(
+                    c,
+                    $decode(c, key(node), store),
+                    i as u16,
+                    picks,
+                    rest
+                ))
+            }
+
+            /// [`records`] for a ring given as its 16 bytes (counters in
+            /// bytes `0..2n+1`, the rest zero): for keys wider than 64
+            /// bits, which the kernel does not decode.
+            #[target_feature(enable = $features)]
+            pub fn records_ring(
+                c: &Consts,
+                ring: [u64; 2],
+                node: u16,
+                picks: &Picks,
+                out: &mut [[u8; 16]],
+            ) -> usize {
+                // SAFETY: reads exactly the 16 bytes of `ring`.
+                let ring = unsafe { _mm_loadu_si128(ring.as_ptr().cast()) };
+                records_of(c, ring, node, picks, out)
+            }
+        };
     }
 
-    /// [`records`] for every node of `nodes`, as
-    /// [`super::avx2::records_batch`] does on AVX2.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512vl,bmi2,popcnt")]
-    pub fn records_batch<T>(
-        c: &Consts,
-        nodes: &[T],
-        key: impl Fn(&T) -> u64,
-        store: u8,
-        picks: &Picks,
-        out: &mut [[u8; 16]],
-        stuck: &mut Vec<u16>,
-    ) -> usize {
-        super::records_batch_loop!(nodes, out, stuck, |node, i, rest| records_of(
-            c,
-            decode(c, key(node), store),
-            i as u16,
-            picks,
-            rest
-        ))
-    }
-
-    /// [`records`] for a ring given as its 16 bytes (counters in bytes
-    /// `0..2n+1`, the rest zero): for keys wider than 64 bits, which the
-    /// kernel does not decode.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512vl,bmi2,popcnt")]
-    pub fn records_ring(
-        c: &Consts,
-        ring: [u64; 2],
-        node: u16,
-        picks: &Picks,
-        out: &mut [[u8; 16]],
-    ) -> usize {
-        // SAFETY: reads exactly the 16 bytes of `ring`.
-        let ring = unsafe { _mm_loadu_si128(ring.as_ptr().cast()) };
-        records_of(c, ring, node, picks, out)
-    }
+    record_fns!(
+        "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512vl,bmi2,popcnt",
+        decode
+    );
 
     /// The records of the ring in the low 16 bytes of `ring`.
     #[inline]
@@ -1115,52 +1128,7 @@ mod avx512 {
             )
         }
 
-        /// [`super::records`] on this backend.
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,bmi1,bmi2,popcnt")]
-        pub fn records(
-            c: &Consts,
-            key: u64,
-            store: u8,
-            node: u16,
-            picks: &Picks,
-            out: &mut [[u8; 16]],
-        ) -> usize {
-            records_of(c, decode(c, key, store), node, picks, out)
-        }
-
-        /// [`super::records_batch`] on this backend.
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,bmi1,bmi2,popcnt")]
-        pub fn records_batch<T>(
-            c: &Consts,
-            nodes: &[T],
-            key: impl Fn(&T) -> u64,
-            store: u8,
-            picks: &Picks,
-            out: &mut [[u8; 16]],
-            stuck: &mut Vec<u16>,
-        ) -> usize {
-            super::super::records_batch_loop!(nodes, out, stuck, |node, i, rest| records_of(
-                c,
-                decode(c, key(node), store),
-                i as u16,
-                picks,
-                rest
-            ))
-        }
-
-        /// [`super::records_ring`] on this backend.
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,bmi1,bmi2,popcnt")]
-        pub fn records_ring(
-            c: &Consts,
-            ring: [u64; 2],
-            node: u16,
-            picks: &Picks,
-            out: &mut [[u8; 16]],
-        ) -> usize {
-            // SAFETY: reads exactly the 16 bytes of `ring`.
-            let ring = unsafe { _mm_loadu_si128(ring.as_ptr().cast()) };
-            records_of(c, ring, node, picks, out)
-        }
+        record_fns!("avx512f,avx512bw,avx512vl,bmi1,bmi2,popcnt", decode);
 
         /// [`super::stream`] with laps and rest from the reciprocal.
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,bmi1,bmi2,popcnt")]
