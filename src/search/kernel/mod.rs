@@ -72,7 +72,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel, slowest first (on the machine of the README's kernel
-    /// table, where all four run).
+    /// table, where all five run).
     pub const ALL: [Kernel; 5] = [
         Kernel::Scalar,
         Kernel::Avx2,
@@ -155,9 +155,10 @@ pub enum KernelChoice {
     #[default]
     Auto,
     /// At most this one: the fastest of it and the slower ones that the CPU
-    /// and board allow, in the order of [`Kernel::ALL`] (so `Stream` on a
-    /// CPU without VBMI2 runs `Lockstep`, and `Lockstep` on one without
-    /// VBMI runs `Avx2`).
+    /// and board allow, in the order of [`Kernel::ALL`] (so `Stream` runs
+    /// `Avx512Bw` on a CPU with AVX-512 F and BW but no VBMI2, and
+    /// `Lockstep` on a board of 7 pits a side where the CPU has VBMI;
+    /// `Lockstep` on a CPU without VBMI runs `Avx2`).
     AtMost(Kernel),
 }
 

@@ -661,8 +661,8 @@ mod avx512 {
                 records_of(c, $decode(c, key, store), node, picks, out)
             }
 
-            /// [`records`] for every node of `nodes`, as
-            /// [`super::avx2::records_batch`] does on AVX2.
+            /// [`records`] for every node of `nodes`, as the AVX2
+            /// backend's `records_batch` does.
             #[target_feature(enable = $features)]
             pub fn records_batch<T>(
                 c: &Consts,
