@@ -42,6 +42,7 @@ fn main() -> ExitCode {
         Command::Game(GameCommand::Solve(a)) => cmd::game::solve(a),
         Command::Game(GameCommand::Play(a)) => cmd::game::play(a),
         Command::Game(GameCommand::Match(a)) => cmd::game::play_match(a),
+        Command::Game(GameCommand::Endgame(a)) => cmd::game::endgame(a),
         Command::Completions(a) => cmd::shell::completions(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Man => cmd::shell::man(),

@@ -639,3 +639,82 @@ fn solve_spill_counts_like_memory_resumes_and_refuses_clearly() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
+
+/// `game endgame` builds a file that `game solve --endgame` reads: the same
+/// value as without it. Bad requests and files get one line and exit 2.
+#[test]
+fn game_endgame_files_and_their_bad_input() {
+    let dir = std::env::temp_dir().join(format!("ms-cli-endgame-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("k4.db");
+    let db = db.to_str().unwrap();
+    let (code, out, err) = run(&[
+        "game", "endgame", "--pits", "4", "--up-to", "10", "--out", db,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "every position with at most 10 stones in the pits of 4 pits a side (43758 positions)"
+        ),
+        "{out}"
+    );
+    let plain = json(&["game", "solve", "--pits", "4", "--stones", "3", "--json"]);
+    let with = json(&[
+        "game",
+        "solve",
+        "--pits",
+        "4",
+        "--stones",
+        "3",
+        "--json",
+        "--endgame",
+        db,
+    ]);
+    assert_eq!(
+        plain["value"], 6,
+        "Kalah(4,3): +6 (tests/data/game_values.txt)"
+    );
+    assert_eq!(with["value"], plain["value"]);
+    assert_eq!(with["pv"], plain["pv"]);
+
+    let garbage = dir.join("garbage.db");
+    std::fs::write(&garbage, "not a database\n").unwrap();
+    let garbage = garbage.to_str().unwrap();
+    for (args, says) in [
+        (
+            vec!["game", "solve", "--pits", "5", "--endgame", db],
+            "an endgame database for 4 pits a side under kalah (scope=own relay=off capture=kalah), not for 5 pits a side",
+        ),
+        (
+            vec!["game", "solve", "--pits", "4", "--capture", "empty", "--endgame", db],
+            "not for 4 pits a side under scope=own relay=off capture=empty",
+        ),
+        (
+            vec!["game", "solve", "--pits", "4", "--endgame", garbage],
+            "not an endgame database",
+        ),
+        (
+            vec!["game", "endgame", "--pits", "4", "--up-to", "12", "--quiet", "--out", garbage],
+            "not an endgame database",
+        ),
+        (
+            vec!["game", "endgame", "--scope", "any", "--up-to", "5", "--out", db],
+            "a database needs scope own",
+        ),
+        (
+            vec!["game", "endgame", "--up-to", "0", "--out", db],
+            "up to 0 stones: 1 to 127 are allowed",
+        ),
+        (
+            vec!["game", "endgame", "--up-to", "30", "--max-memory", "1G", "--out", db],
+            "more than the memory cap of 1073741824 bytes",
+        ),
+    ] {
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

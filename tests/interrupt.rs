@@ -346,3 +346,64 @@ fn a_spilled_solve_stopped_by_sigint_resumes_and_a_search_past_the_memory_guard_
     assert_eq!(switched, memory);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn game_endgame_keeps_the_layers_finished_and_resumes() {
+    let dir = temp_dir("endgame");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("k6.db");
+    let file = file.to_str().unwrap();
+    let s = interrupt(
+        &[
+            "game",
+            "endgame",
+            "--pits",
+            "6",
+            "--up-to",
+            "22",
+            "--out",
+            file,
+            "--threads",
+            "1",
+        ],
+        "   13 stones",
+    );
+    assert_eq!(s.code, 130, "{:?}", s.err);
+    assert!(
+        s.err
+            .iter()
+            .any(|l| l.starts_with("interrupted: run the same command")),
+        "{:?}",
+        s.err
+    );
+    // It kept at least the 13 stones it had reported, and no temporary file.
+    let kept: u32 = s
+        .out
+        .split("at most ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|k| k.parse().ok())
+        .unwrap_or_else(|| panic!("{}", s.out));
+    assert!((13..22).contains(&kept), "{}", s.out);
+    assert!(no_temp_files(&dir));
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
+        .args([
+            "game",
+            "endgame",
+            "--pits",
+            "6",
+            "--up-to",
+            &(kept + 1).to_string(),
+        ])
+        .args(["--out", file, "--quiet"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("at most {} stones", kept + 1))
+            && text.contains(&format!("resumed from the {kept} stones")),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -571,6 +571,31 @@ pub enum GameCommand {
     Play(GamePlayArgs),
     /// Two agents play pairs of games from the same openings, each starting once; results with 95% intervals and Elo.
     Match(GameMatchArgs),
+    /// Build an endgame database file for `game solve --endgame`: the exact value of every position with at most --up-to stones in its pits (resumes a file it finds).
+    Endgame(GameEndgameArgs),
+}
+
+/// `game endgame`.
+#[derive(Args, Debug)]
+pub struct GameEndgameArgs {
+    /// Rules and pits a side (--pits) the database is for [default rules: kalah]; scope own only.
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Every position with at most this many stones in its pits (1 to 127); 24 stones on 6 pits a side take 1.25 GB.
+    #[arg(long, value_name = "K")]
+    pub up_to: u32,
+    /// The database file. One already there for the same rules and pits is kept and built on: the same command resumes a stopped build.
+    #[arg(long, value_name = "FILE")]
+    pub out: std::path::PathBuf,
+    /// Refuse before starting when the database would take more than this [default: half the machine's memory].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// `--quiet`.
+    #[command(flatten)]
+    pub quiet: QuietArg,
 }
 
 /// `game solve`.
@@ -585,6 +610,9 @@ pub struct GameSolveArgs {
     /// Refuse before starting when the table and endgame database would take more than this [default: half the machine's memory].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub max_memory: Option<u64>,
+    /// An endgame database file from `game endgame`, for these rules and pits, read whole instead of the 12-stone one filled on demand.
+    #[arg(long, value_name = "FILE")]
+    pub endgame: Option<std::path::PathBuf>,
     /// `--threads`: threads searching the same table (the value and the principal variation are the same for any number).
     #[command(flatten)]
     pub threads: ThreadsArg,

@@ -51,6 +51,10 @@ pub enum GameError {
         cap: u64,
     },
 
+    /// An endgame database that cannot be built or used as asked.
+    #[error("endgame database: {0}")]
+    Endgame(String),
+
     /// A match that cannot be played as asked.
     #[error("match: {0}")]
     Match(String),

@@ -7,6 +7,7 @@
 //! and matches between agents.
 
 pub mod agent;
+pub mod endgame;
 pub mod error;
 pub mod matches;
 pub mod session;
@@ -14,6 +15,7 @@ pub mod solve;
 pub mod state;
 
 pub use agent::{Agent, AgentSpec, Level};
+pub use endgame::{EndgameBuild, EndgameDb, ENDGAME_FORMAT};
 pub use error::GameError;
 pub use session::{GameSession, Played};
 pub use solve::{SolveOptions, SolveResult, Solver};

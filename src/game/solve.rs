@@ -60,6 +60,7 @@
 //! Under [`Scope::Any`] the value is that of the game with
 //! [`ANY_SCOPE_TURN_LIMIT`] (turns left are part of the key there).
 
+use crate::game::endgame::{huge_vec, prefetch_line, Endgame, EndgameDb, Ranks, UNKNOWN};
 use crate::game::error::GameError;
 use crate::game::state::{
     a_side_is_empty, flip_cells, sum, GameState, PickOutcome, ANY_SCOPE_TURN_LIMIT, CYCLE_CAP,
@@ -68,7 +69,7 @@ use crate::rules::pick::{self, PickEnd};
 use crate::rules::Pit;
 use crate::rules::{Capture, Rules, Scope};
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -240,6 +241,12 @@ const NO_MOVE: u8 = u8::MAX;
 /// stones in their pits in another order than the calling thread.
 const HELPER_STONES: i32 = 30;
 
+/// Children are played before any is searched ([`Solver::upfront_children`])
+/// at positions with at most this many stones more than the endgame
+/// database holds: there many children are in the database, and their
+/// lines are fetched together.
+const DB_REACH: i32 = 8;
+
 /// The exact solver for one rule set and board size; keep it between calls
 /// to reuse its table (an agent that plays perfectly does).
 pub struct Solver {
@@ -252,6 +259,11 @@ pub struct Solver {
     nodes: u64,
     stopped: bool,
     endgame: Option<Arc<Endgame>>,
+    /// The endgame database is filled whole (built before the search or
+    /// read from a file), so that the children in it are read at once
+    /// ([`Solver::upfront_children`]); filled on demand, a child is filled
+    /// only when searched.
+    endgame_whole: bool,
     /// 0 for the calling thread; a helper's number otherwise (it varies
     /// the order of the children of large positions).
     helper: usize,
@@ -286,34 +298,6 @@ fn merge(e: &mut Entry, new: &Entry) {
 /// Ctrl-C should not wait for it. `None` when cancelled.
 fn table<B: Default>(buckets: usize, cancel: &AtomicBool) -> Option<Vec<B>> {
     huge_vec(buckets, cancel, B::default)
-}
-
-/// [`table`] with each element made by `init`: the endgame database's
-/// random loads gain from huge pages as the table's probes do.
-fn huge_vec<B>(buckets: usize, cancel: &AtomicBool, mut init: impl FnMut() -> B) -> Option<Vec<B>> {
-    let mut t: Vec<B> = Vec::with_capacity(buckets);
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let start = t.as_mut_ptr() as usize;
-        let end = start + buckets * std::mem::size_of::<B>();
-        let (from, to) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
-        if to > from {
-            // SAFETY: madvise only advises: the range lies inside the
-            // vector's own allocation (rounded inward to whole huge pages),
-            // which nothing reads or writes yet, and no memory changes
-            // owner. A refusal (no transparent huge pages) changes nothing.
-            unsafe { libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE) };
-        }
-    }
-    let step = ((64 << 20) / std::mem::size_of::<B>().max(1)).max(1);
-    while t.len() < buckets {
-        if cancel.load(Ordering::Relaxed) {
-            return None;
-        }
-        t.resize_with(buckets.min(t.len() + step), &mut init);
-    }
-    Some(t)
 }
 
 /// The table in one of its two layouts.
@@ -451,8 +435,43 @@ impl Solver {
         opts: SolveOptions,
         cancel: &AtomicBool,
     ) -> Result<Option<Solver>, GameError> {
+        Solver::create(rules, n, opts, None, cancel)
+    }
+
+    /// [`Solver::new_cancellable`] with a database filled whole (built or
+    /// read from a file, see [`EndgameDb`]) instead of the one filled on
+    /// demand ([`SolveOptions::endgame_stones`] is not used). Its bytes
+    /// count against [`SolveOptions::memory_cap`] with the table's.
+    pub fn with_endgame(
+        rules: Rules,
+        n: usize,
+        opts: SolveOptions,
+        db: &EndgameDb,
+        cancel: &AtomicBool,
+    ) -> Result<Option<Solver>, GameError> {
+        if db.rules() != rules || db.pits_per_side() != n {
+            return Err(GameError::Endgame(format!(
+                "built for {} pits a side under {}, not for {n} pits a side under {rules}",
+                db.pits_per_side(),
+                db.rules()
+            )));
+        }
+        Solver::create(rules, n, opts, Some(db), cancel)
+    }
+
+    fn create(
+        rules: Rules,
+        n: usize,
+        mut opts: SolveOptions,
+        file_db: Option<&EndgameDb>,
+        cancel: &AtomicBool,
+    ) -> Result<Option<Solver>, GameError> {
+        if file_db.is_some() {
+            opts.endgame_stones = 0;
+            opts.endgame_build = false;
+        }
         let endgame_stones = Solver::endgame_stones(rules, &opts);
-        let requested = Solver::bytes(rules, n, &opts);
+        let requested = Solver::bytes(rules, n, &opts) + file_db.map_or(0, EndgameDb::bytes);
         if requested > opts.memory_cap {
             return Err(GameError::TableTooLarge {
                 requested,
@@ -494,7 +513,11 @@ impl Solver {
             mask: buckets as usize - 1,
             nodes: 0,
             stopped: false,
-            endgame: (endgame_stones > 0).then(|| Arc::new(Endgame::new(2 * n, endgame_stones))),
+            endgame: match file_db {
+                Some(db) => Some(db.db.clone()),
+                None => (endgame_stones > 0).then(|| Arc::new(Endgame::new(2 * n, endgame_stones))),
+            },
+            endgame_whole: file_db.is_some(),
             helper: 0,
             etc_stones: opts.etc_stones as i32,
             opts,
@@ -709,7 +732,8 @@ impl Solver {
         if self.opts.endgame_build {
             if let Some(db) = self.endgame.clone() {
                 // Cancelled, the search below stops at once with no bounds.
-                db.build(n, self.rules, self.opts.threads.max(1) as usize, cancel);
+                self.endgame_whole =
+                    db.build(n, self.rules, self.opts.threads.max(1) as usize, cancel);
             }
         }
         let mut g = 0;
@@ -768,6 +792,7 @@ impl Solver {
                 nodes: 0,
                 stopped: false,
                 endgame: self.endgame.clone(),
+                endgame_whole: self.endgame_whole,
                 helper,
                 etc_stones: self.etc_stones,
             })
@@ -1102,8 +1127,14 @@ impl Solver {
             deeper,
             turns_left,
         };
-        let searched = if self.opts.etc && depth == TO_THE_END && s >= self.etc_stones {
-            self.etc_children(kids, &play, frame, cancel)
+        let etc = self.opts.etc && depth == TO_THE_END && s >= self.etc_stones;
+        let db_near = self.endgame_whole
+            && self
+                .endgame
+                .as_ref()
+                .is_some_and(|db| s <= db.ranks.max_stones as i32 + DB_REACH);
+        let searched = if etc || db_near {
+            self.upfront_children(kids, &play, frame, etc, cancel)
         } else {
             self.children(
                 kids.iter().map(|&(from, _)| (from, play(from))),
@@ -1125,46 +1156,99 @@ impl Solver {
         best
     }
 
-    /// Enhanced transposition cutoffs, then the children: a child whose
-    /// table bound already reaches beta settles this node without a search.
-    /// Worth it only far from the leaves, where a cutoff saves a large
-    /// subtree. The children played for the probes are kept for the search,
-    /// so each is played once; kept out of line so that only these nodes
-    /// carry the array of children.
+    /// Every child played before any is searched, so that their memory
+    /// loads overlap: the children in the endgame database are read from
+    /// it at once (their lines fetched together, where searching them one
+    /// by one waited for each miss in turn) and settle this node when one
+    /// reaches beta; then, with `etc` (enhanced transposition cutoffs), a
+    /// child whose table bound already reaches beta settles it without a
+    /// search. Worth it only far from the leaves, where a cutoff saves a
+    /// large subtree, or near the database, where most children are in it.
+    /// The children played here are kept for the search, so each is played
+    /// once; kept out of line so that only these nodes carry the array of
+    /// children.
     #[inline(never)]
-    fn etc_children(
+    fn upfront_children(
         &mut self,
         kids: &[(u8, i32)],
         play: &impl Fn(u8) -> Child,
         frame: Frame,
+        etc: bool,
         cancel: &AtomicBool,
     ) -> Result<(i32, u8), i32> {
+        let n = self.n;
         let mut played = [(0u8, ([0u8; CYCLE_CAP], 0i32, 0u8)); CYCLE_CAP];
         let mut keys = [(0u64, 0u64); CYCLE_CAP];
+        // Per child: its database rank, or usize::MAX when not in it.
+        let mut ranks = [usize::MAX; CYCLE_CAP];
+        let db = self.endgame.clone();
+        let mut in_db = 0;
         for (i, &(from, _)) in kids.iter().enumerate() {
             let child = play(from);
             let (c, gain, kind) = child;
             if kind == 0 && gain >= frame.beta {
                 return Err(gain);
             }
-            keys[i] = match kind {
-                1 => self.key(&c, frame.turns_left),
-                _ => self.key(&c, frame.turns_left.saturating_sub(1)),
-            };
-            self.prefetch(keys[i]);
             played[i] = (from, child);
-        }
-        for (&k, &(_, (_, gain, kind))) in keys.iter().zip(&played[..kids.len()]) {
-            let bound = match (kind, self.probe(k)) {
-                (1, Some(e)) if e.depth == TO_THE_END => gain + e.lo as i32,
-                (2, Some(e)) if e.depth == TO_THE_END => gain - e.hi as i32,
-                _ => continue,
-            };
-            if bound >= frame.beta {
-                return Err(bound);
+            if kind == 0 {
+                continue;
+            }
+            if let Some(db) = &db {
+                if stones(&c, n) <= db.ranks.max_stones {
+                    let r = db.rank_cells(&c, n);
+                    prefetch_line(&db.values[r]);
+                    ranks[i] = r;
+                    in_db += 1;
+                    continue;
+                }
+            }
+            if etc {
+                keys[i] = match kind {
+                    1 => self.key(&c, frame.turns_left),
+                    _ => self.key(&c, frame.turns_left.saturating_sub(1)),
+                };
+                self.prefetch(keys[i]);
             }
         }
-        self.children(played[..kids.len()].iter().copied(), frame, cancel)
+        let played = &mut played[..kids.len()];
+        if in_db > 0 {
+            let db = db.as_deref().expect("ranked in the database");
+            for (r, (_, (_, gain, kind))) in ranks.iter().zip(played.iter_mut()) {
+                if *r == usize::MAX {
+                    continue;
+                }
+                // Not filled yet: left to the search, which fills it only
+                // if no sibling cuts first.
+                let v = match db.values[*r].load(Ordering::Relaxed) {
+                    UNKNOWN => continue,
+                    v => v as i32,
+                };
+                self.nodes += 1;
+                let v = if *kind == 1 { *gain + v } else { *gain - v };
+                if v >= frame.beta {
+                    return Err(v);
+                }
+                // Settled: searched as a child whose game is over. Counted
+                // as a pick searched, as when it was a search of its own.
+                (*gain, *kind) = (v, 0);
+            }
+        }
+        if etc {
+            for ((&k, &(_, (_, gain, kind))), r) in keys.iter().zip(played.iter()).zip(&ranks) {
+                if *r != usize::MAX {
+                    continue;
+                }
+                let bound = match (kind, self.probe(k)) {
+                    (1, Some(e)) if e.depth == TO_THE_END => gain + e.lo as i32,
+                    (2, Some(e)) if e.depth == TO_THE_END => gain - e.hi as i32,
+                    _ => continue,
+                };
+                if bound >= frame.beta {
+                    return Err(bound);
+                }
+            }
+        }
+        self.children(played.iter().copied(), frame, cancel)
     }
 
     /// Searches the children in the order given until one reaches beta;
@@ -1220,13 +1304,10 @@ impl Solver {
     /// The exact value of a position with few stones, from the database.
     fn endgame_value(&mut self, pos: &Cells) -> i32 {
         let n = self.n;
-        let mut pits = [0u8; CYCLE_CAP];
-        pits[..n].copy_from_slice(&pos[..n]);
-        pits[n..2 * n].copy_from_slice(&pos[n + 1..=2 * n]);
         let db = self.endgame.as_deref().expect("endgame database");
-        let r = db.rank(&pits[..2 * n]);
+        let r = db.rank_cells(pos, n);
         match db.values[r].load(Ordering::Relaxed) {
-            UNKNOWN => db.fill(&pits, r, n, self.rules),
+            UNKNOWN => db.fill_cells(pos, r, n, self.rules),
             v => v as i32,
         }
     }
@@ -1302,415 +1383,6 @@ fn order_score(pos: &Cells, from: usize, n: usize, rules: Rules) -> i32 {
     (gain as i32) * 64 + from as i32
 }
 
-/// Exact values of every position with at most `max_stones` stones in its
-/// pits (scope own only: there the game graph has no cycles), stored as
-/// `i8` in a dense array by the rank of the pit counts, filled on demand.
-struct Endgame {
-    ranks: Ranks,
-    /// Atomic so that threads share the database; a value, once there, is
-    /// the same whoever wrote it.
-    values: Vec<AtomicI8>,
-}
-
-/// Ranks of pit counts: the index of a composition of at most
-/// `max_stones` stones over `pits` pits among all of them, ordered by
-/// total, then pit by pit. Dense, so the endgame database is an array
-/// indexed by it, and a bijection, so the compact table keys by it.
-struct Ranks {
-    pits: usize,
-    max_stones: u32,
-    /// `below[(parts * (S + 1) + left) * (S + 1) + c]`: the number of
-    /// compositions of `left` stones over a pit and `parts` more pits whose
-    /// first pit holds fewer than `c` (S = `max_stones`). The rank adds one
-    /// of these a pit, where summing binomials stone by stone made the
-    /// database's lookups a fifth of the solver's time.
-    below: Vec<u64>,
-    /// First index of the positions with exactly `t` stones.
-    offset: Vec<u64>,
-}
-
-impl Ranks {
-    /// Compositions of at most `stones` into `pits` parts: C(stones+pits, pits)
-    /// (exact for the boards and stone counts the solver takes, at most 32
-    /// pits and 127 stones where it matters).
-    fn count(pits: usize, stones: u32) -> u128 {
-        let (a, b) = (stones as u128 + pits as u128, pits as u128);
-        let mut c: u128 = 1;
-        for i in 0..b {
-            c = c.saturating_mul(a - i) / (i + 1);
-        }
-        c
-    }
-
-    /// The tables for `pits` pits and at most `max_stones` stones (sums
-    /// saturate: the caller checks that the count fits 64 bits).
-    fn new(pits: usize, max_stones: u32) -> Ranks {
-        let m = max_stones as usize + pits + 1;
-        let mut binom = vec![vec![0u64; pits + 1]; m + 1];
-        for a in 0..=m {
-            binom[a][0] = 1;
-            for b in 1..=pits.min(a) {
-                binom[a][b] =
-                    binom[a - 1][b - 1].saturating_add(if b < a { binom[a - 1][b] } else { 0 });
-            }
-        }
-        let mut offset = vec![0u64; max_stones as usize + 2];
-        for t in 0..=max_stones as usize {
-            // Compositions of exactly t into `pits` parts: C(t+pits-1, pits-1).
-            offset[t + 1] = offset[t].saturating_add(binom[t + pits - 1][pits - 1]);
-        }
-        let side = max_stones as usize + 1;
-        let mut below = vec![0u64; pits.max(1) * side * side];
-        for parts in 1..pits {
-            for left in 0..side {
-                let mut acc: u64 = 0;
-                for c in 0..side {
-                    below[(parts * side + left) * side + c] = acc;
-                    if c <= left {
-                        // First pit holds exactly c: the rest over `parts` pits.
-                        acc = acc.saturating_add(binom[left - c + parts - 1][parts - 1]);
-                    }
-                }
-            }
-        }
-        Ranks {
-            pits,
-            max_stones,
-            below,
-            offset,
-        }
-    }
-
-    /// The rank of the counts `pits` (`pits` of them) holding `total`
-    /// stones, at most `max_stones`.
-    #[inline]
-    fn rank<'a>(&self, pits: impl Iterator<Item = &'a u8>, total: u32) -> u64 {
-        let side = self.max_stones as usize + 1;
-        let mut left = total as usize;
-        let mut r = self.offset[left];
-        let m = self.pits;
-        for (j, &c) in pits.take(m - 1).enumerate() {
-            let parts = m - j - 1;
-            r += self.below[(parts * side + left) * side + c as usize];
-            left -= c as usize;
-        }
-        r
-    }
-}
-
-const UNKNOWN: i8 = i8::MIN;
-
-impl Endgame {
-    fn bytes(pits: usize, stones: u32) -> u64 {
-        if stones == 0 {
-            0
-        } else {
-            Ranks::count(pits, stones) as u64
-        }
-    }
-
-    fn new(pits: usize, max_stones: u32) -> Endgame {
-        let ranks = Ranks::new(pits, max_stones);
-        let total = ranks.offset[max_stones as usize + 1];
-        Endgame {
-            ranks,
-            values: huge_vec(total as usize, &AtomicBool::new(false), || {
-                AtomicI8::new(UNKNOWN)
-            })
-            .expect("not cancelled"),
-        }
-    }
-
-    fn rank(&self, pits: &[u8]) -> usize {
-        let total: u32 = pits.iter().map(|&c| c as u32).sum();
-        self.ranks.rank(pits.iter(), total) as usize
-    }
-
-    /// Exact future value of the position whose pits (mover's n, then the
-    /// opponent's n) are `pits`, by plain negamax memoised here: the
-    /// on-demand fill before [`Endgame::fill`], kept as the reference the
-    /// tests check the database against.
-    #[cfg(test)]
-    fn value(&self, pits: &[u8], n: usize, rules: Rules) -> i32 {
-        let r = self.rank(pits);
-        let v = self.values[r].load(Ordering::Relaxed);
-        if v != UNKNOWN {
-            return v as i32;
-        }
-        let len = 2 * n + 1;
-        let mut best = i32::MIN;
-        for from in 0..n {
-            if pits[from] == 0 {
-                continue;
-            }
-            let mut ring = [0u8; CYCLE_CAP];
-            ring[..n].copy_from_slice(&pits[..n]);
-            ring[n + 1..len].copy_from_slice(&pits[n..2 * n]);
-            let end = pick::play(&mut ring[..len], from, rules);
-            let gain = ring[n] as i32;
-            ring[n] = 0;
-            let own = sum(&ring[..n]) as i32;
-            let opp = sum(&ring[n + 1..len]) as i32;
-            let v = if own == 0 || opp == 0 {
-                gain + own - opp
-            } else {
-                let mut child = [0u8; CYCLE_CAP];
-                if end == PickEnd::FreeTurn {
-                    child[..n].copy_from_slice(&ring[..n]);
-                    child[n..2 * n].copy_from_slice(&ring[n + 1..len]);
-                    gain + self.value(&child[..2 * n], n, rules)
-                } else {
-                    child[..n].copy_from_slice(&ring[n + 1..len]);
-                    child[n..2 * n].copy_from_slice(&ring[..n]);
-                    gain - self.value(&child[..2 * n], n, rules)
-                }
-            };
-            best = best.max(v);
-        }
-        self.values[r].store(best as i8, Ordering::Relaxed);
-        best
-    }
-}
-
-impl Ranks {
-    /// The counts of rank `r` (below the total count), `pits` of them.
-    fn unrank(&self, mut r: u64) -> [u8; CYCLE_CAP] {
-        let side = self.max_stones as usize + 1;
-        let mut left = (0..=self.max_stones as usize)
-            .rfind(|&t| self.offset[t] <= r)
-            .unwrap_or(0);
-        r -= self.offset[left];
-        let m = self.pits;
-        let mut out = [0u8; CYCLE_CAP];
-        for (j, o) in out.iter_mut().enumerate().take(m - 1) {
-            let parts = m - j - 1;
-            let row = &self.below[(parts * side + left) * side..][..side];
-            // The largest c <= left whose count of smaller first pits is <= r.
-            let c = (0..=left).rfind(|&c| row[c] <= r).unwrap_or(0);
-            r -= row[c];
-            *o = c as u8;
-            left -= c;
-        }
-        out[m - 1] = left as u8;
-        out
-    }
-}
-
-/// The counts after `c` (`m` pits, the same total) in rank order: the
-/// next composition in lexicographic order. False after the last.
-fn next_composition(c: &mut [u8]) -> bool {
-    let m = c.len();
-    // The last pit that may take a stone from those after it.
-    let Some(p) = c.iter().rposition(|&x| x > 0) else {
-        return false;
-    };
-    let j = if p == m - 1 {
-        if m < 2 {
-            return false;
-        }
-        m - 2
-    } else if p == 0 {
-        return false;
-    } else {
-        p - 1
-    };
-    let rest: u32 = c[j + 1..].iter().map(|&x| x as u32).sum::<u32>() - 1;
-    c[j] += 1;
-    c[j + 1..].fill(0);
-    c[m - 1] = rest as u8;
-    true
-}
-
-/// A position of the endgame database with its children played and
-/// ranked ([`Endgame::plan`]): the ring it was played on, the children
-/// that are positions (rank, gain, free turn, pick), and the best value
-/// of the picks that end the game.
-struct Plan {
-    ring: Cells,
-    kids: [(usize, i32, bool, u8); crate::rules::MAX_PITS_PER_SIDE],
-    count: usize,
-    best: i32,
-}
-
-/// Ask the CPU to bring the cache line of `p` in (a hint: no effect on
-/// what the program computes).
-#[inline]
-fn prefetch_line<T>(p: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch reads nothing the program sees and cannot fault;
-    // `p` is a reference.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            p as *const T as *const i8,
-        )
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
-
-impl Endgame {
-    /// Fills the whole database, layer by layer from the fewest stones up,
-    /// on `threads` threads; false when `cancel` stopped it (the values
-    /// written are exact, the rest are filled on demand). A pick either
-    /// lowers the stones in the pits (into a finished layer: one load) or,
-    /// ending the turn on the mover's own side without a capture, keeps
-    /// them and moves stones towards the mover's store, so that the
-    /// recursion inside a layer is short. Each position's children are
-    /// played and ranked before any is loaded, so their cache misses
-    /// overlap (the on-demand fill waited for each in turn). Threads take
-    /// chunks of a layer; two that meet the same position write the same
-    /// value.
-    fn build(&self, n: usize, rules: Rules, threads: usize, cancel: &AtomicBool) -> bool {
-        const CHUNK: u64 = 1 << 14;
-        const BATCH: usize = 8;
-        let m = 2 * n;
-        for t in 0..=self.ranks.max_stones as usize {
-            let (start, end) = (self.ranks.offset[t], self.ranks.offset[t + 1]);
-            let next = AtomicU64::new(start);
-            let work = || {
-                while !cancel.load(Ordering::Relaxed) {
-                    let from = next.fetch_add(CHUNK, Ordering::Relaxed);
-                    if from >= end {
-                        break;
-                    }
-                    // In rank order. Filling each position's sides swapped
-                    // instead (so that neighbours share the mover's side of
-                    // their children) was slower: 14.1 s against 11.8 s
-                    // for 16 stones on 6 pits a side.
-                    // Planned BATCH positions at a time, their children's
-                    // lines prefetched, then finished: the misses of the
-                    // whole batch overlap.
-                    let mut c = self.ranks.unrank(from);
-                    let stop = end.min(from + CHUNK);
-                    let mut r = from;
-                    let mut batch: Vec<(usize, Plan)> = Vec::with_capacity(BATCH);
-                    while r < stop {
-                        batch.clear();
-                        while r < stop && batch.len() < BATCH {
-                            if self.values[r as usize].load(Ordering::Relaxed) == UNKNOWN {
-                                batch.push((r as usize, self.plan(&c, n, rules, true)));
-                            }
-                            next_composition(&mut c[..m]);
-                            r += 1;
-                        }
-                        for (pr, plan) in &batch {
-                            self.finish(plan, *pr, n, rules);
-                        }
-                    }
-                }
-            };
-            if threads <= 1 {
-                work();
-            } else {
-                std::thread::scope(|scope| {
-                    for _ in 1..threads {
-                        scope.spawn(work);
-                    }
-                    work();
-                });
-            }
-            if cancel.load(Ordering::Relaxed) {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// The value of the position `pits` of rank `r`, its children loaded
-    /// together (see [`Endgame::build`]); written to the database.
-    fn fill(&self, pits: &[u8; CYCLE_CAP], r: usize, n: usize, rules: Rules) -> i32 {
-        let plan = self.plan(pits, n, rules, false);
-        self.finish(&plan, r, n, rules)
-    }
-
-    /// The children of `pits` played and ranked, their values not yet
-    /// loaded; with `prefetch`, their cache lines asked for, so that a
-    /// batch of positions waits for all its misses at once.
-    #[inline]
-    fn plan(&self, pits: &[u8; CYCLE_CAP], n: usize, rules: Rules, prefetch: bool) -> Plan {
-        let len = 2 * n + 1;
-        let mut p = Plan {
-            ring: [0u8; CYCLE_CAP],
-            kids: [(0usize, 0i32, false, 0u8); crate::rules::MAX_PITS_PER_SIDE],
-            count: 0,
-            best: i32::MIN,
-        };
-        p.ring[..n].copy_from_slice(&pits[..n]);
-        p.ring[n + 1..len].copy_from_slice(&pits[n..2 * n]);
-        for (from, _) in pits[..n].iter().enumerate().filter(|p| *p.1 > 0) {
-            match Endgame::child(&p.ring, from, n, rules) {
-                Ok((child, total, gain, free)) => {
-                    let cr = self.ranks.rank(child[..2 * n].iter(), total) as usize;
-                    if prefetch {
-                        prefetch_line(&self.values[cr]);
-                    }
-                    p.kids[p.count] = (cr, gain, free, from as u8);
-                    p.count += 1;
-                }
-                Err(v) => p.best = p.best.max(v),
-            }
-        }
-        p
-    }
-
-    /// The value of the position planned in `plan`, of rank `r`: its
-    /// children's values loaded (the unknown ones filled first), written
-    /// to the database.
-    fn finish(&self, plan: &Plan, r: usize, n: usize, rules: Rules) -> i32 {
-        let kids = &plan.kids[..plan.count];
-        let mut vals = [0i8; crate::rules::MAX_PITS_PER_SIDE];
-        for (v, k) in vals.iter_mut().zip(kids) {
-            *v = self.values[k.0].load(Ordering::Relaxed);
-        }
-        let mut best = plan.best;
-        for (&v, &(cr, gain, free, from)) in vals.iter().zip(kids) {
-            let v = if v == UNKNOWN {
-                match Endgame::child(&plan.ring, from as usize, n, rules) {
-                    Ok((child, ..)) => self.fill(&child, cr, n, rules),
-                    Err(_) => unreachable!("played the same pick before"),
-                }
-            } else {
-                v as i32
-            };
-            best = best.max(if free { gain + v } else { gain - v });
-        }
-        self.values[r].store(best as i8, Ordering::Relaxed);
-        best
-    }
-
-    /// The pick from `from` on `ring` (the mover's pits, an empty store,
-    /// the opponent's pits): the child's pits from its mover's side, the
-    /// stones in them, the gain and whether the turn goes on; or the
-    /// value when the pick ends the game.
-    #[inline]
-    fn child(
-        ring: &Cells,
-        from: usize,
-        n: usize,
-        rules: Rules,
-    ) -> Result<(Cells, u32, i32, bool), i32> {
-        let len = 2 * n + 1;
-        let mut ring = *ring;
-        let end = pick::play(&mut ring[..len], from, rules);
-        let gain = ring[n] as i32;
-        let own = sum(&ring[..n]);
-        let opp = sum(&ring[n + 1..len]);
-        if own == 0 || opp == 0 {
-            return Err(gain + own as i32 - opp as i32);
-        }
-        let mut child = [0u8; CYCLE_CAP];
-        let free = end == PickEnd::FreeTurn;
-        if free {
-            child[..n].copy_from_slice(&ring[..n]);
-            child[n..2 * n].copy_from_slice(&ring[n + 1..len]);
-        } else {
-            child[..n].copy_from_slice(&ring[n + 1..len]);
-            child[n..2 * n].copy_from_slice(&ring[..n]);
-        }
-        Ok((child, own + opp, gain, free))
-    }
-}
-
 /// Solve `state` exactly with a fresh [`Solver`]: the entry point for a CLI
 /// or a server. Refuses before starting when the table would exceed the cap.
 pub fn solve(
@@ -1718,9 +1390,23 @@ pub fn solve(
     opts: &SolveOptions,
     cancel: &AtomicBool,
 ) -> Result<SolveResult, GameError> {
+    solve_with(state, opts, None, cancel)
+}
+
+/// [`solve`] with a database filled whole, when one is given (see
+/// [`Solver::with_endgame`]).
+pub fn solve_with(
+    state: &GameState,
+    opts: &SolveOptions,
+    db: Option<&EndgameDb>,
+    cancel: &AtomicBool,
+) -> Result<SolveResult, GameError> {
     let t0 = Instant::now();
-    let solver =
-        Solver::new_cancellable(state.rules(), state.pits_per_side(), opts.clone(), cancel)?;
+    let (rules, n) = (state.rules(), state.pits_per_side());
+    let solver = match db {
+        Some(db) => Solver::with_endgame(rules, n, opts.clone(), db, cancel)?,
+        None => Solver::new_cancellable(rules, n, opts.clone(), cancel)?,
+    };
     let Some(mut solver) = solver else {
         // Stopped while the table was zeroed: nothing is known yet.
         let (base, s) = (state.mover_minus_opponent(), state.stones_in_pits() as i32);
@@ -1766,24 +1452,6 @@ mod tests {
         assert_eq!(fitted.pv, full.pv);
     }
 
-    #[test]
-    fn endgame_rank_is_dense() {
-        let db = Endgame::new(4, 3);
-        let mut seen = vec![false; db.values.len()];
-        for a in 0..=3u8 {
-            for b in 0..=3 - a {
-                for c in 0..=3 - a - b {
-                    for d in 0..=3 - a - b - c {
-                        let r = db.rank(&[a, b, c, d]);
-                        assert!(!seen[r]);
-                        seen[r] = true;
-                    }
-                }
-            }
-        }
-        assert!(seen.iter().all(|&s| s));
-    }
-
     /// Without relay, [`order_score`] counts a pick's gain without playing
     /// it: it must be what playing the pick puts in the store, for every
     /// capture rule and both scopes, laps around the board included.
@@ -1817,63 +1485,6 @@ mod tests {
                             c[n] as i32 * 64 + from as i32
                         };
                         assert_eq!(order_score(&pos, from, n, rules), want, "{pos:?} {from}");
-                    }
-                }
-            }
-        }
-    }
-
-    /// Unranking inverts the rank, and the next composition in rank order
-    /// has the next rank, for every count of at most 7 stones in 6 pits.
-    #[test]
-    fn unrank_and_next_follow_the_rank() {
-        let ranks = Ranks::new(6, 7);
-        let total = ranks.offset[8];
-        let mut c = ranks.unrank(0);
-        for r in 0..total {
-            let u = ranks.unrank(r);
-            assert_eq!(u, c, "rank {r}");
-            let t: u32 = u[..6].iter().map(|&x| x as u32).sum();
-            assert_eq!(ranks.rank(u[..6].iter(), t), r);
-            if !next_composition(&mut c[..6]) {
-                c = ranks.unrank(r + 1);
-            }
-        }
-    }
-
-    /// The database built bottom-up holds, for every position with stones
-    /// on both sides, the value the on-demand negamax finds, for each capture rule, with relay, on
-    /// boards of 2 to 4 pits a side, on one thread and on three.
-    #[test]
-    fn endgame_built_bottom_up_agrees_with_negamax() {
-        let cancel = AtomicBool::new(false);
-        for rules in [
-            Rules::KALAH,
-            Rules {
-                capture: Capture::Empty,
-                ..Rules::KALAH
-            },
-            Rules {
-                capture: Capture::None,
-                ..Rules::KALAH
-            },
-            Rules::AVALANCHE,
-        ] {
-            for (n, stones) in [(2, 9), (3, 8), (4, 6)] {
-                for threads in [1, 3] {
-                    let built = Endgame::new(2 * n, stones);
-                    assert!(built.build(n, rules, threads, &cancel));
-                    let lazy = Endgame::new(2 * n, stones);
-                    for r in 0..built.values.len() as u64 {
-                        let pits = built.ranks.unrank(r);
-                        if pits[..n].iter().all(|&c| c == 0)
-                            || pits[n..2 * n].iter().all(|&c| c == 0)
-                        {
-                            continue; // the game is over: never asked
-                        }
-                        let want = lazy.value(&pits[..2 * n], n, rules);
-                        let got = built.values[r as usize].load(Ordering::Relaxed);
-                        assert_eq!(got as i32, want, "{rules:?} {n} {:?}", &pits[..2 * n]);
                     }
                 }
             }

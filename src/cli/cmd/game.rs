@@ -1,7 +1,9 @@
 //! `game solve`, `game play` and `game match`: whole games.
 
 use super::Outcome;
-use crate::cli::args::{FirstArg, GameMatchArgs, GamePlayArgs, GameSolveArgs, RuleArgs};
+use crate::cli::args::{
+    FirstArg, GameEndgameArgs, GameMatchArgs, GamePlayArgs, GameSolveArgs, RuleArgs,
+};
 use crate::cli::progress::Counter;
 use crate::cli::signal::{exit_on_first_ctrl_c, INTERRUPTED};
 use crate::cli::words::CliError;
@@ -12,8 +14,8 @@ use mancala_sweep::format::{
 };
 use mancala_sweep::game::matches::{self, MatchOptions, MatchRecord};
 use mancala_sweep::game::{
-    solve, AgentSpec, GameError, GameSession, GameState, Level, PickOutcome, Played, Side,
-    SolveOptions,
+    solve, AgentSpec, EndgameDb, GameError, GameSession, GameState, Level, PickOutcome, Played,
+    Side, SolveOptions,
 };
 use mancala_sweep::rules::{Pit, Preset};
 use mancala_sweep::search::default_max_memory;
@@ -41,13 +43,31 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
         ..SolveOptions::default()
     }
     .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits());
+    let db = match &args.endgame {
+        Some(path) => {
+            let t0 = std::time::Instant::now();
+            let db = EndgameDb::load(path, state.rules(), state.pits_per_side(), opts.memory_cap)
+                .map_err(|e| CliError::Input(format!("--endgame {e}")))?;
+            if !args.quiet.quiet {
+                eprintln!(
+                    "endgame database {}: every position with at most {} stones in its pits ({} bytes, read in {:.1} s)",
+                    path.display(),
+                    db.stones(),
+                    db.bytes(),
+                    t0.elapsed().as_secs_f64()
+                );
+            }
+            Some(db)
+        }
+        None => None,
+    };
     if !args.quiet.quiet {
         eprintln!(
             "solving {} stones to the end of the game; Ctrl-C stops with the bounds known",
             state.stones_in_pits()
         );
     }
-    let r = solve::solve(&state, &opts, &INTERRUPTED)?;
+    let r = solve::solve_with(&state, &opts, db.as_ref(), &INTERRUPTED)?;
     let out = if args.json.json {
         serde_json::to_string(&GameSolveJson::new(&state, &r, opts.table_bytes)).expect("json")
             + "\n"
@@ -62,6 +82,62 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
                 "the value is between {} and {}",
                 r.lower, r.upper
             ))),
+        });
+    }
+    Ok(out)
+}
+
+/// Run `game endgame`.
+pub fn endgame(args: &GameEndgameArgs) -> Outcome {
+    let state = start(&args.rules)?;
+    let (rules, n) = (state.rules(), state.pits_per_side());
+    let threads = args.threads.count();
+    let quiet = args.quiet.quiet;
+    let max_memory = args.max_memory.unwrap_or_else(default_max_memory);
+    EndgameDb::check(rules, n, args.up_to, max_memory)?;
+    let t0 = std::time::Instant::now();
+    if !quiet {
+        eprintln!(
+            "building the endgame database of {} pits a side up to {} stones in {} on {threads} threads; Ctrl-C keeps the layers finished",
+            n,
+            args.up_to,
+            args.out.display()
+        );
+    }
+    let built = EndgameDb::build_file(
+        &args.out,
+        rules,
+        n,
+        args.up_to,
+        threads,
+        max_memory,
+        &INTERRUPTED,
+        |t, positions| {
+            if !quiet {
+                eprintln!(
+                    "  {t:>3} stones: {positions} positions, {:.1} s",
+                    t0.elapsed().as_secs_f64()
+                );
+            }
+        },
+    )?;
+    let resumed = match built.resumed_from {
+        Some(k) => format!(", resumed from the {k} stones in the file"),
+        None => String::new(),
+    };
+    let out = format!(
+        "{}: every position with at most {} stones in the pits of {n} pits a side ({} positions){resumed}, {:.1} s\n",
+        args.out.display(),
+        built.stones,
+        built.positions,
+        t0.elapsed().as_secs_f64()
+    );
+    if !built.complete {
+        return Err(CliError::Partial {
+            stdout: out,
+            error: Box::new(CliError::Stopped(
+                "run the same command to go on from the layers kept".into(),
+            )),
         });
     }
     Ok(out)
