@@ -69,34 +69,6 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
         })
 }
 
-/// [`write_atomic`] for files too large to hold twice in memory: `fill`
-/// writes the contents to the temporary file (buffered), which is synced
-/// and renamed over `path` only when `fill` succeeded, so a reader (or a
-/// run that is stopped) sees the old file whole or the new one whole.
-pub fn write_atomic_with(
-    path: &Path,
-    fill: impl FnOnce(&mut dyn io::Write) -> io::Result<()>,
-) -> Result<(), FileError> {
-    let tmp: PathBuf = path.with_extension(format!(
-        "{}.tmp",
-        path.extension().and_then(|e| e.to_str()).unwrap_or("")
-    ));
-    let written = std::fs::File::create(&tmp).and_then(|f| {
-        let mut w = io::BufWriter::with_capacity(1 << 20, f);
-        fill(&mut w)?;
-        let f = w.into_inner().map_err(|e| e.into_error())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    });
-    written.map_err(|source| {
-        let _ = std::fs::remove_file(&tmp);
-        FileError::Write {
-            path: path.to_path_buf(),
-            source,
-        }
-    })
-}
-
 /// Read a file to a string.
 pub fn read(path: &Path) -> Result<String, FileError> {
     std::fs::read_to_string(path).map_err(|source| FileError::Read {

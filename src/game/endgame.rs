@@ -8,7 +8,6 @@
 //! dense `i8` array indexed by the rank of the pit counts ([`Ranks`]),
 //! filled on demand during a search or bottom-up ([`Endgame::build`]).
 
-use crate::format::file::{write_atomic_with, FileError};
 use crate::game::error::GameError;
 use crate::game::state::{sum, CYCLE_CAP};
 use crate::rules::pick::{self, PickEnd};
@@ -504,6 +503,31 @@ impl Endgame {
     }
 }
 
+/// A file written whole, for files too large to hold twice in memory: `fill`
+/// writes the contents to the temporary file (buffered), which is synced
+/// and renamed over `path` only when `fill` succeeded, so a reader (or a
+/// run that is stopped) sees the old file whole or the new one whole.
+fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<(), GameError> {
+    let tmp: std::path::PathBuf = path.with_extension(format!(
+        "{}.tmp",
+        path.extension().and_then(|e| e.to_str()).unwrap_or("")
+    ));
+    let written = std::fs::File::create(&tmp).and_then(|f| {
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, f);
+        fill(&mut w)?;
+        let f = w.into_inner().map_err(|e| e.into_error())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    });
+    written.map_err(|source| {
+        let _ = std::fs::remove_file(&tmp);
+        GameError::Endgame(format!("{}: cannot write it ({source})", path.display()))
+    })
+}
+
 /// The format name of an endgame database file ([`EndgameDb::save`]): a
 /// first line of JSON ([`EndgameHeader`]), then one byte a position, the
 /// value as a signed byte, in the order of [`Ranks`].
@@ -622,17 +646,13 @@ impl EndgameDb {
         r: &mut impl BufRead,
         rules: Rules,
         n: usize,
-    ) -> Result<(EndgameHeader, u64), FileError> {
-        let foreign = |reason: String| FileError::Foreign {
-            path: path.to_path_buf(),
-            reason,
-        };
+    ) -> Result<(EndgameHeader, u64), GameError> {
+        let foreign = |reason: String| GameError::Endgame(format!("{}: {reason}", path.display()));
         let mut line = Vec::new();
         r.take(4096)
             .read_until(b'\n', &mut line)
-            .map_err(|source| FileError::Read {
-                path: path.to_path_buf(),
-                source,
+            .map_err(|source| {
+                GameError::Endgame(format!("{}: cannot read it ({source})", path.display()))
             })?;
         let h: EndgameHeader = std::str::from_utf8(&line)
             .ok()
@@ -672,10 +692,9 @@ impl EndgameDb {
         n: usize,
         stones: u32,
         memory_cap: u64,
-    ) -> Result<(EndgameDb, EndgameHeader), crate::Error> {
-        let read_err = |source| FileError::Read {
-            path: path.to_path_buf(),
-            source,
+    ) -> Result<(EndgameDb, EndgameHeader), GameError> {
+        let read_err = |source: std::io::Error| {
+            GameError::Endgame(format!("{}: cannot read it ({source})", path.display()))
         };
         let file = std::fs::File::open(path).map_err(read_err)?;
         let len = file.metadata().map_err(read_err)?.len();
@@ -684,14 +703,11 @@ impl EndgameDb {
         let room = stones.max(h.stones);
         EndgameDb::check(rules, n, room, memory_cap)?;
         if len != first_line + h.positions {
-            return Err(FileError::Foreign {
-                path: path.to_path_buf(),
-                reason: format!(
-                    "{len} bytes where the header promises {} positions: the file is cut short or damaged",
-                    h.positions
-                ),
-            }
-            .into());
+            return Err(GameError::Endgame(format!(
+                "{}: {len} bytes where the header promises {} positions: the file is cut short or damaged",
+                path.display(),
+                h.positions
+            )));
         }
         let mut db = Endgame::new(2 * n, room);
         // SAFETY: `AtomicI8` has the same size, alignment and bit validity
@@ -722,13 +738,13 @@ impl EndgameDb {
         rules: Rules,
         n: usize,
         memory_cap: u64,
-    ) -> Result<EndgameDb, crate::Error> {
+    ) -> Result<EndgameDb, GameError> {
         Ok(EndgameDb::read(path, rules, n, 0, memory_cap)?.0)
     }
 
     /// Writes the database's first `stones` stones to `path` whole (see
-    /// [`write_atomic_with`]).
-    pub fn save(&self, path: &Path, stones: u32) -> Result<(), FileError> {
+    /// `write_atomic_with`).
+    pub fn save(&self, path: &Path, stones: u32) -> Result<(), GameError> {
         let stones = stones.min(self.db.ranks.max_stones);
         let positions = Endgame::bytes(2 * self.n, stones);
         let header = EndgameHeader {
@@ -772,7 +788,7 @@ impl EndgameDb {
         memory_cap: u64,
         cancel: &AtomicBool,
         mut layer: impl FnMut(u32, u64),
-    ) -> Result<EndgameBuild, crate::Error> {
+    ) -> Result<EndgameBuild, GameError> {
         EndgameDb::check(rules, n, stones, memory_cap)?;
         let (db, resumed_from) = if path.exists() {
             let (db, h) = EndgameDb::read(path, rules, n, stones, memory_cap)?;
