@@ -359,51 +359,49 @@ impl Endgame {
         const BATCH: usize = 8;
         let m = 2 * n;
         let t = t as usize;
-        {
-            let (start, end) = (self.ranks.offset[t], self.ranks.offset[t + 1]);
-            let next = AtomicU64::new(start);
-            let work = || {
-                while !cancel.load(Ordering::Relaxed) {
-                    let from = next.fetch_add(CHUNK, Ordering::Relaxed);
-                    if from >= end {
-                        break;
+        let (start, end) = (self.ranks.offset[t], self.ranks.offset[t + 1]);
+        let next = AtomicU64::new(start);
+        let work = || {
+            while !cancel.load(Ordering::Relaxed) {
+                let from = next.fetch_add(CHUNK, Ordering::Relaxed);
+                if from >= end {
+                    break;
+                }
+                // In rank order. Filling each position's sides swapped
+                // instead (so that neighbours share the mover's side of
+                // their children) was slower: 14.1 s against 11.8 s
+                // for 16 stones on 6 pits a side.
+                // Planned BATCH positions at a time, their children's
+                // lines prefetched, then finished: the misses of the
+                // whole batch overlap.
+                let mut c = self.ranks.unrank(from);
+                let stop = end.min(from + CHUNK);
+                let mut r = from;
+                let mut batch: Vec<(usize, Plan)> = Vec::with_capacity(BATCH);
+                while r < stop {
+                    batch.clear();
+                    while r < stop && batch.len() < BATCH {
+                        if self.values[r as usize].load(Ordering::Relaxed) == UNKNOWN {
+                            batch.push((r as usize, self.plan(&c, n, rules, true)));
+                        }
+                        next_composition(&mut c[..m]);
+                        r += 1;
                     }
-                    // In rank order. Filling each position's sides swapped
-                    // instead (so that neighbours share the mover's side of
-                    // their children) was slower: 14.1 s against 11.8 s
-                    // for 16 stones on 6 pits a side.
-                    // Planned BATCH positions at a time, their children's
-                    // lines prefetched, then finished: the misses of the
-                    // whole batch overlap.
-                    let mut c = self.ranks.unrank(from);
-                    let stop = end.min(from + CHUNK);
-                    let mut r = from;
-                    let mut batch: Vec<(usize, Plan)> = Vec::with_capacity(BATCH);
-                    while r < stop {
-                        batch.clear();
-                        while r < stop && batch.len() < BATCH {
-                            if self.values[r as usize].load(Ordering::Relaxed) == UNKNOWN {
-                                batch.push((r as usize, self.plan(&c, n, rules, true)));
-                            }
-                            next_composition(&mut c[..m]);
-                            r += 1;
-                        }
-                        for (pr, plan) in &batch {
-                            self.finish(plan, *pr, n, rules);
-                        }
+                    for (pr, plan) in &batch {
+                        self.finish(plan, *pr, n, rules);
                     }
                 }
-            };
-            if threads <= 1 {
-                work();
-            } else {
-                std::thread::scope(|scope| {
-                    for _ in 1..threads {
-                        scope.spawn(work);
-                    }
-                    work();
-                });
             }
+        };
+        if threads <= 1 {
+            work();
+        } else {
+            std::thread::scope(|scope| {
+                for _ in 1..threads {
+                    scope.spawn(work);
+                }
+                work();
+            });
         }
         !cancel.load(Ordering::Relaxed)
     }
