@@ -19,12 +19,18 @@
 //! The crate is one package in layers, each using only the ones above it
 //! in this list:
 //!
+//! - `atomic_file` (private), under them all: files written whole (a
+//!   temporary name, synced, renamed), for the search's checkpoints, the
+//!   endgame files and the JSON documents alike.
 //! - [`rules`]: what the game is: pits, rule sets, the board and its text
 //!   format, the reference pick, turns and lines. No threads, no command
 //!   line.
 //! - [`search`]: the best single turn: exhaustive ([`search::exact`]) and
 //!   by beam ([`search::beam`]), with the kernels chosen once per search
 //!   ([`search::kernel`]).
+//! - [`game`]: whole games between two players: the game state, the exact
+//!   game value ([`game::solve`]) with its endgame database, the agents,
+//!   matches and the play session.
 //! - [`format`](mod@format): the JSON documents (versioned), the text reports, files
 //!   written whole.
 //! - [`puzzle`] and [`atlas`]: the product features, with their files.
@@ -43,6 +49,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod atlas;
+mod atomic_file;
 pub mod error;
 pub mod format;
 pub mod game;

@@ -677,6 +677,22 @@ fn game_endgame_files_and_their_bad_input() {
     );
     assert_eq!(with["value"], plain["value"]);
     assert_eq!(with["pv"], plain["pv"]);
+    // A match of perfect agents reading the file plays the same games.
+    let perfect = |extra: &[&str]| {
+        let mut args = vec![
+            "game", "match", "perfect", "perfect", "--pits", "4", "--stones", "3", "--games", "4",
+            "--json", "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        let doc = json(&args);
+        let games = doc["games"].as_array().unwrap().clone();
+        assert_eq!(games.len(), 4);
+        games
+            .iter()
+            .map(|g| (g["value"].clone(), g["turns"].clone(), g["picks"].clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(perfect(&["--endgame", db]), perfect(&[]));
 
     let garbage = dir.join("garbage.db");
     std::fs::write(&garbage, "not a database\n").unwrap();
@@ -693,6 +709,14 @@ fn game_endgame_files_and_their_bad_input() {
         (
             vec!["game", "solve", "--pits", "4", "--endgame", garbage],
             "not an endgame database",
+        ),
+        (
+            vec!["game", "match", "perfect", "greedy", "--pits", "5", "--endgame", db],
+            "--endgame",
+        ),
+        (
+            vec!["game", "play", "--pits", "5", "--level", "perfect", "--endgame", db],
+            "not for 5 pits a side",
         ),
         (
             vec!["game", "endgame", "--pits", "4", "--up-to", "12", "--quiet", "--out", garbage],

@@ -5,7 +5,7 @@
 use mancala_sweep::game::agent::{alphabeta_value, minimax_value};
 use mancala_sweep::game::matches::{self, GameRecord, MatchOptions};
 use mancala_sweep::game::solve::{self, SolveOptions, Solver};
-use mancala_sweep::game::{AgentSpec, GameState, Side};
+use mancala_sweep::game::{AgentSpec, EndgameDb, GameState, Side};
 use mancala_sweep::rules::{Board, Capture, Rules, Scope};
 use proptest::prelude::*;
 use std::collections::HashMap;
@@ -62,10 +62,18 @@ fn known_values(which: &str) -> usize {
         let opts = SolveOptions {
             table_bytes: if which == "slow" { 4 << 30 } else { 256 << 20 },
             memory_cap: 8 << 30,
+            threads: 2,
             ..SolveOptions::default()
         }
         .fit_to(s.rules(), pits, s.stones_in_pits());
-        let r = solve::solve(&s, &opts, &never).unwrap();
+        // An endgame database file for these rules and pits, when one is
+        // named (the others are refused by `load` and passed over).
+        let db = std::env::var("MANCALA_SWEEP_ENDGAMES")
+            .unwrap_or_default()
+            .split(':')
+            .filter(|p| !p.is_empty())
+            .find_map(|p| EndgameDb::load(p.as_ref(), s.rules(), pits, opts.memory_cap).ok());
+        let r = solve::solve_with(&s, &opts, db.as_ref(), &never).unwrap();
         assert!(r.exact);
         assert_eq!(r.value, value, "{line}");
         // The principal variation replays to the end with that result.
@@ -261,7 +269,7 @@ proptest! {
         let capture = [Capture::None, Capture::Kalah, Capture::Empty][cap];
         let rules = Rules { scope: if scope_any { Scope::Any } else { Scope::Own }, relay, capture };
         let start = GameState::start(n, stones, rules).unwrap();
-        let opts = MatchOptions { games: 2, seed, opening_turns: 1 };
+        let opts = MatchOptions { games: 2, seed, opening_turns: 1, endgame: None };
         let never = AtomicBool::new(false);
         for (a, b) in [
             (AgentSpec::Random, AgentSpec::Greedy),
@@ -293,6 +301,7 @@ fn a_match_gives_the_same_games_on_one_thread_and_on_many() {
         games: 12,
         seed: 7,
         opening_turns: 2,
+        endgame: None,
     };
     let never = AtomicBool::new(false);
     let play = |threads: usize| {
@@ -340,6 +349,7 @@ fn the_perfect_agent_never_loses_a_won_start() {
         games: 20,
         seed: 3,
         opening_turns: 0,
+        endgame: None,
     };
     let never = AtomicBool::new(false);
     for b in [
@@ -367,6 +377,50 @@ fn the_perfect_agent_never_loses_a_won_start() {
     }
 }
 
+/// Perfect against perfect ends every game with the exact value of its
+/// opening (solved on its own), with an endgame file or without one: the
+/// file changes how fast `perfect` plays, never what it gets.
+#[test]
+fn perfect_agents_with_an_endgame_file_get_the_exact_value() {
+    let dir = std::env::temp_dir().join(format!("ms-endgame-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("kalah4.db");
+    let never = AtomicBool::new(false);
+    EndgameDb::build_file(&path, Rules::KALAH, 4, 10, 1, 1 << 30, &never, |_, _| {}).unwrap();
+    let db = EndgameDb::load(&path, Rules::KALAH, 4, 1 << 30).unwrap();
+    let start = GameState::start(4, 3, Rules::KALAH).unwrap();
+    for endgame in [None, Some(db)] {
+        let opts = MatchOptions {
+            games: 8,
+            seed: 5,
+            opening_turns: 2,
+            endgame,
+        };
+        let games = matches::run(
+            &start,
+            AgentSpec::Perfect,
+            AgentSpec::Perfect,
+            &opts,
+            Vec::new(),
+            &never,
+            &|_| {},
+        )
+        .unwrap();
+        assert_eq!(games.len(), 8);
+        for g in &games {
+            let (opening, _) = matches::opening(&start, opts.seed, g.game / 2, opts.opening_turns);
+            let solve_opts = SolveOptions::default().fit_to(Rules::KALAH, 4, 24);
+            let exact = solve::solve(&opening, &solve_opts, &never).unwrap();
+            let first = match opening.mover() {
+                Side::First => exact.value,
+                Side::Second => -exact.value,
+            };
+            assert_eq!(g.value, first, "game {} from {}", g.game, opening.board());
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// An endgame database file built in two runs (up to 5 stones, then on to
 /// 9 from the file) holds the same bytes as one built in one run, and a
 /// solve with it finds the same value and principal variation as a solve
@@ -374,7 +428,6 @@ fn the_perfect_agent_never_loses_a_won_start() {
 /// pits a side.
 #[test]
 fn endgame_files_resume_and_solve_as_the_search_does() {
-    use mancala_sweep::game::EndgameDb;
     let dir = std::env::temp_dir().join(format!("ms-endgame-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -402,7 +455,7 @@ fn endgame_files_resume_and_solve_as_the_search_does() {
             })
             .unwrap();
             assert_eq!(layers, (0..=9).collect::<Vec<_>>());
-            assert!(one.complete && one.resumed_from.is_none() && one.stones == 9);
+            assert!(one.complete && one.resumed_from.is_none() && one.stones == Some(9));
             EndgameDb::build_file(&twice, rules, n, 5, 2, 1 << 30, &cancel, |_, _| {}).unwrap();
             let mut layers = Vec::new();
             let two = EndgameDb::build_file(&twice, rules, n, 9, 2, 1 << 30, &cancel, |t, _| {
@@ -444,6 +497,16 @@ fn endgame_files_resume_and_solve_as_the_search_does() {
         |_, _| panic!("built a layer"),
     )
     .unwrap();
-    assert_eq!((r.resumed_from, r.stones), (Some(9), 9));
+    assert_eq!((r.resumed_from, r.stones), (Some(9), Some(9)));
+    // Stopped before its first layer, a build with no file writes none and
+    // says that it holds nothing.
+    let stopped = AtomicBool::new(true);
+    let none = dir.join("none.db");
+    let r = EndgameDb::build_file(&none, Rules::KALAH, 4, 7, 1, 1 << 30, &stopped, |_, _| {
+        panic!("built a layer")
+    })
+    .unwrap();
+    assert_eq!((r.stones, r.positions, r.complete), (None, 0, false));
+    assert!(!none.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }

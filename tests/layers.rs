@@ -8,6 +8,7 @@ use std::path::Path;
 /// Layers, lowest first: (module path under `src/`, rank). A module may use
 /// those of a lower rank, and itself.
 const LAYERS: &[(&str, u32)] = &[
+    ("atomic_file", 0),
     ("rules", 0),
     ("search/error", 10),
     ("search/memory", 10),

@@ -656,6 +656,9 @@ pub struct GamePlayArgs {
     /// Seed of the computer's random choices.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
+    /// An endgame database file from `game endgame`, for these rules and pits: the `perfect` computer and its hints read it (seconds a move on 6 pits instead of minutes).
+    #[arg(long, value_name = "FILE")]
+    pub endgame: Option<std::path::PathBuf>,
     /// `--color`.
     #[command(flatten)]
     pub color: ColorArg,
@@ -682,6 +685,9 @@ pub struct GameMatchArgs {
     /// Write the results (JSON) to FILE as games finish, atomically; rerunning with the same FILE resumes.
     #[arg(long, value_name = "FILE")]
     pub out: Option<std::path::PathBuf>,
+    /// An endgame database file from `game endgame`, for these rules and pits, which the `perfect` agents read (shared by every game).
+    #[arg(long, value_name = "FILE")]
+    pub endgame: Option<std::path::PathBuf>,
     /// Rules and board [default rules: kalah].
     #[command(flatten)]
     pub rules: RuleArgs,

@@ -50,23 +50,16 @@ impl FileError {
     }
 }
 
-/// Write `bytes` to `path` whole: to a temporary file beside it, then
-/// renamed, so that a reader (or a run that is stopped) never sees half a
-/// file.
+/// Write `bytes` to `path` whole: to a temporary file beside it, synced,
+/// then renamed, so that a reader (or a run that is stopped) never sees
+/// half a file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
-    let tmp: PathBuf = path.with_extension(format!(
-        "{}.tmp",
-        path.extension().and_then(|e| e.to_str()).unwrap_or("")
-    ));
-    std::fs::write(&tmp, bytes)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|source| {
-            let _ = std::fs::remove_file(&tmp);
-            FileError::Write {
-                path: path.to_path_buf(),
-                source,
-            }
-        })
+    crate::atomic_file::write_with(path, |w| w.write_all(bytes)).map_err(|source| {
+        FileError::Write {
+            path: path.to_path_buf(),
+            source,
+        }
+    })
 }
 
 /// Read a file to a string.

@@ -18,6 +18,7 @@
 //! | `mcts:N` | UCT over whole turns with `N` random playouts a move |
 //! | `montecarlo:N` | seed 003's flat Monte Carlo: `N` playouts a turn, best wins minus losses |
 
+use crate::game::endgame::EndgameDb;
 use crate::game::error::GameError;
 use crate::game::solve::{SolveOptions, Solver};
 use crate::game::state::{GameState, PickOutcome, Side};
@@ -201,6 +202,20 @@ impl AgentSpec {
     /// Build the agent for games under `state`'s rules and size, with its
     /// own generator seeded by `seed`.
     pub fn build(self, state: &GameState, seed: u64) -> Result<Box<dyn Agent>, GameError> {
+        self.build_with(state, seed, None)
+    }
+
+    /// [`AgentSpec::build`] with an endgame database filled whole (read
+    /// from a file, see [`EndgameDb`]) for the `perfect` agent, which then
+    /// plays big boards in seconds a move instead of minutes. The database
+    /// is shared, not copied; the other agents do not use it (their levels
+    /// stay what they are documented to be).
+    pub fn build_with(
+        self,
+        state: &GameState,
+        seed: u64,
+        endgame: Option<&EndgameDb>,
+    ) -> Result<Box<dyn Agent>, GameError> {
         let rng = Rng64::seed_from_u64(seed);
         Ok(match self {
             AgentSpec::Random => Box::new(RandomAgent { rng }),
@@ -215,12 +230,26 @@ impl AgentSpec {
                 let opts = self
                     .solver_options(rules, n, state.stones_in_pits())
                     .expect("a solver agent");
+                let solver = match (self, endgame) {
+                    (AgentSpec::Perfect, Some(db)) => {
+                        // The database is in memory already (its reader
+                        // checked it against the cap) and shared: only the
+                        // table is new.
+                        let opts = SolveOptions {
+                            memory_cap: opts.memory_cap.saturating_add(db.bytes()),
+                            ..opts
+                        };
+                        Solver::with_endgame(rules, n, opts, db, &AtomicBool::new(false))?
+                            .expect("a database read whole is not built, so not cancelled")
+                    }
+                    _ => Solver::new(rules, n, opts)?,
+                };
                 Box::new(SolverAgent {
                     depth: match self {
                         AgentSpec::Mtdf(depth) => Some(depth),
                         _ => None,
                     },
-                    solver: Solver::new(rules, n, opts)?,
+                    solver,
                 })
             }
             AgentSpec::Mcts(playouts) => Box::new(Mcts { playouts, rng }),

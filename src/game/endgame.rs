@@ -179,11 +179,12 @@ impl Endgame {
     }
 
     /// The rank of a position as the search holds it (`cells`: the
-    /// mover's `n` pits, the store, the opponent's `n` pits).
+    /// mover's `n` pits, the store, the opponent's `n` pits), given the
+    /// `total` stones in its pits, which the caller has already summed to
+    /// see that it is in the database.
     #[inline]
-    pub(super) fn rank_cells(&self, cells: &Cells, n: usize) -> usize {
+    pub(super) fn rank_cells(&self, cells: &Cells, n: usize, total: u32) -> usize {
         let pits = cells[..n].iter().chain(&cells[n + 1..=2 * n]);
-        let total = sum(&cells[..n]) + sum(&cells[n + 1..=2 * n]);
         self.ranks.rank(pits, total) as usize
     }
 
@@ -501,31 +502,6 @@ impl Endgame {
     }
 }
 
-/// A file written whole, for files too large to hold twice in memory: `fill`
-/// writes the contents to the temporary file (buffered), which is synced
-/// and renamed over `path` only when `fill` succeeded, so a reader (or a
-/// run that is stopped) sees the old file whole or the new one whole.
-fn write_atomic_with(
-    path: &Path,
-    fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
-) -> Result<(), GameError> {
-    let tmp: std::path::PathBuf = path.with_extension(format!(
-        "{}.tmp",
-        path.extension().and_then(|e| e.to_str()).unwrap_or("")
-    ));
-    let written = std::fs::File::create(&tmp).and_then(|f| {
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, f);
-        fill(&mut w)?;
-        let f = w.into_inner().map_err(|e| e.into_error())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    });
-    written.map_err(|source| {
-        let _ = std::fs::remove_file(&tmp);
-        GameError::Endgame(format!("{}: cannot write it ({source})", path.display()))
-    })
-}
-
 /// The format name of an endgame database file ([`EndgameDb::save`]): a
 /// first line of JSON ([`EndgameHeader`]), then one byte a position, the
 /// value as a signed byte, in the order of [`Ranks`].
@@ -567,14 +543,26 @@ pub struct EndgameDb {
     stones: u32,
 }
 
+impl std::fmt::Debug for EndgameDb {
+    /// What it holds, not its values (gigabytes of them).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EndgameDb")
+            .field("rules", &self.rules)
+            .field("pits_per_side", &self.n)
+            .field("stones", &self.stones)
+            .finish()
+    }
+}
+
 /// What [`EndgameDb::build_file`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EndgameBuild {
     /// Stones the file held before (`None`: there was no file).
     pub resumed_from: Option<u32>,
-    /// Stones the file holds now.
-    pub stones: u32,
-    /// Positions in the file now.
+    /// Stones the file holds now (`None`: the build was stopped before
+    /// its first layer and there was no file, so none was written).
+    pub stones: Option<u32>,
+    /// Positions in the file now (0 when there is none).
     pub positions: u64,
     /// False when the cancel flag stopped the build; the file then holds
     /// the layers finished (the same command goes on from there).
@@ -740,8 +728,11 @@ impl EndgameDb {
         Ok(EndgameDb::read(path, rules, n, 0, memory_cap)?.0)
     }
 
-    /// Writes the database's first `stones` stones to `path` whole (see
-    /// `write_atomic_with`).
+    /// Writes the database's first `stones` stones to `path` whole: to a
+    /// temporary file beside it, synced and renamed, so that a reader (or
+    /// a build that is stopped) sees the old file whole or the new one. The
+    /// values go out a megabyte at a time, as the database is too large to
+    /// copy whole.
     pub fn save(&self, path: &Path, stones: u32) -> Result<(), GameError> {
         let stones = stones.min(self.db.ranks.max_stones);
         let positions = Endgame::bytes(2 * self.n, stones);
@@ -753,7 +744,7 @@ impl EndgameDb {
             stones,
             positions,
         };
-        write_atomic_with(path, |w| {
+        crate::atomic_file::write_with(path, |w| {
             w.write_all(serde_json::to_string(&header).expect("json").as_bytes())?;
             w.write_all(b"\n")?;
             let mut buf = vec![0u8; 1 << 20];
@@ -764,6 +755,9 @@ impl EndgameDb {
                 w.write_all(&buf[..chunk.len()])?;
             }
             Ok(())
+        })
+        .map_err(|source| {
+            GameError::Endgame(format!("{}: cannot write it ({source})", path.display()))
         })
     }
 
@@ -824,11 +818,10 @@ impl EndgameDb {
             // Stopped: keep what was finished since the last write.
             db.save(path, t)?;
         }
-        let stones_now = finished.unwrap_or(0);
         Ok(EndgameBuild {
             resumed_from,
-            stones: stones_now,
-            positions: Endgame::bytes(2 * n, stones_now),
+            stones: finished,
+            positions: finished.map_or(0, |t| Endgame::bytes(2 * n, t)),
             complete,
         })
     }

@@ -24,6 +24,7 @@
 //! difference of one match with an interval, which is what a match reports.
 
 use crate::game::agent::{AgentSpec, Rng64};
+use crate::game::endgame::EndgameDb;
 use crate::game::error::GameError;
 use crate::game::state::{GameState, Side};
 use rand::{Rng, SeedableRng};
@@ -47,6 +48,9 @@ pub struct MatchOptions {
     /// Random turns played from the start before the agents take over,
     /// so that deterministic agents do not play one game over and over.
     pub opening_turns: u32,
+    /// An endgame database for the `perfect` agents (see
+    /// [`AgentSpec::build_with`]), shared by every game.
+    pub endgame: Option<EndgameDb>,
 }
 
 /// One finished game.
@@ -121,8 +125,9 @@ pub fn play_game(
 ) -> Result<GameRecord, GameError> {
     let (mut s, opening_picks) = opening(start, opts.seed, game / 2, opts.opening_turns);
     let a_first = game.is_multiple_of(2);
-    let mut agent_a = a.build(&s, agent_seed(opts.seed, game, true))?;
-    let mut agent_b = b.build(&s, agent_seed(opts.seed, game, false))?;
+    let db = opts.endgame.as_ref();
+    let mut agent_a = a.build_with(&s, agent_seed(opts.seed, game, true), db)?;
+    let mut agent_b = b.build_with(&s, agent_seed(opts.seed, game, false), db)?;
     // The opening leaves someone to move; A is the side that moved first.
     let a_side = if a_first { Side::First } else { Side::Second };
     let mut rec = GameRecord {

@@ -6,6 +6,7 @@
 //! moves) are written once.
 
 use crate::game::agent::{Agent, AgentSpec};
+use crate::game::endgame::EndgameDb;
 use crate::game::error::GameError;
 use crate::game::state::{GameState, PickOutcome, Side};
 use crate::rules::pick::PickTrace;
@@ -38,6 +39,8 @@ pub struct GameSession {
     /// The game at the start of each of the person's turns, for undo.
     starts: Vec<GameState>,
     helped: bool,
+    /// The database the `perfect` computer and its hints read.
+    endgame: Option<EndgameDb>,
 }
 
 impl GameSession {
@@ -49,14 +52,27 @@ impl GameSession {
         spec: AgentSpec,
         seed: u64,
     ) -> Result<GameSession, GameError> {
+        GameSession::with_endgame(start, person, spec, seed, None)
+    }
+
+    /// [`GameSession::new`] with an endgame database for a `perfect`
+    /// computer and for the hints (see [`AgentSpec::build_with`]).
+    pub fn with_endgame(
+        start: GameState,
+        person: Side,
+        spec: AgentSpec,
+        seed: u64,
+        endgame: Option<EndgameDb>,
+    ) -> Result<GameSession, GameError> {
         Ok(GameSession {
-            computer: spec.build(&start, seed)?,
+            computer: spec.build_with(&start, seed, endgame.as_ref())?,
             state: start,
             person,
             spec,
             seed,
             starts: Vec::new(),
             helped: false,
+            endgame,
         })
     }
 
@@ -175,7 +191,9 @@ impl GameSession {
         self.helped = true;
         // An agent of its own, so that hints do not change the computer's
         // random choices.
-        let mut adviser = self.spec.build(&self.state, self.seed ^ 0x5eed)?;
+        let mut adviser =
+            self.spec
+                .build_with(&self.state, self.seed ^ 0x5eed, self.endgame.as_ref())?;
         let picks = adviser.choose_until(&self.state, cancel);
         if picks.is_empty() && cancel.load(Ordering::Relaxed) {
             return Err(GameError::Stopped);

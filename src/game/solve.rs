@@ -1040,7 +1040,7 @@ impl Solver {
         let s = stones(pos, n);
         if let Some(db) = &self.endgame {
             if s <= db.ranks.max_stones {
-                return self.endgame_value(pos);
+                return self.endgame_value(pos, s);
             }
         }
         if depth == 0 {
@@ -1194,8 +1194,9 @@ impl Solver {
                 continue;
             }
             if let Some(db) = &db {
-                if stones(&c, n) <= db.ranks.max_stones {
-                    let r = db.rank_cells(&c, n);
+                let total = stones(&c, n);
+                if total <= db.ranks.max_stones {
+                    let r = db.rank_cells(&c, n, total);
                     prefetch_line(&db.values[r]);
                     ranks[i] = r;
                     in_db += 1;
@@ -1302,10 +1303,10 @@ impl Solver {
     }
 
     /// The exact value of a position with few stones, from the database.
-    fn endgame_value(&mut self, pos: &Cells) -> i32 {
+    fn endgame_value(&mut self, pos: &Cells, total: u32) -> i32 {
         let n = self.n;
         let db = self.endgame.as_deref().expect("endgame database");
-        let r = db.rank_cells(pos, n);
+        let r = db.rank_cells(pos, n, total);
         match db.values[r].load(Ordering::Relaxed) {
             UNKNOWN => db.fill_cells(pos, r, n, self.rules),
             v => v as i32,

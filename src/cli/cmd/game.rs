@@ -33,6 +33,33 @@ fn start(args: &RuleArgs) -> Result<GameState, CliError> {
     Ok(GameState::new(board, Side::First, rules)?)
 }
 
+/// The endgame database of `--endgame`, read whole for `state`'s rules and
+/// board size under the memory cap `cap`; what it holds is said on stderr
+/// unless `quiet`.
+fn read_endgame(
+    path: Option<&std::path::Path>,
+    state: &GameState,
+    cap: u64,
+    quiet: bool,
+) -> Result<Option<EndgameDb>, CliError> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let t0 = std::time::Instant::now();
+    let db = EndgameDb::load(path, state.rules(), state.pits_per_side(), cap)
+        .map_err(|e| CliError::Input(format!("--endgame {e}")))?;
+    if !quiet {
+        eprintln!(
+            "endgame database {}: every position with at most {} stones in its pits ({} bytes, read in {:.1} s)",
+            path.display(),
+            db.stones(),
+            db.bytes(),
+            t0.elapsed().as_secs_f64()
+        );
+    }
+    Ok(Some(db))
+}
+
 /// Run `game solve`.
 pub fn solve(args: &GameSolveArgs) -> Outcome {
     let state = start(&args.rules)?;
@@ -43,24 +70,12 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
         ..SolveOptions::default()
     }
     .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits());
-    let db = match &args.endgame {
-        Some(path) => {
-            let t0 = std::time::Instant::now();
-            let db = EndgameDb::load(path, state.rules(), state.pits_per_side(), opts.memory_cap)
-                .map_err(|e| CliError::Input(format!("--endgame {e}")))?;
-            if !args.quiet.quiet {
-                eprintln!(
-                    "endgame database {}: every position with at most {} stones in its pits ({} bytes, read in {:.1} s)",
-                    path.display(),
-                    db.stones(),
-                    db.bytes(),
-                    t0.elapsed().as_secs_f64()
-                );
-            }
-            Some(db)
-        }
-        None => None,
-    };
+    let db = read_endgame(
+        args.endgame.as_deref(),
+        &state,
+        opts.memory_cap,
+        args.quiet.quiet,
+    )?;
     if !args.quiet.quiet {
         eprintln!(
             "solving {} stones to the end of the game; Ctrl-C stops with the bounds known",
@@ -125,13 +140,19 @@ pub fn endgame(args: &GameEndgameArgs) -> Outcome {
         Some(k) => format!(", resumed from the {k} stones in the file"),
         None => String::new(),
     };
-    let out = format!(
-        "{}: every position with at most {} stones in the pits of {n} pits a side ({} positions){resumed}, {:.1} s\n",
-        args.out.display(),
-        built.stones,
-        built.positions,
-        t0.elapsed().as_secs_f64()
-    );
+    let out = match built.stones {
+        Some(stones) => format!(
+            "{}: every position with at most {stones} stones in the pits of {n} pits a side ({} positions){resumed}, {:.1} s\n",
+            args.out.display(),
+            built.positions,
+            t0.elapsed().as_secs_f64()
+        ),
+        None => format!(
+            "{}: not written, stopped before the first layer was finished, {:.1} s\n",
+            args.out.display(),
+            t0.elapsed().as_secs_f64()
+        ),
+    };
     if !built.complete {
         return Err(CliError::Partial {
             stdout: out,
@@ -155,6 +176,12 @@ pub fn play_match(args: &GameMatchArgs) -> Outcome {
         games: args.games,
         seed: args.seed,
         opening_turns: args.opening_turns,
+        endgame: read_endgame(
+            args.endgame.as_deref(),
+            &state,
+            default_max_memory(),
+            args.quiet.quiet,
+        )?,
     };
     let mut record = MatchRecord {
         a: a.to_string(),
@@ -288,7 +315,8 @@ pub fn play(args: &GamePlayArgs) -> Outcome {
         FirstArg::You => Side::First,
         FirstArg::Computer => Side::Second,
     };
-    let mut session = GameSession::new(state, person, spec, args.seed)?;
+    let db = read_endgame(args.endgame.as_deref(), &state, default_max_memory(), false)?;
+    let mut session = GameSession::with_endgame(state, person, spec, args.seed, db)?;
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout();

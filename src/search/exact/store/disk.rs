@@ -784,20 +784,11 @@ impl<K: Key, C: Count> Spill<K, C> {
             seq: self.seq,
         };
         let path = self.dir.join(CHECKPOINT_FILE);
-        let tmp = self.dir.join(format!("{CHECKPOINT_FILE}.tmp"));
         let text = serde_json::to_string_pretty(&cp).expect("serializable") + "\n";
-        let saved = (|| {
-            let mut file = File::create(&tmp)?;
-            file.write_all(text.as_bytes())?;
-            file.sync_all()?;
-            std::fs::rename(&tmp, &path)?;
+        crate::atomic_file::write_with(&path, |w| w.write_all(text.as_bytes()))
             // The rename itself is made durable by syncing the directory.
-            File::open(&self.dir)?.sync_all()
-        })();
-        if let Err(e) = saved {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(io_fail("write", &path)(e));
-        }
+            .and_then(|_| File::open(&self.dir)?.sync_all())
+            .map_err(io_fail("write", &path))?;
         for run in taken.runs {
             std::fs::remove_file(&run.path).map_err(io_fail("delete", &run.path))?;
         }
