@@ -340,6 +340,25 @@ fn a_match_gives_the_same_games_on_one_thread_and_on_many() {
     assert_eq!(without_times(&resumed), one);
 }
 
+/// Every game of a match of `a` against `b`, played to the end.
+fn whole_match(
+    start: &GameState,
+    a: AgentSpec,
+    b: AgentSpec,
+    opts: &MatchOptions,
+) -> Vec<GameRecord> {
+    matches::run(
+        start,
+        a,
+        b,
+        opts,
+        Vec::new(),
+        &AtomicBool::new(false),
+        &|_| {},
+    )
+    .unwrap()
+}
+
 #[test]
 fn the_perfect_agent_never_loses_a_won_start() {
     // Kalah(4,3) is a first-player win by 6: perfect, moving first, wins
@@ -351,22 +370,12 @@ fn the_perfect_agent_never_loses_a_won_start() {
         opening_turns: 0,
         endgame: None,
     };
-    let never = AtomicBool::new(false);
     for b in [
         AgentSpec::Random,
         AgentSpec::Mcts(300),
         AgentSpec::AlphaBeta(6),
     ] {
-        let games = matches::run(
-            &start,
-            AgentSpec::Perfect,
-            b,
-            &opts,
-            Vec::new(),
-            &never,
-            &|_| {},
-        )
-        .unwrap();
+        let games = whole_match(&start, AgentSpec::Perfect, b, &opts);
         for g in games.iter().filter(|g| g.a_first) {
             assert!(
                 g.value >= 6,
@@ -396,16 +405,7 @@ fn perfect_agents_with_an_endgame_file_get_the_exact_value() {
             opening_turns: 2,
             endgame,
         };
-        let games = matches::run(
-            &start,
-            AgentSpec::Perfect,
-            AgentSpec::Perfect,
-            &opts,
-            Vec::new(),
-            &never,
-            &|_| {},
-        )
-        .unwrap();
+        let games = whole_match(&start, AgentSpec::Perfect, AgentSpec::Perfect, &opts);
         assert_eq!(games.len(), 8);
         for g in &games {
             let (opening, _) = matches::opening(&start, opts.seed, g.game / 2, opts.opening_turns);
