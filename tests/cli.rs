@@ -712,7 +712,7 @@ fn game_endgame_files_and_their_bad_input() {
         ),
         (
             vec!["game", "match", "perfect", "greedy", "--pits", "5", "--endgame", db],
-            "--endgame",
+            "not for 5 pits a side",
         ),
         (
             vec!["game", "play", "--pits", "5", "--level", "perfect", "--endgame", db],
