@@ -1,6 +1,6 @@
 //! The `mancala-sweep` binary: parse the flags, dispatch to a command, and
 //! map the outcome to an exit code (2 for bad input, 1 for a failed run,
-//! 130 after Ctrl-C). Everything else is in [`cli`] and the library.
+//! 130 after Ctrl-C, 143 after SIGTERM, 129 after SIGHUP). Everything else is in [`cli`] and the library.
 
 mod cli;
 
@@ -51,7 +51,7 @@ fn main() -> ExitCode {
         Ok(text) => {
             print!("{text}");
             if cli::signal::interrupted() {
-                ExitCode::from(cli::signal::EXIT_INTERRUPTED)
+                ExitCode::from(cli::signal::exit_status())
             } else {
                 ExitCode::SUCCESS
             }

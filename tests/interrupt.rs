@@ -1,5 +1,7 @@
-//! Ctrl-C (SIGINT) during a long run: the workers stop, the run says what it
-//! knows so far, marked incomplete, and exits with status 130.
+//! Ctrl-C (SIGINT), SIGTERM and SIGHUP during a long run: the workers stop,
+//! the run says what it knows so far, marked incomplete, keeps or removes
+//! what it wrote, and exits with the shell's status for the signal (130,
+//! 143, 129).
 //!
 //! Each test waits until the run is under way (its first progress line,
 //! with `MANCALA_SWEEP_PROGRESS=lines`) instead of sleeping a guessed time,
@@ -21,7 +23,28 @@ struct Stopped {
 /// Start the binary with progress as lines, wait for a stderr line that
 /// starts with `ready`, send SIGINT, and collect what it printed.
 fn interrupt(args: &[&str], ready: &str) -> Stopped {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
+    stop_with("INT", args, ready, None)
+}
+
+/// As [`interrupt`], with the signal `signal` (`INT`, `TERM`, `HUP`) and,
+/// when given, `TMPDIR` for the child.
+fn stop_with(signal: &str, args: &[&str], ready: &str, tmpdir: Option<&Path>) -> Stopped {
+    stop_when(signal, args, tmpdir, |line| line.starts_with(ready))
+}
+
+/// As [`stop_with`], once `ready` says yes to a stderr line (it sees them
+/// all, in order).
+fn stop_when(
+    signal: &str,
+    args: &[&str],
+    tmpdir: Option<&Path>,
+    mut ready: impl FnMut(&str) -> bool,
+) -> Stopped {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"));
+    if let Some(dir) = tmpdir {
+        command.env("TMPDIR", dir);
+    }
+    let mut child = command
         .args(args)
         .env("MANCALA_SWEEP_PROGRESS", "lines")
         .stdout(Stdio::piped())
@@ -42,7 +65,7 @@ fn interrupt(args: &[&str], ready: &str) -> Stopped {
     loop {
         match rx.recv_timeout(Duration::from_secs(120)) {
             Ok(line) => {
-                let go = line.starts_with(ready);
+                let go = ready(&line);
                 err.push(line);
                 if go {
                     break;
@@ -50,12 +73,12 @@ fn interrupt(args: &[&str], ready: &str) -> Stopped {
             }
             Err(e) => {
                 let _ = child.kill();
-                panic!("no line starting with {ready:?} ({e}); stderr so far: {err:?}");
+                panic!("no line it waited for ({e}); stderr so far: {err:?}");
             }
         }
     }
     let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
@@ -97,8 +120,9 @@ fn solve_stops_on_sigint_with_a_partial_report() {
 }
 
 #[test]
-fn find_stops_on_sigint_with_its_best_line_so_far() {
-    let s = interrupt(
+fn find_stops_on_sigterm_with_its_best_line_so_far() {
+    let s = stop_with(
+        "TERM",
         &[
             "find",
             "--rules",
@@ -112,8 +136,9 @@ fn find_stops_on_sigint_with_its_best_line_so_far() {
             "--json",
         ],
         "round 1 ",
+        None,
     );
-    assert_eq!(s.code, 130, "{:?}", s.err);
+    assert_eq!(s.code, 143, "{:?}", s.err);
     let v: serde_json::Value = serde_json::from_str(&s.out).unwrap();
     assert_eq!(v["interrupted"], true);
     assert_eq!(v["exact"], false);
@@ -133,10 +158,11 @@ fn no_temp_files(dir: &Path) -> bool {
 }
 
 #[test]
-fn atlas_keeps_the_finished_cells_and_complete_files() {
+fn atlas_stopped_by_sighup_keeps_the_finished_cells_and_complete_files() {
     let dir = temp_dir("atlas");
     let out = dir.to_string_lossy().to_string();
-    let s = interrupt(
+    let s = stop_with(
+        "HUP",
         &[
             "atlas",
             "--rules",
@@ -151,8 +177,9 @@ fn atlas_keeps_the_finished_cells_and_complete_files() {
             &out,
         ],
         "cells 1/24 ",
+        None,
     );
-    assert_eq!(s.code, 130, "{:?}", s.err);
+    assert_eq!(s.code, 129, "{:?}", s.err);
     assert!(
         s.err
             .last()
@@ -229,14 +256,16 @@ fn ctrl_c_in_puzzles_check_names_the_puzzle() {
 }
 
 #[test]
-fn game_solve_stops_with_the_bounds_it_knows() {
-    let s = interrupt(
+fn game_solve_stopped_by_sigterm_says_the_bounds_it_knows() {
+    let s = stop_with(
+        "TERM",
         &[
             "game", "solve", "--pits", "6", "--stones", "6", "--json", "--table", "64M",
         ],
         "solving",
+        None,
     );
-    assert_eq!(s.code, 130, "{:?}", s.err);
+    assert_eq!(s.code, 143, "{:?}", s.err);
     let v: serde_json::Value = serde_json::from_str(&s.out).unwrap();
     assert_eq!(v["complete"], false);
     assert!(v["lower"].as_i64().unwrap() < v["upper"].as_i64().unwrap());
@@ -250,11 +279,12 @@ fn game_solve_stops_with_the_bounds_it_knows() {
 }
 
 #[test]
-fn game_match_keeps_the_games_played_in_its_results_file() {
+fn game_match_stopped_by_sighup_keeps_the_games_played_in_its_results_file() {
     let dir = temp_dir("match");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("match.json");
-    let s = interrupt(
+    let s = stop_with(
+        "HUP",
         &[
             "game",
             "match",
@@ -267,8 +297,9 @@ fn game_match_keeps_the_games_played_in_its_results_file() {
             file.to_str().unwrap(),
         ],
         "games",
+        None,
     );
-    assert_eq!(s.code, 130, "{:?}", s.err);
+    assert_eq!(s.code, 129, "{:?}", s.err);
     let v: serde_json::Value = serde_json::from_str(&s.out).unwrap();
     assert_eq!(v["complete"], false);
     let played = v["games"].as_array().unwrap().len();
@@ -296,8 +327,9 @@ fn a_spilled_solve_stopped_by_sigint_resumes_and_a_search_past_the_memory_guard_
     assert_eq!(s.code, 130, "{:?}", s.err);
     let last = s.err.last().unwrap();
     assert!(last.starts_with("interrupted: "), "{last}");
+    assert!(last.contains(&format!("kept in {d} (")), "{last}");
     assert!(
-        last.ends_with(&format!("kept in {d}: run the same command to resume")),
+        last.contains(&format!("to resume, or `rm -r {d}` to delete it")),
         "{last}"
     );
     // The same command finishes the count from the checkpoint.
@@ -348,12 +380,13 @@ fn a_spilled_solve_stopped_by_sigint_resumes_and_a_search_past_the_memory_guard_
 }
 
 #[test]
-fn game_endgame_keeps_the_layers_finished_and_resumes() {
+fn game_endgame_stopped_by_sigterm_keeps_the_layers_finished_and_resumes() {
     let dir = temp_dir("endgame");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("k6.db");
     let file = file.to_str().unwrap();
-    let s = interrupt(
+    let s = stop_with(
+        "TERM",
         &[
             "game",
             "endgame",
@@ -367,8 +400,9 @@ fn game_endgame_keeps_the_layers_finished_and_resumes() {
             "1",
         ],
         "   13 stones",
+        None,
     );
-    assert_eq!(s.code, 130, "{:?}", s.err);
+    assert_eq!(s.code, 143, "{:?}", s.err);
     assert!(
         s.err
             .iter()
@@ -406,4 +440,86 @@ fn game_endgame_keeps_the_layers_finished_and_resumes() {
         "{text}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The search that went on disk by itself (the memory guard's switch) and
+/// then got SIGTERM, as `timeout` sends it: exit 143, and a line that names
+/// the folder, its size, the exact command that resumes and how to delete
+/// it. That command resumes, answers, and removes the folder.
+#[test]
+fn a_search_that_spilled_by_itself_and_got_sigterm_names_its_folder_and_resumes() {
+    let tmp = temp_dir("auto-spill");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let args = [
+        "solve",
+        "--rules",
+        "any-hole",
+        "--max-memory",
+        "300M",
+        "--limit",
+        "0",
+    ];
+    // Stop it once it counts on disk (buckets of the search in memory come
+    // first, then the switch's line, then the spilled search's).
+    let mut switched = false;
+    let s = stop_when("TERM", &args, Some(&tmp), |line| {
+        switched |= line.contains("going on with the frontier on disk in");
+        switched && line.starts_with("counting store 2")
+    });
+    assert_eq!(s.code, 143, "{:?}", s.err);
+    let last = s.err.last().unwrap();
+    let folder: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
+    assert_eq!(folder.len(), 1, "{last}");
+    let folder = folder[0].as_ref().unwrap().path();
+    let shown = folder.display().to_string();
+    assert!(last.contains(&format!("kept in {shown} (")), "{last}");
+    assert!(
+        last.contains(" --max-memory 300M --limit 0` to resume"),
+        "{last}"
+    );
+    assert!(
+        last.contains(&format!("`rm -r {shown}` to delete it")),
+        "{last}"
+    );
+    // The same command resumes there and, once it has answered, removes it.
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
+        .args(args)
+        .env("TMPDIR", &tmp)
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.starts_with(&format!("resuming the search in {shown}")),
+        "{err}"
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Best store:        48 of 48"), "{text}");
+    assert!(!folder.exists(), "{shown} is left behind");
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
+
+/// `serve` stops on SIGTERM with status 143, and on SIGHUP with 129.
+#[test]
+fn serve_stops_on_sigterm_and_sighup() {
+    for (signal, code) in [("TERM", 143), ("HUP", 129)] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
+            .args(["serve", "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        assert!(line.starts_with("mancala-sweep web app: http://"), "{line}");
+        assert!(Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap()
+            .success());
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(code), "SIG{signal}");
+    }
 }

@@ -147,6 +147,11 @@ impl Bar {
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
+
+    /// Print `line` on stderr above the bar, which stays and goes on.
+    pub fn println(&self, line: &str) {
+        self.bar.suspend(|| eprintln!("{line}"));
+    }
 }
 
 /// A progress bar that counts items (cells, puzzles) on stderr, drawn only

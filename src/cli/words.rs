@@ -4,7 +4,7 @@
 //! The library's messages speak of boards, buckets and files; only here are
 //! they joined to what the user typed (`--max-memory`, `--out`, `--limit`).
 
-use super::signal::EXIT_INTERRUPTED;
+use super::signal;
 use mancala_sweep::atlas::AtlasError;
 use mancala_sweep::puzzle::PuzzleError;
 use mancala_sweep::search::SearchError;
@@ -108,10 +108,10 @@ impl CliError {
     pub fn exit_code(&self) -> ExitCode {
         match self {
             CliError::Partial { error, .. } => error.exit_code(),
-            CliError::Lib(e) if e.is_cancelled() => ExitCode::from(EXIT_INTERRUPTED),
+            CliError::Lib(e) if e.is_cancelled() => ExitCode::from(signal::exit_status()),
             CliError::Lib(e) if e.is_input() => ExitCode::from(2),
             CliError::Input(_) => ExitCode::from(2),
-            CliError::Stopped(_) => ExitCode::from(EXIT_INTERRUPTED),
+            CliError::Stopped(_) => ExitCode::from(signal::exit_status()),
             CliError::Lib(_) | CliError::Mismatch(_) | CliError::Terminal(_) => ExitCode::from(1),
         }
     }
@@ -129,4 +129,24 @@ pub fn clap_line(err: &clap::Error) -> String {
         })
         .collect();
     parts.join(" ")
+}
+
+/// The command line this process was started with, quoted for a POSIX
+/// shell, so that a message can say exactly what to run again.
+pub fn this_command() -> String {
+    std::env::args()
+        .map(|a| shell_quote(&a))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `word` as a POSIX shell reads it back: unchanged when it holds only
+/// safe characters, else in single quotes.
+pub fn shell_quote(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }

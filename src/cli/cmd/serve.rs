@@ -31,7 +31,7 @@ pub fn run(args: &ServeArgs) -> Outcome {
         .enable_all()
         .build()
         .map_err(CliError::Terminal)?;
-    runtime.block_on(async {
+    let answer = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind((args.bind, args.port))
             .await
             .map_err(|e| {
@@ -49,11 +49,24 @@ pub fn run(args: &ServeArgs) -> Outcome {
         if args.open {
             open(&url);
         }
-        web::serve(listener, config)
-            .await
-            .map_err(CliError::Terminal)?;
+        // Ctrl-C, SIGTERM or SIGHUP stop the server: requests in flight are
+        // dropped (their searches see the hang-up and stop), and the exit
+        // status is the signal's.
+        let stopped = async {
+            while !crate::cli::signal::interrupted() {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+        };
+        tokio::select! {
+            served = web::serve(listener, config) => served.map_err(CliError::Terminal)?,
+            () = stopped => eprintln!("mancala-sweep web app: stopped"),
+        }
         Ok(String::new())
-    })
+    });
+    // A search still running on a blocking thread has been told to stop; do
+    // not wait for it longer than a moment.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(2));
+    answer
 }
 
 /// Open `url` in the default browser if an opener exists; say so if not.

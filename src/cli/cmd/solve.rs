@@ -42,6 +42,32 @@ fn resuming(dir: &std::path::Path, cp: &Checkpoint) -> String {
     )
 }
 
+/// Where a stopped spilled search left its work, how much it holds, the
+/// exact command that resumes it and how to delete it instead: nothing is
+/// left on disk without a line that says so.
+fn kept_in(dir: &std::path::Path) -> String {
+    format!(
+        "what was finished is kept in {} ({}): run `{}` to resume, or `rm -r {}` to delete it",
+        dir.display(),
+        search::memory::format_bytes(dir_bytes(dir)),
+        crate::cli::words::this_command(),
+        crate::cli::words::shell_quote(&dir.display().to_string())
+    )
+}
+
+/// The bytes of the files in `dir` (one level: the spill store keeps no
+/// subdirectories).
+fn dir_bytes(dir: &std::path::Path) -> u64 {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok()?.metadata().ok())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
 /// Run `solve`.
 pub fn run(args: &SolveArgs) -> Outcome {
     let (rules, board) = args.rules.options().resolve()?;
@@ -92,12 +118,11 @@ pub fn run(args: &SolveArgs) -> Outcome {
             Err(search::SearchError::MemoryLimit { reached, .. })
                 if spill.is_none() && !reached.backward && resident < max_memory / 2 =>
             {
-                bar.finish();
-                eprintln!(
+                bar.println(&format!(
                     "{e}: going on with the frontier on disk in {} (counts only; --spill DIR chooses the directory; the same command resumes)",
                     auto.display(),
                     e = solution.as_ref().expect_err("matched"),
-                );
+                ));
                 spill = Some(auto.clone());
             }
             _ => break solution,
@@ -116,9 +141,9 @@ pub fn run(args: &SolveArgs) -> Outcome {
             let err: CliError = match (&e, &spill) {
                 (search::SearchError::Stopped { .. }, Some(dir)) if e.is_cancelled() => {
                     CliError::Stopped(format!(
-                        "{}; what was finished is kept in {}: run the same command to resume",
+                        "{}; {}",
                         e.to_string().trim_start_matches("interrupted: "),
-                        dir.display()
+                        kept_in(dir)
                     ))
                 }
                 _ => e.clone().into(),
@@ -144,7 +169,11 @@ pub fn run(args: &SolveArgs) -> Outcome {
         None => None,
     };
     let mut out = text::solve_text_in(&solution, threads, first.as_deref(), args.color.on());
-    if spill.is_some() {
+    if spill.is_some() && args.spill.is_none() {
+        out.push_str(
+            ": the search went on disk, which counts only; a higher --max-memory lists them.\n",
+        );
+    } else if spill.is_some() {
         out.push_str(" (--spill counts only).\n");
     } else if solution.optimal.is_empty() {
         out.push_str(" (--limit 0).\n");
