@@ -464,7 +464,7 @@ fn solve_starts_with_what_to_tap_and_brief_prints_only_that() {
     assert_eq!(code, 0);
     let (code, brief, _) = run(&["solve", "--rules", "avalanche", "--brief"]);
     assert_eq!(code, 0);
-    assert_eq!(brief.lines().count(), 2, "{brief}");
+    assert_eq!(brief.lines().count(), 3, "{brief}");
     assert!(full.contains(&brief), "{full}");
     assert!(full.find(&brief).unwrap() < full.find("Best store:").unwrap());
     let first = brief.lines().next().unwrap();
@@ -492,6 +492,11 @@ fn solve_starts_with_what_to_tap_and_brief_prints_only_that() {
     assert_eq!(
         brief.lines().nth(1),
         Some("2 pick sequences reach 43; this is the first of them in pit order.")
+    );
+    // It says what it does not answer, and the command that does (issue 32).
+    assert_eq!(
+        brief.lines().nth(2),
+        Some("This is the most stones this turn, not always the best turn for the game; for that: mancala-sweep game analyze --rules avalanche --board \"4 4 4 4 4 4 / 0 0 / 4 4 4 4 4 4\"")
     );
     let (code, _, err) = run(&["solve", "--brief", "--json"]);
     assert_eq!(code, 2, "{err}");

@@ -1,4 +1,4 @@
-//! `game solve`, `game play` and `game match` through the binary.
+//! `game solve`, `game analyze`, `game play` and `game match` through the binary.
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -221,4 +221,192 @@ fn puzzles_from_strong_play_check_out() {
     let (code, _, err) = run(&["puzzles", "check", f]);
     assert_eq!(code, 0, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The mid-game avalanche board of issue 32, where `solve`'s best turn (the
+/// most stones now, 19 of 40) loses the game by 2 and `game solve` wins by
+/// 12 with 5 2 3 6 2.
+const AVALANCHE_MID: &str = "2 0 5 1 3 4 / 8 10 / 1 4 0 2 6 2";
+
+/// `game analyze` ranks every turn; where it says exact, the value is
+/// `game solve`'s (a second path: the solver on the position itself, and
+/// on the position after each turn); `solve`'s one-turn best is named and
+/// ranked lower.
+#[test]
+fn game_analyze_ranks_every_turn_and_agrees_with_game_solve() {
+    let args = [
+        "game",
+        "analyze",
+        "--rules",
+        "avalanche",
+        "--board",
+        AVALANCHE_MID,
+        "--nodes",
+        "50000000",
+        "--threads",
+        "1",
+        "--json",
+        "-q",
+    ];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["format"], "mancala-sweep-game-analysis/1");
+    assert_eq!(v["exact"], true, "{out}");
+    let (code, solved, _) = run(&[
+        "game",
+        "solve",
+        "--rules",
+        "avalanche",
+        "--board",
+        AVALANCHE_MID,
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(code, 0);
+    let solved: Value = serde_json::from_str(&solved).unwrap();
+    assert_eq!(v["value"], solved["value"]);
+    assert_eq!(v["value"], 12);
+    let turns = v["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), 49);
+    assert_eq!(v["principal_variation"][0], turns[0]["picks"]);
+    // Each turn's value from the solver on the position after it: replay
+    // the picks, flip the board to the opponent's view, solve, negate.
+    for t in turns.iter().take(4) {
+        assert_eq!(t["exact"], true);
+        let picks: Vec<String> = t["picks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        let mut args = vec![
+            "replay",
+            "--rules",
+            "avalanche",
+            "--board",
+            AVALANCHE_MID,
+            "--json",
+        ];
+        args.extend(picks.iter().map(String::as_str));
+        let (code, replayed, err) = run(&args);
+        assert_eq!(code, 0, "{err}");
+        let r: Value = serde_json::from_str(&replayed).unwrap();
+        let end = r["board"].as_str().unwrap().to_string();
+        // The position from the opponent's side: rows and stores swapped.
+        let parts: Vec<&str> = end.split(" / ").collect();
+        let stores: Vec<&str> = parts[1].split(' ').collect();
+        let flipped = format!(
+            "{} / {} {} / {}",
+            parts[2].split(' ').rev().collect::<Vec<_>>().join(" "),
+            stores[1],
+            stores[0],
+            parts[0].split(' ').rev().collect::<Vec<_>>().join(" ")
+        );
+        let (code, after, err) = run(&[
+            "game",
+            "solve",
+            "--rules",
+            "avalanche",
+            "--board",
+            &flipped,
+            "--json",
+            "-q",
+        ]);
+        assert_eq!(code, 0, "{flipped}: {err}");
+        let after: Value = serde_json::from_str(&after).unwrap();
+        assert_eq!(
+            t["value"].as_i64().unwrap(),
+            -after["value"].as_i64().unwrap(),
+            "{t} after {flipped}"
+        );
+    }
+    // The text: the best turn as taps, in words; solve's turn named.
+    let (code, text, err) = run(&[
+        "game",
+        "analyze",
+        "--rules",
+        "avalanche",
+        "--board",
+        AVALANCHE_MID,
+        "--nodes",
+        "50000000",
+        "--threads",
+        "1",
+        "--top",
+        "3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("Best turn for the game: tap 5, then 2, 3, 6, 2: wins by 12 (exact).\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Turns, best first (3 of 49, 49 proved):"),
+        "{text}"
+    );
+    assert!(
+        text.contains("The most stones this turn (19 in your store, as `solve` counts them) comes from 5 2 5 1 6 5 6 1, turn "),
+        "{text}"
+    );
+    assert!(text.contains(": loses by 2 (exact)."), "{text}");
+    let (_, brief, _) = run(&[
+        "solve",
+        "--rules",
+        "avalanche",
+        "--board",
+        AVALANCHE_MID,
+        "--brief",
+    ]);
+    assert!(brief.contains("ending with 19 of 40 stones"), "{brief}");
+}
+
+/// A short budget still answers, and says what it has not proved.
+#[test]
+fn game_analyze_with_a_small_budget_gives_bounds_not_claims() {
+    let (code, out, err) = run(&[
+        "game",
+        "analyze",
+        "--pits",
+        "6",
+        "--stones",
+        "4",
+        "--nodes",
+        "20000",
+        "--threads",
+        "1",
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["exact"], false);
+    for t in v["turns"].as_array().unwrap() {
+        assert_eq!(t["exact"], false);
+        let (lo, hi, val) = (
+            t["low"].as_i64().unwrap(),
+            t["high"].as_i64().unwrap(),
+            t["value"].as_i64().unwrap(),
+        );
+        assert!(lo <= val && val <= hi, "{t}");
+    }
+}
+
+#[test]
+fn game_analyze_refuses_bad_input_in_one_line() {
+    for (args, needle) in [
+        (&["game", "analyze", "--seconds", "0"][..], "--seconds"),
+        (&["game", "analyze", "--top", "0"][..], "--top"),
+        (&["game", "analyze", "--nodes", "many"][..], "--nodes"),
+        (
+            &["game", "analyze", "--board", "0 0 0 / 5 2 / 0 0 0"][..],
+            "the game is over on this board",
+        ),
+    ] {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
 }

@@ -143,7 +143,7 @@ fn the_schemas_reject_what_they_should() {
 }
 
 #[test]
-fn game_solve_and_match_output_match_their_schemas() {
+fn game_solve_analyze_and_match_output_match_their_schemas() {
     for args in [
         &[
             "game", "solve", "--pits", "4", "--stones", "3", "--json", "-q",
@@ -161,6 +161,30 @@ fn game_solve_and_match_output_match_their_schemas() {
     ] {
         check("game-solve", &output(args), &format!("{args:?}"));
     }
+    // An analysis proved whole, and one with bounds only.
+    for args in [
+        &[
+            "game", "analyze", "--pits", "4", "--stones", "2", "--json", "-q",
+        ][..],
+        &[
+            "game",
+            "analyze",
+            "--nodes",
+            "10000",
+            "--threads",
+            "1",
+            "--json",
+            "-q",
+        ],
+    ] {
+        check("game-analysis", &output(args), &format!("{args:?}"));
+    }
+    let mut doc = output(&["game", "analyze", "--nodes", "10000", "--json", "-q"]);
+    doc["turns"][0]["exact"] = Value::from(true);
+    assert!(
+        !schema("game-analysis").is_valid(&doc),
+        "an exact turn with bounds passes"
+    );
     let m = output(&[
         "game", "match", "random", "greedy", "--games", "4", "--json", "-q",
     ]);

@@ -567,6 +567,8 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
 pub enum GameCommand {
     /// The exact value of a position with perfect play by both sides, the best turn and the principal variation.
     Solve(GameSolveArgs),
+    /// Which pits to tap for the game: every whole turn of a position ranked by its value, exact where proved, within a time budget.
+    Analyze(GameAnalyzeArgs),
     /// Play a game against the computer in the terminal.
     Play(GamePlayArgs),
     /// Two agents play pairs of games from the same openings, each starting once; results with 95% intervals and Elo.
@@ -614,6 +616,41 @@ pub struct GameSolveArgs {
     #[arg(long, value_name = "FILE")]
     pub endgame: Option<std::path::PathBuf>,
     /// `--threads`: threads searching the same table (the value and the principal variation are the same for any number).
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// `--json`.
+    #[command(flatten)]
+    pub json: JsonArg,
+    /// `--quiet`.
+    #[command(flatten)]
+    pub quiet: QuietArg,
+}
+
+/// `game analyze`.
+#[derive(Args, Debug)]
+pub struct GameAnalyzeArgs {
+    /// Rules and board (the board from the side to move: your row at the bottom) [default rules: kalah].
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Time budget in seconds; the analysis stops earlier once every turn is proved, and Ctrl-C stops it with the answer so far.
+    #[arg(long, value_name = "T", default_value_t = 1.0, value_parser = parse_seconds)]
+    pub seconds: f64,
+    /// A budget of picks searched instead of seconds: the same answer on every run with --threads 1.
+    #[arg(long, value_name = "N", conflicts_with = "seconds")]
+    pub nodes: Option<u64>,
+    /// List the best K turns (the text report lists 10 unless told; --json lists every turn unless told).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub top: Option<u64>,
+    /// Transposition table size, e.g. 256M or 2G [default: 256M].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub table: Option<u64>,
+    /// Refuse before starting when the table and endgame database would take more than this [default: half the machine's memory].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
+    /// An endgame database file from `game endgame`, for these rules and pits, read whole instead of the 12-stone one filled on demand.
+    #[arg(long, value_name = "FILE")]
+    pub endgame: Option<std::path::PathBuf>,
+    /// `--threads`: threads searching the same table.
     #[command(flatten)]
     pub threads: ThreadsArg,
     /// `--json`.

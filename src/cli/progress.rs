@@ -198,3 +198,55 @@ impl Counter {
         self.bar.finish_and_clear();
     }
 }
+
+/// A line of progress for a search that has no stores to count (an
+/// analysis): a spinner with a message on a terminal, plain lines (at most
+/// four a second) with [`PROGRESS_VAR`], nothing when quiet or when stderr
+/// is not a terminal; hidden for its first half second.
+pub struct Spinner {
+    bar: ProgressBar,
+    started: Instant,
+    last_line: std::sync::Mutex<Option<Instant>>,
+    enabled: bool,
+    lines: bool,
+}
+
+impl Spinner {
+    /// A spinner, drawn unless `quiet`.
+    pub fn new(quiet: bool) -> Spinner {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
+        Spinner {
+            bar,
+            started: Instant::now(),
+            last_line: std::sync::Mutex::new(None),
+            enabled: !quiet && std::io::stderr().is_terminal(),
+            lines: !quiet && lines(),
+        }
+    }
+
+    /// Show `message`.
+    pub fn set(&self, message: String) {
+        if self.lines {
+            let mut last = self.last_line.lock().expect("not poisoned");
+            if last.is_none_or(|t| t.elapsed() >= Duration::from_millis(250)) {
+                *last = Some(Instant::now());
+                eprintln!("{message}");
+            }
+            return;
+        }
+        if !self.enabled || self.started.elapsed() < Duration::from_millis(500) {
+            return;
+        }
+        if self.bar.is_hidden() {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            self.bar.enable_steady_tick(Duration::from_millis(120));
+        }
+        self.bar.set_message(message);
+    }
+
+    /// Clear it.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}

@@ -8,15 +8,23 @@
 //! (pit numbers), `principal_variation` (one list of picks a turn, each
 //! from its mover's side), `nodes`, `seconds`, `table_bytes`.
 //!
+//! `game analyze --json` (`mancala-sweep-game-analysis/1`): `rules`,
+//! `preset`, `start`, `value` (the best turn's value for the player to
+//! move, as `game solve` gives it), `exact` (true only when proved),
+//! `depth` (turns the estimates of every turn looked ahead), `seconds`,
+//! `nodes`, `threads`, `stopped`, `principal_variation`, and `turns`, best
+//! first, each with `picks`, `value`, `exact`, `depth`, and `low`/`high`
+//! (proved bounds) when not exact.
+//!
 //! `game match --json` (`mancala-sweep-game-match/1`): `rules`, `preset`,
 //! `start`, `a`, `b`, `seed`, `games_planned`, `opening_turns`, `complete`,
 //! `summary` (see [`crate::game::matches::Summary`]) and `games` (one
 //! record a game).
 
 use super::json::{preset_name, PositionJson};
-use super::{GAME_MATCH_FORMAT, GAME_SOLVE_FORMAT, VERSION};
+use super::{GAME_ANALYSIS_FORMAT, GAME_MATCH_FORMAT, GAME_SOLVE_FORMAT, VERSION};
 use crate::game::matches::{GameRecord, MatchRecord, Summary};
-use crate::game::{GameState, SolveResult};
+use crate::game::{Analysis, GameState, SolveResult, TurnValue};
 use crate::rules::{Pit, Rules};
 use serde::{Deserialize, Serialize};
 
@@ -77,6 +85,226 @@ impl GameSolveJson {
             table_bytes,
         }
     }
+}
+
+/// `game analyze --json`.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct GameAnalysisJson {
+    /// [`GAME_ANALYSIS_FORMAT`].
+    pub format: String,
+    /// Tool version.
+    pub version: String,
+    /// The rules.
+    pub rules: Rules,
+    /// The preset these rules are, or null.
+    pub preset: Option<String>,
+    /// The position, from the side to move.
+    pub start: PositionJson,
+    /// The best turn's value for the player to move: final store minus the
+    /// opponent's, exact when `exact`, else the best estimate.
+    pub value: i32,
+    /// True only when the value is proved and the first turn proved best.
+    pub exact: bool,
+    /// Turns looked ahead by the estimate of every turn.
+    pub depth: u32,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Picks searched.
+    pub nodes: u64,
+    /// Threads searching.
+    pub threads: u32,
+    /// True when Ctrl-C (or a signal) stopped the analysis early.
+    pub stopped: bool,
+    /// The best line, one list of picks a turn (each from its mover's
+    /// side); past the first turn only when proved.
+    pub principal_variation: Vec<Vec<u8>>,
+    /// Every whole turn (or the first `--top`), best first.
+    pub turns: Vec<TurnJson>,
+}
+
+/// One turn of [`GameAnalysisJson`].
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct TurnJson {
+    /// Pit numbers as typed.
+    pub picks: Vec<u8>,
+    /// The value for the player to move (exact, or the estimate).
+    pub value: i32,
+    /// True when the value is proved.
+    pub exact: bool,
+    /// Turns looked ahead after this one by its estimate.
+    pub depth: u32,
+    /// Proved lower bound, when not exact.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub low: Option<i32>,
+    /// Proved upper bound, when not exact.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub high: Option<i32>,
+}
+
+impl GameAnalysisJson {
+    /// The document for an analysis of `state`, its first `top` turns.
+    pub fn new(state: &GameState, a: &Analysis, threads: u32, top: usize) -> Self {
+        GameAnalysisJson {
+            format: GAME_ANALYSIS_FORMAT.into(),
+            version: VERSION.into(),
+            rules: state.rules(),
+            preset: preset_name(state.rules()),
+            start: (&state.board()).into(),
+            value: a.value,
+            exact: a.exact,
+            depth: a.depth,
+            seconds: a.elapsed.as_secs_f64(),
+            nodes: a.nodes,
+            threads,
+            stopped: a.cancelled,
+            principal_variation: a.pv.iter().map(|t| numbers(t)).collect(),
+            turns: a
+                .turns
+                .iter()
+                .take(top)
+                .map(|t| TurnJson {
+                    picks: numbers(&t.picks),
+                    value: t.value,
+                    exact: t.exact,
+                    depth: t.depth,
+                    low: (!t.exact).then_some(t.low),
+                    high: (!t.exact).then_some(t.high),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A value for the player to move in words: "wins by 6", "a draw".
+pub fn value_words(v: i32) -> String {
+    match v.signum() {
+        1 => format!("wins by {v}"),
+        -1 => format!("loses by {}", -v),
+        _ => "a draw".into(),
+    }
+}
+
+/// A signed value: `+6`, `0`, `-2`.
+fn signed(v: i32) -> String {
+    if v > 0 {
+        format!("+{v}")
+    } else {
+        v.to_string()
+    }
+}
+
+/// What is known of a turn in words: "wins by 6 (exact)", or
+/// "+3 to +9, about +5 (depth 14)".
+pub fn turn_value_text(t: &TurnValue) -> String {
+    if t.exact {
+        format!("{} (exact)", value_words(t.value))
+    } else {
+        format!(
+            "{} to {}, about {} (depth {})",
+            signed(t.low),
+            signed(t.high),
+            signed(t.value),
+            t.depth
+        )
+    }
+}
+
+/// The picks of a turn as a player taps them: "tap 3, then 6, 2".
+pub fn taps_text(picks: &[Pit]) -> String {
+    let mut out = String::from("tap ");
+    for (i, p) in picks.iter().enumerate() {
+        match i {
+            0 => {}
+            1 => out.push_str(", then "),
+            _ => out.push_str(", "),
+        }
+        out.push_str(&p.number().to_string());
+    }
+    out
+}
+
+/// The text report of `game analyze`: the best turn in words, the line,
+/// the first `top` turns ranked, the turn that takes the most stones now
+/// when it is another, and what was searched.
+pub fn game_analysis_text(state: &GameState, a: &Analysis, threads: u32, top: usize) -> String {
+    let mut out = String::new();
+    let best = &a.turns[0];
+    out.push_str(&format!(
+        "Best turn for the game: {}: {}.\n",
+        taps_text(&best.picks),
+        if a.exact {
+            format!("{} (exact)", value_words(a.value))
+        } else {
+            turn_value_text(best)
+        }
+    ));
+    if !a.exact && best.exact {
+        out.push_str("Its value is proved; that no other turn does better is not yet.\n");
+    }
+    if a.pv.len() > 1 {
+        out.push_str("Best line, a turn a line (pits from the mover's side):\n");
+        for (i, t) in a.pv.iter().enumerate() {
+            let who = if i % 2 == 0 { "you" } else { "them" };
+            out.push_str(&format!("  {:>3}. {who:<4} {}\n", i + 1, picks_text(t)));
+        }
+    }
+    let proved = a.proved();
+    out.push_str(&format!(
+        "\nTurns, best first ({} of {}, {proved} proved):\n",
+        top.min(a.turns.len()),
+        a.turns.len()
+    ));
+    let width = a
+        .turns
+        .iter()
+        .take(top)
+        .map(|t| picks_text(&t.picks).len())
+        .max()
+        .unwrap_or(0);
+    for (i, t) in a.turns.iter().take(top).enumerate() {
+        out.push_str(&format!(
+            "  {:>3}. {:<width$}  {}\n",
+            i + 1,
+            picks_text(&t.picks),
+            turn_value_text(t)
+        ));
+    }
+    // The turn `solve` would give: the most stones in the store now.
+    let me = state.mover();
+    let most = |t: &TurnValue| t.after.store(me);
+    if let Some((rank, greedy)) = a
+        .turns
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, t)| (most(t), std::cmp::Reverse(*i)))
+    {
+        if rank != 0 && most(greedy) > most(best) {
+            out.push_str(&format!(
+                "\nThe most stones this turn ({} in your store, as `solve` counts them) comes from {}, turn {} here: {}.\n",
+                most(greedy),
+                picks_text(&greedy.picks),
+                rank + 1,
+                turn_value_text(greedy)
+            ));
+        }
+    }
+    let per = |v: u64| {
+        if v >= 1_000_000 {
+            format!("{:.1} M", v as f64 / 1e6)
+        } else {
+            v.to_string()
+        }
+    };
+    out.push_str(&format!(
+        "\nSearched {} picks in {:.2} s on {threads} thread{}; every turn looked at least {} turn{} ahead{}.\n",
+        per(a.nodes),
+        a.elapsed.as_secs_f64(),
+        if threads == 1 { "" } else { "s" },
+        a.depth,
+        if a.depth == 1 { "" } else { "s" },
+        if a.cancelled { " (stopped)" } else { "" }
+    ));
+    out
 }
 
 /// Picks as text: `3 1`.

@@ -45,7 +45,7 @@ pub mod json;
 pub mod text;
 
 pub use file::{write_atomic, FileError};
-pub use game::{GameMatchJson, GameSolveJson};
+pub use game::{GameAnalysisJson, GameMatchJson, GameSolveJson};
 pub use json::{FindJson, PositionJson, ReplayJson, SolveJson, SolveStoppedJson, StepJson};
 
 /// Version of this crate, written into every JSON document.
@@ -60,6 +60,8 @@ pub const FIND_FORMAT: &str = "mancala-sweep-find/1";
 pub const GAME_SOLVE_FORMAT: &str = "mancala-sweep-game-solve/1";
 /// `format` of `game match --json` and of a match's results file.
 pub const GAME_MATCH_FORMAT: &str = "mancala-sweep-game-match/1";
+/// The format of `game analyze --json`.
+pub const GAME_ANALYSIS_FORMAT: &str = "mancala-sweep-game-analysis/1";
 
 /// Read a versioned JSON document: valid JSON, a `format` key equal to
 /// `expected`, then the fields of `T`. Every file the tool reads back (puzzle

@@ -59,6 +59,10 @@ pub enum GameError {
     #[error("match: {0}")]
     Match(String),
 
+    /// A position whose game is over, where a turn was asked for.
+    #[error("the game is over on this board ({0}): there is no turn to analyse")]
+    GameOver(String),
+
     /// An agent broke the rules (a bug, not bad input).
     #[error("{0}")]
     AgentFailed(String),

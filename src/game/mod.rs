@@ -7,6 +7,7 @@
 //! and matches between agents.
 
 pub mod agent;
+pub mod analyze;
 pub mod endgame;
 pub mod error;
 pub mod matches;
@@ -15,6 +16,7 @@ pub mod solve;
 pub mod state;
 
 pub use agent::{Agent, AgentSpec, Level};
+pub use analyze::{analyze, Analysis, Budget, TurnValue};
 pub use endgame::{EndgameBuild, EndgameDb, ENDGAME_FORMAT};
 pub use error::GameError;
 pub use session::{GameSession, Played};

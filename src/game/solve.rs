@@ -270,6 +270,26 @@ pub struct Solver {
     /// Enhanced transposition cutoffs are tried at nodes with at least this
     /// many stones in their pits.
     etc_stones: i32,
+    /// Where a search stops by itself as if cancelled: an analysis with a
+    /// budget of time or of nodes (nodes for runs that must repeat exactly).
+    limits: Limits,
+}
+
+/// A search's own stopping point beside the cancel flag, checked where the
+/// flag is (every 4,096 nodes), so that a budget needs no watcher thread.
+#[derive(Clone, Copy, Debug)]
+struct Limits {
+    /// Stop once this many nodes were searched since the call began.
+    nodes: u64,
+    /// Stop at this moment.
+    deadline: Option<Instant>,
+}
+
+impl Limits {
+    const NONE: Limits = Limits {
+        nodes: u64::MAX,
+        deadline: None,
+    };
 }
 
 /// Folds the bounds of a new search of a position into its entry: deeper
@@ -520,6 +540,7 @@ impl Solver {
             endgame_whole: file_db.is_some(),
             helper: 0,
             etc_stones: opts.etc_stones as i32,
+            limits: Limits::NONE,
             opts,
         }))
     }
@@ -706,6 +727,50 @@ impl Solver {
         }
     }
 
+    /// Make the next calls stop by themselves, as a cancel would, after
+    /// `nodes` more nodes each (counted from each call's start) or at
+    /// `deadline`, whichever comes first (`None`: no such limit).
+    pub fn set_limits(&mut self, nodes: Option<u64>, deadline: Option<Instant>) {
+        self.limits = Limits {
+            nodes: nodes.unwrap_or(u64::MAX),
+            deadline,
+        };
+    }
+
+    /// True once a limit of [`Solver::set_limits`] is reached.
+    fn past_limits(&self) -> bool {
+        self.nodes >= self.limits.nodes || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Nodes (picks) searched by the last call.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The value of `state` looking `depth` whole turns ahead, from its
+    /// mover's view (mover's store minus the opponent's after `depth` turns,
+    /// or at the game's end if sooner), by depth-limited MTD(f) on the same
+    /// table; `None` when stopped first. An estimate, not a bound: the
+    /// stores a few turns on are the evaluation (see [`crate::game::analyze`]).
+    pub fn estimate(&mut self, state: &GameState, depth: u32, cancel: &AtomicBool) -> Option<i32> {
+        self.nodes = 0;
+        self.stopped = false;
+        let base = state.mover_minus_opponent();
+        if state.is_over() || depth == 0 {
+            return Some(base);
+        }
+        let (pos, turns_left) = ready(self.n, state);
+        let s = state.stones_in_pits() as i32;
+        let mut g = 0;
+        for d in 1..=depth.min(TO_THE_END as u32 - 1) {
+            g = self.mtdf(&pos, g, s, d as u8, turns_left, cancel).0;
+            if self.stopped {
+                return None;
+            }
+        }
+        Some(base + g)
+    }
+
     /// Solve `state` exactly (or until `cancel` is set).
     pub fn solve(&mut self, state: &GameState, cancel: &AtomicBool) -> SolveResult {
         let t0 = Instant::now();
@@ -747,7 +812,13 @@ impl Solver {
         };
         let exact = lo == hi;
         let pv = if exact {
-            self.principal_variation(state, cancel)
+            // The value is proved: the line that shows it follows from the
+            // table's exact bounds, past any budget (the cancel flag still
+            // stops it), so that a proved value always comes with its turn.
+            let limits = std::mem::replace(&mut self.limits, Limits::NONE);
+            let pv = self.principal_variation(state, cancel);
+            self.limits = limits;
+            pv
         } else {
             vec![]
         };
@@ -795,6 +866,8 @@ impl Solver {
                 endgame_whole: self.endgame_whole,
                 helper,
                 etc_stones: self.etc_stones,
+                // Helpers stop when this thread does.
+                limits: Limits::NONE,
             })
             .collect();
         let done = AtomicBool::new(false);
@@ -1031,7 +1104,7 @@ impl Solver {
     ) -> i32 {
         let n = self.n;
         self.nodes += 1;
-        if self.nodes & 0xfff == 0 && cancel.load(Ordering::Relaxed) {
+        if self.nodes & 0xfff == 0 && (cancel.load(Ordering::Relaxed) || self.past_limits()) {
             self.stopped = true;
         }
         if self.stopped {

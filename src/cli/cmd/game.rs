@@ -2,20 +2,24 @@
 
 use super::Outcome;
 use crate::cli::args::{
-    FirstArg, GameEndgameArgs, GameMatchArgs, GamePlayArgs, GameSolveArgs, RuleArgs,
+    FirstArg, GameAnalyzeArgs, GameEndgameArgs, GameMatchArgs, GamePlayArgs, GameSolveArgs,
+    RuleArgs,
 };
-use crate::cli::progress::Counter;
+use crate::cli::progress::{Counter, Spinner};
 use crate::cli::signal::{exit_on_first_ctrl_c, INTERRUPTED};
 use crate::cli::words::CliError;
-use mancala_sweep::format::game::{game_solve_text, match_text, picks_text};
+use mancala_sweep::format::game::{
+    game_analysis_text, game_solve_text, match_text, picks_text, turn_value_text,
+};
 use mancala_sweep::format::text::{self, trace_text, trace_text_seen};
 use mancala_sweep::format::{
-    parse_versioned, write_atomic, GameMatchJson, GameSolveJson, GAME_MATCH_FORMAT,
+    parse_versioned, write_atomic, GameAnalysisJson, GameMatchJson, GameSolveJson,
+    GAME_MATCH_FORMAT,
 };
 use mancala_sweep::game::matches::{self, MatchOptions, MatchRecord};
 use mancala_sweep::game::{
-    solve, AgentSpec, EndgameDb, GameError, GameSession, GameState, Level, PickOutcome, Played,
-    Side, SolveOptions,
+    solve, AgentSpec, Analysis, Budget, EndgameDb, GameError, GameSession, GameState, Level,
+    PickOutcome, Played, Side, SolveOptions,
 };
 use mancala_sweep::rules::{Pit, Preset};
 use mancala_sweep::search::default_max_memory;
@@ -96,6 +100,70 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
             error: Box::new(CliError::Stopped(format!(
                 "the value is between {} and {}",
                 r.lower, r.upper
+            ))),
+        });
+    }
+    Ok(out)
+}
+
+/// Run `game analyze`.
+pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
+    let state = start(&args.rules)?;
+    let threads = args.threads.count() as u32;
+    let opts = SolveOptions {
+        table_bytes: args.table.unwrap_or(SolveOptions::default().table_bytes),
+        memory_cap: args.max_memory.unwrap_or_else(default_max_memory),
+        threads,
+        ..SolveOptions::default()
+    }
+    .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits());
+    let db = read_endgame(
+        args.endgame.as_deref(),
+        &state,
+        opts.memory_cap,
+        args.quiet.quiet,
+    )?;
+    let budget = match args.nodes {
+        Some(n) => Budget::Nodes(n),
+        None => Budget::Seconds(args.seconds),
+    };
+    let spinner = Spinner::new(args.quiet.quiet);
+    let report = |a: &Analysis| {
+        spinner.set(format!(
+            "analysing: depth {} | {} of {} turns proved | best {} {} | {:.1} s",
+            a.depth,
+            a.proved(),
+            a.turns.len(),
+            picks_text(&a.turns[0].picks),
+            turn_value_text(&a.turns[0]),
+            a.elapsed.as_secs_f64()
+        ))
+    };
+    let a = mancala_sweep::game::analyze(
+        &state,
+        &opts,
+        db.as_ref(),
+        budget,
+        &INTERRUPTED,
+        Some(&report),
+    )?;
+    spinner.finish();
+    let out = if args.json.json {
+        let top = args.top.map_or(usize::MAX, |k| k as usize);
+        serde_json::to_string(&GameAnalysisJson::new(&state, &a, threads, top)).expect("json")
+            + "\n"
+    } else {
+        let top = args.top.map_or(10, |k| k as usize);
+        text::header(state.rules(), &state.board())
+            + "\n"
+            + &game_analysis_text(&state, &a, threads, top)
+    };
+    if a.cancelled {
+        return Err(CliError::Partial {
+            stdout: out,
+            error: Box::new(CliError::Stopped(format!(
+                "the analysis was stopped after {:.1} s; it shows what was known then",
+                a.elapsed.as_secs_f64()
             ))),
         });
     }

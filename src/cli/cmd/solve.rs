@@ -68,6 +68,26 @@ fn dir_bytes(dir: &std::path::Path) -> u64 {
         .unwrap_or(0)
 }
 
+/// The line that says what `solve` answers and what it does not: the most
+/// stones this turn, which can be a turn that loses the game; and the
+/// command that ranks turns for the game on the same position.
+fn game_note(rules: mancala_sweep::Rules, board: &mancala_sweep::Board) -> String {
+    use mancala_sweep::rules::Preset;
+    let rule_flags = match Preset::ALL.into_iter().find(|p| p.rules() == rules) {
+        Some(p) => format!("--rules {p}"),
+        None => format!(
+            "--scope {} --relay {} --capture {}",
+            rules.scope,
+            if rules.relay { "on" } else { "off" },
+            rules.capture
+        ),
+    };
+    format!(
+        "This is the most stones this turn, not always the best turn for the game; for that: mancala-sweep game analyze {rule_flags} --board \"{}\"",
+        board.one_line()
+    )
+}
+
 /// Run `solve`.
 pub fn run(args: &SolveArgs) -> Outcome {
     let (rules, board) = args.rules.options().resolve()?;
@@ -162,13 +182,20 @@ pub fn run(args: &SolveArgs) -> Outcome {
         return Ok(serde_json::to_string(&doc).expect("serializable") + "\n");
     }
     if args.brief {
-        return Ok(text::summary(&solution));
+        return Ok(text::summary(&solution) + &game_note(rules, &board) + "\n");
     }
     let first = match solution.optimal.first() {
         Some(line) => Some(turn::replay(board, rules, &line.numbers())?),
         None => None,
     };
     let mut out = text::solve_text_in(&solution, threads, first.as_deref(), args.color.on());
+    // Right under the best turn: what it is not.
+    if let Some(at) = out
+        .find("Best turn:")
+        .and_then(|b| out[b..].find("\n\n").map(|e| b + e + 1))
+    {
+        out.insert_str(at, &(game_note(rules, &board) + "\n"));
+    }
     if spill.is_some() && args.spill.is_none() {
         out.push_str(
             ": the search went on disk, which counts only; a higher --max-memory lists them.\n",

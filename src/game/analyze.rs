@@ -1,0 +1,570 @@
+//! Analysis: every whole turn of a position ranked by its value for the
+//! game, within a budget of time or of nodes, better the longer it runs.
+//!
+//! This is the question a player in the middle of a game asks ("which pits
+//! do I tap?"), which the one-turn search does not answer: the turn that
+//! puts the most stones in the store now can lose the game. The analysis
+//! runs on the exact solver ([`Solver`]): its table, its endgame database
+//! and its threads; it adds no search of its own, only the order in which
+//! the solver's searches are asked for and what is kept of each.
+//!
+//! # What it does, in three phases sharing one table
+//!
+//! 1. **Estimates.** Every turn (every distinct end-of-turn position, as
+//!    [`GameState::turns`] lists them) gets the value of a depth-limited
+//!    search of the position after it, deepened one turn at a time while a
+//!    quarter of the budget lasts. The evaluation at the horizon is the
+//!    stores: mover's store minus the opponent's after that many turns (the
+//!    material, as Irving's and most Kalah programs score it). Depth 0 is
+//!    the stores right after the turn.
+//! 2. **The position's value.** MTD(f) to the end of the game on the
+//!    position itself, as `game solve` does. Finished, it proves the value
+//!    and the best turn (and its principal variation), and bounds every
+//!    other turn from above by that value.
+//! 3. **Every other turn's value.** The positions after the other turns,
+//!    best estimate first, solved to the end in rounds of time (or node)
+//!    slices that grow as turns are settled; a stopped search still leaves
+//!    proven bounds (MTD(f) keeps the bounds of its finished passes).
+//!
+//! A value is called exact only when the solver proved it; otherwise the
+//! turn carries proven `low`/`high` bounds and the estimate, kept within
+//! them. The cancel flag (Ctrl-C, Stop) ends any phase at once with the
+//! best answer so far.
+
+use crate::game::endgame::EndgameDb;
+use crate::game::error::GameError;
+use crate::game::solve::{SolveOptions, Solver};
+use crate::game::state::{GameState, Side};
+use crate::rules::Pit;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// How long an analysis may run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// Wall-clock seconds.
+    Seconds(f64),
+    /// Nodes (picks) searched, over all phases: the same answer on every
+    /// run with one thread, for tests.
+    Nodes(u64),
+}
+
+/// One whole turn and what is known of its value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnValue {
+    /// The picks (pit numbers from the mover's view), the first sequence in
+    /// pit order that reaches this end of turn.
+    pub picks: Vec<Pit>,
+    /// The position after the turn.
+    pub after: GameState,
+    /// The value for the player to move (their final store minus the
+    /// opponent's, as `game solve` gives it): exact when `exact`, else the
+    /// estimate, within `low..=high`.
+    pub value: i32,
+    /// True when `value` is proved.
+    pub exact: bool,
+    /// The value is at least this (proved).
+    pub low: i32,
+    /// The value is at most this (proved).
+    pub high: i32,
+    /// Turns looked ahead after this one by the deepest estimate finished
+    /// (0: the stores right after the turn).
+    pub depth: u32,
+    /// When `exact`: the best line after this turn, a turn an entry (pits
+    /// from each mover's view); empty otherwise and at the game's end.
+    pub line: Vec<Vec<Pit>>,
+}
+
+/// What an analysis found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// Every whole turn, best first (by value, then proved before not,
+    /// then by the picks' order).
+    pub turns: Vec<TurnValue>,
+    /// The position's value for the player to move: the best turn's.
+    pub value: i32,
+    /// True when the position's value is proved and the first turn is
+    /// proved to reach it (every other turn's `high` is at most it).
+    pub exact: bool,
+    /// The principal variation, a turn an entry, from the best turn on
+    /// (pits from each turn's mover's view); past the first turn only when
+    /// the value is proved.
+    pub pv: Vec<Vec<Pit>>,
+    /// The deepest estimate finished for every turn (turns ahead).
+    pub depth: u32,
+    /// Nodes (picks) searched in all.
+    pub nodes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// True when the cancel flag stopped it.
+    pub cancelled: bool,
+}
+
+impl Analysis {
+    /// The turns proved so far.
+    pub fn proved(&self) -> usize {
+        self.turns.iter().filter(|t| t.exact).count()
+    }
+}
+
+/// The progress callback: the analysis so far, after each step.
+pub type Report<'a> = &'a (dyn Fn(&Analysis) + Sync);
+
+/// Analyse `state` within `budget` on a fresh solver with `opts` (and the
+/// database `db`, when given, as `game solve --endgame` reads it). Refuses
+/// a finished game and a table over the memory cap, before any work.
+pub fn analyze(
+    state: &GameState,
+    opts: &SolveOptions,
+    db: Option<&EndgameDb>,
+    budget: Budget,
+    cancel: &AtomicBool,
+    report: Option<Report<'_>>,
+) -> Result<Analysis, GameError> {
+    if state.is_over() {
+        let v = state.mover_minus_opponent();
+        return Err(GameError::GameOver(match v.signum() {
+            1 => format!("the player to move has won by {v}"),
+            -1 => format!("the player to move has lost by {}", -v),
+            _ => "a draw".into(),
+        }));
+    }
+    let t0 = Instant::now();
+    let (rules, n) = (state.rules(), state.pits_per_side());
+    let solver = match db {
+        Some(db) => Solver::with_endgame(rules, n, opts.clone(), db, cancel)?,
+        None => Solver::new_cancellable(rules, n, opts.clone(), cancel)?,
+    };
+    let mut run = Run {
+        me: state.mover(),
+        state: *state,
+        budget,
+        t0,
+        nodes: 0,
+        cancel,
+        report,
+        analysis: Analysis {
+            turns: state
+                .turns()
+                .into_iter()
+                .map(|t| first_guess(state.mover(), t.picks, t.after))
+                .collect(),
+            value: 0,
+            exact: false,
+            pv: vec![],
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            cancelled: false,
+        },
+    };
+    run.rank();
+    let Some(mut solver) = solver else {
+        // Stopped while the table was zeroed: the stores alone.
+        run.analysis.cancelled = true;
+        return Ok(run.finish());
+    };
+    run.estimates(&mut solver);
+    run.root(&mut solver);
+    run.others(&mut solver);
+    Ok(run.finish())
+}
+
+/// A turn before any search: exact when it ends the game, else bounded by
+/// the stones left and estimated by the stores.
+fn first_guess(me: Side, picks: Vec<Pit>, after: GameState) -> TurnValue {
+    let now = after.store(me) as i32 - after.store(me.other()) as i32;
+    let left = if after.is_over() {
+        0
+    } else {
+        after.stones_in_pits() as i32
+    };
+    TurnValue {
+        picks,
+        after,
+        value: now,
+        exact: left == 0,
+        low: now - left,
+        high: now + left,
+        depth: 0,
+        line: vec![],
+    }
+}
+
+/// One analysis under way.
+struct Run<'a> {
+    me: Side,
+    state: GameState,
+    budget: Budget,
+    t0: Instant,
+    /// Nodes of the searches finished or stopped so far.
+    nodes: u64,
+    cancel: &'a AtomicBool,
+    report: Option<Report<'a>>,
+    analysis: Analysis,
+}
+
+impl Run<'_> {
+    /// Limits for the next search: what is left of the budget up to the
+    /// share `share` of the whole budget (from the start), as nodes or as
+    /// a deadline.
+    fn limits(&self, share: f64) -> (Option<u64>, Option<Instant>) {
+        match self.budget {
+            Budget::Nodes(all) => {
+                let until = (all as f64 * share) as u64;
+                (Some(until.saturating_sub(self.nodes)), None)
+            }
+            Budget::Seconds(s) => (None, Some(self.t0 + Duration::from_secs_f64(s * share))),
+        }
+    }
+
+    /// True once the share `share` of the budget is spent, or cancelled.
+    fn spent(&self, share: f64) -> bool {
+        self.cancel.load(std::sync::atomic::Ordering::Relaxed)
+            || match self.budget {
+                Budget::Nodes(all) => self.nodes >= (all as f64 * share) as u64,
+                Budget::Seconds(s) => self.t0.elapsed().as_secs_f64() >= s * share,
+            }
+    }
+
+    /// The value for the player to move of a value from `after`'s mover's view.
+    fn mine(&self, after: &GameState, v: i32) -> i32 {
+        if after.mover() == self.me {
+            v
+        } else {
+            -v
+        }
+    }
+
+    /// Phase 1: depth-limited estimates of every turn, one turn deeper a
+    /// pass, while a quarter of the budget lasts. A pass that is stopped
+    /// keeps the estimates it finished (each turn says its own depth).
+    fn estimates(&mut self, solver: &mut Solver) {
+        let mut depth = 1;
+        while !self.spent(0.25) && self.analysis.turns.iter().any(|t| !t.exact) {
+            let mut all = true;
+            for i in 0..self.analysis.turns.len() {
+                if self.analysis.turns[i].exact {
+                    continue;
+                }
+                let (nodes, deadline) = self.limits(0.25);
+                solver.set_limits(nodes, deadline);
+                let after = self.analysis.turns[i].after;
+                let v = solver.estimate(&after, depth, self.cancel);
+                self.nodes += solver.nodes();
+                match v {
+                    Some(v) => {
+                        let v = self.mine(&after, v);
+                        let t = &mut self.analysis.turns[i];
+                        t.value = v.clamp(t.low, t.high);
+                        t.depth = depth;
+                    }
+                    None => {
+                        all = false;
+                        break;
+                    }
+                }
+            }
+            if !all {
+                break;
+            }
+            self.analysis.depth = depth;
+            self.rank();
+            self.progress();
+            // A depth past the stones left cannot change any estimate.
+            if depth > self.state.stones_in_pits() {
+                break;
+            }
+            depth += 1;
+        }
+    }
+
+    /// Phase 2: the position itself to the end of the game.
+    fn root(&mut self, solver: &mut Solver) {
+        if self.spent(1.0) || self.analysis.turns.iter().all(|t| t.exact) {
+            return;
+        }
+        let (nodes, deadline) = self.limits(1.0);
+        solver.set_limits(nodes, deadline);
+        let r = solver.solve(&self.state, self.cancel);
+        self.nodes += r.nodes;
+        // Every turn is at most the position's value (bound proved either way).
+        for t in &mut self.analysis.turns {
+            t.high = t.high.min(r.upper);
+            t.low = t.low.min(t.high);
+            t.value = t.value.clamp(t.low, t.high);
+            t.exact |= t.low == t.high;
+        }
+        if r.exact {
+            // The best turn: the one that ends where the solver's best turn does.
+            let mut end = self.state;
+            for &p in &r.best_turn {
+                end.play_unchecked(p);
+            }
+            if let Some(t) = self.analysis.turns.iter_mut().find(|t| t.after == end) {
+                *t = TurnValue {
+                    value: r.value,
+                    exact: true,
+                    low: r.value,
+                    high: r.value,
+                    line: r.pv.get(1..).unwrap_or_default().to_vec(),
+                    ..t.clone()
+                };
+            }
+        }
+        self.rank();
+        self.progress();
+    }
+
+    /// Phase 3: the other turns to the end, best estimate first, in rounds
+    /// of slices of what is left of the budget.
+    fn others(&mut self, solver: &mut Solver) {
+        loop {
+            let open: Vec<usize> = (0..self.analysis.turns.len())
+                .filter(|&i| !self.analysis.turns[i].exact)
+                .collect();
+            if open.is_empty() || self.spent(1.0) {
+                return;
+            }
+            for (k, &i) in open.iter().enumerate() {
+                if self.spent(1.0) {
+                    return;
+                }
+                // This turn's slice: an equal share of what is left among
+                // the turns still open in this round.
+                let share = self.slice_end(open.len() - k);
+                let (nodes, deadline) = self.limits(share);
+                solver.set_limits(nodes, deadline);
+                let after = self.analysis.turns[i].after;
+                let r = solver.solve(&after, self.cancel);
+                self.nodes += r.nodes;
+                let (lo, hi) = (self.mine(&after, r.upper), self.mine(&after, r.lower));
+                let (lo, hi) = (lo.min(hi), lo.max(hi));
+                let t = &mut self.analysis.turns[i];
+                t.low = t.low.max(lo);
+                t.high = t.high.min(hi).max(t.low);
+                t.exact = t.low == t.high;
+                t.value = t.value.clamp(t.low, t.high);
+                if r.exact {
+                    t.line = r.pv;
+                }
+                self.rank();
+                self.progress();
+            }
+        }
+    }
+
+    /// The share of the whole budget at which a slice of `open` equal
+    /// slices of what is left ends.
+    fn slice_end(&self, open: usize) -> f64 {
+        let used = match self.budget {
+            Budget::Nodes(all) => self.nodes as f64 / all.max(1) as f64,
+            Budget::Seconds(s) => self.t0.elapsed().as_secs_f64() / s,
+        };
+        (used + (1.0 - used).max(0.0) / open.max(1) as f64).min(1.0)
+    }
+
+    /// Best first: by value, proved before not, then the picks' order.
+    fn rank(&mut self) {
+        self.analysis.turns.sort_by(|a, b| {
+            b.value
+                .cmp(&a.value)
+                .then(b.exact.cmp(&a.exact))
+                .then(b.high.cmp(&a.high))
+                .then_with(|| {
+                    let n = |t: &TurnValue| t.picks.iter().map(|p| p.number()).collect::<Vec<_>>();
+                    n(a).cmp(&n(b))
+                })
+        });
+        let best = &self.analysis.turns[0];
+        self.analysis.value = best.value;
+        self.analysis.exact = best.exact
+            && self.analysis.turns[1..]
+                .iter()
+                .all(|t| t.high <= best.value);
+        // The line: the best turn, then (when its value is proved) the
+        // best line after it.
+        self.analysis.pv = std::iter::once(best.picks.clone())
+            .chain(best.line.iter().cloned())
+            .collect();
+    }
+
+    fn progress(&mut self) {
+        self.analysis.nodes = self.nodes;
+        self.analysis.elapsed = self.t0.elapsed();
+        if let Some(report) = self.report {
+            report(&self.analysis);
+        }
+    }
+
+    fn finish(mut self) -> Analysis {
+        self.analysis.cancelled |= self.cancel.load(std::sync::atomic::Ordering::Relaxed);
+        self.analysis.nodes = self.nodes;
+        self.analysis.elapsed = self.t0.elapsed();
+        self.analysis
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::solve;
+    use crate::rules::{Capture, Rules};
+    use rand::{Rng, SeedableRng};
+
+    /// Every rule set the game layer plays, scope own and any.
+    fn rule_sets() -> Vec<Rules> {
+        vec![
+            Rules::KALAH,
+            Rules {
+                capture: Capture::Empty,
+                ..Rules::KALAH
+            },
+            Rules::AVALANCHE,
+            Rules::ANY_HOLE,
+        ]
+    }
+
+    /// Positions reached by random whole turns from small starts.
+    fn positions(rules: Rules, seed: u64) -> Vec<GameState> {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+        let mut out = Vec::new();
+        for (n, stones) in [(3, 2), (3, 3), (4, 2)] {
+            for _ in 0..4 {
+                let mut g = GameState::start(n, stones, rules).unwrap();
+                let turns = rng.random_range(0..4);
+                for _ in 0..turns {
+                    let t = g.turns();
+                    if t.is_empty() {
+                        break;
+                    }
+                    g = t[rng.random_range(0..t.len())].after;
+                }
+                if !g.is_over() {
+                    out.push(g);
+                }
+            }
+        }
+        out
+    }
+
+    fn exact_value(state: &GameState) -> i32 {
+        let opts = SolveOptions::default().fit_to(
+            state.rules(),
+            state.pits_per_side(),
+            state.stones_in_pits(),
+        );
+        let r = solve::solve(state, &opts, &AtomicBool::new(false)).unwrap();
+        assert!(r.exact);
+        r.value
+    }
+
+    /// The value of a turn for its mover, by the exact solver on the
+    /// position after it (a second path: no analysis involved).
+    fn turn_value(me: Side, after: &GameState) -> i32 {
+        if after.is_over() {
+            return after.store(me) as i32 - after.store(me.other()) as i32;
+        }
+        let v = exact_value(after);
+        if after.mover() == me {
+            v
+        } else {
+            -v
+        }
+    }
+
+    fn analyse(state: &GameState, budget: Budget) -> Analysis {
+        let opts = SolveOptions::default().fit_to(
+            state.rules(),
+            state.pits_per_side(),
+            state.stones_in_pits(),
+        );
+        analyze(state, &opts, None, budget, &AtomicBool::new(false), None).unwrap()
+    }
+
+    /// With budget enough, every turn is proved and equals the exact
+    /// solver's value of the position after it; the best one equals
+    /// `game solve`'s value of the position; the line replays.
+    #[test]
+    fn a_full_analysis_proves_every_turn_as_the_solver_does() {
+        for rules in rule_sets() {
+            for state in positions(rules, 11) {
+                let a = analyse(&state, Budget::Nodes(u64::MAX / 2));
+                assert!(a.exact, "{rules} {state:?}");
+                assert_eq!(a.value, exact_value(&state), "{rules} {state:?}");
+                assert_eq!(a.turns.len(), state.turns().len());
+                for t in &a.turns {
+                    assert!(t.exact);
+                    assert_eq!(
+                        t.value,
+                        turn_value(state.mover(), &t.after),
+                        "{rules} {t:?}"
+                    );
+                }
+                assert!(a.turns.windows(2).all(|w| w[0].value >= w[1].value));
+                // The principal variation replays to the end with the value.
+                let mut g = state;
+                for turn in &a.pv {
+                    g.play_turn(turn).unwrap();
+                }
+                assert!(g.is_over(), "{rules} {:?}", a.pv);
+                assert_eq!(
+                    g.store(state.mover()) as i32 - g.store(state.mover().other()) as i32,
+                    a.value
+                );
+            }
+        }
+    }
+
+    /// With small budgets, whatever is called exact is, and every bound
+    /// holds the exact value.
+    #[test]
+    fn a_short_analysis_never_claims_more_than_it_proved() {
+        for rules in rule_sets() {
+            for state in positions(rules, 12) {
+                for nodes in [1, 5_000, 20_000] {
+                    let a = analyse(&state, Budget::Nodes(nodes));
+                    for t in &a.turns {
+                        let v = turn_value(state.mover(), &t.after);
+                        assert!(t.low <= v && v <= t.high, "{rules} {nodes} {t:?} exact {v}");
+                        assert!(t.low <= t.value && t.value <= t.high);
+                        if t.exact {
+                            assert_eq!(t.value, v, "{rules} {nodes} {t:?}");
+                        }
+                    }
+                    if a.exact {
+                        assert_eq!(a.value, exact_value(&state), "{rules} {nodes}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The same node budget on one thread gives the same answer twice.
+    #[test]
+    fn a_node_budget_repeats_exactly() {
+        let state = GameState::start(6, 3, Rules::KALAH).unwrap();
+        let a = analyse(&state, Budget::Nodes(200_000));
+        let b = analyse(&state, Budget::Nodes(200_000));
+        assert_eq!(a.turns, b.turns);
+        assert_eq!(a.nodes, b.nodes);
+    }
+
+    #[test]
+    fn a_finished_game_is_refused() {
+        // Pits 1..3 then 4..6 (the opponent's): the mover's row is empty.
+        let board = crate::rules::Board::from_pits(&[0, 0, 0, 1, 0, 0], 5, 2).unwrap();
+        let state = GameState::new(board, Side::First, Rules::KALAH).unwrap();
+        assert!(state.is_over());
+        let e = analyze(
+            &state,
+            &SolveOptions::default(),
+            None,
+            Budget::Seconds(1.0),
+            &AtomicBool::new(false),
+            None,
+        )
+        .unwrap_err();
+        assert!(e.to_string().starts_with("the game is over"), "{e}");
+    }
+}
