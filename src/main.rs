@@ -46,11 +46,12 @@ fn main() -> ExitCode {
         Command::Game(GameCommand::Endgame(a)) => cmd::game::endgame(a),
         Command::Completions(a) => cmd::shell::completions(a),
         Command::Serve(a) => cmd::serve::run(a),
-        Command::Man => cmd::shell::man(),
+        Command::Man(a) => cmd::shell::man(a),
     };
+    let named = |text: &str| cli::words::name_capture(text.to_string(), cli.command.rule_set());
     match outcome {
         Ok(text) => {
-            print!("{text}");
+            print!("{}", named(&text));
             if cli::signal::interrupted() {
                 ExitCode::from(cli::signal::exit_status())
             } else {
@@ -59,7 +60,7 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             if let Some(text) = e.stdout() {
-                print!("{text}");
+                print!("{}", named(text));
             }
             eprintln!("{}", e.line());
             e.exit_code()

@@ -172,7 +172,7 @@ fn bad_input_is_one_line_with_status_2() {
         ),
         (
             &["puzzles", "check", "/no/such/file.json"],
-            "cannot read it",
+            "\"/no/such/file.json\" is neither a file nor a collection name: give a puzzle collection file or one of avalanche, any-hole",
         ),
         (&["solve", "--threads", "0"], "0 is not in 1..=256"),
         (&["solve", "--limit", "-1"], "'-1'"),
@@ -196,6 +196,10 @@ fn bad_input_is_one_line_with_status_2() {
         ),
         (
             &["replay", "13"],
+            "pick 1 of 1 (13): no such pit: scope own allows pits 1 to 6",
+        ),
+        (
+            &["replay", "--rules", "any-hole", "13"],
             "pick 1 of 1 (13): no such pit: pits are numbered 1 to 12",
         ),
         (&["replay", "0"], "pick 1 of 1 (0): no such pit"),
@@ -746,4 +750,253 @@ fn game_endgame_files_and_their_bad_input() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 32: the `game` commands play kalah unless told otherwise, and
+/// their help said `[default: avalanche]` (the flag is shared with `solve`).
+#[test]
+fn game_help_gives_the_kalah_default_it_uses() {
+    for command in ["solve", "analyze", "play", "match", "endgame"] {
+        let (code, out, _) = run(&["game", command, "--help"]);
+        assert_eq!(code, 0);
+        assert!(
+            out.contains("The rules, by name [default: kalah]"),
+            "game {command}: {out}"
+        );
+        assert!(!out.contains("[default: avalanche]"), "game {command}");
+    }
+    let (_, out, _) = run(&["solve", "--help"]);
+    assert!(out.contains("The rules, by name [default: avalanche]"));
+    // What the help says is what the command does.
+    let v = json(&[
+        "game", "solve", "--pits", "3", "--stones", "2", "--json", "-q",
+    ]);
+    assert_eq!(v["preset"], "kalah");
+}
+
+/// Issue 32: `--rules capture` was echoed as `Rules: kalah`, as if the
+/// flag had not been taken.
+#[test]
+fn capture_is_named_where_the_rules_are_echoed() {
+    let named = "Rules: capture (GamePigeon) = kalah (scope=own relay=off capture=kalah)\n";
+    for args in [
+        &["replay", "--rules", "capture", "3"][..],
+        &["solve", "--rules", "capture", "-q"],
+        &["find", "--rules", "capture", "--seconds", "1", "-q"],
+        &[
+            "game", "solve", "--rules", "capture", "--pits", "3", "--stones", "2", "-q",
+        ],
+    ] {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(out.starts_with(named), "{args:?}: {out}");
+    }
+    let (_, out, _) = run(&["replay", "--rules", "kalah", "3"]);
+    assert!(out.starts_with("Rules: kalah (scope=own"), "{out}");
+}
+
+/// Issue 32: `replay --rules any-hole 11 2 3 --color never` took `--color`
+/// for a pick; a negative pick is still refused with one line.
+#[test]
+fn flags_after_the_picks_of_replay_are_flags() {
+    let (code, after, err) = run(&[
+        "replay", "--rules", "any-hole", "11", "2", "3", "--color", "never",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (_, before, _) = run(&[
+        "replay", "--rules", "any-hole", "--color", "never", "11", "2", "3",
+    ]);
+    assert_eq!(after, before);
+    assert!(!after.contains('\u{1b}'));
+    let (code, out, err) = run(&["replay", "3", "-3"]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert_eq!(
+        err,
+        "error: \"-3\" is not a pit number: pits are numbered 1 to 12 on this 2x6 board\n"
+    );
+}
+
+/// The subcommands the help of `mancala-sweep ARGS` lists, recursively, as
+/// the names of their manual pages (`mancala-sweep-game-solve`).
+fn commands_in_help(args: &mut Vec<String>, pages: &mut Vec<String>) {
+    let argv: Vec<&str> = args.iter().map(String::as_str).chain(["--help"]).collect();
+    let (code, out, _) = run(&argv);
+    assert_eq!(code, 0, "{argv:?}");
+    pages.push(
+        std::iter::once("mancala-sweep")
+            .chain(args.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join("-"),
+    );
+    let Some(list) = out.split("Commands:\n").nth(1) else {
+        return;
+    };
+    let names: Vec<String> = list
+        .lines()
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|&name| name != "help")
+        .map(String::from)
+        .collect();
+    for name in names {
+        args.push(name);
+        commands_in_help(args, pages);
+        args.pop();
+    }
+}
+
+/// Issue 32: `man` wrote only the top-level page, which refers to
+/// `mancala-sweep-solve(1)` and others; `man --out DIR` writes them all.
+#[test]
+fn man_out_writes_a_page_for_every_command() {
+    let mut pages = Vec::new();
+    commands_in_help(&mut Vec::new(), &mut pages);
+    assert!(
+        pages.contains(&"mancala-sweep-game-solve".to_string()),
+        "{pages:?}"
+    );
+    assert!(
+        pages.contains(&"mancala-sweep-puzzles-list".to_string()),
+        "{pages:?}"
+    );
+    let dir = std::env::temp_dir().join(format!("ms-man-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (code, out, err) = run(&["man", "--out", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with(&format!("{} manual pages written to ", pages.len())),
+        "{out}"
+    );
+    for page in &pages {
+        let text = std::fs::read_to_string(dir.join(format!("{page}.1")))
+            .unwrap_or_else(|e| panic!("{page}.1: {e}"));
+        assert!(text.starts_with(".ie"), "{page}: {text}");
+        assert!(text.contains(&format!(".TH {page} 1")), "{page}: {text}");
+    }
+    // Every page the top-level one refers to is there.
+    let top = std::fs::read_to_string(dir.join("mancala-sweep.1")).unwrap();
+    assert!(top.contains("mancala\\-sweep\\-solve(1)"), "{top}");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), pages.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+    // Without --out, the top-level page on stdout, as before.
+    let (code, out, _) = run(&["man"]);
+    assert_eq!(code, 0);
+    assert!(out.contains(".TH mancala-sweep 1"));
+}
+
+/// Issue 32: clap's "did you mean" tip ran into the error line
+/// (`found tip: a similar argument exists`).
+#[test]
+fn a_clap_tip_is_a_sentence_of_its_own() {
+    let (code, _, err) = run(&["solve", "--pit", "4"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: unexpected argument '--pit' found. Tip: a similar argument exists: '--pits'.\n"
+    );
+}
+
+/// Issue 32: `find` said `Line (1 picks)`.
+#[test]
+fn a_line_of_one_pick_is_one_pick() {
+    let (code, out, err) = run(&[
+        "find", "--rules", "kalah", "--pits", "1", "--stones", "1", "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Line (1 pick): 1\n"), "{out}");
+    let (_, out, _) = run(&["find", "--rules", "kalah", "--seconds", "1", "-q"]);
+    assert!(out.contains("Line (2 picks): "), "{out}");
+}
+
+/// Issue 32: `game endgame` ignored `--stones` and `--board` in silence.
+#[test]
+fn game_endgame_refuses_a_start_position() {
+    let dir = std::env::temp_dir().join(format!("ms-endgame-start-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("e.db");
+    let db = db.to_str().unwrap();
+    for (args, says) in [
+        (
+            vec![
+                "game", "endgame", "--stones", "3", "--up-to", "4", "--out", db,
+            ],
+            "error: --stones 3: `game endgame` takes no start position",
+        ),
+        (
+            vec![
+                "game",
+                "endgame",
+                "--board",
+                "1 / 0 0 / 1",
+                "--up-to",
+                "4",
+                "--out",
+                db,
+            ],
+            "error: --board \"1 / 0 0 / 1\": `game endgame` takes no start position",
+        ),
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty());
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with(says), "{err}");
+    }
+    assert!(!std::path::Path::new(db).exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 32: a finished position printed an empty `Best first turn: `, and
+/// a value was a bare `+6`.
+#[test]
+fn game_solve_says_who_wins_and_by_how_much() {
+    let (code, out, err) = run(&["game", "solve", "--board", "1 2 3 / 5 6 / 0 0 0", "-q"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Start: 1 2 3 / 5 6 / 0 0 0\n"), "{out}");
+    assert!(
+        out.contains("The game is over: no pick is left, and the stones left in each row went to its owner's store. It ends 6 to 11: the player to move loses by 5 stones (-5).\n"),
+        "{out}"
+    );
+    assert!(!out.contains("Best first turn"), "{out}");
+    let (code, out, _) = run(&["game", "solve", "--pits", "4", "--stones", "3", "-q"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(
+            "Value with perfect play: +6 for the player to move (the player to move wins by 6 stones).\n"
+        ),
+        "{out}"
+    );
+}
+
+/// Issue 32: `game match` did not say what "score" and "Elo" are, nor that
+/// the first player won every game (avalanche, random against greedy).
+#[test]
+fn game_match_explains_its_numbers_and_a_clean_sweep() {
+    let (code, out, err) = run(&[
+        "game",
+        "match",
+        "random",
+        "greedy",
+        "--rules",
+        "avalanche",
+        "--games",
+        "6",
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("first player's score: 1.000"), "{out}");
+    assert!(
+        out.contains("Score: random's points a game (1 a win, ½ a draw; 0.500 is even). Elo difference: the rating gap that score means"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("The player who moved first won every game, whichever agent it was.\n"),
+        "{out}"
+    );
+    let (_, out, _) = run(&[
+        "game", "match", "random", "greedy", "--games", "8", "--seed", "5", "-q",
+    ]);
+    assert!(!out.contains("won every game"), "{out}");
 }

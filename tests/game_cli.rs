@@ -409,4 +409,92 @@ fn game_analyze_refuses_bad_input_in_one_line() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
     }
+
+/// Issue 32: `game play` never showed the rules in force, and echoed
+/// `--rules capture` as kalah.
+#[test]
+fn game_play_shows_the_rules_in_force() {
+    let (code, out, err) = run_with(&["game", "play", "--rules", "capture"], "quit\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with(
+            "Rules: capture (GamePigeon) = kalah (scope=own relay=off capture=kalah)\n"
+        ),
+        "{out}"
+    );
+    let (_, out, _) = run_with(&["game", "play"], "quit\n");
+    assert!(
+        out.starts_with("Rules: kalah (scope=own relay=off capture=kalah)\n"),
+        "{out}"
+    );
+    let (_, out, _) = run_with(&["game", "play", "--rules", "avalanche"], "quit\n");
+    assert!(out.starts_with("Rules: avalanche ("), "{out}");
+}
+
+/// Issue 32: a whole turn on one line (as a hint prints it), played pick
+/// by pick up to the first one not allowed; commands in any case.
+#[test]
+fn game_play_takes_a_whole_turn_on_a_line_and_words_in_any_case() {
+    // 6x4 kalah: pit 3 ends in the store (a free turn), pit 9 is the
+    // computer's, so pit 1 after it is not played.
+    let (code, out, err) = run_with(&["game", "play", "--level", "easy"], "3 9 1\nQUIT\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("You: pit 3 (4 stones) → your store: free turn"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "Pit 9: an opponent pit: scope own allows pits 1 to 6 only. The word after it is not played.\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("You: pit 1"), "{out}");
+    assert!(out.contains("Game left at turn 1."), "{out}");
+    // Pit 3 then pit 1 is a whole turn; the 2 after it is not played, and
+    // the computer answers.
+    let (code, out, _) = run_with(&["game", "play", "--level", "easy"], "3 1 2\nHint\nq\n");
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("You: pit 1 (4 stones) → pit 5: the turn is over"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Your turn is over: the word after pit 1 is not played.\nComputer: "),
+        "{out}"
+    );
+    assert!(!out.contains("You: pit 2"), "{out}");
+    assert!(out.contains("Hint: greedy would play"), "{out}");
+    assert!(out.contains("Game left at turn 3."), "{out}");
+    // H, Undo and Quit in capitals, on one line with a pick.
+    let (code, out, _) = run_with(&["game", "play", "--level", "easy"], "3 UNDO H\nQuit\n");
+    assert_eq!(code, 0);
+    assert!(out.contains("You: pit 3"), "{out}");
+    assert!(out.contains("Taken back."), "{out}");
+    assert!(out.contains("Hint: greedy would play"), "{out}");
+    assert!(out.contains("Game left at turn 1."), "{out}");
+    assert!(!out.contains("is not a pit number"), "{out}");
+}
+
+/// Issue 32: `Pit 0: no such pit: pits are numbered 1 to 12.` under a
+/// `(1 to 6)` prompt; the message gives the prompt's range.
+#[test]
+fn game_play_names_the_pits_the_prompt_offers() {
+    let (_, out, _) = run_with(&["game", "play", "--level", "easy"], "0\n13\nq\n");
+    assert!(
+        out.contains("Your pick (1 to 6): Pit 0: no such pit: scope own allows pits 1 to 6.\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Pit 13: no such pit: scope own allows pits 1 to 6.\n"),
+        "{out}"
+    );
+    let (_, out, _) = run_with(
+        &["game", "play", "--level", "easy", "--rules", "any-hole"],
+        "0\nq\n",
+    );
+    assert!(
+        out.contains("Your pick (1 to 12): Pit 0: no such pit: pits are numbered 1 to 12.\n"),
+        "{out}"
+    );
 }

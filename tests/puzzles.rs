@@ -400,3 +400,90 @@ fn random_moves_to_another_puzzle_of_the_grade() {
     assert_eq!(text.matches("Difficulty: 5 of 5").count(), 2, "{text}");
     assert!(text.contains("2 left unsolved"), "{text}");
 }
+
+/// Issue 32: under a `(1 to 3)` prompt, a 3-pit puzzle said `pits are
+/// numbered 1 to 6`; the message gives the pits the rules let you pick.
+#[test]
+fn a_pit_off_a_small_board_names_the_prompts_range() {
+    let c = puzzle::committed_named("avalanche").unwrap().unwrap();
+    let p = c.puzzles.iter().find(|p| p.pits.len() == 6).unwrap();
+    let mut out = Vec::new();
+    play(&c, &[p], &mut "7\nq\n".as_bytes(), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("Type pit numbers (1 to 3),"), "{text}");
+    assert!(
+        text.contains("pick 7: no such pit: scope own allows pits 1 to 3\n"),
+        "{text}"
+    );
+}
+
+/// Issue 32: the committed collections are in the binary, so `puzzles
+/// list|show|play|check avalanche` work outside a clone; a file by that
+/// name is read first; any other value is one line naming what is allowed.
+#[test]
+fn committed_collections_by_name_outside_a_clone() {
+    let dir = std::env::temp_dir().join(format!("ms-puzzles-by-name-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |args: &[&str], stdin: &str| {
+        let out = assert_cmd::Command::cargo_bin("mancala-sweep")
+            .unwrap()
+            .current_dir(&dir)
+            .args(args)
+            .write_stdin(stdin)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let avalanche = puzzle::committed_named("avalanche").unwrap().unwrap();
+    let first = avalanche.puzzles[0].id.clone();
+    let (code, out, err) = run(&["puzzles", "list", "avalanche"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with(&avalanche.name), "{out}");
+    assert!(out.contains("): 240 puzzles\n"), "{out}");
+    assert!(out.contains(&first), "{out}");
+    let (code, out, err) = run(&["puzzles", "list", "any-hole", "--json"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"scope\":\"any\""), "{out}");
+    let (code, out, err) = run(&["puzzles", "show", "avalanche", &first], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&format!("Puzzle {first}")), "{out}");
+    let (code, out, err) = run(&["puzzles", "play", "avalanche", &first], "q\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("This session: 0 solved"), "{out}");
+    // A file of that name in the working directory wins over the built-in
+    // collection.
+    let mut small = avalanche.clone();
+    small.puzzles.truncate(2);
+    std::fs::write(
+        dir.join("avalanche"),
+        serde_json::to_string(&small).unwrap(),
+    )
+    .unwrap();
+    let (code, out, err) = run(&["puzzles", "list", "avalanche"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(": 2 puzzles"), "{out}");
+    let (code, out, err) = run(&["puzzles", "list", "avalanche.json"], "");
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert_eq!(
+        err,
+        "error: \"avalanche.json\" is neither a file nor a collection name: give a puzzle collection file or one of avalanche, any-hole\n"
+    );
+    let (code, _, err) = run(&["puzzles", "check", "kalah"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("one of avalanche, any-hole"), "{err}");
+    // A bad id names the command that lists the ids.
+    let (code, _, err) = run(&["puzzles", "show", "any-hole", "nope"], "");
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("any-hole: no puzzle \"nope\" in it; `puzzles list any-hole` lists its ids"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

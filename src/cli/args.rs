@@ -6,7 +6,7 @@
 //! [`Capture`], puzzle [`Source`]) so that the rules layer does not depend
 //! on clap; their doc comments are the help text.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Arg, Args, Parser, Subcommand, ValueEnum};
 use mancala_sweep::puzzle::Source;
 use mancala_sweep::rules::RuleOptions;
 use mancala_sweep::search::memory::parse_bytes;
@@ -42,10 +42,27 @@ pub enum Command {
     Game(GameCommand),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions(CompletionsArgs),
-    /// Print the manual page (roff) to stdout, e.g. `mancala-sweep man > mancala-sweep.1`.
-    Man,
+    /// Print the manual page (roff) to stdout, e.g. `mancala-sweep man > mancala-sweep.1`; `--out DIR` writes every command's page.
+    Man(ManArgs),
     /// Start the local web app (solve, puzzles) and its JSON API in a browser.
     Serve(ServeArgs),
+}
+
+impl Command {
+    /// The rule flags of the command, when it takes them.
+    pub fn rule_set(&self) -> Option<&RuleSetArgs> {
+        match self {
+            Command::Solve(a) => Some(&a.rules.set),
+            Command::Replay(a) => Some(&a.rules.set),
+            Command::Find(a) => Some(&a.rules.set),
+            Command::Puzzles(PuzzlesCommand::Generate(a)) => Some(&a.rules),
+            Command::Game(GameCommand::Solve(a)) => Some(&a.rules.set),
+            Command::Game(GameCommand::Play(a)) => Some(&a.rules.set),
+            Command::Game(GameCommand::Match(a)) => Some(&a.rules.set),
+            Command::Game(GameCommand::Endgame(a)) => Some(&a.rules.set),
+            _ => None,
+        }
+    }
 }
 
 /// `serve`.
@@ -86,6 +103,14 @@ pub struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
+}
+
+/// `man`.
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// Write a page for every command into DIR (made if missing): mancala-sweep.1, mancala-sweep-solve.1, mancala-sweep-game-solve.1 and so on, the pages the top-level one refers to.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }
 
 /// `--rules`.
@@ -198,6 +223,27 @@ pub struct RuleSetArgs {
     /// What a last stone in an empty pit of yours does (changes the one field of --rules).
     #[arg(long, value_enum)]
     pub capture: Option<CaptureArg>,
+}
+
+/// The preset of the `game` commands when `--rules` is not given: whole
+/// games are played by the kalah rules, while `solve` and the one-turn
+/// commands default to avalanche.
+pub const GAME_RULES: PresetArg = PresetArg::Kalah;
+
+/// `--rules` as the `game` commands show it: the flag is shared with
+/// `solve`, whose help says `[default: avalanche]`; here it says
+/// [`GAME_RULES`], the preset these commands really use, so the help cannot
+/// drift from the code.
+pub fn game_rules_help(a: Arg) -> Arg {
+    let name = GAME_RULES
+        .to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_string());
+    let help = a
+        .get_help()
+        .map(ToString::to_string)
+        .unwrap_or_default()
+        .replace("[default: avalanche]", &format!("[default: {name}]"));
+    a.help(help)
 }
 
 /// Rule and board flags shared by every command that takes a position.
@@ -383,8 +429,11 @@ pub struct ReplayArgs {
     /// `--color`.
     #[command(flatten)]
     pub color: ColorArg,
+    // Negative numbers are taken as picks, so that `replay` can say why
+    // they are not pit numbers; any other word that starts with `-` is a
+    // flag, before or after the picks (`11 2 3 --color never`).
     /// Pit numbers to pick, in order (1..2n; see the README for the numbering).
-    #[arg(value_name = "PICK", required = true, allow_hyphen_values = true)]
+    #[arg(value_name = "PICK", required = true, allow_negative_numbers = true)]
     pub picks: Vec<String>,
 }
 
@@ -455,20 +504,21 @@ pub struct AtlasArgs {
 pub enum PuzzlesCommand {
     /// Make a collection and write it to a JSON file.
     Generate(GenerateArgs),
-    /// Re-solve every puzzle of a file and report any mismatch.
+    /// Re-solve every puzzle of a collection and report any mismatch.
     Check(CheckArgs),
     /// Show one puzzle: board, goal, grade (and the solution).
     Show(ShowArgs),
     /// Play a puzzle in the terminal.
     Play(PlayArgs),
-    /// List a file's puzzles: ids, grades, lengths and goals.
+    /// List a collection's puzzles: ids, grades, lengths and goals.
     List(ListArgs),
 }
 
 /// `puzzles list`.
 #[derive(Args, Debug)]
 pub struct ListArgs {
-    /// A puzzle collection (JSON).
+    /// A puzzle collection: a JSON file, or the name of one built in (avalanche, any-hole).
+    #[arg(value_name = "COLLECTION")]
     pub file: PathBuf,
     /// `--json`.
     #[command(flatten)]
@@ -515,7 +565,8 @@ pub struct GenerateArgs {
 /// `puzzles check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// A puzzle collection (JSON).
+    /// A puzzle collection: a JSON file, or the name of one built in (avalanche, any-hole).
+    #[arg(value_name = "COLLECTION")]
     pub file: PathBuf,
     /// Seconds one solve may take.
     #[arg(long, value_name = "T", default_value_t = 120.0, value_parser = parse_seconds)]
@@ -528,7 +579,8 @@ pub struct CheckArgs {
 /// `puzzles show`.
 #[derive(Args, Debug)]
 pub struct ShowArgs {
-    /// A puzzle collection (JSON).
+    /// A puzzle collection: a JSON file, or the name of one built in (avalanche, any-hole).
+    #[arg(value_name = "COLLECTION")]
     pub file: PathBuf,
     /// The puzzle's id.
     pub id: String,
@@ -543,7 +595,8 @@ pub struct ShowArgs {
 /// `puzzles play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// A puzzle collection (JSON).
+    /// A puzzle collection: a JSON file, or the name of one built in (avalanche, any-hole).
+    #[arg(value_name = "COLLECTION")]
     pub file: PathBuf,
     /// The puzzle to start with [default: the first]; the others follow in file order.
     pub id: Option<String>,
@@ -579,6 +632,11 @@ pub enum GameCommand {
 
 /// `game endgame`.
 #[derive(Args, Debug)]
+#[command(
+    mut_arg("rules", game_rules_help),
+    mut_arg("stones", |a| a.hide(true)),
+    mut_arg("board", |a| a.hide(true))
+)]
 pub struct GameEndgameArgs {
     /// Rules and pits a side (--pits) the database is for [default rules: kalah]; scope own only.
     #[command(flatten)]
@@ -602,6 +660,7 @@ pub struct GameEndgameArgs {
 
 /// `game solve`.
 #[derive(Args, Debug)]
+#[command(mut_arg("rules", game_rules_help))]
 pub struct GameSolveArgs {
     /// Rules and board (the board from the side to move) [default rules: kalah].
     #[command(flatten)]
@@ -628,6 +687,7 @@ pub struct GameSolveArgs {
 
 /// `game analyze`.
 #[derive(Args, Debug)]
+#[command(mut_arg("rules", game_rules_help))]
 pub struct GameAnalyzeArgs {
     /// Rules and board (the board from the side to move: your row at the bottom) [default rules: kalah].
     #[command(flatten)]
@@ -672,6 +732,7 @@ pub enum FirstArg {
 
 /// `game play`.
 #[derive(Args, Debug)]
+#[command(mut_arg("rules", game_rules_help))]
 pub struct GamePlayArgs {
     /// Rules and board [default rules: kalah].
     #[command(flatten)]
@@ -703,6 +764,7 @@ pub struct GamePlayArgs {
 
 /// `game match`.
 #[derive(Args, Debug)]
+#[command(mut_arg("rules", game_rules_help))]
 pub struct GameMatchArgs {
     /// Agent A: random, greedy, minimax:D, alphabeta:D, mtdf:D, perfect, mcts:N, montecarlo:N, or a level (easy, medium, hard).
     #[arg(value_name = "A")]

@@ -4,11 +4,12 @@
 //! The library's messages speak of boards, buckets and files; only here are
 //! they joined to what the user typed (`--max-memory`, `--out`, `--limit`).
 
+use super::args::{PresetArg, RuleSetArgs};
 use super::signal;
 use mancala_sweep::atlas::AtlasError;
 use mancala_sweep::puzzle::PuzzleError;
 use mancala_sweep::search::SearchError;
-use mancala_sweep::Error;
+use mancala_sweep::{Error, Rules};
 use std::process::ExitCode;
 
 /// What a command can fail with, beyond the library's errors.
@@ -78,11 +79,14 @@ impl CliError {
         match self {
             CliError::Partial { error, .. } => error.line(),
             CliError::Lib(e) if e.is_cancelled() => e.to_string(),
-            CliError::Lib(Error::Puzzle(PuzzleError::NoSuchPuzzle { example, .. })) => format!(
-                "error: {}; `puzzles check` lists the file's size, and ids look like {:?}",
-                self.lib_text(),
-                example.as_deref().unwrap_or("start-0123456789ab")
-            ),
+            CliError::Lib(Error::Puzzle(PuzzleError::NoSuchPuzzle { path, example, .. })) => {
+                format!(
+                    "error: {}; `puzzles list {}` lists its ids, which look like {:?}",
+                    self.lib_text(),
+                    shell_quote(&path.to_string_lossy()),
+                    example.as_deref().unwrap_or("start-0123456789ab")
+                )
+            }
             CliError::Lib(e) => format!("error: {e}{}", hint(e)),
             CliError::Input(text) => format!("error: {text}"),
             CliError::Mismatch(problems) => format!(
@@ -118,17 +122,31 @@ impl CliError {
 }
 
 /// A clap error on one line: the message and the allowed values, without the
-/// usage block.
+/// usage block. A tip ("a similar argument exists") is a sentence of its
+/// own, not run into the error it follows.
 pub fn clap_line(err: &clap::Error) -> String {
     let text = err.render().to_string();
-    let parts: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| {
-            !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
-        })
-        .collect();
-    parts.join(" ")
+    let mut line = String::new();
+    for part in text.lines().map(str::trim).filter(|l| {
+        !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
+    }) {
+        if let Some(tip) = part.strip_prefix("tip:") {
+            if !line.ends_with(['.', '!', '?']) {
+                line.push('.');
+            }
+            line.push_str(" Tip:");
+            line.push_str(tip);
+            if !tip.ends_with(['.', '!', '?']) {
+                line.push('.');
+            }
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(part);
+        }
+    }
+    line
 }
 
 /// The command line this process was started with, quoted for a POSIX
@@ -148,5 +166,32 @@ pub fn shell_quote(word: &str) -> String {
         word.to_string()
     } else {
         format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// The rules as the user named them. `--rules capture` is GamePigeon's name
+/// for the kalah rules; the library knows rules only by what they do and
+/// would echo `kalah`, which reads as if the flag was not taken.
+pub fn rules_label(set: &RuleSetArgs, rules: Rules) -> String {
+    if set.rules == Some(PresetArg::Capture) && rules == Rules::KALAH {
+        format!("capture (GamePigeon) = {rules}")
+    } else {
+        rules.to_string()
+    }
+}
+
+/// A report's `Rules:` line in the user's words (see [`rules_label`]):
+/// every report starts with the library's header, so this one change
+/// covers `solve`, `replay`, `find` and the `game` commands.
+pub fn name_capture(text: String, set: Option<&RuleSetArgs>) -> String {
+    let kalah = format!("Rules: {}\n", Rules::KALAH);
+    match set {
+        Some(set) if set.rules == Some(PresetArg::Capture) && text.contains(&kalah) => text
+            .replacen(
+                &kalah,
+                &format!("Rules: {}\n", rules_label(set, Rules::KALAH)),
+                1,
+            ),
+        _ => text,
     }
 }

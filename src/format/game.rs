@@ -316,6 +316,17 @@ pub fn picks_text(picks: &[Pit]) -> String {
         .join(" ")
 }
 
+/// A game's value (the mover's final store minus the opponent's) in words:
+/// who wins and by how much, as a bare `+6` does not say.
+pub fn verdict(value: i32) -> String {
+    let stones = |v: i32| format!("{v} stone{}", if v == 1 { "" } else { "s" });
+    match value.signum() {
+        1 => format!("the player to move wins by {}", stones(value)),
+        -1 => format!("the player to move loses by {}", stones(-value)),
+        _ => "a draw".into(),
+    }
+}
+
 /// The text report of `game solve`.
 pub fn game_solve_text(
     state: &GameState,
@@ -331,15 +342,21 @@ pub fn game_solve_text(
             v.to_string()
         }
     };
-    if r.exact {
-        let verdict = match r.value.signum() {
-            1 => "the player to move wins",
-            -1 => "the player to move loses",
-            _ => "a draw",
-        };
+    if state.is_over() {
+        // A finished position has no best turn: an empty "Best first
+        // turn" line would read as a bug, so the result is said instead.
         out.push_str(&format!(
-            "Value with perfect play: {} for the player to move ({verdict}).\n",
+            "The game is over: no pick is left, and the stones left in each row went to its owner's store. It ends {} to {}: {} ({}).\n",
+            state.store(state.mover()),
+            state.store(state.mover().other()),
+            verdict(r.value),
             signed(r.value)
+        ));
+    } else if r.exact {
+        out.push_str(&format!(
+            "Value with perfect play: {} for the player to move ({}).\n",
+            signed(r.value),
+            verdict(r.value)
         ));
         out.push_str(&format!("Best first turn: {}\n", picks_text(&r.best_turn)));
         out.push_str("Principal variation, a turn a line (pits from the mover's side):\n");
@@ -472,5 +489,25 @@ pub fn match_text(m: &MatchRecord, s: &Summary) -> String {
         "  time a turn: {} {:.2} ms, {} {:.2} ms\n",
         m.a, s.a_ms_per_move, m.b, s.b_ms_per_move
     ));
+    // The two numbers a reader may not know, said where they are read.
+    out.push_str(&format!(
+        "Score: {}'s points a game (1 a win, ½ a draw; 0.500 is even). Elo difference: the rating gap that score means, 400·log10(score / (1 − score)), beyond measure at a score of 0 or 1.\n",
+        m.a
+    ));
+    // A clean sweep is worth a sentence of its own: the Elo line cannot
+    // measure it, and a first player's score of 1.000 means that the order
+    // of play, not the agents, decided every game.
+    if s.games > 0 {
+        if s.a_wins == s.games {
+            out.push_str(&format!("{} won every game.\n", m.a));
+        } else if s.b_wins == s.games {
+            out.push_str(&format!("{} won every game.\n", m.b));
+        }
+        if s.first_player_score == 1.0 {
+            out.push_str("The player who moved first won every game, whichever agent it was.\n");
+        } else if s.first_player_score == 0.0 {
+            out.push_str("The player who moved second won every game, whichever agent it was.\n");
+        }
+    }
     out
 }

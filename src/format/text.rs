@@ -37,7 +37,13 @@ pub fn find_text(f: &Found, threads: usize) -> String {
         f.seconds,
         if threads == 1 { "" } else { "s" }
     );
-    let _ = writeln!(out, "Line ({} picks): {}", f.line.len(), f.line);
+    let _ = writeln!(
+        out,
+        "Line ({} pick{}): {}",
+        f.line.len(),
+        if f.line.len() == 1 { "" } else { "s" },
+        f.line
+    );
     let _ = writeln!(
         out,
         "Replayed:   the line ends the turn with {} in the store",

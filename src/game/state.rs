@@ -314,8 +314,12 @@ impl GameState {
         if self.over {
             return Err(refuse("the game is over".into()));
         }
-        let p = Pit::new(number, n)
-            .ok_or_else(|| refuse(format!("no such pit: pits are numbered 1 to {}", 2 * n)))?;
+        let p = Pit::new(number, n).ok_or_else(|| {
+            refuse(format!(
+                "no such pit: {}",
+                crate::rules::error::pick_range(n, self.rules.scope)
+            ))
+        })?;
         if self.rules.scope == Scope::Own && !p.is_own(n) {
             return Err(refuse(format!(
                 "an opponent pit: scope own allows pits 1 to {n} only"

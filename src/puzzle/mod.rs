@@ -381,6 +381,35 @@ pub fn load(path: &Path) -> Result<Collection, FileError> {
     })
 }
 
+/// The collections committed with the crate (`puzzles/*.json`), by the
+/// name the command line knows them by (the file's stem), embedded so that
+/// an installed binary has them without a clone: `puzzles list avalanche`
+/// and `serve` read no file for them.
+const COMMITTED: [(&str, &str); 2] = [
+    ("avalanche", include_str!("../../puzzles/avalanche.json")),
+    ("any-hole", include_str!("../../puzzles/any-hole.json")),
+];
+
+/// The names of the committed collections, in the order [`committed`]
+/// gives them.
+pub fn committed_names() -> Vec<&'static str> {
+    COMMITTED.iter().map(|(name, _)| *name).collect()
+}
+
+/// Every committed collection, parsed (see [`COMMITTED`]).
+pub fn committed() -> std::result::Result<Vec<Collection>, String> {
+    COMMITTED.iter().map(|(_, text)| parse(text)).collect()
+}
+
+/// The committed collection called `name` (`avalanche`, `any-hole`), or
+/// `None` when no collection has that name.
+pub fn committed_named(name: &str) -> Option<std::result::Result<Collection, String>> {
+    COMMITTED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| parse(text))
+}
+
 /// Parse a collection from JSON text; the error says what is wrong.
 pub fn parse(text: &str) -> std::result::Result<Collection, String> {
     crate::format::parse_versioned(text, PUZZLES_FORMAT, "a puzzle collection").map_err(|e| {

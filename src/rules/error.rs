@@ -6,6 +6,7 @@
 //! the same messages serve the terminal and a web page.
 
 use super::board::{MAX_PITS_PER_SIDE, MAX_STONES_IN_PLAY};
+use super::Scope;
 use thiserror::Error;
 
 /// A board that cannot be built or read.
@@ -37,10 +38,14 @@ pub enum BoardError {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PickError {
     /// Not a pit number on this board.
-    #[error("no such pit: pits are numbered 1 to {}", 2 * n)]
+    #[error("no such pit: {}", pick_range(*n, *scope))]
     OutOfRange {
         /// Pits a side.
         n: usize,
+        /// Which pits the rules let you pick: the message gives their
+        /// range, the one the prompt gave (1 to n under scope own), not
+        /// the whole board's.
+        scope: Scope,
     },
     /// An opponent pit under scope `own`.
     #[error("an opponent pit: scope own allows pits 1 to {n} only")]
@@ -56,6 +61,15 @@ pub enum PickError {
         "the turn has already ended: a pick is allowed only after one that ended in the store"
     )]
     TurnOver,
+}
+
+/// The pits `scope` lets you pick on a board of `n` pits a side, in
+/// words: `scope own allows pits 1 to 6`, `pits are numbered 1 to 12`.
+pub fn pick_range(n: usize, scope: Scope) -> String {
+    match scope {
+        Scope::Own => format!("scope own allows pits 1 to {n}"),
+        Scope::Any => format!("pits are numbered 1 to {}", 2 * n),
+    }
 }
 
 /// An illegal pick in a list of picks (`replay`, a puzzle's solution).

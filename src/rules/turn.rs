@@ -69,7 +69,10 @@ impl Turn {
     /// Check that pit `number` may be picked now.
     pub fn check(&self, number: u32) -> std::result::Result<Pit, PickError> {
         let n = self.board.pits_per_side();
-        let pit = Pit::new(number, n).ok_or(PickError::OutOfRange { n })?;
+        let pit = Pit::new(number, n).ok_or(PickError::OutOfRange {
+            n,
+            scope: self.rules.scope,
+        })?;
         if !self.to_move {
             return Err(PickError::TurnOver);
         }

@@ -64,15 +64,10 @@ impl Default for Config {
 }
 
 /// The collections committed with the crate (`puzzles/*.json`), embedded
-/// so that the server needs no file to offer them.
+/// so that the server needs no file to offer them: the puzzle layer holds
+/// them ([`crate::puzzle::committed`]), as the command line needs them too.
 pub fn committed_collections() -> Result<Vec<Collection>, String> {
-    [
-        include_str!("../../puzzles/avalanche.json"),
-        include_str!("../../puzzles/any-hole.json"),
-    ]
-    .iter()
-    .map(|text| crate::puzzle::parse(text))
-    .collect()
+    crate::puzzle::committed()
 }
 
 /// Shared by the handlers.

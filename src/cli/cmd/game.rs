@@ -3,11 +3,11 @@
 use super::Outcome;
 use crate::cli::args::{
     FirstArg, GameAnalyzeArgs, GameEndgameArgs, GameMatchArgs, GamePlayArgs, GameSolveArgs,
-    RuleArgs,
+    RuleArgs, GAME_RULES,
 };
 use crate::cli::progress::{Counter, Spinner};
 use crate::cli::signal::{exit_on_first_ctrl_c, INTERRUPTED};
-use crate::cli::words::CliError;
+use crate::cli::words::{rules_label, CliError};
 use mancala_sweep::format::game::{
     game_analysis_text, game_solve_text, match_text, picks_text, turn_value_text,
 };
@@ -21,20 +21,27 @@ use mancala_sweep::game::{
     solve, AgentSpec, Analysis, Budget, EndgameDb, GameError, GameSession, GameState, Level,
     PickOutcome, Played, Side, SolveOptions,
 };
-use mancala_sweep::rules::{Pit, Preset};
+use mancala_sweep::rules::{Board, Pit, Preset};
 use mancala_sweep::search::default_max_memory;
 use std::io::{BufRead, Write};
 use std::sync::Mutex;
 
-/// The start of a game from the rule and board flags; kalah unless the
-/// flags say otherwise.
+/// The start of a game from the rule and board flags; [`GAME_RULES`]
+/// (kalah) unless the flags say otherwise.
 fn start(args: &RuleArgs) -> Result<GameState, CliError> {
+    Ok(start_read(args)?.0)
+}
+
+/// [`start`] and the board as read: a finished position's game state has
+/// its rows already swept into the stores, and the answer draws the board
+/// the user gave.
+fn start_read(args: &RuleArgs) -> Result<(GameState, Board), CliError> {
     let mut o = args.options();
     if o.preset.is_none() {
-        o.preset = Some(Preset::Kalah);
+        o.preset = Some(Preset::from(GAME_RULES));
     }
     let (rules, board) = o.resolve()?;
-    Ok(GameState::new(board, Side::First, rules)?)
+    Ok((GameState::new(board, Side::First, rules)?, board))
 }
 
 /// The endgame database of `--endgame`, read whole for `state`'s rules and
@@ -66,7 +73,7 @@ fn read_endgame(
 
 /// Run `game solve`.
 pub fn solve(args: &GameSolveArgs) -> Outcome {
-    let state = start(&args.rules)?;
+    let (state, read) = start_read(&args.rules)?;
     let opts = SolveOptions {
         table_bytes: args.table.unwrap_or(SolveOptions::default().table_bytes),
         memory_cap: args.max_memory.unwrap_or_else(default_max_memory),
@@ -80,7 +87,7 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
         opts.memory_cap,
         args.quiet.quiet,
     )?;
-    if !args.quiet.quiet {
+    if !args.quiet.quiet && !state.is_over() {
         eprintln!(
             "solving {} stones to the end of the game; Ctrl-C stops with the bounds known",
             state.stones_in_pits()
@@ -91,7 +98,7 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
         serde_json::to_string(&GameSolveJson::new(&state, &r, opts.table_bytes)).expect("json")
             + "\n"
     } else {
-        text::header(state.rules(), &state.board())
+        text::header(state.rules(), &read)
             + &game_solve_text(&state, &r, opts.table_bytes, opts.threads)
     };
     if !r.exact {
@@ -172,6 +179,21 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
 
 /// Run `game endgame`.
 pub fn endgame(args: &GameEndgameArgs) -> Outcome {
+    // The database holds every position of --pits pits a side up to
+    // --up-to stones, whatever the start: a start position would change
+    // nothing, and taking it in silence would let it seem to.
+    let given = [
+        ("--stones", args.rules.stones.map(|s| s.to_string())),
+        (
+            "--board",
+            args.rules.board.as_ref().map(|b| format!("{b:?}")),
+        ),
+    ];
+    if let Some((flag, Some(value))) = given.into_iter().find(|(_, v)| v.is_some()) {
+        return Err(CliError::Input(format!(
+            "{flag} {value}: `game endgame` takes no start position: the database holds every position of --pits pits a side with at most --up-to stones"
+        )));
+    }
     let state = start(&args.rules)?;
     let (rules, n) = (state.rules(), state.pits_per_side());
     let threads = args.threads.count();
@@ -384,11 +406,12 @@ pub fn play(args: &GamePlayArgs) -> Outcome {
         FirstArg::Computer => Side::Second,
     };
     let db = read_endgame(args.endgame.as_deref(), &state, default_max_memory(), false)?;
+    let label = rules_label(&args.rules.set, state.rules());
     let mut session = GameSession::with_endgame(state, person, spec, args.seed, db)?;
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout();
-    play_loop(&mut session, &mut input, &mut out).map_err(CliError::Terminal)?;
+    play_loop(&mut session, &label, &mut input, &mut out).map_err(CliError::Terminal)?;
     Ok(String::new())
 }
 
@@ -421,23 +444,119 @@ fn show(out: &mut dyn Write, s: &GameSession) -> std::io::Result<()> {
     )
 }
 
+/// Act on one word of the person's line (any case: `H`, `Hint`, `QUIT`);
+/// `rest` words follow it on the line.
+fn one_word(
+    s: &mut GameSession,
+    word: &str,
+    rest: usize,
+    own: &str,
+    n: usize,
+    out: &mut dyn Write,
+) -> std::io::Result<Said> {
+    match word.to_lowercase().as_str() {
+        "q" | "quit" | "exit" => {
+            writeln!(out, "Game left at turn {}.", s.state().turn())?;
+            return Ok(Said::Quit);
+        }
+        "h" | "hint" => match s.hint() {
+            Ok(picks) => writeln!(
+                out,
+                "Hint: {} would play {}.",
+                s.agent(),
+                picks_text(&picks)
+            )?,
+            Err(e) => writeln!(out, "No hint: {e}")?,
+        },
+        "u" | "undo" => {
+            if s.undo() {
+                writeln!(out, "Taken back.")?;
+                show(out, s)?;
+            } else {
+                writeln!(out, "Nothing to take back.")?;
+            }
+        }
+        _ => {
+            let Ok(k) = word.parse::<u32>() else {
+                writeln!(
+                    out,
+                    "{word:?} is not a pit number ({own}) or a word (hint, undo, quit).{}",
+                    dropped(rest)
+                )?;
+                return Ok(Said::Drop);
+            };
+            match s.pick(k) {
+                Ok(p) => {
+                    say_pick(out, &p, s.person(), n)?;
+                    show(out, s)?;
+                    if rest > 0 && !s.persons_turn() {
+                        writeln!(
+                            out,
+                            "{} is over: the {} after pit {k} {} not played.",
+                            if s.state().is_over() {
+                                "The game"
+                            } else {
+                                "Your turn"
+                            },
+                            if rest == 1 { "word" } else { "words" },
+                            if rest == 1 { "is" } else { "are" }
+                        )?;
+                        return Ok(Said::Drop);
+                    }
+                }
+                Err(GameError::IllegalPick { reason, .. }) => {
+                    writeln!(out, "Pit {k}: {reason}.{}", dropped(rest))?;
+                    return Ok(Said::Drop);
+                }
+                Err(e) => {
+                    writeln!(out, "{e}")?;
+                    return Ok(Said::Drop);
+                }
+            }
+        }
+    }
+    Ok(Said::Next)
+}
+
+/// The note that the words after a refused one are not played.
+fn dropped(rest: usize) -> String {
+    match rest {
+        0 => String::new(),
+        1 => " The word after it is not played.".into(),
+        k => format!(" The {k} words after it are not played."),
+    }
+}
+
+/// What one word of the person's line asked for.
+enum Said {
+    /// The game goes on with the next word.
+    Next,
+    /// The rest of the line is dropped (an illegal pick, a word not known,
+    /// or the turn passed to the computer).
+    Drop,
+    /// The person left the game.
+    Quit,
+}
+
 /// The game loop, on any streams (tests drive it through the binary).
+/// `rules` is the rules line as the person named them.
 fn play_loop(
     s: &mut GameSession,
+    rules: &str,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     let n = s.state().pits_per_side();
-    let rules = s.state().rules();
-    let own = if rules.scope == mancala_sweep::Scope::Any {
+    let own = if s.state().rules().scope == mancala_sweep::Scope::Any {
         format!("1 to {}", 2 * n)
     } else {
         format!("1 to {n}")
     };
+    writeln!(out, "Rules: {rules}")?;
     writeln!(
         out,
         "You play the bottom row against {} (pits {own}; your store is on the right).\n\
-         Type a pit number, `hint`, `undo` or `quit`.",
+         Type a pit number (or a whole turn: several on a line), `hint`, `undo` or `quit`.",
         s.agent()
     )?;
     show(out, s)?;
@@ -460,46 +579,18 @@ fn play_loop(
             writeln!(out)?;
             return Ok(());
         }
-        let word = line.trim();
-        match word {
-            "" => continue,
-            "q" | "quit" | "exit" => {
-                writeln!(out, "Game left at turn {}.", s.state().turn())?;
-                return Ok(());
+        // A line is read word by word, as `puzzles play` reads it: picks
+        // are played one at a time, so a whole turn (as a hint prints it)
+        // can be typed at once, and the first pick that is not allowed
+        // stops the line with its reason.
+        let words: Vec<&str> = line.split_whitespace().collect();
+        for (i, word) in words.iter().enumerate() {
+            let rest = words.len() - i - 1;
+            match one_word(s, word, rest, &own, n, out)? {
+                Said::Next => {}
+                Said::Drop => break,
+                Said::Quit => return Ok(()),
             }
-            "h" | "hint" => match s.hint() {
-                Ok(picks) => writeln!(
-                    out,
-                    "Hint: {} would play {}.",
-                    s.agent(),
-                    picks_text(&picks)
-                )?,
-                Err(e) => writeln!(out, "No hint: {e}")?,
-            },
-            "u" | "undo" => {
-                if s.undo() {
-                    writeln!(out, "Taken back.")?;
-                    show(out, s)?;
-                } else {
-                    writeln!(out, "Nothing to take back.")?;
-                }
-            }
-            _ => match word.parse::<u32>() {
-                Ok(k) => match s.pick(k) {
-                    Ok(p) => {
-                        say_pick(out, &p, s.person(), n)?;
-                        show(out, s)?;
-                    }
-                    Err(GameError::IllegalPick { reason, .. }) => {
-                        writeln!(out, "Pit {k}: {reason}.")?
-                    }
-                    Err(e) => writeln!(out, "{e}")?,
-                },
-                Err(_) => writeln!(
-                    out,
-                    "{word:?} is not a pit number ({own}) or a word (hint, undo, quit)."
-                )?,
-            },
         }
     }
     let st = s.state();

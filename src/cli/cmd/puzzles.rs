@@ -7,8 +7,9 @@ use crate::cli::signal::INTERRUPTED;
 use crate::cli::words::CliError;
 use mancala_sweep::format::text;
 use mancala_sweep::puzzle::report::{CheckJson, ListJson, ShowJson};
-use mancala_sweep::puzzle::{self, Source};
+use mancala_sweep::puzzle::{self, Collection, Source};
 use mancala_sweep::rules::turn;
+use std::path::Path;
 
 /// Run `puzzles generate`.
 pub fn generate(args: &GenerateArgs) -> Outcome {
@@ -60,9 +61,26 @@ pub fn generate(args: &GenerateArgs) -> Outcome {
     ))
 }
 
+/// The collection `arg` names: the file at that path when there is one,
+/// else the committed collection of that name (embedded in the binary, so
+/// that `puzzles list avalanche` works without a clone).
+fn open(arg: &Path) -> Result<Collection, CliError> {
+    if arg.exists() {
+        return Ok(puzzle::load(arg)?);
+    }
+    let name = arg.to_string_lossy();
+    match puzzle::committed_named(&name) {
+        Some(c) => c.map_err(|e| CliError::Input(format!("{name}: {e}"))),
+        None => Err(CliError::Input(format!(
+            "{name:?} is neither a file nor a collection name: give a puzzle collection file or one of {}",
+            puzzle::committed_names().join(", ")
+        ))),
+    }
+}
+
 /// Run `puzzles check`.
 pub fn check(args: &CheckArgs) -> Outcome {
-    let c = puzzle::load(&args.file)?;
+    let c = open(&args.file)?;
     let slow: Vec<&str> = c
         .puzzles
         .iter()
@@ -111,7 +129,7 @@ pub fn check(args: &CheckArgs) -> Outcome {
 
 /// Run `puzzles show`.
 pub fn show(args: &ShowArgs) -> Outcome {
-    let c = puzzle::load(&args.file)?;
+    let c = open(&args.file)?;
     let p = puzzle::find(&c, Some(&args.id), &args.file)?;
     let board = puzzle::position(p)?;
     if args.json.json {
@@ -129,7 +147,7 @@ pub fn show(args: &ShowArgs) -> Outcome {
 
 /// Run `puzzles play`.
 pub fn play(args: &PlayArgs) -> Outcome {
-    let c = puzzle::load(&args.file)?;
+    let c = open(&args.file)?;
     let first = puzzle::find(&c, args.id.as_deref(), &args.file)?;
     let at = c.puzzles.iter().position(|p| p.id == first.id).unwrap_or(0);
     // The chosen puzzle first, then the rest of the file in order.
@@ -156,7 +174,7 @@ pub fn play(args: &PlayArgs) -> Outcome {
 
 /// Run `puzzles list`.
 pub fn list(args: &ListArgs) -> Outcome {
-    let c = puzzle::load(&args.file)?;
+    let c = open(&args.file)?;
     let doc = ListJson::new(&c);
     Ok(if args.json.json {
         serde_json::to_string(&doc).expect("serializable") + "\n"
