@@ -409,6 +409,7 @@ fn game_analyze_refuses_bad_input_in_one_line() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
     }
+}
 
 /// Issue 32: `game play` never showed the rules in force, and echoed
 /// `--rules capture` as kalah.
