@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's match table: every agent against every other, GAMES games a
+# docs/games.md's match table: every agent against every other, GAMES games a
 # pairing (pairs from one opening, each agent starting once), on Kalah(6,4)
 # unless RULES/PITS/STONES say otherwise. Prints a Markdown table.
 #

@@ -19,7 +19,7 @@ docs/data/any-hole-2x6x5.json (the 28-minute spilled count).
 
 Usage: python3 benches/plan_2x6x6.py [BINARY] [SENT_BYTES_A_POSITION]
 [POSITIONS_A_CORE_SECOND] [CLUSTER_OVERHEAD] [RSS_BYTES_A_PEAK_POSITION]
-The defaults are this README's measurements (see "More than one machine").
+The defaults are docs/cluster.md's measurements (see "More than one machine").
 """
 import json
 import subprocess

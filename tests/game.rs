@@ -137,7 +137,7 @@ fn threads_give_the_same_value_and_principal_variation() {
 }
 
 #[test]
-#[ignore = "minutes to hours: run with --ignored (see the README)"]
+#[ignore = "minutes to hours: run with --ignored (see docs/known-answers.md)"]
 fn published_values_slow() {
     assert!(known_values("slow") > 0);
 }

@@ -233,8 +233,9 @@ fn kernels() -> Vec<Kernel> {
 }
 
 /// Says which kernel paths the property tests below run on this CPU, and
-/// which they cannot (shown by the README's test command, which passes
-/// `--show-output`), so that a path is never skipped in silence.
+/// which they cannot (shown with `--show-output`; `tests/kernels.rs`, which
+/// has no harness, prints the same on every run of the test command), so
+/// that a path is never skipped in silence.
 #[test]
 fn kernel_paths_tested_on_this_cpu() {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")

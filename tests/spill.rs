@@ -46,7 +46,7 @@ fn spilled_search_gives_the_same_json_on_every_known_answer_board() {
         let preset: Preset = words[0].parse().unwrap();
         let (n, s): (usize, u32) = (words[1].parse().unwrap(), words[2].parse().unwrap());
         // Boards of up to a few million positions: 2x6x4 any-hole is left
-        // to the README's benchmark.
+        // to docs/performance.md's benchmark.
         if preset == Preset::AnyHole && n * s as usize > 18 {
             continue;
         }

@@ -57,6 +57,7 @@ impl Command {
             Command::Find(a) => Some(&a.rules.set),
             Command::Puzzles(PuzzlesCommand::Generate(a)) => Some(&a.rules),
             Command::Game(GameCommand::Solve(a)) => Some(&a.rules.set),
+            Command::Game(GameCommand::Analyze(a)) => Some(&a.rules.set),
             Command::Game(GameCommand::Play(a)) => Some(&a.rules.set),
             Command::Game(GameCommand::Match(a)) => Some(&a.rules.set),
             Command::Game(GameCommand::Endgame(a)) => Some(&a.rules.set),
@@ -701,7 +702,7 @@ pub struct GameAnalyzeArgs {
     /// List the best K turns (the text report lists 10 unless told; --json lists every turn unless told).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub top: Option<u64>,
-    /// Transposition table size, e.g. 256M or 2G [default: 256M].
+    /// Transposition table size, e.g. 64M or 2G [default: 64M, which a one-second answer fills faster than it zeroes a larger one; give more for long runs].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub table: Option<u64>,
     /// Refuse before starting when the table and endgame database would take more than this [default: half the machine's memory].

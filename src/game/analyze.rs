@@ -250,7 +250,9 @@ impl Run<'_> {
                 let (nodes, deadline) = self.limits(0.25);
                 solver.set_limits(nodes, deadline);
                 let after = self.analysis.turns[i].after;
-                let v = solver.estimate(&after, depth, self.cancel);
+                // The last estimate, from the mover of `after`'s view.
+                let guess = self.mine(&after, self.analysis.turns[i].value);
+                let v = solver.estimate(&after, depth, guess, self.cancel);
                 self.nodes += solver.nodes();
                 match v {
                     Some(v) => {

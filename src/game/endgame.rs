@@ -533,7 +533,7 @@ pub struct EndgameHeader {
 /// Why a file: the database does not depend on the stores or on the game
 /// it is met in, and its size is what decides a solve's time (Kalah(6,4):
 /// 58 M picks with 20 stones, 30 M with 22, 13.5 M with 24, measured in the
-/// README), but building 24 stones takes minutes. Built once, it serves
+/// docs/games.md), but building 24 stones takes minutes. Built once, it serves
 /// every later solve on that board and rule set.
 #[derive(Clone)]
 pub struct EndgameDb {

@@ -21,7 +21,7 @@
 //! did too, so its value is exact. Depth-limited searches serve the `mtdf`
 //! agent ([`Solver::best_turn`]) and optional iterative deepening.
 //!
-//! What the search uses, and what each paid on Kalah(6,3) (the README's
+//! What the search uses, and what each paid on Kalah(6,3) (docs/games.md's
 //! "Whole games" figures):
 //! - a transposition table of lower and upper bounds with the best pick,
 //!   the entry that looked further and cost more kept; the bucket is
@@ -93,7 +93,7 @@ pub struct SolveOptions {
     pub endgame_stones: u32,
     /// Fill the whole endgame database before the search, layer by layer
     /// from the fewest stones up, on [`SolveOptions::threads`] threads,
-    /// instead of on demand. Measured in the README: on Kalah(6,4) a
+    /// instead of on demand. Measured in docs/games.md: on Kalah(6,4) a
     /// 16-stone database built first cut the picks by 28% but not the
     /// time, so it is off by default.
     #[serde(default)]
@@ -126,7 +126,7 @@ fn one() -> u32 {
 
 impl Default for SolveOptions {
     /// 256 MiB of table, a 4 GiB cap, ETC at 20 stones and more, endgame
-    /// database up to 12 stones, no deepening (measured in the README).
+    /// database up to 12 stones, no deepening (measured in docs/games.md).
     fn default() -> Self {
         SolveOptions {
             table_bytes: 256 << 20,
@@ -750,9 +750,18 @@ impl Solver {
     /// The value of `state` looking `depth` whole turns ahead, from its
     /// mover's view (mover's store minus the opponent's after `depth` turns,
     /// or at the game's end if sooner), by depth-limited MTD(f) on the same
-    /// table; `None` when stopped first. An estimate, not a bound: the
-    /// stores a few turns on are the evaluation (see [`crate::game::analyze`]).
-    pub fn estimate(&mut self, state: &GameState, depth: u32, cancel: &AtomicBool) -> Option<i32> {
+    /// table, from the first guess `guess` (the estimate one turn shallower
+    /// is a good one: MTD(f) then needs few passes, and the shallower
+    /// passes are in the table already); `None` when stopped first. An
+    /// estimate, not a bound: the stores a few turns on are the evaluation
+    /// (see [`crate::game::analyze`]).
+    pub fn estimate(
+        &mut self,
+        state: &GameState,
+        depth: u32,
+        guess: i32,
+        cancel: &AtomicBool,
+    ) -> Option<i32> {
         self.nodes = 0;
         self.stopped = false;
         let base = state.mover_minus_opponent();
@@ -761,14 +770,11 @@ impl Solver {
         }
         let (pos, turns_left) = ready(self.n, state);
         let s = state.stones_in_pits() as i32;
-        let mut g = 0;
-        for d in 1..=depth.min(TO_THE_END as u32 - 1) {
-            g = self.mtdf(&pos, g, s, d as u8, turns_left, cancel).0;
-            if self.stopped {
-                return None;
-            }
-        }
-        Some(base + g)
+        let d = depth.min(TO_THE_END as u32 - 1) as u8;
+        let g = self
+            .mtdf(&pos, (guess - base).clamp(-s, s), s, d, turns_left, cancel)
+            .0;
+        (!self.stopped).then_some(base + g)
     }
 
     /// Solve `state` exactly (or until `cancel` is set).

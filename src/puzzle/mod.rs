@@ -172,7 +172,7 @@ impl Collection {
 /// `failing` is the share of first picks that cannot reach the goal: long
 /// solutions, big trees and few good first moves all make a puzzle harder.
 /// The cut-points between grades were set from the score's quintiles over
-/// the committed collections (see the README).
+/// the committed collections (see docs/commands.md).
 pub fn grade(length: usize, first_picks: usize, turns_total: u128, solutions: u128) -> u8 {
     let good_first = solutions.min(first_picks as u128) as f64;
     let failing = if first_picks == 0 {

@@ -430,7 +430,7 @@ fn tie_break<const W: usize>(ring: &Packed<W>, seed: u64) -> u64 {
 ///
 /// Positions in one bucket all have the same store, so the score ranks how
 /// well the rest can still come in. The features and weights were chosen by
-/// measurement (`examples/tune_find.rs`, results in the README): the number
+/// measurement (`examples/tune_find.rs`, results in docs/search.md): the number
 /// of free-turn picks (one-ply mobility) matters most by far; among equal
 /// mobility, fewer stones on the own side and fewer empty pits find sweeps
 /// sooner. More own-side stones, the first guess, made sweeps slower to find.

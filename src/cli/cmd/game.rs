@@ -113,12 +113,17 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
     Ok(out)
 }
 
+/// `game analyze`'s table unless `--table` says otherwise: on a 1-second
+/// budget a 256 MiB table costs more to zero and fault in than it saves
+/// (docs/games.md, "game analyze").
+const ANALYZE_TABLE: u64 = 64 << 20;
+
 /// Run `game analyze`.
 pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     let state = start(&args.rules)?;
     let threads = args.threads.count() as u32;
     let opts = SolveOptions {
-        table_bytes: args.table.unwrap_or(SolveOptions::default().table_bytes),
+        table_bytes: args.table.unwrap_or(ANALYZE_TABLE),
         memory_cap: args.max_memory.unwrap_or_else(default_max_memory),
         threads,
         ..SolveOptions::default()

@@ -74,7 +74,7 @@ mod tests {
     use super::*;
 
     /// Any-hole 2x6x4, by bucket: the answer `solve --rules any-hole
-    /// --limit 0 --json` gives (`tests/spill.rs` and the README check the
+    /// --limit 0 --json` gives (`tests/spill.rs` and docs/performance.md check the
     /// same total, 122,793,486).
     const ANY_HOLE_2X6X4: [u64; 49] = [
         1, 2, 4, 9, 13, 33, 64, 109, 217, 393, 666, 1198, 2391, 4537, 8603, 16229, 31281, 60574,

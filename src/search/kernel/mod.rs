@@ -71,7 +71,7 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    /// Every kernel, slowest first (on the machine of the README's kernel
+    /// Every kernel, slowest first (on the machine of docs/performance.md's kernel
     /// table, where all five run).
     pub const ALL: [Kernel; 5] = [
         Kernel::Scalar,
