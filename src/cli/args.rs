@@ -669,21 +669,30 @@ pub struct GameSolveArgs {
     /// Transposition table size, e.g. 256M or 2G [default: 256M].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub table: Option<u64>,
-    /// Refuse before starting when the table and endgame database would take more than this [default: half the machine's memory].
-    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
-    pub max_memory: Option<u64>,
-    /// An endgame database file from `game endgame`, for these rules and pits, read whole instead of the 12-stone one filled on demand.
-    #[arg(long, value_name = "FILE")]
-    pub endgame: Option<std::path::PathBuf>,
-    /// `--threads`: threads searching the same table (the value and the principal variation are the same for any number).
+    /// `--max-memory`, `--endgame` and `--threads` (the value and the principal variation are the same for any number of threads).
     #[command(flatten)]
-    pub threads: ThreadsArg,
+    pub solver: SolverArgs,
     /// `--json`.
     #[command(flatten)]
     pub json: JsonArg,
     /// `--quiet`.
     #[command(flatten)]
     pub quiet: QuietArg,
+}
+
+/// The exact solver's flags beside `--table`, shared by `game solve` and
+/// `game analyze`, which run the same solver.
+#[derive(Args, Debug)]
+pub struct SolverArgs {
+    /// Refuse before starting when the table and endgame database would take more than this [default: half the machine's memory].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
+    /// An endgame database file from `game endgame`, for these rules and pits, read whole instead of the 12-stone one filled on demand.
+    #[arg(long, value_name = "FILE")]
+    pub endgame: Option<std::path::PathBuf>,
+    /// `--threads`: threads searching the same table.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
 }
 
 /// `game analyze`.
@@ -705,15 +714,9 @@ pub struct GameAnalyzeArgs {
     /// Transposition table size, e.g. 64M or 2G [default: 64M, which a one-second answer fills faster than it zeroes a larger one; give more for long runs].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub table: Option<u64>,
-    /// Refuse before starting when the table and endgame database would take more than this [default: half the machine's memory].
-    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
-    pub max_memory: Option<u64>,
-    /// An endgame database file from `game endgame`, for these rules and pits, read whole instead of the 12-stone one filled on demand.
-    #[arg(long, value_name = "FILE")]
-    pub endgame: Option<std::path::PathBuf>,
-    /// `--threads`: threads searching the same table.
+    /// `--max-memory`, `--endgame` and `--threads`.
     #[command(flatten)]
-    pub threads: ThreadsArg,
+    pub solver: SolverArgs,
     /// `--json`.
     #[command(flatten)]
     pub json: JsonArg,

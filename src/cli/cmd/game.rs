@@ -3,7 +3,7 @@
 use super::Outcome;
 use crate::cli::args::{
     FirstArg, GameAnalyzeArgs, GameEndgameArgs, GameMatchArgs, GamePlayArgs, GameSolveArgs,
-    RuleArgs, GAME_RULES,
+    RuleArgs, SolverArgs, GAME_RULES,
 };
 use crate::cli::progress::{Counter, Spinner};
 use crate::cli::signal::{exit_on_first_ctrl_c, INTERRUPTED};
@@ -71,22 +71,31 @@ fn read_endgame(
     Ok(Some(db))
 }
 
-/// Run `game solve`.
-pub fn solve(args: &GameSolveArgs) -> Outcome {
-    let (state, read) = start_read(&args.rules)?;
+/// The solver's options and database for `state` from the shared flags:
+/// the table `table` (fitted to the board), the memory cap, the threads,
+/// and the `--endgame` file read whole (said on stderr unless `quiet`).
+fn solver_setup(
+    table: u64,
+    args: &SolverArgs,
+    state: &GameState,
+    quiet: bool,
+) -> Result<(SolveOptions, Option<EndgameDb>), CliError> {
     let opts = SolveOptions {
-        table_bytes: args.table.unwrap_or(SolveOptions::default().table_bytes),
+        table_bytes: table,
         memory_cap: args.max_memory.unwrap_or_else(default_max_memory),
         threads: args.threads.count() as u32,
         ..SolveOptions::default()
     }
     .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits());
-    let db = read_endgame(
-        args.endgame.as_deref(),
-        &state,
-        opts.memory_cap,
-        args.quiet.quiet,
-    )?;
+    let db = read_endgame(args.endgame.as_deref(), state, opts.memory_cap, quiet)?;
+    Ok((opts, db))
+}
+
+/// Run `game solve`.
+pub fn solve(args: &GameSolveArgs) -> Outcome {
+    let (state, read) = start_read(&args.rules)?;
+    let table = args.table.unwrap_or(SolveOptions::default().table_bytes);
+    let (opts, db) = solver_setup(table, &args.solver, &state, args.quiet.quiet)?;
     if !args.quiet.quiet && !state.is_over() {
         eprintln!(
             "solving {} stones to the end of the game; Ctrl-C stops with the bounds known",
@@ -121,20 +130,9 @@ const ANALYZE_TABLE: u64 = 64 << 20;
 /// Run `game analyze`.
 pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     let state = start(&args.rules)?;
-    let threads = args.threads.count() as u32;
-    let opts = SolveOptions {
-        table_bytes: args.table.unwrap_or(ANALYZE_TABLE),
-        memory_cap: args.max_memory.unwrap_or_else(default_max_memory),
-        threads,
-        ..SolveOptions::default()
-    }
-    .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits());
-    let db = read_endgame(
-        args.endgame.as_deref(),
-        &state,
-        opts.memory_cap,
-        args.quiet.quiet,
-    )?;
+    let table = args.table.unwrap_or(ANALYZE_TABLE);
+    let (opts, db) = solver_setup(table, &args.solver, &state, args.quiet.quiet)?;
+    let threads = opts.threads;
     let budget = match args.nodes {
         Some(n) => Budget::Nodes(n),
         None => Budget::Seconds(args.seconds),
