@@ -499,3 +499,49 @@ fn game_play_names_the_pits_the_prompt_offers() {
         "{out}"
     );
 }
+
+/// `game analyze --follow`: the companion of a game played elsewhere. It
+/// analyses before each of the player's picks, takes the picks typed (the
+/// opponent's as the player sees them), explains a bad entry, undoes, takes
+/// a typed board, and says who won.
+#[test]
+fn game_analyze_follow_keeps_the_game_typed_in() {
+    let input = "3\nx 1\nbest\n2\nundo\nboard\n0 0 1 / 2 3 / 0 0 1\n3\n";
+    let (code, out, err) = run_with(
+        &[
+            "game",
+            "analyze",
+            "--follow",
+            "--pits",
+            "3",
+            "--stones",
+            "1",
+            "--nodes",
+            "100000",
+            "--threads",
+            "1",
+            "-q",
+        ],
+        input,
+    );
+    assert_eq!(code, 0, "{err}");
+    for part in [
+        "You play the bottom row (pits 1 to 3); the opponent the top row (4 to 6), as you see them.",
+        "Best turn for the game: tap ",
+        "Your picks (1 to 3, or best): You played 3: a free turn, the same player picks again.",
+        "\"x\" is not a pit number or a word (best, board, undo, quit). The word after it is not played.",
+        "Their picks (4 to 6, as you see them): Pit 2: not one of the opponent's pits: they are 4 to 6 as you see them.",
+        "Taken back: the pick before is undone.",
+        "The board as you see it, you to move (TOP / THEIR_STORE YOUR_STORE / BOTTOM): ",
+        "You played 3.",
+        "Game over: you win, 4 to 3.",
+    ] {
+        assert!(out.contains(part), "{part:?} not in:\n{out}");
+    }
+    // `best` played the analysis's best turn (the text says which).
+    let best_line = out
+        .lines()
+        .find(|l| l.starts_with("Best turn for the game: tap "))
+        .unwrap();
+    assert!(best_line.contains("(exact)"), "{best_line}");
+}

@@ -708,6 +708,9 @@ pub struct GameAnalyzeArgs {
     /// A budget of picks searched instead of seconds: the same answer on every run with --threads 1.
     #[arg(long, value_name = "N", conflicts_with = "seconds")]
     pub nodes: Option<u64>,
+    /// Follow a game played elsewhere (a phone, a real board): after the analysis of each of your turns, type the pits you tapped, then the pits the opponent tapped (or `board` to type the board you see); `undo` and `quit` too.
+    #[arg(long, conflicts_with = "json")]
+    pub follow: bool,
     /// List the best K turns (the text report lists 10 unless told; --json lists every turn unless told).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub top: Option<u64>,

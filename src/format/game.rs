@@ -242,10 +242,26 @@ pub fn game_analysis_text(state: &GameState, a: &Analysis, threads: u32, top: us
         out.push_str("Its value is proved; that no other turn does better is not yet.\n");
     }
     if a.pv.len() > 1 {
-        out.push_str("Best line, a turn a line (pits from the mover's side):\n");
+        // The opponent's pits as the player sees them (the top row's
+        // numbers), as the player types them in `--follow`.
+        let n = state.pits_per_side() as u8;
+        let seen = |t: &[Pit]| {
+            t.iter()
+                .map(|p| {
+                    let k = p.number();
+                    (if k <= n { k + n } else { k - n }).to_string()
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        out.push_str("Best line, a turn a line (pits as you see them):\n");
         for (i, t) in a.pv.iter().enumerate() {
-            let who = if i % 2 == 0 { "you" } else { "them" };
-            out.push_str(&format!("  {:>3}. {who:<4} {}\n", i + 1, picks_text(t)));
+            let (who, picks) = if i % 2 == 0 {
+                ("you", picks_text(t))
+            } else {
+                ("them", seen(t))
+            };
+            out.push_str(&format!("  {:>3}. {who:<4} {picks}\n", i + 1));
         }
     }
     let proved = a.proved();

@@ -137,6 +137,9 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
         Some(n) => Budget::Nodes(n),
         None => Budget::Seconds(args.seconds),
     };
+    if args.follow {
+        exit_on_first_ctrl_c();
+    }
     let spinner = Spinner::new(args.quiet.quiet);
     let report = |a: &Analysis| {
         spinner.set(format!(
@@ -149,6 +152,20 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
             a.elapsed.as_secs_f64()
         ))
     };
+    if args.follow {
+        let done = || spinner.finish();
+        let f = super::follow::Follow {
+            opts: &opts,
+            db: db.as_ref(),
+            budget,
+            top: args.top.map_or(10, |k| k as usize),
+            report: &report,
+            done: &done,
+        };
+        let stdin = std::io::stdin();
+        super::follow::follow_loop(&f, state, &mut stdin.lock(), &mut std::io::stdout())?;
+        return Ok(String::new());
+    }
     let a = mancala_sweep::game::analyze(
         &state,
         &opts,

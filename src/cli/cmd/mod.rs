@@ -3,6 +3,7 @@
 
 pub mod atlas;
 pub mod find;
+pub mod follow;
 pub mod game;
 pub mod puzzles;
 pub mod replay;

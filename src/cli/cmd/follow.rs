@@ -1,0 +1,304 @@
+//! `game analyze --follow`: the companion of a game played elsewhere (a
+//! phone, a real board). Before each of the player's picks it shows the
+//! analysis; the player types what they tapped and then what the opponent
+//! tapped, or the board as they see it, and it keeps the position, free
+//! turns included.
+
+use crate::cli::words::CliError;
+use mancala_sweep::format::game::{game_analysis_text, picks_text};
+use mancala_sweep::game::{analyze, Analysis, Budget, EndgameDb, GameState, PickOutcome, Side};
+use mancala_sweep::game::{GameError, SolveOptions};
+use mancala_sweep::rules::Scope;
+use mancala_sweep::Board;
+use std::io::{BufRead, Write};
+use std::sync::atomic::AtomicBool;
+
+/// What the loop needs beside the streams.
+pub struct Follow<'a> {
+    /// The solver's options (one solver a analysis, as `game analyze`).
+    pub opts: &'a SolveOptions,
+    /// The endgame database of `--endgame`, if any.
+    pub db: Option<&'a EndgameDb>,
+    /// The budget of each analysis.
+    pub budget: Budget,
+    /// Turns listed each time.
+    pub top: usize,
+    /// The progress line while an analysis runs.
+    pub report: &'a (dyn Fn(&Analysis) + Sync),
+    /// Called when an analysis ends (the progress line is cleared).
+    pub done: &'a dyn Fn(),
+}
+
+/// The player: the bottom row of the board as given.
+const YOU: Side = Side::First;
+
+/// What one line asked for.
+enum Line {
+    /// Go on with the game.
+    Next,
+    /// Leave.
+    Quit,
+}
+
+/// Run the companion from `start` until the game ends, the input ends or
+/// the player quits.
+pub fn follow_loop(
+    f: &Follow<'_>,
+    start: GameState,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let n = start.pits_per_side();
+    let rules = start.rules();
+    let mut state = start;
+    // Positions at the start of each pick, for `undo`.
+    let mut history: Vec<GameState> = Vec::new();
+    let never = AtomicBool::new(false);
+    writeln!(
+        out,
+        "You play the bottom row (pits 1 to {n}); the opponent the top row ({} to {}), as you see them.\n\
+         Type what was tapped (several pits on a line are played one by one), `best` for the best turn, \
+         `board` to type the board you see, `undo` or `quit`.",
+        n + 1,
+        2 * n
+    )
+    .map_err(CliError::Terminal)?;
+    loop {
+        writeln!(out, "\n{}", state.board_from(YOU)).map_err(CliError::Terminal)?;
+        if state.is_over() {
+            let (you, them) = (state.store(YOU), state.store(YOU.other()));
+            let verdict = match you.cmp(&them) {
+                std::cmp::Ordering::Greater => "you win",
+                std::cmp::Ordering::Less => "the opponent wins",
+                std::cmp::Ordering::Equal => "a draw",
+            };
+            writeln!(out, "Game over: {verdict}, {you} to {them}.").map_err(CliError::Terminal)?;
+            return Ok(());
+        }
+        let mine = state.mover() == YOU;
+        let mut best: Vec<u32> = Vec::new();
+        if mine {
+            // The analysis, as `game analyze` prints it (never stopped by
+            // Ctrl-C here: the first one leaves the game).
+            let a = analyze(&state, f.opts, f.db, f.budget, &never, Some(f.report))?;
+            (f.done)();
+            best = a.turns[0]
+                .picks
+                .iter()
+                .map(|p| u32::from(p.number()))
+                .collect();
+            let threads = f.opts.threads;
+            write!(out, "{}", game_analysis_text(&state, &a, threads, f.top))
+                .map_err(CliError::Terminal)?;
+            write!(out, "Your picks (1 to {n}, or best): ").map_err(CliError::Terminal)?;
+        } else {
+            write!(
+                out,
+                "Their picks ({} to {}, as you see them): ",
+                n + 1,
+                2 * n
+            )
+            .map_err(CliError::Terminal)?;
+        }
+        out.flush().map_err(CliError::Terminal)?;
+        let mut line = String::new();
+        if input.read_line(&mut line).map_err(CliError::Terminal)? == 0 {
+            writeln!(out).map_err(CliError::Terminal)?;
+            return Ok(());
+        }
+        match one_line(&line, &best, &mut state, &mut history, input, out, rules, n)? {
+            Line::Next => {}
+            Line::Quit => return Ok(()),
+        }
+    }
+}
+
+/// Act on one line of input at `state`.
+#[allow(clippy::too_many_arguments)]
+fn one_line(
+    line: &str,
+    best: &[u32],
+    state: &mut GameState,
+    history: &mut Vec<GameState>,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    rules: mancala_sweep::Rules,
+    n: usize,
+) -> Result<Line, CliError> {
+    let say =
+        |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(CliError::Terminal);
+    let words: Vec<String> = line.split_whitespace().map(str::to_lowercase).collect();
+    let mine = state.mover() == YOU;
+    match words.first().map(String::as_str) {
+        None => return Ok(Line::Next),
+        Some("q" | "quit" | "exit") => return Ok(Line::Quit),
+        Some("u" | "undo") => {
+            match history.pop() {
+                Some(s) => {
+                    *state = s;
+                    say(out, "Taken back: the pick before is undone.".into())?;
+                }
+                None => say(out, "Nothing to take back.".into())?,
+            }
+            return Ok(Line::Next);
+        }
+        Some("b" | "board") => {
+            write!(
+                out,
+                "The board as you see it, you to move (TOP / THEIR_STORE YOUR_STORE / BOTTOM): "
+            )
+            .map_err(CliError::Terminal)?;
+            out.flush().map_err(CliError::Terminal)?;
+            let mut text = String::new();
+            input.read_line(&mut text).map_err(CliError::Terminal)?;
+            let read = text
+                .trim()
+                .parse::<Board>()
+                .map_err(GameError::from)
+                .and_then(|b| {
+                    if b.pits_per_side() != n {
+                        return Err(GameError::IllegalTurn(format!(
+                            "a board of {} pits a side: this game has {n}",
+                            b.pits_per_side()
+                        )));
+                    }
+                    GameState::new(b, YOU, rules)
+                });
+            match read {
+                Ok(s) => {
+                    history.push(*state);
+                    *state = s;
+                }
+                Err(e) => say(out, format!("{e}; the board is as it was."))?,
+            }
+            return Ok(Line::Next);
+        }
+        Some("best") if mine => {
+            return play_words(
+                &best.iter().map(u32::to_string).collect::<Vec<_>>(),
+                state,
+                history,
+                out,
+                n,
+            );
+        }
+        Some("best") => {
+            say(
+                out,
+                "`best` is for your own turn; type the pits the opponent tapped.".into(),
+            )?;
+            return Ok(Line::Next);
+        }
+        _ => {}
+    }
+    play_words(&words, state, history, out, n)
+}
+
+/// Play the pits in `words` one by one for the side to move (the
+/// opponent's as the player sees them), stopping at the first that is not
+/// allowed and when the turn passes.
+fn play_words(
+    words: &[String],
+    state: &mut GameState,
+    history: &mut Vec<GameState>,
+    out: &mut dyn Write,
+    n: usize,
+) -> Result<Line, CliError> {
+    let say =
+        |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(CliError::Terminal);
+    let any = state.rules().scope == Scope::Any;
+    let mover = state.mover();
+    let mut played = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let left = words.len() - i - 1;
+        let Ok(seen) = word.parse::<u32>() else {
+            say(
+                out,
+                format!(
+                    "{word:?} is not a pit number or a word (best, board, undo, quit).{}",
+                    not_played(left)
+                ),
+            )?;
+            break;
+        };
+        // The opponent's pits as the player sees them are n+1..2n; as the
+        // opponent's own, 1..n (and the other way under scope any).
+        let k = if mover == YOU {
+            seen
+        } else if (n as u32 + 1..=2 * n as u32).contains(&seen) {
+            seen - n as u32
+        } else if any && (1..=n as u32).contains(&seen) {
+            seen + n as u32
+        } else {
+            say(
+                out,
+                format!(
+                "Pit {seen}: not one of the opponent's pits: they are {} to {} as you see them.{}",
+                n + 1,
+                2 * n,
+                not_played(left)
+            ),
+            )?;
+            break;
+        };
+        let before = *state;
+        match state.play_pick(k) {
+            Ok(outcome) => {
+                history.push(before);
+                played.push(seen);
+                if outcome != PickOutcome::FreeTurn && left > 0 {
+                    say(
+                        out,
+                        format!("The turn is over after pit {seen}:{}", not_played(left)),
+                    )?;
+                    break;
+                }
+            }
+            Err(e) => {
+                say(
+                    out,
+                    format!("Pit {seen}: {}.{}", reason(&e), not_played(left)),
+                )?;
+                break;
+            }
+        }
+    }
+    if !played.is_empty() {
+        let who = if mover == YOU { "You" } else { "They" };
+        let nums: Vec<mancala_sweep::Pit> = played
+            .iter()
+            .filter_map(|&p| mancala_sweep::Pit::new(p, n))
+            .collect();
+        let still = state.mover() == mover && !state.is_over();
+        say(
+            out,
+            format!(
+                "{who} played {}{}",
+                picks_text(&nums),
+                if still {
+                    ": a free turn, the same player picks again."
+                } else {
+                    "."
+                }
+            ),
+        )?;
+    }
+    Ok(Line::Next)
+}
+
+/// An illegal pick's reason without the pit it names again.
+fn reason(e: &GameError) -> String {
+    match e {
+        GameError::IllegalPick { reason, .. } => reason.to_string(),
+        e => e.to_string(),
+    }
+}
+
+/// The note that the words after a refused one are not played.
+fn not_played(rest: usize) -> String {
+    match rest {
+        0 => String::new(),
+        1 => " The word after it is not played.".into(),
+        k => format!(" The {k} words after it are not played."),
+    }
+}
