@@ -709,3 +709,31 @@ fn a_hint_counts_against_the_memory_cap() {
         assert!(!doc["hint"].as_array().unwrap().is_empty(), "{doc}");
     }
 }
+
+/// Issue 34 (1) and 36: a solve's memory guard counts what that solve
+/// holds, not the whole server. Here the server's process already holds
+/// more than `--max-memory` (ballast standing in for the tables of games
+/// at `perfect`); a small solve is still answered. Before, every solve
+/// failed with 503 once the process passed the limit.
+#[test]
+fn a_solve_counts_its_own_memory_not_the_servers() {
+    let ballast = vec![1u8; 512 << 20];
+    // Touch every page, so that it is resident.
+    let touched: u64 = ballast.iter().step_by(4096).map(|&b| u64::from(b)).sum();
+    assert!(touched > 0);
+    let addr = start(Config {
+        max_memory: 256 << 20,
+        ..config()
+    });
+    for path in ["/api/solve", "/api/solve/stream"] {
+        let text = raw(
+            addr,
+            "POST",
+            path,
+            r#"{"rules":"avalanche","pits":6,"stones":4}"#,
+        );
+        assert_eq!(&text[9..12], "200", "{path}: {text}");
+        assert!(text.contains("\"best_store\":43"), "{path}: {text}");
+    }
+    drop(ballast);
+}

@@ -81,7 +81,7 @@ pub struct ServeArgs {
     /// More puzzle collections to offer, read once at start.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub puzzles: Vec<PathBuf>,
-    /// Memory guard of each solve, e.g. 800M or 4G [default: 1G].
+    /// Memory guard of each solve: what that solve adds to the server's memory, not the games and other requests it holds, e.g. 800M or 4G [default: 1G].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub max_memory: Option<u64>,
     /// Time budget of each solve in seconds.

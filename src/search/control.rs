@@ -26,9 +26,10 @@ pub(crate) fn cancelled(cancel: Option<&AtomicBool>) -> bool {
 pub(crate) struct Stop<'a> {
     cancel: Option<&'a AtomicBool>,
     deadline: Option<(Instant, Duration)>,
-    /// The memory limit in bytes, and the flag raised once the process
-    /// was found above it.
-    memory: Option<(u64, &'a AtomicBool)>,
+    /// The memory limit in bytes, the bytes held before the search that
+    /// do not count, and the flag raised once the process was found above
+    /// the limit.
+    memory: Option<(u64, u64, &'a AtomicBool)>,
 }
 
 impl<'a> Stop<'a> {
@@ -42,10 +43,16 @@ impl<'a> Stop<'a> {
     }
 
     /// The same stop, which also watches the process's resident memory
-    /// against `limit` bytes, raising `tripped` when it passes it.
-    pub(crate) fn with_memory_limit(self, limit: u64, tripped: &'a AtomicBool) -> Stop<'a> {
+    /// above `held` bytes against `limit` bytes, raising `tripped` when it
+    /// passes it.
+    pub(crate) fn with_memory_limit(
+        self,
+        limit: u64,
+        held: u64,
+        tripped: &'a AtomicBool,
+    ) -> Stop<'a> {
         Stop {
-            memory: Some((limit, tripped)),
+            memory: Some((limit, held, tripped)),
             ..self
         }
     }
@@ -57,13 +64,13 @@ impl<'a> Stop<'a> {
     /// this one, between the chunks of its expansion, holds when the
     /// estimate is short (it was 12% short on any-hole 2x7x3).
     pub(crate) fn over_memory(&self) -> bool {
-        let Some((limit, tripped)) = self.memory else {
+        let Some((limit, held, tripped)) = self.memory else {
             return false;
         };
         if tripped.load(Ordering::Relaxed) {
             return true;
         }
-        let over = super::memory::resident_bytes().is_some_and(|r| r > limit);
+        let over = super::memory::resident_above(held) > limit;
         if over {
             tripped.store(true, Ordering::Relaxed);
         }
@@ -74,7 +81,7 @@ impl<'a> Stop<'a> {
     /// limit: the work since was skipped, and the search must stop.
     pub(crate) fn memory_tripped(&self) -> bool {
         self.memory
-            .is_some_and(|(_, tripped)| tripped.load(Ordering::Relaxed))
+            .is_some_and(|(_, _, tripped)| tripped.load(Ordering::Relaxed))
     }
 
     /// Why the search must stop now, if it must.

@@ -35,9 +35,20 @@ pub fn default_max_memory() -> u64 {
 /// few numbers where `status` is forty lines, because the guard reads it
 /// between the chunks of a bucket's expansion.
 pub fn resident_bytes() -> Option<u64> {
+    resident_pages().map(|pages| pages * page_size())
+}
+
+/// The process's resident bytes above `held` (what it held before a
+/// search began, when that is not the search's to count): 0 where the
+/// system does not say.
+pub fn resident_above(held: u64) -> u64 {
+    resident_bytes().unwrap_or(0).saturating_sub(held)
+}
+
+/// Resident pages, from `/proc/self/statm`.
+fn resident_pages() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * page_size())
+    statm.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Bytes of a memory page.

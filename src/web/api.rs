@@ -289,6 +289,9 @@ pub(crate) async fn solve(state: Shared_, body: Body) -> ApiResult {
             threads: 0,
             listing: Listing::Limit(limit as usize),
             max_memory,
+            // This request's guard counts what it adds, not the games and
+            // other requests the server holds (those have their own caps).
+            memory_held: search::memory::resident_bytes().unwrap_or(0),
             cancel: Some(cancel),
             seconds: Some(seconds),
             ..Default::default()

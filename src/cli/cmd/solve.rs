@@ -117,6 +117,8 @@ pub fn run(args: &SolveArgs) -> Outcome {
                 Listing::Limit(args.limit as usize)
             },
             max_memory,
+            // The whole process counts: it is this command's own run.
+            memory_held: 0,
             progress: Some(&report),
             cancel: Some(&INTERRUPTED),
             seconds: None,

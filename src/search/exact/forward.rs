@@ -430,7 +430,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             let room = |nodes: usize| {
                 let need = (nodes as f64 * successors_per_node * 1.25) as u64
                     * size_of::<Entry<K, C>>() as u64;
-                let held = memory.max(crate::search::memory::resident_bytes().unwrap_or(0));
+                let held = memory.max(crate::search::memory::resident_above(opts.memory_held));
                 if held.saturating_add(need) > opts.max_memory {
                     return Err(Fail::Memory(Box::new(Progress {
                         phase: Phase::Forward,

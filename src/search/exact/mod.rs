@@ -180,6 +180,11 @@ pub struct SolveOptions<'a> {
     /// Stop with [`SearchError::MemoryLimit`] before the search holds more
     /// bytes than this.
     pub max_memory: u64,
+    /// Bytes the process held before this search that are not the search's
+    /// to count (a server's games and other requests): the memory guard
+    /// counts the resident memory above them. 0, the default, counts the
+    /// whole process, as a command's own run should (issue 15).
+    pub memory_held: u64,
     /// Called after every bucket.
     pub progress: Option<ProgressFn<'a>>,
     /// When this becomes true (Ctrl-C, a closed page), the search stops
@@ -210,6 +215,7 @@ impl Default for SolveOptions<'_> {
             threads: 0,
             listing: Listing::Limit(10),
             max_memory: u64::MAX,
+            memory_held: 0,
             progress: None,
             cancel: None,
             seconds: None,
@@ -227,6 +233,7 @@ impl std::fmt::Debug for SolveOptions<'_> {
             .field("threads", &self.threads)
             .field("listing", &self.listing)
             .field("max_memory", &self.max_memory)
+            .field("memory_held", &self.memory_held)
             .field("cancel", &self.cancel)
             .field("seconds", &self.seconds)
             .field("kernel", &self.kernel)
@@ -282,7 +289,7 @@ pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solutio
     let tripped = AtomicBool::new(false);
     let mut stop = Stop::new(opts.cancel, opts.seconds);
     if opts.max_memory < u64::MAX {
-        stop = stop.with_memory_limit(opts.max_memory, &tripped);
+        stop = stop.with_memory_limit(opts.max_memory, opts.memory_held, &tripped);
     }
     let started = Instant::now();
     let result = guarded(&pool, || match (bits, narrow) {
@@ -496,7 +503,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         if let Some(cause) = stop.cause() {
             return Err(Fail::Stopped(cause, Box::new(progress)));
         }
-        let resident = crate::search::memory::resident_bytes().unwrap_or(0);
+        let resident = crate::search::memory::resident_above(opts.memory_held);
         if stop.memory_tripped() || progress.memory.max(resident) > opts.max_memory {
             return Err(Fail::Memory(Box::new(progress)));
         }
@@ -723,7 +730,7 @@ mod tests {
         let board = Board::uniform(6, 3).unwrap();
         let search = Search::<u64, u64, 2>::new(&board, Rules::ANY_HOLE, scalar());
         let tripped = AtomicBool::new(false);
-        let stop = Stop::default().with_memory_limit(resident / 2, &tripped);
+        let stop = Stop::default().with_memory_limit(resident / 2, 0, &tripped);
         let mut frontier = search.seeded();
         let first = search.start.store() as usize;
         // The guard before the bucket says it fits; the one inside does not.
@@ -820,6 +827,23 @@ mod tests {
             late.to_string().starts_with("out of time after 0 s: "),
             "{late}"
         );
+    }
+
+    /// Issue 34 (1): with `memory_held`, the guard counts the process above
+    /// what it held before (a server's games), so a limit below what the
+    /// process holds no longer stops every search; the same limit without
+    /// it still does (the test below).
+    #[test]
+    fn the_memory_guard_counts_above_what_was_held() {
+        let resident = crate::search::memory::resident_bytes().expect("Linux has /proc");
+        let board = Board::uniform(2, 1).unwrap();
+        let opts = SolveOptions {
+            max_memory: resident / 2,
+            memory_held: resident,
+            listing: Listing::Limit(0),
+            ..Default::default()
+        };
+        assert!(solve(&board, Rules::AVALANCHE, &opts).is_ok());
     }
 
     /// Regression (issue 15): the memory guard counted only the search's own

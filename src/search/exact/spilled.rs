@@ -101,9 +101,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 store,
                 max_store: self.max_store,
                 positions,
-                memory: crate::search::memory::resident_bytes()
-                    .unwrap_or(0)
-                    .max(spill.memory()),
+                memory: crate::search::memory::resident_above(opts.memory_held).max(spill.memory()),
                 best: best(ended),
                 within,
                 disk: disk(spill),
