@@ -250,3 +250,32 @@ impl Spinner {
         self.bar.finish_and_clear();
     }
 }
+
+/// A spinner with the seconds so far while the program thinks in an
+/// interactive command (the computer's turn, a hint), on stderr when it is
+/// a terminal; cleared when dropped. A wait of many seconds then shows that
+/// the program is working, and for how long.
+pub struct Waiting(ProgressBar);
+
+impl Waiting {
+    /// Start it with `message`.
+    pub fn new(message: &str) -> Waiting {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        if std::io::stderr().is_terminal() {
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+                    .expect("valid template"),
+            );
+            bar.set_message(message.to_string());
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+            bar.enable_steady_tick(Duration::from_millis(120));
+        }
+        Waiting(bar)
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
+}

@@ -5,7 +5,7 @@ use crate::cli::args::{
     FirstArg, GameAnalyzeArgs, GameEndgameArgs, GameMatchArgs, GamePlayArgs, GameSolveArgs,
     RuleArgs, SolverArgs, GAME_RULES,
 };
-use crate::cli::progress::{Counter, Spinner};
+use crate::cli::progress::{Counter, Spinner, Waiting};
 use crate::cli::signal::{exit_on_first_ctrl_c, INTERRUPTED};
 use crate::cli::words::{rules_label, CliError};
 use mancala_sweep::format::game::{
@@ -102,7 +102,10 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
             state.stones_in_pits()
         );
     }
-    let r = solve::solve_with(&state, &opts, db.as_ref(), &INTERRUPTED)?;
+    let r = {
+        let _wait = (!args.quiet.quiet).then(|| Waiting::new("solving…"));
+        solve::solve_with(&state, &opts, db.as_ref(), &INTERRUPTED)?
+    };
     let out = if args.json.json {
         serde_json::to_string(&GameSolveJson::new(&state, &r, opts.table_bytes)).expect("json")
             + "\n"
@@ -479,7 +482,7 @@ fn one_word(
             writeln!(out, "Game left at turn {}.", s.state().turn())?;
             return Ok(Said::Quit);
         }
-        "h" | "hint" => match s.hint() {
+        "h" | "hint" => match hint_waiting(s) {
             Ok(picks) => writeln!(
                 out,
                 "Hint: {} would play {}.",
@@ -538,6 +541,12 @@ fn one_word(
     Ok(Said::Next)
 }
 
+/// A hint, with a spinner while it is looked for.
+fn hint_waiting(s: &mut GameSession) -> Result<Vec<Pit>, GameError> {
+    let _wait = Waiting::new("looking for a hint…");
+    s.hint()
+}
+
 /// The note that the words after a refused one are not played.
 fn dropped(rest: usize) -> String {
     match rest {
@@ -585,7 +594,10 @@ fn play_loop(
             break;
         }
         if !s.persons_turn() {
-            let turn = s.computer_turn().map_err(std::io::Error::other)?;
+            let turn = {
+                let _wait = Waiting::new("the computer is thinking…");
+                s.computer_turn().map_err(std::io::Error::other)?
+            };
             for p in &turn {
                 say_pick(out, p, s.person(), n)?;
             }
