@@ -150,14 +150,14 @@ impl GameAnalysisJson {
             rules: state.rules(),
             preset: preset_name(state.rules()),
             start: (&state.board()).into(),
-            value: a.value,
-            exact: a.exact,
+            value: a.value(),
+            exact: a.exact(),
             depth: a.depth,
             seconds: a.elapsed.as_secs_f64(),
             nodes: a.nodes,
             threads,
             stopped: a.cancelled,
-            principal_variation: a.pv.iter().map(|t| numbers(t)).collect(),
+            principal_variation: a.pv().iter().map(|t| numbers(t)).collect(),
             turns: a
                 .turns
                 .iter()
@@ -232,16 +232,17 @@ pub fn game_analysis_text(state: &GameState, a: &Analysis, threads: u32, top: us
     out.push_str(&format!(
         "Best turn for the game: {}: {}.\n",
         taps_text(&best.picks),
-        if a.exact {
-            format!("{} (exact)", value_words(a.value))
+        if a.exact() {
+            format!("{} (exact)", value_words(a.value()))
         } else {
             turn_value_text(best)
         }
     ));
-    if !a.exact && best.exact {
+    if !a.exact() && best.exact {
         out.push_str("Its value is proved; that no other turn does better is not yet.\n");
     }
-    if a.pv.len() > 1 {
+    let pv = a.pv();
+    if pv.len() > 1 {
         // The opponent's pits as the player sees them (the top row's
         // numbers), as the player types them in `--follow`.
         let n = state.pits_per_side() as u8;
@@ -255,7 +256,7 @@ pub fn game_analysis_text(state: &GameState, a: &Analysis, threads: u32, top: us
                 .join(" ")
         };
         out.push_str("Best line, a turn a line (pits as you see them):\n");
-        for (i, t) in a.pv.iter().enumerate() {
+        for (i, t) in pv.iter().enumerate() {
             let (who, picks) = if i % 2 == 0 {
                 ("you", picks_text(t))
             } else {
@@ -335,11 +336,13 @@ pub fn picks_text(picks: &[Pit]) -> String {
 /// A game's value (the mover's final store minus the opponent's) in words:
 /// who wins and by how much, as a bare `+6` does not say.
 pub fn verdict(value: i32) -> String {
-    let stones = |v: i32| format!("{v} stone{}", if v == 1 { "" } else { "s" });
-    match value.signum() {
-        1 => format!("the player to move wins by {}", stones(value)),
-        -1 => format!("the player to move loses by {}", stones(-value)),
-        _ => "a draw".into(),
+    match value {
+        0 => value_words(0),
+        v => format!(
+            "the player to move {} stone{}",
+            value_words(v),
+            if v.abs() == 1 { "" } else { "s" }
+        ),
     }
 }
 
@@ -351,13 +354,6 @@ pub fn game_solve_text(
     threads: u32,
 ) -> String {
     let mut out = String::new();
-    let signed = |v: i32| {
-        if v > 0 {
-            format!("+{v}")
-        } else {
-            v.to_string()
-        }
-    };
     if state.is_over() {
         // A finished position has no best turn: an empty "Best first
         // turn" line would read as a bug, so the result is said instead.

@@ -79,17 +79,8 @@ pub struct TurnValue {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Analysis {
     /// Every whole turn, best first (by value, then proved before not,
-    /// then by the picks' order).
+    /// then by the picks' order); never empty.
     pub turns: Vec<TurnValue>,
-    /// The position's value for the player to move: the best turn's.
-    pub value: i32,
-    /// True when the position's value is proved and the first turn is
-    /// proved to reach it (every other turn's `high` is at most it).
-    pub exact: bool,
-    /// The principal variation, a turn an entry, from the best turn on
-    /// (pits from each turn's mover's view); past the first turn only when
-    /// the value is proved.
-    pub pv: Vec<Vec<Pit>>,
     /// The deepest estimate finished for every turn (turns ahead).
     pub depth: u32,
     /// Nodes (picks) searched in all.
@@ -101,6 +92,28 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// The position's value for the player to move: the best turn's.
+    pub fn value(&self) -> i32 {
+        self.turns[0].value
+    }
+
+    /// True when the position's value is proved and the first turn is
+    /// proved to reach it (every other turn's `high` is at most it).
+    pub fn exact(&self) -> bool {
+        let best = &self.turns[0];
+        best.exact && self.turns[1..].iter().all(|t| t.high <= best.value)
+    }
+
+    /// The principal variation, a turn an entry, from the best turn on
+    /// (pits from each turn's mover's view); past the first turn only when
+    /// that turn's value is proved.
+    pub fn pv(&self) -> Vec<Vec<Pit>> {
+        let best = &self.turns[0];
+        std::iter::once(best.picks.clone())
+            .chain(best.line.iter().cloned())
+            .collect()
+    }
+
     /// The turns proved so far.
     pub fn proved(&self) -> usize {
         self.turns.iter().filter(|t| t.exact).count()
@@ -149,9 +162,6 @@ pub fn analyze(
                 .into_iter()
                 .map(|t| first_guess(state.mover(), t.picks, t.after))
                 .collect(),
-            value: 0,
-            exact: false,
-            pv: vec![],
             depth: 0,
             nodes: 0,
             elapsed: Duration::ZERO,
@@ -373,22 +383,8 @@ impl Run<'_> {
                 .cmp(&a.value)
                 .then(b.exact.cmp(&a.exact))
                 .then(b.high.cmp(&a.high))
-                .then_with(|| {
-                    let n = |t: &TurnValue| t.picks.iter().map(|p| p.number()).collect::<Vec<_>>();
-                    n(a).cmp(&n(b))
-                })
+                .then_with(|| a.picks.cmp(&b.picks))
         });
-        let best = &self.analysis.turns[0];
-        self.analysis.value = best.value;
-        self.analysis.exact = best.exact
-            && self.analysis.turns[1..]
-                .iter()
-                .all(|t| t.high <= best.value);
-        // The line: the best turn, then (when its value is proved) the
-        // best line after it.
-        self.analysis.pv = std::iter::once(best.picks.clone())
-            .chain(best.line.iter().cloned())
-            .collect();
     }
 
     fn progress(&mut self) {
@@ -492,8 +488,8 @@ mod tests {
         for rules in rule_sets() {
             for state in positions(rules, 11) {
                 let a = analyse(&state, Budget::Nodes(u64::MAX / 2));
-                assert!(a.exact, "{rules} {state:?}");
-                assert_eq!(a.value, exact_value(&state), "{rules} {state:?}");
+                assert!(a.exact(), "{rules} {state:?}");
+                assert_eq!(a.value(), exact_value(&state), "{rules} {state:?}");
                 assert_eq!(a.turns.len(), state.turns().len());
                 for t in &a.turns {
                     assert!(t.exact);
@@ -506,13 +502,13 @@ mod tests {
                 assert!(a.turns.windows(2).all(|w| w[0].value >= w[1].value));
                 // The principal variation replays to the end with the value.
                 let mut g = state;
-                for turn in &a.pv {
+                for turn in &a.pv() {
                     g.play_turn(turn).unwrap();
                 }
-                assert!(g.is_over(), "{rules} {:?}", a.pv);
+                assert!(g.is_over(), "{rules} {:?}", a.pv());
                 assert_eq!(
                     g.store(state.mover()) as i32 - g.store(state.mover().other()) as i32,
-                    a.value
+                    a.value()
                 );
             }
         }
@@ -534,8 +530,8 @@ mod tests {
                             assert_eq!(t.value, v, "{rules} {nodes} {t:?}");
                         }
                     }
-                    if a.exact {
-                        assert_eq!(a.value, exact_value(&state), "{rules} {nodes}");
+                    if a.exact() {
+                        assert_eq!(a.value(), exact_value(&state), "{rules} {nodes}");
                     }
                 }
             }

@@ -42,7 +42,7 @@
 use crate::game::error::GameError;
 use crate::rules::pick::{self, PickEnd, PickTrace};
 use crate::rules::Board;
-use crate::rules::Pit;
+use crate::rules::{PickError, Pit};
 use crate::rules::{Rules, Scope};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -304,7 +304,8 @@ impl GameState {
             && self.cells[p.ring(n)] > 0
     }
 
-    /// Check that pit number `number` may be picked now, naming why not.
+    /// Check that pit number `number` may be picked now, naming why not
+    /// (in the rules engine's words, [`PickError`]).
     pub fn check_pick(&self, number: u32) -> Result<Pit, GameError> {
         let n = self.pits_per_side();
         let refuse = |reason: String| GameError::IllegalPick {
@@ -315,20 +316,19 @@ impl GameState {
             return Err(refuse("the game is over".into()));
         }
         let p = Pit::new(number, n).ok_or_else(|| {
-            refuse(format!(
-                "no such pit: {}",
-                crate::rules::error::pick_range(n, self.rules.scope)
-            ))
+            refuse(
+                PickError::OutOfRange {
+                    n,
+                    scope: self.rules.scope,
+                }
+                .to_string(),
+            )
         })?;
         if self.rules.scope == Scope::Own && !p.is_own(n) {
-            return Err(refuse(format!(
-                "an opponent pit: scope own allows pits 1 to {n} only"
-            )));
+            return Err(refuse(PickError::OutsideScope { n }.to_string()));
         }
         if self.cells[p.ring(n)] == 0 {
-            return Err(refuse(
-                "the pit is empty: pick a pit that holds stones".into(),
-            ));
+            return Err(refuse(PickError::Empty.to_string()));
         }
         Ok(p)
     }

@@ -4,6 +4,7 @@
 //! tapped, or the board as they see it, and it keeps the position, free
 //! turns included.
 
+use super::game::dropped;
 use crate::cli::words::CliError;
 use mancala_sweep::format::game::{game_analysis_text, picks_text};
 use mancala_sweep::game::{analyze, Analysis, Budget, EndgameDb, GameState, PickOutcome, Side};
@@ -49,7 +50,6 @@ pub fn follow_loop(
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let n = start.pits_per_side();
-    let rules = start.rules();
     let mut state = start;
     // Positions at the start of each pick, for `undo`.
     let mut history: Vec<GameState> = Vec::new();
@@ -106,7 +106,7 @@ pub fn follow_loop(
             writeln!(out).map_err(CliError::Terminal)?;
             return Ok(());
         }
-        match one_line(&line, &best, &mut state, &mut history, input, out, rules, n)? {
+        match one_line(&line, &best, &mut state, &mut history, input, out)? {
             Line::Next => {}
             Line::Quit => return Ok(()),
         }
@@ -114,7 +114,6 @@ pub fn follow_loop(
 }
 
 /// Act on one line of input at `state`.
-#[allow(clippy::too_many_arguments)]
 fn one_line(
     line: &str,
     best: &[u32],
@@ -122,9 +121,8 @@ fn one_line(
     history: &mut Vec<GameState>,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
-    rules: mancala_sweep::Rules,
-    n: usize,
 ) -> Result<Line, CliError> {
+    let (rules, n) = (state.rules(), state.pits_per_side());
     let say =
         |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(CliError::Terminal);
     let words: Vec<String> = line.split_whitespace().map(str::to_lowercase).collect();
@@ -179,7 +177,6 @@ fn one_line(
                 state,
                 history,
                 out,
-                n,
             );
         }
         Some("best") => {
@@ -191,7 +188,7 @@ fn one_line(
         }
         _ => {}
     }
-    play_words(&words, state, history, out, n)
+    play_words(&words, state, history, out)
 }
 
 /// Play the pits in `words` one by one for the side to move (the
@@ -202,8 +199,8 @@ fn play_words(
     state: &mut GameState,
     history: &mut Vec<GameState>,
     out: &mut dyn Write,
-    n: usize,
 ) -> Result<Line, CliError> {
+    let n = state.pits_per_side();
     let say =
         |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(CliError::Terminal);
     let any = state.rules().scope == Scope::Any;
@@ -216,7 +213,7 @@ fn play_words(
                 out,
                 format!(
                     "{word:?} is not a pit number or a word (best, board, undo, quit).{}",
-                    not_played(left)
+                    dropped(left)
                 ),
             )?;
             break;
@@ -236,7 +233,7 @@ fn play_words(
                 "Pit {seen}: not one of the opponent's pits: they are {} to {} as you see them.{}",
                 n + 1,
                 2 * n,
-                not_played(left)
+                dropped(left)
             ),
             )?;
             break;
@@ -249,16 +246,13 @@ fn play_words(
                 if outcome != PickOutcome::FreeTurn && left > 0 {
                     say(
                         out,
-                        format!("The turn is over after pit {seen}:{}", not_played(left)),
+                        format!("The turn is over after pit {seen}:{}", dropped(left)),
                     )?;
                     break;
                 }
             }
             Err(e) => {
-                say(
-                    out,
-                    format!("Pit {seen}: {}.{}", reason(&e), not_played(left)),
-                )?;
+                say(out, format!("Pit {seen}: {}.{}", reason(&e), dropped(left)))?;
                 break;
             }
         }
@@ -291,14 +285,5 @@ fn reason(e: &GameError) -> String {
     match e {
         GameError::IllegalPick { reason, .. } => reason.to_string(),
         e => e.to_string(),
-    }
-}
-
-/// The note that the words after a refused one are not played.
-fn not_played(rest: usize) -> String {
-    match rest {
-        0 => String::new(),
-        1 => " The word after it is not played.".into(),
-        k => format!(" The {k} words after it are not played."),
     }
 }

@@ -548,7 +548,7 @@ fn hint_waiting(s: &mut GameSession) -> Result<Vec<Pit>, GameError> {
 }
 
 /// The note that the words after a refused one are not played.
-fn dropped(rest: usize) -> String {
+pub(super) fn dropped(rest: usize) -> String {
     match rest {
         0 => String::new(),
         1 => " The word after it is not played.".into(),
