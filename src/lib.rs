@@ -22,6 +22,8 @@
 //! - `atomic_file` (private), under them all: files written whole (a
 //!   temporary name, synced, renamed), for the search's checkpoints, the
 //!   endgame files and the JSON documents alike.
+//! - [`clock`], beside it: the clock of deadlines, `std`'s except in the
+//!   browser, where the host gives it.
 //! - [`rules`]: what the game is: pits, rule sets, the board and its text
 //!   format, the reference pick, turns and lines. No threads, no command
 //!   line.
@@ -50,12 +52,14 @@
 
 pub mod atlas;
 mod atomic_file;
+pub mod clock;
 pub mod error;
 pub mod format;
 pub mod game;
 pub mod puzzle;
 pub mod rules;
 pub mod search;
+#[cfg(feature = "server")]
 pub mod web;
 
 pub use error::{Error, Result};

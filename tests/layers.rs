@@ -9,6 +9,7 @@ use std::path::Path;
 /// those of a lower rank, and itself.
 const LAYERS: &[(&str, u32)] = &[
     ("atomic_file", 0),
+    ("clock", 0),
     ("rules", 0),
     ("search/error", 10),
     ("search/memory", 10),

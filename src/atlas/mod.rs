@@ -8,13 +8,13 @@
 //! after every cell, so an interrupted run leaves complete files, and a new
 //! run with the same directory skips the cells that are already there.
 
+use crate::clock::Instant;
 use crate::format::{write_atomic, FileError, VERSION};
 use crate::rules::{Board, BoardError, Capture, Line, Rules, Scope};
 use crate::search::{find, FindOptions, Listing, SearchError, SolveOptions};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 use thiserror::Error;
 
 pub mod render;

@@ -31,13 +31,14 @@
 //! them. The cancel flag (Ctrl-C, Stop) ends any phase at once with the
 //! best answer so far.
 
+use crate::clock::Instant;
 use crate::game::endgame::EndgameDb;
 use crate::game::error::GameError;
 use crate::game::solve::{SolveOptions, Solver};
 use crate::game::state::{GameState, Side};
 use crate::rules::Pit;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long an analysis may run.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -8,6 +8,7 @@
 //! dense `i8` array indexed by the rank of the pit counts ([`Ranks`]),
 //! filled on demand during a search or bottom-up ([`Endgame::build`]).
 
+use crate::clock::Instant;
 use crate::game::error::GameError;
 use crate::game::state::{sum, CYCLE_CAP};
 use crate::rules::pick::{self, PickEnd};
@@ -17,7 +18,6 @@ use std::io::{BufRead, Read};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 type Cells = [u8; CYCLE_CAP];
 

@@ -23,6 +23,7 @@
 //! among them) update ratings game by game and do not give the performance
 //! difference of one match with an interval, which is what a match reports.
 
+use crate::clock::Instant;
 use crate::game::agent::{AgentSpec, Rng64};
 use crate::game::endgame::EndgameDb;
 use crate::game::error::GameError;
@@ -31,7 +32,6 @@ use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 /// Most games in one match.
 pub const MAX_GAMES: u32 = 1_000_000;

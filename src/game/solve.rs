@@ -60,6 +60,7 @@
 //! Under [`Scope::Any`] the value is that of the game with
 //! [`ANY_SCOPE_TURN_LIMIT`] (turns left are part of the key there).
 
+use crate::clock::Instant;
 use crate::game::endgame::{huge_vec, prefetch_line, Endgame, EndgameDb, Ranks, UNKNOWN};
 use crate::game::error::GameError;
 use crate::game::state::{
@@ -71,7 +72,7 @@ use crate::rules::{Capture, Rules, Scope};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What the solver may use.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -21,10 +21,11 @@ use super::control::{cancelled, guarded, worker_pool};
 use super::error::SearchError;
 use super::kernel::packed::{self, Engine, Packed};
 use super::kernel::{plan, KernelChoice};
+use crate::clock::Instant;
 use crate::rules::{turn, Board, Line, PickEnd, Pit, Rules};
 use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Options for [`find`].
 #[derive(Copy, Clone)]

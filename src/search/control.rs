@@ -7,9 +7,10 @@
 //! other.
 
 use super::error::{SearchError, StopCause};
+use crate::clock::Instant;
 use crate::rules::{Board, Rules};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// True when the cancel flag is raised.
 #[inline]
@@ -99,22 +100,41 @@ impl<'a> Stop<'a> {
     }
 }
 
+/// The threads of one search: a rayon pool of its own, or in the browser
+/// (WebAssembly without threads, where building a pool fails) the one
+/// thread there is, on which rayon's global pool runs everything.
+pub(crate) struct Pool(pub(crate) Option<rayon::ThreadPool>);
+
+impl Pool {
+    /// Run `f` on these threads.
+    pub(crate) fn install<T: Send>(&self, f: impl FnOnce() -> T + Send) -> T {
+        match &self.0 {
+            Some(pool) => pool.install(f),
+            None => f(),
+        }
+    }
+}
+
 /// Check that the player can move at the start, and build the pool of
 /// `threads` workers (0: one per core) that a search runs on.
 pub(crate) fn worker_pool(
     board: &Board,
     rules: Rules,
     threads: usize,
-) -> Result<rayon::ThreadPool, SearchError> {
+) -> Result<Pool, SearchError> {
     if !board.can_move(rules) {
         return Err(SearchError::NoMove {
             board: board.one_line(),
             scope: rules.scope,
         });
     }
+    if cfg!(all(target_arch = "wasm32", not(target_feature = "atomics"))) {
+        return Ok(Pool(None));
+    }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
+        .map(|pool| Pool(Some(pool)))
         .map_err(|e| SearchError::Threads {
             threads,
             reason: e.to_string(),
@@ -124,7 +144,7 @@ pub(crate) fn worker_pool(
 /// Run `f` on `pool`; a panic in it or in any worker it spawns becomes
 /// [`SearchError::Internal`] instead of unwinding through the caller.
 pub(crate) fn guarded<T: Send>(
-    pool: &rayon::ThreadPool,
+    pool: &Pool,
     f: impl FnOnce() -> T + Send,
 ) -> Result<T, SearchError> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pool.install(f)))
@@ -147,10 +167,12 @@ mod tests {
 
     #[test]
     fn a_panic_in_a_worker_is_an_error_not_a_hang() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
+        let pool = Pool(Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .build()
+                .unwrap(),
+        ));
         let r = guarded(&pool, || {
             (0..1000).into_par_iter().for_each(|i| {
                 if i == 777 {

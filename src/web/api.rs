@@ -3,7 +3,8 @@
 //! the command line's JSON.
 
 use super::State;
-use crate::format::{FindJson, ReplayJson, SolveJson, SolveStoppedJson};
+use crate::format::{FindJson, GameAnalysisJson, ReplayJson, SolveJson, SolveStoppedJson};
+use crate::game::{self, Budget, GameState, Side};
 use crate::puzzle::session::{Outcome, Session};
 use crate::puzzle::{Collection, Puzzle};
 use crate::rules::{turn, Board, BoardError, Capture, Preset, RuleOptions, Rules, Scope};
@@ -109,7 +110,7 @@ fn field_at(body: &[u8], line: usize, column: usize) -> Option<&'static str> {
 /// Every field name a request body may have, for [`read`]'s errors.
 const FIELDS: &[&str] = &[
     "board", "pits", "stones", "rules", "scope", "relay", "capture", "limit", "picks", "seconds",
-    "seed", "hint", "level", "agent", "person", "pit",
+    "seed", "hint", "level", "agent", "person", "pit", "nodes",
 ];
 
 /// The rule and board fields every solving request may have, as the
@@ -364,6 +365,84 @@ pub(crate) async fn find(state: Shared_, body: Body) -> ApiResult {
         Ok(f) => Ok(Json(FindJson::new(&f, seed, threads())).into_response()),
         Err(e) => Err(ApiError::bad(e.to_string())),
     }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AnalyzeRequest {
+    #[serde(flatten)]
+    position: Position,
+    /// Seconds (default 1, at most the server's budget).
+    seconds: Option<f64>,
+    /// Picks to search instead of seconds, for answers that repeat.
+    nodes: Option<u64>,
+}
+
+/// The most picks a request may ask `/api/analyze` for: about a minute of
+/// one core, so that a node budget cannot pass the server's time budget
+/// by much (the seconds budget holds as well).
+const MAX_ANALYZE_NODES: u64 = 200_000_000;
+
+/// The table of a web analysis: what `game analyze` uses.
+const ANALYZE_TABLE: u64 = 64 << 20;
+
+impl AnalyzeRequest {
+    /// The game state and budget asked for, checked.
+    fn check(&self, budget: f64) -> Result<(GameState, Budget, f64), ApiError> {
+        let (rules, board) = self.position.resolve_or(Some(Preset::Kalah))?;
+        let state = GameState::new(board, Side::First, rules)
+            .map_err(|e| ApiError::bad(e.to_string()).field("board"))?;
+        if state.is_over() {
+            return Err(ApiError::bad(format!(
+                "board: the game is over ({} to {}); there is no move to analyse",
+                state.store(Side::First),
+                state.store(Side::Second)
+            ))
+            .field("board"));
+        }
+        let seconds = self.seconds.unwrap_or(budget.min(1.0));
+        if !(seconds > 0.0 && seconds <= budget) {
+            return Err(ApiError::bad(format!(
+                "seconds: {seconds} is not allowed; give more than 0 and at most {budget} (the server's --seconds)"
+            ))
+            .field("seconds"));
+        }
+        let limit = match self.nodes {
+            Some(n) if n == 0 || n > MAX_ANALYZE_NODES => {
+                return Err(ApiError::bad(format!(
+                    "nodes: {n} is not allowed; give 1 to {MAX_ANALYZE_NODES}"
+                ))
+                .field("nodes"))
+            }
+            Some(n) => Budget::Nodes(n),
+            None => Budget::Seconds(seconds),
+        };
+        Ok((state, limit, seconds))
+    }
+}
+
+/// `POST /api/analyze`: `game analyze --json`, every turn ranked. A node
+/// budget still stops at the server's `--seconds`.
+pub(crate) async fn analyze(state: Shared_, body: Body) -> ApiResult {
+    let state = state.0;
+    let req: AnalyzeRequest = read(&state, body).await?;
+    let (game, budget, _) = req.check(state.config.seconds)?;
+    let slot = Slot::take(&state)?;
+    let max_memory = state.config.max_memory;
+    let result = blocking(move |cancel| {
+        let _slot = slot;
+        let opts = game::SolveOptions {
+            table_bytes: ANALYZE_TABLE.min(max_memory / 2),
+            memory_cap: max_memory,
+            threads: 1,
+            ..Default::default()
+        }
+        .fit_to(game.rules(), game.pits_per_side(), game.stones_in_pits());
+        game::analyze(&game, &opts, None, budget, cancel, None).map(|a| (game, a))
+    })
+    .await?;
+    let (game, a) = result.map_err(|e| ApiError::bad(e.to_string()))?;
+    Ok(Json(GameAnalysisJson::new(&game, &a, 1, usize::MAX)).into_response())
 }
 
 /// One collection in `GET /api/puzzles`.

@@ -312,7 +312,7 @@ mod dataflow {
         plan: Plan,
         opts: &SolveOptions,
         cluster: &Cluster,
-        pool: rayon::ThreadPool,
+        pool: crate::search::control::Pool,
     ) -> Result<(crate::search::exact::Solution, Traffic), SearchError> {
         let config = timely::Config {
             communication: if cluster.processes() == 1 && cluster.workers == 1 {
@@ -442,7 +442,7 @@ mod dataflow {
 
     /// What every worker of a process shares for the run.
     struct Shared<'a> {
-        pool: &'a rayon::ThreadPool,
+        pool: &'a crate::search::control::Pool,
         stop: &'a Stop<'a>,
         max_memory: u64,
         /// Timely workers in each process: timely numbers them process by
@@ -931,10 +931,12 @@ mod dataflow {
             let want = crate::search::exact::solve(&board, rules, &opts).unwrap();
             let plan = crate::search::kernel::plan(6, 47, KernelChoice::Auto);
             let guards = timely::execute(timely::Config::process(2), move |worker| {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(1)
-                    .build()
-                    .unwrap();
+                let pool = crate::search::control::Pool(Some(
+                    rayon::ThreadPoolBuilder::new()
+                        .num_threads(1)
+                        .build()
+                        .unwrap(),
+                ));
                 let cancel = AtomicBool::new(false);
                 let stop = Stop::new(Some(&cancel), None);
                 let shared = Shared {

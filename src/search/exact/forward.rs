@@ -10,13 +10,13 @@ use super::key::Key;
 use super::level::Level;
 use super::store::{Count, Entry, Nodes, Run, Store};
 use super::{Fail, Phase, Progress, Search, SolveOptions, Within, WITHIN_MIN, WITHIN_STEPS};
+use crate::clock::Instant;
 use crate::rules::PickEnd;
 use crate::search::control::Stop;
 use crate::search::kernel::packed::{self, Packed};
 use crate::search::kernel::relay::{Landings, Lanes, Picks};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
 /// A progress hook within a bucket: positions done, positions in it.
 type Tick<'a> = &'a (dyn Fn(u64, u64) + Sync);

@@ -61,10 +61,10 @@ use super::error::{Reached, SearchError, StopCause};
 use super::kernel::packed::Engine;
 use super::kernel::{plan, KernelChoice, Plan};
 use super::memory::format_bytes;
+use crate::clock::Instant;
 use crate::rules::{Board, Line, Rules};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 pub use self::store::disk::{Checkpoint, CHECKPOINT_FILE};
 

@@ -17,9 +17,9 @@ use super::store::{Count, Entry, Run};
 use super::{
     DiskUse, Fail, Phase, Progress, Search, SolveOptions, Within, WITHIN_MIN, WITHIN_STEPS,
 };
+use crate::clock::Instant;
 use crate::search::control::Stop;
 use std::path::Path;
-use std::time::Instant;
 
 /// Entries of a wave for a buffer of `buffer` bytes and entries of
 /// `entry` bytes: a wave's nodes and their successors (about three a node,

@@ -203,6 +203,13 @@ fn read_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> io::Result<()> {
     Ok(())
 }
 
+/// Elsewhere (the browser's WebAssembly, which has no files): an error,
+/// as every other file operation there gives.
+#[cfg(not(any(unix, windows)))]
+fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<()> {
+    Err(io::ErrorKind::Unsupported.into())
+}
+
 /// One run file: a bucket's entries, sorted and deduplicated, by part.
 #[derive(Debug)]
 struct DiskRun {
