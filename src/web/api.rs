@@ -388,7 +388,7 @@ const ANALYZE_TABLE: u64 = 64 << 20;
 
 impl AnalyzeRequest {
     /// The game state and budget asked for, checked.
-    fn check(&self, budget: f64) -> Result<(GameState, Budget, f64), ApiError> {
+    pub(crate) fn check(&self, budget: f64) -> Result<(GameState, Budget), ApiError> {
         let (rules, board) = self.position.resolve_or(Some(Preset::Kalah))?;
         let state = GameState::new(board, Side::First, rules)
             .map_err(|e| ApiError::bad(e.to_string()).field("board"))?;
@@ -407,42 +407,52 @@ impl AnalyzeRequest {
             ))
             .field("seconds"));
         }
-        let limit = match self.nodes {
-            Some(n) if n == 0 || n > MAX_ANALYZE_NODES => {
-                return Err(ApiError::bad(format!(
-                    "nodes: {n} is not allowed; give 1 to {MAX_ANALYZE_NODES}"
-                ))
-                .field("nodes"))
-            }
-            Some(n) => Budget::Nodes(n),
-            None => Budget::Seconds(seconds),
-        };
-        Ok((state, limit, seconds))
+        match self.nodes {
+            Some(n) if n == 0 || n > MAX_ANALYZE_NODES => Err(ApiError::bad(format!(
+                "nodes: {n} is not allowed; give 1 to {MAX_ANALYZE_NODES}"
+            ))
+            .field("nodes")),
+            Some(n) => Ok((state, Budget::Nodes(n))),
+            None => Ok((state, Budget::Seconds(seconds))),
+        }
     }
 }
 
-/// `POST /api/analyze`: `game analyze --json`, every turn ranked. A node
-/// budget still stops at the server's `--seconds`.
+/// An analysis of `game` on one thread with the web's table, as the
+/// document `game analyze --json` prints; the search stops at `cancel`.
+pub(crate) fn analysis(
+    game: &GameState,
+    budget: Budget,
+    max_memory: u64,
+    cancel: &AtomicBool,
+    report: Option<game::analyze::Report<'_>>,
+) -> Result<serde_json::Value, ApiError> {
+    let opts = game::SolveOptions {
+        table_bytes: ANALYZE_TABLE.min(max_memory / 2),
+        memory_cap: max_memory,
+        threads: 1,
+        ..Default::default()
+    }
+    .fit_to(game.rules(), game.pits_per_side(), game.stones_in_pits());
+    let a = game::analyze(game, &opts, None, budget, cancel, report)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    Ok(json!(GameAnalysisJson::new(game, &a, 1, usize::MAX)))
+}
+
+/// `POST /api/analyze`: `game analyze --json`, every turn ranked, in
+/// `seconds` (default 1) or `nodes` picks.
 pub(crate) async fn analyze(state: Shared_, body: Body) -> ApiResult {
     let state = state.0;
     let req: AnalyzeRequest = read(&state, body).await?;
-    let (game, budget, _) = req.check(state.config.seconds)?;
+    let (game, budget) = req.check(state.config.seconds)?;
     let slot = Slot::take(&state)?;
     let max_memory = state.config.max_memory;
-    let result = blocking(move |cancel| {
+    let doc = blocking(move |cancel| {
         let _slot = slot;
-        let opts = game::SolveOptions {
-            table_bytes: ANALYZE_TABLE.min(max_memory / 2),
-            memory_cap: max_memory,
-            threads: 1,
-            ..Default::default()
-        }
-        .fit_to(game.rules(), game.pits_per_side(), game.stones_in_pits());
-        game::analyze(&game, &opts, None, budget, cancel, None).map(|a| (game, a))
+        analysis(&game, budget, max_memory, cancel, None)
     })
-    .await?;
-    let (game, a) = result.map_err(|e| ApiError::bad(e.to_string()))?;
-    Ok(Json(GameAnalysisJson::new(&game, &a, 1, usize::MAX)).into_response())
+    .await??;
+    Ok(Json(doc).into_response())
 }
 
 /// One collection in `GET /api/puzzles`.

@@ -107,6 +107,7 @@ pub fn router(config: Config) -> Router {
         .route("/api/game/{id}/hint", post(game::hint))
         .route("/api/game/{id}/undo", post(game::undo))
         .route("/api/analyze", post(api::analyze))
+        .route("/api/analyze/stream", post(stream::analyze_stream))
         .route("/api/replay", post(api::replay))
         .route("/api/find", post(api::find))
         .route("/api/puzzles", get(api::puzzles))

@@ -1,6 +1,7 @@
-//! `POST /api/solve/stream`: a solve that reports as it goes, as
-//! server-sent events, so that a page can show a big board's search
-//! moving (and offer Stop) instead of a blank wait.
+//! `POST /api/solve/stream` and `POST /api/analyze/stream`: a solve or an
+//! analysis that reports as it goes, as server-sent events, so that a
+//! page can show a big board's search moving (and offer Stop) instead of
+//! a blank wait.
 //!
 //! The events come from the search's own progress hook
 //! ([`crate::search::SolveOptions::progress`], the one that draws the
@@ -10,11 +11,16 @@
 //! slot and stops when the stream is dropped (the client hung up or
 //! pressed Stop) or its time runs out.
 
-use super::api::{read, solve_answer, ApiResult, CancelOnDrop, Shared_, Slot, SolveRequest};
+use super::api::{
+    analysis, read, solve_answer, AnalyzeRequest, ApiResult, CancelOnDrop, Shared_, Slot,
+    SolveRequest,
+};
+use crate::format::GameAnalysisJson;
+use crate::game::Analysis;
 use crate::search::{self, Listing, Phase, Progress, SolveOptions};
 use axum::body::Body;
 use axum::response::sse::{Event, KeepAlive, Sse};
-use axum::response::IntoResponse;
+use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 use std::convert::Infallible;
 use std::sync::atomic::AtomicBool;
@@ -58,12 +64,7 @@ pub(crate) async fn solve_stream(state: Shared_, body: Body) -> ApiResult {
     let (rules, board, limit) = req.check()?;
     let slot = Slot::take(&state)?;
     let (max_memory, seconds) = (state.config.max_memory, state.config.seconds);
-    let cancel = Arc::new(AtomicBool::new(false));
-    // Progress is dropped rather than queued when the client reads slowly;
-    // the result always goes (it waits for room).
-    let (tx, rx) = mpsc::channel::<Message>(64);
-    let flag = cancel.clone();
-    tokio::task::spawn_blocking(move || {
+    Ok(events(move |flag, tx| {
         let _slot = slot;
         let started = Instant::now();
         let progress_tx = tx.clone();
@@ -86,15 +87,57 @@ pub(crate) async fn solve_stream(state: Shared_, body: Body) -> ApiResult {
             // other requests the server holds (those have their own caps).
             memory_held: search::memory::resident_bytes().unwrap_or(0),
             progress: Some(&report),
-            cancel: Some(&flag),
+            cancel: Some(flag),
             seconds: Some(seconds),
             ..Default::default()
         };
         let result = search::solve(&board, rules, &opts);
-        let last = match solve_answer(result, rules, &board, max_memory) {
+        match solve_answer(result, rules, &board, max_memory) {
             Ok(doc) => Message::Result(doc),
             Err(e) => Message::Error(e.doc()),
+        }
+    }))
+}
+
+/// `POST /api/analyze/stream`: the body of `/api/analyze`; a `progress`
+/// event carries the whole analysis so far (the same document as the
+/// result, `"stopped": false`, with fewer turns proved) after each step of
+/// the search, then `result` carries the last one. Stop (the client going
+/// away) ends the search at once.
+pub(crate) async fn analyze_stream(state: Shared_, body: Body) -> ApiResult {
+    let state = state.0;
+    let req: AnalyzeRequest = read(&state, body).await?;
+    let (game, budget) = req.check(state.config.seconds)?;
+    let slot = Slot::take(&state)?;
+    let max_memory = state.config.max_memory;
+    Ok(events(move |flag, tx| {
+        let _slot = slot;
+        let progress_tx = tx.clone();
+        let report = move |a: &Analysis| {
+            let doc = GameAnalysisJson::new(&game, a, 1, usize::MAX);
+            let _ = progress_tx.try_send(Message::Progress(json!(doc)));
         };
+        match analysis(&game, budget, max_memory, flag, Some(&report)) {
+            Ok(doc) => Message::Result(doc),
+            Err(e) => Message::Error(e.doc()),
+        }
+    }))
+}
+
+/// An event stream fed by `work` on a blocking thread: what it sends
+/// (progress) then what it returns (the last event). The cancel flag it
+/// is given rises when the stream is dropped (the client hung up or
+/// pressed Stop).
+fn events(
+    work: impl FnOnce(&AtomicBool, &mpsc::Sender<Message>) -> Message + Send + 'static,
+) -> Response {
+    let cancel = Arc::new(AtomicBool::new(false));
+    // Progress is dropped rather than queued when the client reads slowly;
+    // the result always goes (it waits for room).
+    let (tx, rx) = mpsc::channel::<Message>(64);
+    let flag = cancel.clone();
+    tokio::task::spawn_blocking(move || {
+        let last = work(&flag, &tx);
         let _ = tx.blocking_send(last);
     });
     // The guard lives in the stream: when axum drops the stream (the
@@ -109,7 +152,7 @@ pub(crate) async fn solve_stream(state: Shared_, body: Body) -> ApiResult {
         };
         Some((Ok::<_, Infallible>(event), (rx, guard)))
     });
-    Ok(Sse::new(events)
+    Sse::new(events)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(10)))
-        .into_response())
+        .into_response()
 }
