@@ -737,3 +737,114 @@ fn a_solve_counts_its_own_memory_not_the_servers() {
     }
     drop(ballast);
 }
+
+/// The exact game value of `board` (from the mover's side) under `rules`,
+/// and of each whole turn (its picks as typed, and the value after it for
+/// the same player), by the library's game solver: the second path the
+/// analysis is checked against.
+fn game_values(rules: &str, board: &str) -> (i32, Vec<(Vec<u64>, i32)>) {
+    use mancala_sweep::game::{self, GameState, Side};
+    let opts = mancala_sweep::rules::RuleOptions {
+        preset: Some(rules.parse().unwrap()),
+        board: Some(board.to_string()),
+        ..Default::default()
+    };
+    let (rules, board) = opts.resolve().unwrap();
+    let state = GameState::new(board, Side::First, rules).unwrap();
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let value = |s: &GameState| {
+        let opts = game::SolveOptions {
+            table_bytes: 4 << 20,
+            ..Default::default()
+        };
+        let r = game::solve::solve(s, &opts, &cancel).unwrap();
+        assert!(r.exact);
+        if s.mover() == state.mover() {
+            r.value
+        } else {
+            -r.value
+        }
+    };
+    let turns = state
+        .turns()
+        .iter()
+        .map(|t| {
+            let picks = t.picks.iter().map(|p| u64::from(p.number())).collect();
+            (picks, value(&t.after))
+        })
+        .collect();
+    (value(&state), turns)
+}
+
+/// Issue 33: `/api/analyze` ranks every turn; where it says exact, the
+/// value is the game solver's, for the position and for the position
+/// after each turn; its stream reports progress, then the same answer;
+/// bad input names its field.
+#[test]
+fn analyze_ranks_every_turn_with_the_solvers_values() {
+    let addr = start(config());
+    for (rules, board) in [
+        ("avalanche", "2 0 5 1 3 4 / 8 10 / 1 4 0 2 6 2"),
+        ("kalah", "0 1 2 1 / 3 4 / 1 0 2 2"),
+    ] {
+        let body = format!(r#"{{"rules":"{rules}","board":"{board}","nodes":3000000}}"#);
+        let (status, doc) = call(addr, "POST", "/api/analyze", &body);
+        assert_eq!(status, 200, "{doc}");
+        valid("game-analysis", &doc);
+        let (value, each) = game_values(rules, board);
+        assert_eq!(doc["exact"], true, "{doc}");
+        assert_eq!(doc["value"], value, "{board}");
+        let turns = doc["turns"].as_array().unwrap();
+        assert_eq!(turns.len(), each.len(), "{board}: every turn ranked");
+        assert_eq!(turns[0]["value"], value);
+        let mut proved = 0;
+        for t in turns {
+            let picks: Vec<u64> = t["picks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_u64().unwrap())
+                .collect();
+            let (_, v) = each
+                .iter()
+                .find(|(p, _)| *p == picks)
+                .expect("a turn of the position");
+            if t["exact"] == true {
+                assert_eq!(t["value"], *v, "{board}: turn {picks:?}");
+                proved += 1;
+            } else {
+                let (low, high) = (t["low"].as_i64().unwrap(), t["high"].as_i64().unwrap());
+                assert!(
+                    low <= i64::from(*v) && i64::from(*v) <= high,
+                    "{board}: turn {picks:?} {t}"
+                );
+            }
+        }
+        assert!(proved >= 1);
+        let text = raw(addr, "POST", "/api/analyze/stream", &body);
+        let events = events(&text);
+        let (last, result) = events.last().unwrap();
+        assert_eq!(last, "result", "{text}");
+        assert_eq!(result["value"], doc["value"]);
+        assert_eq!(result["turns"][0]["picks"], doc["turns"][0]["picks"]);
+        assert!(events.iter().any(|(e, _)| e == "progress"), "{text}");
+        for (_, p) in &events {
+            valid("game-analysis", p);
+        }
+    }
+    for (body, field) in [
+        (r#"{"seconds":0}"#, "seconds"),
+        (r#"{"seconds":31}"#, "seconds"),
+        (r#"{"nodes":0}"#, "nodes"),
+        (r#"{"nodes":"many"}"#, "nodes"),
+        (r#"{"board":"0 0 0 / 3 3 / 0 0 0"}"#, "board"),
+        (r#"{"rules":"chess"}"#, "rules"),
+    ] {
+        refused(call(addr, "POST", "/api/analyze", body), 400, Some(field));
+        refused(
+            call(addr, "POST", "/api/analyze/stream", body),
+            400,
+            Some(field),
+        );
+    }
+}
