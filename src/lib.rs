@@ -36,7 +36,9 @@
 //! - [`format`](mod@format): the JSON documents (versioned), the text reports, files
 //!   written whole.
 //! - [`puzzle`] and [`atlas`]: the product features, with their files.
-//! - [`web`]: the local web app of `mancala-sweep serve`, answering with
+//! - [`api`]: the web API's requests and answers apart from any server,
+//!   shared by `serve` and the static site's WebAssembly engine.
+//! - [`web`] (feature `server`): the local web app of `mancala-sweep serve`, answering with
 //!   the same JSON documents as the command line and driving the same
 //!   puzzle and game sessions ([`game::GameSession`]), so that it keeps no
 //!   rule of its own.
@@ -50,6 +52,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod api;
 pub mod atlas;
 mod atomic_file;
 pub mod clock;

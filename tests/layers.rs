@@ -22,6 +22,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("format", 30),
     ("puzzle", 40),
     ("atlas", 40),
+    ("api", 45),
     ("web", 50),
     ("error", 60),
     ("lib", 70),

@@ -19,7 +19,9 @@ use thiserror::Error;
 
 pub mod render;
 
-pub use render::{cell_text, heat_map, markdown};
+#[cfg(feature = "svg")]
+pub use render::heat_map;
+pub use render::{cell_text, markdown};
 
 /// `format` of `atlas.json`.
 pub const ATLAS_FORMAT: &str = "mancala-sweep-atlas/1";
@@ -338,6 +340,9 @@ pub fn write_all(dir: &Path, grid: &Grid, runs: &[AtlasRun], cells: &[Cell]) -> 
         &dir.join("atlas.md"),
         markdown(grid, runs, cells).as_bytes(),
     )?;
+    // Without the heat maps' feature (the browser's engine, which writes
+    // no atlas) the JSON and the tables are the whole atlas.
+    #[cfg(feature = "svg")]
     for &r in &grid.rule_sets {
         let svg = heat_map(grid, cells, r);
         write_atomic(&dir.join(format!("{}.svg", slug(r))), svg.as_bytes())?;

@@ -176,6 +176,7 @@ fn striking_cells(grid: &Grid, cells: &[Cell]) -> Vec<String> {
 }
 
 /// An SVG heat map of best/total for one rule set, drawn with plotters.
+#[cfg(feature = "svg")]
 pub fn heat_map(grid: &Grid, cells: &[Cell], rules: Rules) -> String {
     use plotters::prelude::*;
     let mut svg = String::new();
@@ -266,6 +267,7 @@ pub fn heat_map(grid: &Grid, cells: &[Cell], rules: Rules) -> String {
 }
 
 /// The colour scale beside a heat map: best / total from 0% to 100%.
+#[cfg(feature = "svg")]
 fn draw_legend(
     area: &plotters::drawing::DrawingArea<plotters::prelude::SVGBackend, plotters::coord::Shift>,
     height: u32,
@@ -292,6 +294,7 @@ fn draw_legend(
     }
 }
 
+#[cfg(feature = "svg")]
 fn svg_fallback(rules: &Rules) -> String {
     format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\"><text x=\"10\" y=\"20\">{}</text></svg>\n",

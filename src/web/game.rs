@@ -11,8 +11,9 @@
 //! cancel flag, time budget and `--max-solves` slot as a solve: a turn
 //! that is stopped leaves the game as it was before the person's pick.
 
-use super::api::{blocking, read, ApiError, ApiResult, Position, Shared_, Slot};
+use super::api::{blocking, read, ApiError, ApiResult, Shared_, Slot};
 use super::State;
+use crate::api::Position;
 use crate::format::text::{trace_text, trace_text_seen};
 use crate::game::{AgentSpec, GameError, GameSession, GameState, Level, PickOutcome, Played, Side};
 use crate::rules::{Pit, Preset};
@@ -60,12 +61,14 @@ impl HintBytes {
     fn take(state: &Arc<State>, bytes: u64) -> Result<HintBytes, ApiError> {
         let cap = state.config.max_memory;
         let mut games = state.games.lock().map_err(|_| {
-            ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "game table poisoned")
+            ApiError::status(
+                StatusCode::INTERNAL_SERVER_ERROR.as_u16(),
+                "game table poisoned",
+            )
         })?;
         let used: u64 = games.map.values().map(|e| e.bytes).sum::<u64>() + games.hints;
         if used + bytes > cap {
-            return Err(ApiError::status(
-                StatusCode::SERVICE_UNAVAILABLE,
+            return Err(ApiError::status(StatusCode::SERVICE_UNAVAILABLE.as_u16(),
                 format!(
                     "a hint at this level needs {bytes} bytes of tables and the server's --max-memory of {cap} has {} left now; try again when other games end",
                     cap.saturating_sub(used)
@@ -297,18 +300,17 @@ fn game_json(e: &Entry, s: &GameSession, played: &[Played], hint: Option<&[Pit]>
 fn game_error(e: GameError, seconds: f64) -> ApiError {
     match e {
         GameError::IllegalPick { .. } => ApiError::bad(e.to_string()).field("pit"),
-        GameError::Stopped => ApiError::status(
-            StatusCode::SERVICE_UNAVAILABLE,
+        GameError::Stopped => ApiError::status(StatusCode::SERVICE_UNAVAILABLE.as_u16(),
             format!(
                 "the computer did not finish its search within {seconds} s (the server's --seconds) or the request was closed; \
                  the game is as it was before: choose a lower level or a smaller board"
             ),
         ),
         GameError::TableTooLarge { .. } => {
-            ApiError::status(StatusCode::SERVICE_UNAVAILABLE, e.to_string())
+            ApiError::status(StatusCode::SERVICE_UNAVAILABLE.as_u16(), e.to_string())
         }
         GameError::AgentFailed(_) => {
-            ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+            ApiError::status(StatusCode::INTERNAL_SERVER_ERROR.as_u16(), e.to_string())
         }
         _ => ApiError::bad(e.to_string()),
     }
@@ -323,14 +325,15 @@ fn expire(state: &State, games: &mut Games) {
 /// The game `id`, touched; 404 when there is none (never made, expired
 /// or evicted).
 fn find(state: &State, id: &str) -> Result<Arc<Entry>, ApiError> {
-    let mut games = state
-        .games
-        .lock()
-        .map_err(|_| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "game table poisoned"))?;
+    let mut games = state.games.lock().map_err(|_| {
+        ApiError::status(
+            StatusCode::INTERNAL_SERVER_ERROR.as_u16(),
+            "game table poisoned",
+        )
+    })?;
     expire(state, &mut games);
     let e = games.map.get(id).cloned().ok_or_else(|| {
-        ApiError::status(
-            StatusCode::NOT_FOUND,
+        ApiError::status(StatusCode::NOT_FOUND.as_u16(),
             format!(
                 "no game {id:?}: it was never started, or it was dropped after {} s idle or to make room for newer games; start a new one",
                 state.config.game_idle_seconds
@@ -345,7 +348,7 @@ fn find(state: &State, id: &str) -> Result<Arc<Entry>, ApiError> {
 fn lock(entry: &Entry) -> Result<std::sync::MutexGuard<'_, GameSession>, ApiError> {
     entry.session.try_lock().map_err(|_| {
         ApiError::status(
-            StatusCode::CONFLICT,
+            StatusCode::CONFLICT.as_u16(),
             "this game is busy with another request (the computer is still thinking); wait for it",
         )
     })
@@ -438,8 +441,7 @@ pub(crate) async fn new_game(state: Shared_, body: Body) -> ApiResult {
     let bytes = spec.memory_bytes(rules, start.pits_per_side(), start.stones_in_pits());
     let cap = state.config.max_memory;
     if bytes > cap {
-        return Err(ApiError::status(
-            StatusCode::SERVICE_UNAVAILABLE,
+        return Err(ApiError::status(StatusCode::SERVICE_UNAVAILABLE.as_u16(),
             format!(
                 "the {spec} computer needs {bytes} bytes of tables, more than the server's --max-memory of {cap}; choose a lower level"
             ),
@@ -466,7 +468,10 @@ pub(crate) async fn new_game(state: Shared_, body: Body) -> ApiResult {
             let mut played = Vec::new();
             {
                 let mut s = e.session.lock().map_err(|_| {
-                    ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "game lock poisoned")
+                    ApiError::status(
+                        StatusCode::INTERNAL_SERVER_ERROR.as_u16(),
+                        "game lock poisoned",
+                    )
                 })?;
                 with_deadline(cancel, seconds, || {
                     computer_moves(&mut s, cancel, seconds, &mut played)
@@ -480,7 +485,10 @@ pub(crate) async fn new_game(state: Shared_, body: Body) -> ApiResult {
     let entry = Arc::new(entry);
     {
         let mut games = state.games.lock().map_err(|_| {
-            ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "game table poisoned")
+            ApiError::status(
+                StatusCode::INTERNAL_SERVER_ERROR.as_u16(),
+                "game table poisoned",
+            )
         })?;
         expire(&state, &mut games);
         // Evict the least recently used games until this one fits.
@@ -503,10 +511,12 @@ pub(crate) async fn new_game(state: Shared_, body: Body) -> ApiResult {
         }
         games.map.insert(entry.id.clone(), entry.clone());
     }
-    let s = entry
-        .session
-        .lock()
-        .map_err(|_| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "game lock poisoned"))?;
+    let s = entry.session.lock().map_err(|_| {
+        ApiError::status(
+            StatusCode::INTERNAL_SERVER_ERROR.as_u16(),
+            "game lock poisoned",
+        )
+    })?;
     Ok(Json(game_json(&entry, &s, &played, None)).into_response())
 }
 

@@ -193,9 +193,8 @@ async fn atlas() -> Response {
             file.data.into_owned(),
         )
             .into_response(),
-        None => {
-            api::ApiError::status(StatusCode::NOT_FOUND, "this build has no atlas").into_response()
-        }
+        None => api::ApiError::status(StatusCode::NOT_FOUND.as_u16(), "this build has no atlas")
+            .into_response(),
     }
 }
 

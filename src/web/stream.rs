@@ -11,10 +11,8 @@
 //! slot and stops when the stream is dropped (the client hung up or
 //! pressed Stop) or its time runs out.
 
-use super::api::{
-    analysis, read, solve_answer, AnalyzeRequest, ApiResult, CancelOnDrop, Shared_, Slot,
-    SolveRequest,
-};
+use super::api::{memory_words, read, threads, ApiResult, CancelOnDrop, Shared_, Slot};
+use crate::api::{self, AnalyzeRequest, SolveRequest};
 use crate::format::GameAnalysisJson;
 use crate::game::Analysis;
 use crate::search::{self, Listing, Phase, Progress, SolveOptions};
@@ -92,7 +90,7 @@ pub(crate) async fn solve_stream(state: Shared_, body: Body) -> ApiResult {
             ..Default::default()
         };
         let result = search::solve(&board, rules, &opts);
-        match solve_answer(result, rules, &board, max_memory) {
+        match api::solve_answer(result, rules, &board, threads(), &memory_words(max_memory)) {
             Ok(doc) => Message::Result(doc),
             Err(e) => Message::Error(e.doc()),
         }
@@ -117,7 +115,7 @@ pub(crate) async fn analyze_stream(state: Shared_, body: Body) -> ApiResult {
             let doc = GameAnalysisJson::new(&game, a, 1, usize::MAX);
             let _ = progress_tx.try_send(Message::Progress(json!(doc)));
         };
-        match analysis(&game, budget, max_memory, flag, Some(&report)) {
+        match api::analysis(&game, budget, max_memory, flag, Some(&report)) {
             Ok(doc) => Message::Result(doc),
             Err(e) => Message::Error(e.doc()),
         }

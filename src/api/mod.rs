@@ -1,0 +1,510 @@
+//! The web API's requests and answers, apart from any server: read a JSON
+//! body, check it, run the library, build the answer document.
+//!
+//! Two back-ends answer the same pages with it: `serve` ([`crate::web`],
+//! axum on the machine's threads) and the engine compiled to WebAssembly
+//! that the static site runs in a Web Worker (`wasm/`). Each keeps only
+//! what is its own (slots, threads, streams, the server's caps), so that a
+//! page cannot tell them apart by their answers. Every error is
+//! `{"format", "error", "field"?}` with an HTTP status: one line a person
+//! can read, and the request field it is about, so that a page can show
+//! it beside that field.
+
+use crate::format::{FindJson, GameAnalysisJson, ReplayJson, SolveJson, SolveStoppedJson};
+use crate::game::{self, Budget, GameState, Side};
+use crate::puzzle::session::{Outcome, Session};
+use crate::puzzle::{Collection, Puzzle};
+use crate::rules::{turn, Board, BoardError, Capture, Preset, RuleOptions, Rules, Scope};
+use crate::search::{self, FindOptions, SearchError};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::sync::atomic::AtomicBool;
+
+/// An API error: an HTTP status, one line, and the request field it is
+/// about (when one is).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Error {
+    /// The HTTP status: 400 for bad input, 404, 409, 413, 429, 503.
+    pub status: u16,
+    /// One line a person can read.
+    pub message: String,
+    /// The request field the message is about.
+    pub field: Option<&'static str>,
+}
+
+/// The `"format"` of every error document.
+pub const ERROR_FORMAT: &str = "mancala-sweep-web-error/1";
+
+impl Error {
+    /// Bad input (400).
+    pub fn bad(msg: impl Into<String>) -> Self {
+        Error::status(400, msg)
+    }
+
+    /// An error of another status.
+    pub fn status(status: u16, msg: impl Into<String>) -> Self {
+        Error {
+            status,
+            message: msg.into(),
+            field: None,
+        }
+    }
+
+    /// The same error, about request field `name`.
+    pub fn field(mut self, name: &'static str) -> Self {
+        self.field = Some(name);
+        self
+    }
+
+    /// The error document: `{"format", "error", "field"?}`.
+    pub fn doc(&self) -> Value {
+        let mut doc = json!({ "format": ERROR_FORMAT, "error": self.message });
+        if let Some(f) = self.field {
+            doc["field"] = json!(f);
+        }
+        doc
+    }
+}
+
+/// A body of at most `limit` bytes as `T`: more is 413; JSON that does not
+/// fit is 400, naming the field where serde stopped. An empty body is
+/// `{}`.
+pub fn parse<T: DeserializeOwned>(bytes: &[u8], limit: usize) -> Result<T, Error> {
+    if bytes.len() > limit {
+        return Err(too_large(limit));
+    }
+    let bytes = if bytes.is_empty() { &b"{}"[..] } else { bytes };
+    serde_json::from_slice(bytes).map_err(|e| {
+        let err = Error::bad(format!("request body: {e}"));
+        match field_at(bytes, e.line(), e.column()) {
+            Some(f) => err.field(f),
+            None => err,
+        }
+    })
+}
+
+/// The 413 of a body over `limit` bytes.
+pub fn too_large(limit: usize) -> Error {
+    Error::status(
+        413,
+        format!("request body is larger than the limit of {limit} bytes"),
+    )
+}
+
+/// The request field whose value ends at `line`, `column` of `body`
+/// (where serde_json reports a value of the wrong type): the last key
+/// before that point. serde does not name the field itself through the
+/// flattened `Position`, and the page wants to put the error beside it.
+fn field_at(body: &[u8], line: usize, column: usize) -> Option<&'static str> {
+    let text = std::str::from_utf8(body).ok()?;
+    let mut offset = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            offset += column.min(l.len());
+            break;
+        }
+        offset += l.len();
+    }
+    let before = text.get(..offset)?;
+    let colon = before.rfind("\":")?;
+    let open = before[..colon].rfind('"')?;
+    let key = &before[open + 1..colon];
+    FIELDS.iter().copied().find(|f| *f == key)
+}
+
+/// Every field name a request body may have, for [`parse`]'s errors.
+const FIELDS: &[&str] = &[
+    "board", "pits", "stones", "rules", "scope", "relay", "capture", "limit", "picks", "seconds",
+    "seed", "hint", "level", "agent", "person", "pit", "nodes",
+];
+
+/// The rule and board fields every solving request may have, as the
+/// command line's flags.
+#[derive(Deserialize, Default, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Position {
+    /// Board text format.
+    board: Option<String>,
+    pits: Option<usize>,
+    stones: Option<u32>,
+    rules: Option<String>,
+    scope: Option<String>,
+    relay: Option<bool>,
+    capture: Option<String>,
+}
+
+impl Position {
+    /// The rules and board, checked.
+    pub fn resolve(&self) -> Result<(Rules, Board), Error> {
+        self.resolve_or(None)
+    }
+
+    /// As [`Position::resolve`], with `default` as the preset when the
+    /// request names none (a game is Kalah unless it says otherwise).
+    pub fn resolve_or(&self, default: Option<Preset>) -> Result<(Rules, Board), Error> {
+        let preset = match &self.rules {
+            Some(s) => Some(
+                s.parse::<Preset>()
+                    .map_err(|e| Error::bad(format!("rules: {e}")).field("rules"))?,
+            ),
+            None => default,
+        };
+        let scope = match &self.scope {
+            Some(s) => Some(
+                s.parse::<Scope>()
+                    .map_err(|e| Error::bad(format!("scope: {e}")).field("scope"))?,
+            ),
+            None => None,
+        };
+        let capture = match &self.capture {
+            Some(s) => Some(
+                s.parse::<Capture>()
+                    .map_err(|e| Error::bad(format!("capture: {e}")).field("capture"))?,
+            ),
+            None => None,
+        };
+        let opts = RuleOptions {
+            preset,
+            scope,
+            relay: self.relay,
+            capture,
+            pits: self.pits,
+            stones: self.stones,
+            board: self.board.clone(),
+        };
+        opts.resolve().map_err(|e| {
+            let field = match e {
+                _ if self.board.is_some() => "board",
+                BoardError::PitsPerSide(_) => "pits",
+                _ => "stones",
+            };
+            Error::bad(e.to_string()).field(field)
+        })
+    }
+}
+
+/// `/api/solve`'s body.
+#[derive(Deserialize, Default, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct SolveRequest {
+    #[serde(flatten)]
+    position: Position,
+    /// Optimal lines to list (default 10, at most 1000).
+    limit: Option<u32>,
+}
+
+impl SolveRequest {
+    /// The rules, board and number of lines asked for, checked.
+    pub fn check(&self) -> Result<(Rules, Board, u32), Error> {
+        let (rules, board) = self.position.resolve()?;
+        let limit = self.limit.unwrap_or(10);
+        if limit > 1000 {
+            return Err(Error::bad(format!(
+                "limit: {limit} is too many lines to list; allowed 0 to 1000"
+            ))
+            .field("limit"));
+        }
+        Ok((rules, board, limit))
+    }
+}
+
+/// The answer to a finished or stopped solve on `threads` threads, as
+/// `/api/solve` gives it and the stream's `result` event carries it.
+/// `memory` names the memory limit for the message of a search that
+/// passed it ("the server's --max-memory is ...").
+pub fn solve_answer(
+    result: Result<search::Solution, SearchError>,
+    rules: Rules,
+    board: &Board,
+    threads: usize,
+    memory: &str,
+) -> Result<Value, Error> {
+    match result {
+        Ok(s) => Ok(json!(SolveJson::new(&s, threads))),
+        Err(e @ SearchError::MemoryLimit { .. }) => Err(Error::status(
+            503,
+            format!("{e} ({memory}; try find for a good line)"),
+        )),
+        Err(e) => match SolveStoppedJson::new(rules, board, &e) {
+            Some(doc) => Ok(json!(doc)),
+            None => Err(Error::bad(e.to_string())),
+        },
+    }
+}
+
+/// `/api/replay`'s body.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayRequest {
+    #[serde(flatten)]
+    position: Position,
+    /// Pit numbers to play.
+    picks: Vec<u32>,
+}
+
+/// `POST /api/replay`: `replay --json`.
+pub fn replay(req: &ReplayRequest) -> Result<Value, Error> {
+    let (rules, board) = req.position.resolve()?;
+    let states = turn::replay(board, rules, &req.picks)
+        .map_err(|e| Error::bad(e.to_string()).field("picks"))?;
+    Ok(json!(ReplayJson::new(rules, &states)))
+}
+
+/// `/api/find`'s body.
+#[derive(Deserialize, Default, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct FindRequest {
+    #[serde(flatten)]
+    position: Position,
+    /// Seconds (at most the back-end's budget).
+    seconds: Option<f64>,
+    seed: Option<u64>,
+}
+
+/// Seconds asked for in field `seconds`, or `default` (at most `budget`);
+/// refused unless more than 0 and at most `budget`.
+fn seconds_within(asked: Option<f64>, default: f64, budget: f64) -> Result<f64, Error> {
+    let seconds = asked.unwrap_or(budget.min(default));
+    if seconds > 0.0 && seconds <= budget {
+        Ok(seconds)
+    } else {
+        Err(Error::bad(format!(
+            "seconds: {seconds} is not allowed; give more than 0 and at most {budget}"
+        ))
+        .field("seconds"))
+    }
+}
+
+impl FindRequest {
+    /// The rules, board and find options (without a cancel flag) asked
+    /// for within `budget` seconds, checked.
+    pub fn check(&self, budget: f64) -> Result<(Rules, Board, FindOptions<'static>), Error> {
+        let (rules, board) = self.position.resolve()?;
+        let seconds = seconds_within(self.seconds, 5.0, budget)?;
+        let opts = FindOptions {
+            seconds,
+            seed: self.seed.unwrap_or(0),
+            ..Default::default()
+        };
+        Ok((rules, board, opts))
+    }
+}
+
+/// `POST /api/find`'s answer: `find --json`.
+pub fn find(
+    board: &Board,
+    rules: Rules,
+    opts: &FindOptions,
+    threads: usize,
+) -> Result<Value, Error> {
+    let f = search::find(board, rules, opts).map_err(|e| Error::bad(e.to_string()))?;
+    Ok(json!(FindJson::new(&f, opts.seed, threads)))
+}
+
+/// `/api/analyze`'s body.
+#[derive(Deserialize, Default, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyzeRequest {
+    #[serde(flatten)]
+    position: Position,
+    /// Seconds (default 1, at most the back-end's budget).
+    seconds: Option<f64>,
+    /// Picks to search instead of seconds, for answers that repeat.
+    nodes: Option<u64>,
+}
+
+/// The most picks a request may ask `/api/analyze` for: about a minute of
+/// one core.
+pub const MAX_ANALYZE_NODES: u64 = 200_000_000;
+
+/// The table of a web analysis: what `game analyze` uses.
+pub const ANALYZE_TABLE: u64 = 64 << 20;
+
+impl AnalyzeRequest {
+    /// The game state and budget asked for, checked, with at most
+    /// `budget` seconds.
+    pub fn check(&self, budget: f64) -> Result<(GameState, Budget), Error> {
+        let (rules, board) = self.position.resolve_or(Some(Preset::Kalah))?;
+        let state = GameState::new(board, Side::First, rules)
+            .map_err(|e| Error::bad(e.to_string()).field("board"))?;
+        if state.is_over() {
+            return Err(Error::bad(format!(
+                "board: the game is over ({} to {}); there is no move to analyse",
+                state.store(Side::First),
+                state.store(Side::Second)
+            ))
+            .field("board"));
+        }
+        let seconds = seconds_within(self.seconds, 1.0, budget)?;
+        match self.nodes {
+            Some(n) if n == 0 || n > MAX_ANALYZE_NODES => Err(Error::bad(format!(
+                "nodes: {n} is not allowed; give 1 to {MAX_ANALYZE_NODES}"
+            ))
+            .field("nodes")),
+            Some(n) => Ok((state, Budget::Nodes(n))),
+            None => Ok((state, Budget::Seconds(seconds))),
+        }
+    }
+}
+
+/// An analysis of `game` on one thread with the web's table (at most half
+/// of `max_memory`), as the document `game analyze --json` prints; the
+/// search stops at `cancel`, and `report` hears of each step.
+pub fn analysis(
+    game: &GameState,
+    budget: Budget,
+    max_memory: u64,
+    cancel: &AtomicBool,
+    report: Option<game::analyze::Report<'_>>,
+) -> Result<Value, Error> {
+    let opts = game::SolveOptions {
+        table_bytes: ANALYZE_TABLE.min(max_memory / 2),
+        memory_cap: max_memory,
+        threads: 1,
+        ..Default::default()
+    }
+    .fit_to(game.rules(), game.pits_per_side(), game.stones_in_pits());
+    let a = game::analyze(game, &opts, None, budget, cancel, report)
+        .map_err(|e| Error::bad(e.to_string()))?;
+    Ok(json!(GameAnalysisJson::new(game, &a, 1, usize::MAX)))
+}
+
+/// One collection in `GET /api/puzzles`.
+#[derive(Serialize)]
+struct CollectionSummary<'a> {
+    name: &'a str,
+    rules: Rules,
+    preset: Option<String>,
+    count: usize,
+    grades: [usize; 5],
+    /// Every puzzle's id, grade and length, for the page to choose from.
+    puzzles: Vec<Value>,
+}
+
+/// `GET /api/puzzles`: the collections.
+pub fn puzzles(collections: &[Collection]) -> Value {
+    let list: Vec<CollectionSummary> = collections
+        .iter()
+        .map(|c| CollectionSummary {
+            name: &c.name,
+            rules: c.rules,
+            preset: crate::format::json::preset_name(c.rules),
+            count: c.puzzles.len(),
+            grades: c.grade_counts(),
+            puzzles: c
+                .puzzles
+                .iter()
+                .map(|p| json!({"id": p.id, "difficulty": p.difficulty, "length": p.length}))
+                .collect(),
+        })
+        .collect();
+    json!({ "format": "mancala-sweep-web-puzzles/1", "collections": list })
+}
+
+/// The collection `name` and its puzzle `id`, or 404 naming what there is.
+pub fn lookup<'a>(
+    collections: &'a [Collection],
+    name: &str,
+    id: &str,
+) -> Result<(&'a Collection, &'a Puzzle), Error> {
+    let c = collections.iter().find(|c| c.name == name).ok_or_else(|| {
+        let names: Vec<&str> = collections.iter().map(|c| c.name.as_str()).collect();
+        Error::status(
+            404,
+            format!("no collection {name:?}; there are {}", names.join(", ")),
+        )
+    })?;
+    let p =
+        c.puzzles.iter().find(|p| p.id == id).ok_or_else(|| {
+            Error::status(404, format!("collection {name:?} has no puzzle {id:?}"))
+        })?;
+    Ok((c, p))
+}
+
+/// `GET /api/puzzles/{collection}/{id}`: one puzzle, as in its file.
+pub fn puzzle(c: &Collection, p: &Puzzle) -> Value {
+    json!({"collection": c.name, "rules": c.rules, "preset": crate::format::json::preset_name(c.rules), "puzzle": p})
+}
+
+/// `/api/puzzles/{collection}/{id}/check`'s body.
+#[derive(Deserialize, Default, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct CheckRequest {
+    /// Picks so far.
+    #[serde(default)]
+    picks: Vec<u32>,
+    /// Also give the next pick of a solution from there.
+    #[serde(default)]
+    hint: bool,
+}
+
+/// `POST /api/puzzles/{collection}/{id}/check`: play the picks in a
+/// puzzle session (listing solutions for at most `seconds`) and say how
+/// it went.
+pub fn check(
+    c: &Collection,
+    p: &Puzzle,
+    req: &CheckRequest,
+    seconds: f64,
+    cancel: &AtomicBool,
+) -> Result<Value, Error> {
+    let mut session = Session::new(c, p, seconds, cancel).map_err(|e| Error::bad(e.to_string()))?;
+    let mut steps = Vec::new();
+    for (i, &n) in req.picks.iter().enumerate() {
+        let picked = session
+            .pick(n)
+            .map_err(|e| Error::bad(format!("pick {} ({n}): {e}", i + 1)).field("picks"))?;
+        steps.push(json!({
+            "pick": picked.pit,
+            "to_move": picked.to_move,
+            "left_solutions": picked.left_solutions,
+            "store": session.board().store(),
+            "pits": session.board().pits(),
+            "board": session.board().one_line(),
+        }));
+        if !picked.to_move && i + 1 < req.picks.len() {
+            return Err(Error::bad(format!(
+                "pick {}: the turn ended at pick {} and takes no more picks",
+                i + 2,
+                i + 1
+            ))
+            .field("picks"));
+        }
+    }
+    let outcome = session.outcome().map(|o| match o {
+        Outcome::Solved | Outcome::Helped => "solved",
+        Outcome::Failed => "failed",
+    });
+    let store = u32::from(session.board().store());
+    let why = match (outcome, session.left_at()) {
+        (Some("failed"), _) => Some(format!(
+            "the turn is over with {store} in the store; the goal is {}",
+            p.goal_store
+        )),
+        (_, Some((k, pit))) => Some(format!(
+            "pick {k} (pit {}) leaves every solution: the goal of {} cannot be reached from here",
+            pit.number(),
+            p.goal_store
+        )),
+        _ => None,
+    };
+    let hint = if req.hint { session.hint() } else { None };
+    let left = session.left_at().map(|(k, _)| k);
+    Ok(json!({
+        "format": "mancala-sweep-web-check/1",
+        "collection": c.name,
+        "id": p.id,
+        "goal_store": p.goal_store,
+        "picks": session.picks(),
+        "steps": steps,
+        "store": store,
+        "to_move": session.board().can_move(c.rules) && outcome.is_none(),
+        "outcome": outcome,
+        "on_track": left.is_none(),
+        "left_at": left,
+        "why": why,
+        "hint": hint,
+        "knows_solutions": session.knows_solutions(),
+    }))
+}

@@ -1,0 +1,265 @@
+//! The engine of the static site: the web API of `mancala-sweep serve`,
+//! answered inside the browser by the library compiled to WebAssembly.
+//!
+//! The pages talk to it as they talk to the server: a method, a path and a
+//! JSON body in; a status and a JSON document out, built by the same code
+//! ([`mancala_sweep::api`]). `web/engine.js` runs it in a Web Worker, so a
+//! search never freezes the page, and Stop ends the worker (the module
+//! holds nothing worth keeping between requests but the puzzle
+//! collections, read again on the next start).
+//!
+//! The boundary is a few plain exports rather than wasm-bindgen: the
+//! request and the answer are text, and the module needs nothing from the
+//! host but the clock and a way to send progress, so it loads with
+//! `WebAssembly.instantiate` and the site needs no build tool beyond
+//! `cargo` (docs/site.md says what this saves).
+//!
+//! - `alloc(len) -> ptr`: room for a request of `len` bytes.
+//! - `call(ptr, len) -> len`: answer the request at `ptr` (freeing it),
+//!   `"METHOD /path\n"` then the body; the answer, `"STATUS\n"` then the
+//!   JSON document, is at `answer()` until the next call.
+//! - imports `mancala_sweep.now_ms() -> f64` (the clock) and
+//!   `mancala_sweep.event(ptr, len)`: one progress event, `"progress\n"`
+//!   then its JSON, sent while a `/stream` request runs.
+
+use mancala_sweep::api::{self, AnalyzeRequest, CheckRequest, FindRequest, ReplayRequest};
+use mancala_sweep::puzzle::Collection;
+use mancala_sweep::search::{self, Listing, Phase, Progress, SolveOptions};
+use serde_json::{json, Value};
+use std::sync::atomic::AtomicBool;
+use std::sync::OnceLock;
+
+/// Seconds a request may ask for: a phone player waits a minute at most,
+/// and Stop ends any wait sooner.
+pub const BUDGET_SECONDS: f64 = 60.0;
+
+/// Bytes a search may hold: a phone's browser gives a tab a few hundred
+/// megabytes; a search that would pass this stops with a plain message.
+pub const MAX_MEMORY: u64 = 256 << 20;
+
+/// Largest request body, as `serve`'s default.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// The committed puzzle collections, read once.
+fn collections() -> Result<&'static [Collection], api::Error> {
+    static COLLECTIONS: OnceLock<Result<Vec<Collection>, String>> = OnceLock::new();
+    COLLECTIONS
+        .get_or_init(mancala_sweep::puzzle::committed)
+        .as_deref()
+        .map_err(|e| api::Error::status(500, e.clone()))
+}
+
+/// The memory limit in the words of a search that passed it.
+fn memory_words() -> String {
+    format!(
+        "this page's engine holds at most {} MiB; the command line or `serve` can go further",
+        MAX_MEMORY >> 20
+    )
+}
+
+/// One progress event of a solve, as `serve`'s stream sends it.
+fn solve_progress(p: &Progress, seconds: f64) -> Value {
+    json!({
+        "format": "mancala-sweep-web-progress/1",
+        "phase": match p.phase {
+            Phase::Forward => "forward",
+            Phase::Backward => "backward",
+        },
+        "store": p.store,
+        "max_store": p.max_store,
+        "positions": p.positions,
+        "memory": p.memory,
+        "best": p.best,
+        "seconds": seconds,
+    })
+}
+
+/// Answer one request: (status, document). `event` hears the progress of
+/// a `/stream` request.
+pub fn answer(
+    method: &str,
+    path: &str,
+    body: &[u8],
+    event: &(dyn Fn(&Value) + Sync),
+) -> (u16, Value) {
+    match route(method, path, body, event) {
+        Ok(doc) => (200, doc),
+        Err(e) => (e.status, e.doc()),
+    }
+}
+
+fn route(
+    method: &str,
+    path: &str,
+    body: &[u8],
+    event: &(dyn Fn(&Value) + Sync),
+) -> Result<Value, api::Error> {
+    let never = AtomicBool::new(false);
+    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    match (method, parts.as_slice()) {
+        ("POST", ["api", "solve"]) | ("POST", ["api", "solve", "stream"]) => {
+            let req: api::SolveRequest = api::parse(body, BODY_LIMIT)?;
+            let (rules, board, limit) = req.check()?;
+            let started = mancala_sweep::clock::Instant::now();
+            let streaming = parts.len() == 3;
+            let report = |p: &Progress| {
+                if streaming && p.within.is_none() {
+                    event(&solve_progress(p, started.elapsed().as_secs_f64()));
+                }
+            };
+            let opts = SolveOptions {
+                threads: 1,
+                listing: Listing::Limit(limit as usize),
+                max_memory: MAX_MEMORY,
+                progress: Some(&report),
+                seconds: Some(BUDGET_SECONDS * 5.0),
+                ..Default::default()
+            };
+            let result = search::solve(&board, rules, &opts);
+            api::solve_answer(result, rules, &board, 1, &memory_words())
+        }
+        ("POST", ["api", "analyze"]) | ("POST", ["api", "analyze", "stream"]) => {
+            let req: AnalyzeRequest = api::parse(body, BODY_LIMIT)?;
+            let (game, budget) = req.check(BUDGET_SECONDS)?;
+            let streaming = parts.len() == 3;
+            let report = |a: &mancala_sweep::game::Analysis| {
+                if streaming {
+                    let doc = mancala_sweep::format::GameAnalysisJson::new(&game, a, 1, usize::MAX);
+                    event(&json!(doc));
+                }
+            };
+            api::analysis(&game, budget, MAX_MEMORY, &never, Some(&report))
+        }
+        ("POST", ["api", "replay"]) => api::replay(&api::parse::<ReplayRequest>(body, BODY_LIMIT)?),
+        ("POST", ["api", "find"]) => {
+            let req: FindRequest = api::parse(body, BODY_LIMIT)?;
+            let (rules, board, opts) = req.check(BUDGET_SECONDS)?;
+            api::find(&board, rules, &opts, 1)
+        }
+        ("GET", ["api", "puzzles"]) => Ok(api::puzzles(collections()?)),
+        ("GET", ["api", "puzzles", name, id]) => {
+            let (c, p) = api::lookup(collections()?, name, id)?;
+            Ok(api::puzzle(c, p))
+        }
+        ("POST", ["api", "puzzles", name, id, "check"]) => {
+            let req: CheckRequest = api::parse(body, BODY_LIMIT)?;
+            let (c, p) = api::lookup(collections()?, name, id)?;
+            api::check(c, p, &req, 10.0, &never)
+        }
+        ("POST", ["api", "game", ..]) | ("GET", ["api", "game", ..]) | ("DELETE", ["api", "game", ..]) => {
+            Err(api::Error::status(
+                404,
+                "games against the computer need `mancala-sweep serve` for now; this static site analyses, solves and plays puzzles",
+            ))
+        }
+        _ => Err(api::Error::status(
+            404,
+            format!("no such endpoint {method} {path}; the engine answers POST /api/solve, /api/solve/stream, /api/analyze, /api/analyze/stream, /api/replay, /api/find, GET /api/puzzles, /api/puzzles/{{collection}}/{{id}}, POST /api/puzzles/{{collection}}/{{id}}/check"),
+        )),
+    }
+}
+
+/// Answer a request in the boundary's text form: `"METHOD /path\n"` and
+/// the body in; `"STATUS\n"` and the document out.
+pub fn answer_text(request: &[u8], event: &(dyn Fn(&Value) + Sync)) -> String {
+    let cut = request
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(request.len());
+    let head = String::from_utf8_lossy(&request[..cut]);
+    let body = request.get(cut + 1..).unwrap_or(&[]);
+    let mut words = head.split_whitespace();
+    let (method, path) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+    let (status, doc) = answer(method, path, body, event);
+    format!("{status}\n{doc}")
+}
+
+#[cfg(target_arch = "wasm32")]
+mod boundary {
+    use std::cell::RefCell;
+
+    #[link(wasm_import_module = "mancala_sweep")]
+    extern "C" {
+        /// One progress event: `"progress\n"` then its JSON.
+        fn event(ptr: *const u8, len: usize);
+    }
+
+    thread_local! {
+        /// The last answer, read by the host through `answer()`.
+        static ANSWER: RefCell<String> = const { RefCell::new(String::new()) };
+    }
+
+    /// Room for a request of `len` bytes, for the host to write into.
+    #[no_mangle]
+    pub extern "C" fn alloc(len: usize) -> *mut u8 {
+        let mut v = Vec::<u8>::with_capacity(len);
+        let ptr = v.as_mut_ptr();
+        std::mem::forget(v);
+        ptr
+    }
+
+    /// Answer the request of `len` bytes at `ptr` (from `alloc`, which it
+    /// frees); the answer's length. Its bytes are at `answer()`.
+    ///
+    /// # Safety
+    /// `ptr` comes from `alloc(len)` and holds `len` bytes written by the host.
+    #[no_mangle]
+    pub unsafe extern "C" fn call(ptr: *mut u8, len: usize) -> usize {
+        // SAFETY: the host wrote `len` bytes into the buffer `alloc(len)` gave.
+        let request = unsafe { Vec::from_raw_parts(ptr, len, len) };
+        let send = |doc: &serde_json::Value| {
+            let text = format!("progress\n{doc}");
+            // SAFETY: the host reads `text.len()` bytes at its pointer
+            // before this returns, and `text` lives until then.
+            unsafe { event(text.as_ptr(), text.len()) }
+        };
+        let out = super::answer_text(&request, &send);
+        let len = out.len();
+        ANSWER.with(|a| *a.borrow_mut() = out);
+        len
+    }
+
+    /// Where the last answer's bytes are.
+    #[no_mangle]
+    pub extern "C" fn answer() -> *const u8 {
+        ANSWER.with(|a| a.borrow().as_ptr())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ask(request: &str) -> (u16, Value, usize) {
+        let events = std::sync::atomic::AtomicUsize::new(0);
+        let text = answer_text(request.as_bytes(), &|_| {
+            events.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        });
+        let (status, doc) = text.split_once('\n').unwrap();
+        (
+            status.parse().unwrap(),
+            serde_json::from_str(doc).unwrap(),
+            events.get(),
+        )
+    }
+
+    #[test]
+    fn the_engine_answers_as_the_api_does() {
+        let (s, doc, _) =
+            ask("POST /api/solve\n{\"rules\":\"avalanche\",\"pits\":6,\"stones\":4,\"limit\":1}");
+        assert_eq!((s, doc["best_store"].as_u64()), (200, Some(43)));
+        let (s, doc, events) = ask("POST /api/analyze/stream\n{\"rules\":\"avalanche\",\"board\":\"2 0 5 1 3 4 / 8 10 / 1 4 0 2 6 2\",\"nodes\":3000000}");
+        assert_eq!(
+            (s, doc["value"].as_i64(), doc["exact"].as_bool()),
+            (200, Some(12), Some(true))
+        );
+        assert!(events > 0);
+        let (s, doc, _) = ask("POST /api/analyze\n{\"seconds\":0}");
+        assert_eq!((s, doc["field"].as_str()), (400, Some("seconds")));
+        let (s, doc, _) = ask("GET /api/puzzles\n");
+        assert_eq!(s, 200);
+        assert!(!doc["collections"].as_array().unwrap().is_empty());
+        assert_eq!(ask("GET /api/nothing\n").0, 404);
+        assert_eq!(ask("\n").0, 404);
+    }
+}

@@ -1,0 +1,112 @@
+// Where the pages' API requests go: the server of `mancala-sweep serve`
+// (HTTP, server-sent events for streams), or, on the static site, the
+// engine compiled to WebAssembly in a Web Worker (engine.js). mode.js says
+// which: `serve` gives {engine: "server"}, the site's build writes
+// {engine: "wasm"}. Both answer the same paths with the same documents.
+"use strict";
+
+const backend = (() => {
+  const wasm = (window.MANCALA_SWEEP || {}).engine === "wasm";
+
+  // The error a page shows: the document's message, and its field.
+  function failure(doc, status) {
+    const err = new Error((doc && doc.error) || "the engine answered " + status);
+    err.field = doc && doc.field; err.status = status;
+    return err;
+  }
+
+  // ---- the server ----
+  async function httpCall(method, path, body, signal) {
+    const opts = { method, signal };
+    if (body !== undefined) { opts.headers = { "Content-Type": "application/json" }; opts.body = JSON.stringify(body); }
+    const res = await fetch(path, opts);
+    let doc = null;
+    try { doc = await res.json(); } catch (e) { /* not JSON */ }
+    if (!res.ok) throw failure(doc, res.status);
+    return doc;
+  }
+
+  // Server-sent events read from fetch (so that Stop can abort them):
+  // "progress" events to onProgress, then the "result" document.
+  async function httpStream(path, body, onProgress, signal) {
+    const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal });
+    if (!res.ok) {
+      let doc = null; try { doc = await res.json(); } catch (e) { /* not JSON */ }
+      throw failure(doc, res.status);
+    }
+    const reader = res.body.getReader(), dec = new TextDecoder();
+    let buf = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the server closed the stream before the result");
+      buf += dec.decode(value, { stream: true });
+      let cut;
+      while ((cut = buf.indexOf("\n\n")) >= 0) {
+        const block = buf.slice(0, cut); buf = buf.slice(cut + 2);
+        let event = "message", data = "";
+        for (const l of block.split("\n")) {
+          if (l.startsWith("event:")) event = l.slice(6).trim();
+          else if (l.startsWith("data:")) data += l.slice(5).trim();
+        }
+        if (!data) continue;
+        const doc = JSON.parse(data);
+        if (event === "progress") onProgress(doc);
+        else if (event === "result") return doc;
+        else if (event === "error") throw failure(doc, 0);
+      }
+    }
+  }
+
+  // ---- the worker ----
+  let worker = null, next = 1;
+  const pending = new Map();
+  function theWorker() {
+    if (worker) return worker;
+    worker = new Worker("engine.js");
+    worker.onmessage = (e) => {
+      const m = e.data, p = pending.get(m.id);
+      if (!p) return;
+      if (m.event) { if (p.onProgress) p.onProgress(m.data); return; }
+      pending.delete(m.id);
+      if (m.status === 0) { p.reject(new Error(m.error)); return; }
+      const doc = JSON.parse(m.text);
+      if (m.status >= 200 && m.status < 300) p.resolve(doc); else p.reject(failure(doc, m.status));
+    };
+    worker.onerror = (e) => {
+      for (const p of pending.values()) p.reject(new Error("the engine failed: " + (e.message || "unknown error")));
+      pending.clear(); worker = null;
+    };
+    return worker;
+  }
+  // Stop: the engine runs one search at a time and cannot be interrupted
+  // from outside, so the worker ends and every request on it with it.
+  function stopWorker() {
+    if (!worker) return;
+    worker.terminate(); worker = null;
+    for (const p of pending.values()) p.reject(new DOMException("stopped", "AbortError"));
+    pending.clear();
+  }
+  function workerCall(method, path, body, signal, onProgress) {
+    if (signal && signal.aborted) return Promise.reject(new DOMException("stopped", "AbortError"));
+    // The atlas is a file of the site, not a computation.
+    if (method === "GET" && path === "/api/atlas") return fetch("atlas/atlas.json").then((r) => r.json());
+    return new Promise((resolve, reject) => {
+      const id = next++;
+      pending.set(id, { resolve, reject, onProgress });
+      if (signal) signal.addEventListener("abort", stopWorker, { once: true });
+      theWorker().postMessage({ id, method, path, body: body === undefined ? "" : JSON.stringify(body) });
+    });
+  }
+
+  // Offline after the first visit, on the static site (serve needs none).
+  if (wasm && "serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {});
+
+  return {
+    engine: wasm ? "wasm" : "server",
+    // One request: its document, or an Error with .field and .status.
+    call: (method, path, body, signal) => (wasm ? workerCall(method, path, body, signal) : httpCall(method, path, body, signal)),
+    // A streamed request (path without "/stream"): progress documents to
+    // onProgress, then the result.
+    stream: (path, body, onProgress, signal) => (wasm ? workerCall("POST", path + "/stream", body, signal, onProgress) : httpStream(path + "/stream", body, onProgress, signal)),
+  };
+})();

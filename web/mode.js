@@ -1,0 +1,1 @@
+window.MANCALA_SWEEP = { engine: "server" };
