@@ -13,6 +13,46 @@ use mancala_sweep::search::{Kernel, KernelChoice};
 use mancala_sweep::{solve, Board, Capture, Listing, Rules, Scope, SolveOptions};
 use rand::{Rng, SeedableRng};
 
+/// The x86-64 features a kernel path may need that this CPU lacks.
+fn lacking() -> String {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let features = [
+            ("AVX-512 F", std::arch::is_x86_feature_detected!("avx512f")),
+            (
+                "AVX-512 BW",
+                std::arch::is_x86_feature_detected!("avx512bw"),
+            ),
+            (
+                "AVX-512 VL",
+                std::arch::is_x86_feature_detected!("avx512vl"),
+            ),
+            (
+                "AVX-512 VBMI",
+                std::arch::is_x86_feature_detected!("avx512vbmi"),
+            ),
+            (
+                "AVX-512 VBMI2",
+                std::arch::is_x86_feature_detected!("avx512vbmi2"),
+            ),
+            ("AVX2", std::arch::is_x86_feature_detected!("avx2")),
+            ("BMI1", std::arch::is_x86_feature_detected!("bmi1")),
+            ("BMI2", std::arch::is_x86_feature_detected!("bmi2")),
+            ("POPCNT", std::arch::is_x86_feature_detected!("popcnt")),
+        ];
+        let missing: Vec<&str> = features
+            .iter()
+            .filter(|(_, has)| !has)
+            .map(|(name, _)| *name)
+            .collect();
+        missing.join(", ")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        "x86-64".to_string()
+    }
+}
+
 fn cpu() -> String {
     let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let field = |name: &str| {
@@ -89,8 +129,11 @@ fn main() {
     };
     let (mut passed, mut failed) = (0, 0);
     for kernel in Kernel::ALL.into_iter().filter(|&k| k != Kernel::Scalar) {
-        if let Err(missing) = kernel.supported() {
-            println!("kernel {kernel}: NOT TESTED here, this CPU lacks {missing}");
+        if let Err(needs) = kernel.supported() {
+            println!(
+                "kernel {kernel}: NOT TESTED here: it needs {needs}, and this CPU lacks {}",
+                lacking()
+            );
             continue;
         }
         let mut wrong = Vec::new();

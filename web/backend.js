@@ -23,7 +23,7 @@ const backend = (() => {
     let doc = null;
     try { doc = await res.json(); } catch (e) { /* not JSON */ }
     if (!res.ok) throw failure(doc, res.status);
-    return doc;
+    return doc || {};
   }
 
   // Server-sent events read from fetch (so that Stop can abort them):

@@ -10,6 +10,8 @@
 //! can read, and the request field it is about, so that a page can show
 //! it beside that field.
 
+pub mod games;
+
 use crate::format::{FindJson, GameAnalysisJson, ReplayJson, SolveJson, SolveStoppedJson};
 use crate::game::{self, Budget, GameState, Side};
 use crate::puzzle::session::{Outcome, Session};

@@ -13,31 +13,19 @@
 
 use super::api::{blocking, read, ApiError, ApiResult, Shared_, Slot};
 use super::State;
-use crate::api::Position;
-use crate::format::text::{trace_text, trace_text_seen};
-use crate::game::{AgentSpec, GameError, GameSession, GameState, Level, PickOutcome, Played, Side};
-use crate::rules::{Pit, Preset};
+use crate::api::games::{computer_moves, game_error, game_json, NewGame, NewGameSpec, PickRequest};
+use crate::game::{GameSession, Level};
 use axum::body::Body;
 use axum::extract::Path;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::Json;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// The `"format"` of every game document.
-pub(crate) const GAME_FORMAT: &str = "mancala-sweep-web-game/1";
-
-/// Most playouts and depths a request may ask of an agent: the agents
-/// that do not watch the cancel flag must end in reasonable time.
-const MAX_WEB_PLAYOUTS: u32 = 200_000;
-const MAX_WEB_MINIMAX: u32 = 6;
-const MAX_WEB_ALPHABETA: u32 = 10;
 
 /// The games the server holds.
 #[derive(Default)]
@@ -115,70 +103,6 @@ impl Entry {
     }
 }
 
-/// `POST /api/game/new`'s body.
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct NewGame {
-    #[serde(flatten)]
-    position: Position,
-    /// `easy`, `medium`, `hard` or `perfect` (default medium).
-    level: Option<String>,
-    /// An agent description instead of a level (`alphabeta:6`, ...).
-    agent: Option<String>,
-    /// `first` or `second`: when the person moves (default first).
-    person: Option<String>,
-    /// Seed of the computer's random choices (default 0).
-    seed: Option<u64>,
-}
-
-/// `POST /api/game/{id}/pick`'s body.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct PickRequest {
-    /// The pit, as the person numbers it (1 to n own, n+1 to 2n the
-    /// computer's row under scope any).
-    pit: u32,
-}
-
-/// The computer's agent for a request: a level or an agent description
-/// whose cost the server can bound.
-fn agent_of(req: &NewGame) -> Result<(AgentSpec, Option<Level>), ApiError> {
-    match (&req.level, &req.agent) {
-        (Some(_), Some(_)) => Err(ApiError::bad(
-            "give level or agent, not both: a level is a named agent",
-        )
-        .field("agent")),
-        (Some(l), None) => {
-            let level = l
-                .parse::<Level>()
-                .map_err(|e| ApiError::bad(e.to_string()).field("level"))?;
-            Ok((level.agent(), Some(level)))
-        }
-        (None, Some(a)) => {
-            let spec = a
-                .parse::<AgentSpec>()
-                .map_err(|e| ApiError::bad(e.to_string()).field("agent"))?;
-            let too_much = match spec {
-                AgentSpec::Minimax(d) if d > MAX_WEB_MINIMAX => Some(format!(
-                    "depth {d}: the server allows minimax to {MAX_WEB_MINIMAX}"
-                )),
-                AgentSpec::AlphaBeta(d) if d > MAX_WEB_ALPHABETA => Some(format!(
-                    "depth {d}: the server allows alphabeta to {MAX_WEB_ALPHABETA}"
-                )),
-                AgentSpec::Mcts(p) | AgentSpec::MonteCarlo(p) if p > MAX_WEB_PLAYOUTS => Some(
-                    format!("{p} playouts: the server allows at most {MAX_WEB_PLAYOUTS}"),
-                ),
-                _ => None,
-            };
-            match too_much {
-                Some(why) => Err(ApiError::bad(format!("agent {a:?}: {why}")).field("agent")),
-                None => Ok((spec, None)),
-            }
-        }
-        (None, None) => Ok((Level::Medium.agent(), Some(Level::Medium))),
-    }
-}
-
 /// A new game id: random, so that one page cannot guess another's game.
 fn new_id() -> String {
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
@@ -188,132 +112,6 @@ fn new_id() -> String {
             .map_or(0, |d| d.as_nanos()),
     );
     format!("{:016x}", h.finish())
-}
-
-/// The pit `p` of the computer (its numbering) as the person numbers it.
-fn seen_by_person(p: Pit, n: usize) -> Pit {
-    let k = p.number() as usize;
-    let yours = if k <= n { k + n } else { k - n };
-    Pit::new(yours as u32, n).expect("a pit of the board")
-}
-
-fn outcome_name(o: PickOutcome) -> &'static str {
-    match o {
-        PickOutcome::FreeTurn => "free-turn",
-        PickOutcome::TurnOver => "turn-over",
-        PickOutcome::GameOver => "game-over",
-    }
-}
-
-/// The board as the person sees it: their row 1..n, the computer's
-/// n+1..2n, both stores.
-fn board_json(state: &GameState, person: Side) -> Value {
-    let b = state.board_from(person);
-    json!({
-        "pits": b.pits(),
-        "store": b.store(),
-        "opponent_store": b.opponent_store(),
-        "board": b.one_line(),
-    })
-}
-
-/// One pick for the page: who, which pit (as the picker and as the
-/// person numbers it), what happened, and the board after it.
-fn played_json(p: &Played, person: Side) -> Value {
-    let n = p.after.pits_per_side();
-    let free = p.outcome == PickOutcome::FreeTurn;
-    let (by, seen, said) = if p.by == person {
-        ("person", p.pit, trace_text(&p.trace, free))
-    } else {
-        let seen = |pit: Pit| seen_by_person(pit, n);
-        (
-            "computer",
-            seen(p.pit),
-            trace_text_seen(&p.trace, free, &seen, "its store"),
-        )
-    };
-    json!({
-        "by": by,
-        "pit": p.pit.number(),
-        "pit_seen": seen.number(),
-        "outcome": outcome_name(p.outcome),
-        "said": said,
-        "after": board_json(&p.after, person),
-    })
-}
-
-/// The game document: everything a page needs to draw the game now.
-fn game_json(e: &Entry, s: &GameSession, played: &[Played], hint: Option<&[Pit]>) -> Value {
-    let st = s.state();
-    let person = s.person();
-    let over = st.is_over();
-    let to_move = if over {
-        Value::Null
-    } else if s.persons_turn() {
-        json!("person")
-    } else {
-        json!("computer")
-    };
-    let result = over.then(|| {
-        let (you, them) = (st.store(person), st.store(person.other()));
-        json!({
-            "person": you,
-            "computer": them,
-            "winner": match you.cmp(&them) {
-                std::cmp::Ordering::Greater => "person",
-                std::cmp::Ordering::Less => "computer",
-                std::cmp::Ordering::Equal => "draw",
-            },
-        })
-    });
-    let legal: Vec<u32> = if s.persons_turn() {
-        st.legal_picks().iter().map(|p| p.number() as u32).collect()
-    } else {
-        Vec::new()
-    };
-    let mut doc = json!({
-        "format": GAME_FORMAT,
-        "id": e.id,
-        "rules": st.rules(),
-        "preset": crate::format::json::preset_name(st.rules()),
-        "pits_per_side": st.pits_per_side(),
-        "level": e.level.map(Level::name),
-        "agent": s.agent().to_string(),
-        "person": person,
-        "seed": s.seed(),
-        "turn": st.turn(),
-        "to_move": to_move,
-        "over": over,
-        "result": result,
-        "helped": s.helped(),
-        "legal": legal,
-        "position": board_json(st, person),
-        "played": played.iter().map(|p| played_json(p, person)).collect::<Vec<_>>(),
-    });
-    if let Some(h) = hint {
-        doc["hint"] = json!(h.iter().map(|p| p.number()).collect::<Vec<_>>());
-    }
-    doc
-}
-
-/// The game layer's refusal as an API error.
-fn game_error(e: GameError, seconds: f64) -> ApiError {
-    match e {
-        GameError::IllegalPick { .. } => ApiError::bad(e.to_string()).field("pit"),
-        GameError::Stopped => ApiError::status(StatusCode::SERVICE_UNAVAILABLE.as_u16(),
-            format!(
-                "the computer did not finish its search within {seconds} s (the server's --seconds) or the request was closed; \
-                 the game is as it was before: choose a lower level or a smaller board"
-            ),
-        ),
-        GameError::TableTooLarge { .. } => {
-            ApiError::status(StatusCode::SERVICE_UNAVAILABLE.as_u16(), e.to_string())
-        }
-        GameError::AgentFailed(_) => {
-            ApiError::status(StatusCode::INTERNAL_SERVER_ERROR.as_u16(), e.to_string())
-        }
-        _ => ApiError::bad(e.to_string()),
-    }
 }
 
 /// Drop the games idle past the server's idle time.
@@ -397,58 +195,20 @@ fn with_deadline<T>(cancel: &AtomicBool, seconds: f64, f: impl FnOnce() -> T) ->
     })
 }
 
-/// The computer's whole turn when it is to move; a stopped turn takes the
-/// person's last turn back, so the game is where the person can go on.
-fn computer_moves(
-    s: &mut GameSession,
-    cancel: &AtomicBool,
-    seconds: f64,
-    played: &mut Vec<Played>,
-) -> Result<(), ApiError> {
-    match s.computer_turn_until(cancel) {
-        Ok(turn) => {
-            played.extend(turn);
-            Ok(())
-        }
-        Err(e) => {
-            if matches!(e, GameError::Stopped) && !played.is_empty() {
-                s.undo();
-            }
-            Err(game_error(e, seconds))
-        }
-    }
-}
-
 /// `POST /api/game/new`: start a game; when the computer moves first its
 /// turn is in `played`.
 pub(crate) async fn new_game(state: Shared_, body: Body) -> ApiResult {
     let state = state.0;
     let req: NewGame = read(&state, body).await?;
-    let (rules, board) = req.position.resolve_or(Some(Preset::Kalah))?;
-    let (spec, level) = agent_of(&req)?;
-    let person = match req.person.as_deref() {
-        None | Some("first") => Side::First,
-        Some("second") => Side::Second,
-        Some(other) => {
-            return Err(ApiError::bad(format!(
-                "person {other:?} is not allowed: use first (you start) or second (the computer starts)"
-            ))
-            .field("person"))
-        }
-    };
-    let start = GameState::new(board, Side::First, rules)
-        .map_err(|e| ApiError::bad(e.to_string()).field("stones"))?;
-    let bytes = spec.memory_bytes(rules, start.pits_per_side(), start.stones_in_pits());
     let cap = state.config.max_memory;
-    if bytes > cap {
-        return Err(ApiError::status(StatusCode::SERVICE_UNAVAILABLE.as_u16(),
-            format!(
-                "the {spec} computer needs {bytes} bytes of tables, more than the server's --max-memory of {cap}; choose a lower level"
-            ),
-        )
-        .field(if level.is_some() { "level" } else { "agent" }));
-    }
-    let seed = req.seed.unwrap_or(0);
+    let NewGameSpec {
+        start,
+        person,
+        spec,
+        level,
+        seed,
+        bytes,
+    } = req.check(cap, &format!("the server's --max-memory of {cap}"))?;
     let seconds = state.config.seconds;
     // Build the agent (its tables) and play the computer's first turn off
     // the async threads.
@@ -517,13 +277,14 @@ pub(crate) async fn new_game(state: Shared_, body: Body) -> ApiResult {
             "game lock poisoned",
         )
     })?;
-    Ok(Json(game_json(&entry, &s, &played, None)).into_response())
+    Ok(Json(game_json(&entry.id, entry.level, &s, &played, None)).into_response())
 }
 
 /// `GET /api/game/{id}`: the game now.
 pub(crate) async fn get_game(state: Shared_, Path(id): Path<String>) -> ApiResult {
     let entry = find(&state.0, &id)?;
-    quick(&entry, |s, e| Ok(game_json(e, s, &[], None))).map(|doc| Json(doc).into_response())
+    quick(&entry, |s, e| Ok(game_json(&e.id, e.level, s, &[], None)))
+        .map(|doc| Json(doc).into_response())
 }
 
 /// `POST /api/game/{id}/pick`: the person's pick, then the computer's
@@ -537,7 +298,7 @@ pub(crate) async fn pick(state: Shared_, Path(id): Path<String>, body: Body) -> 
         let mine = s.pick(req.pit).map_err(|e| game_error(e, seconds))?;
         let mut played = vec![mine];
         computer_moves(s, cancel, seconds, &mut played)?;
-        Ok(game_json(e, s, &played, None))
+        Ok(game_json(&e.id, e.level, s, &played, None))
     })
     .await
     .map(|doc| Json(doc).into_response())
@@ -552,7 +313,7 @@ pub(crate) async fn hint(state: Shared_, Path(id): Path<String>) -> ApiResult {
     let _reserved = HintBytes::take(&state, entry.bytes)?;
     with_session(&state, entry, move |s, e, cancel| {
         let picks = s.hint_until(cancel).map_err(|e| game_error(e, seconds))?;
-        Ok(game_json(e, s, &[], Some(&picks)))
+        Ok(game_json(&e.id, e.level, s, &[], Some(&picks)))
     })
     .await
     .map(|doc| Json(doc).into_response())
@@ -566,7 +327,7 @@ pub(crate) async fn undo(state: Shared_, Path(id): Path<String>) -> ApiResult {
     let entry = find(&state, &id)?;
     quick(&entry, |s, e| {
         let undone = s.undo();
-        let mut doc = game_json(e, s, &[], None);
+        let mut doc = game_json(&e.id, e.level, s, &[], None);
         doc["undone"] = json!(undone);
         Ok(doc)
     })

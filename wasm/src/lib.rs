@@ -4,9 +4,8 @@
 //! The pages talk to it as they talk to the server: a method, a path and a
 //! JSON body in; a status and a JSON document out, built by the same code
 //! ([`mancala_sweep::api`]). `web/engine.js` runs it in a Web Worker, so a
-//! search never freezes the page, and Stop ends the worker (the module
-//! holds nothing worth keeping between requests but the puzzle
-//! collections, read again on the next start).
+//! search never freezes the page, and Stop ends the worker (and the games
+//! it held; the puzzle collections are read again on the next start).
 //!
 //! The boundary is a few plain exports rather than wasm-bindgen: the
 //! request and the answer are text, and the module needs nothing from the
@@ -22,7 +21,9 @@
 //!   `mancala_sweep.event(ptr, len)`: one progress event, `"progress\n"`
 //!   then its JSON, sent while a `/stream` request runs.
 
+use mancala_sweep::api::games::{computer_moves, game_error, game_json, NewGame, PickRequest};
 use mancala_sweep::api::{self, AnalyzeRequest, CheckRequest, FindRequest, ReplayRequest};
+use mancala_sweep::game::{GameSession, Level};
 use mancala_sweep::puzzle::Collection;
 use mancala_sweep::search::{self, Listing, Phase, Progress, SolveOptions};
 use serde_json::{json, Value};
@@ -83,6 +84,8 @@ pub fn answer(
     event: &(dyn Fn(&Value) + Sync),
 ) -> (u16, Value) {
     match route(method, path, body, event) {
+        // A game deleted: no document, as `serve` answers.
+        Ok(Value::Null) => (204, json!({})),
         Ok(doc) => (200, doc),
         Err(e) => (e.status, e.doc()),
     }
@@ -146,17 +149,108 @@ fn route(
             let (c, p) = api::lookup(collections()?, name, id)?;
             api::check(c, p, &req, 10.0, &never)
         }
-        ("POST", ["api", "game", ..]) | ("GET", ["api", "game", ..]) | ("DELETE", ["api", "game", ..]) => {
-            Err(api::Error::status(
-                404,
-                "games against the computer need `mancala-sweep serve` for now; this static site analyses, solves and plays puzzles",
-            ))
+        ("POST", ["api", "game", "new"]) => {
+            let req: NewGame = api::parse(body, BODY_LIMIT)?;
+            let g = req.check(MAX_MEMORY, &memory_words())?;
+            let mut session = GameSession::new(g.start, g.person, g.spec, g.seed)
+                .map_err(|e| game_error(e, BUDGET_SECONDS))?;
+            let mut played = Vec::new();
+            computer_moves(&mut session, &never, BUDGET_SECONDS, &mut played)?;
+            GAMES.with(|games| {
+                let mut games = games.borrow_mut();
+                let id = games.add(session, g.level);
+                let (s, level) = &games.map[&id];
+                Ok(game_json(&id, *level, s, &played, None))
+            })
         }
-        _ => Err(api::Error::status(
-            404,
-            format!("no such endpoint {method} {path}; the engine answers POST /api/solve, /api/solve/stream, /api/analyze, /api/analyze/stream, /api/replay, /api/find, GET /api/puzzles, /api/puzzles/{{collection}}/{{id}}, POST /api/puzzles/{{collection}}/{{id}}/check"),
-        )),
+        (method, ["api", "game", id, rest @ ..]) => GAMES.with(|games| {
+            let mut games = games.borrow_mut();
+            if (method, rest) == ("DELETE", &[][..]) {
+                games.find(id)?;
+                games.map.remove(*id);
+                return Ok(Value::Null);
+            }
+            let (s, level) = games.find(id)?;
+            let level = *level;
+            match (method, rest) {
+                ("GET", []) => Ok(game_json(id, level, s, &[], None)),
+                ("POST", ["pick"]) => {
+                    let req: PickRequest = api::parse(body, BODY_LIMIT)?;
+                    let mine = s.pick(req.pit).map_err(|e| game_error(e, BUDGET_SECONDS))?;
+                    let mut played = vec![mine];
+                    computer_moves(s, &never, BUDGET_SECONDS, &mut played)?;
+                    Ok(game_json(id, level, s, &played, None))
+                }
+                ("POST", ["hint"]) => {
+                    let picks = s
+                        .hint_until(&never)
+                        .map_err(|e| game_error(e, BUDGET_SECONDS))?;
+                    Ok(game_json(id, level, s, &[], Some(&picks)))
+                }
+                ("POST", ["undo"]) => {
+                    let undone = s.undo();
+                    let mut doc = game_json(id, level, s, &[], None);
+                    doc["undone"] = json!(undone);
+                    Ok(doc)
+                }
+                _ => Err(no_endpoint(method, path)),
+            }
+        }),
+        _ => Err(no_endpoint(method, path)),
     }
+}
+
+/// The 404 of a path the engine does not answer, listing what it does.
+fn no_endpoint(method: &str, path: &str) -> api::Error {
+    api::Error::status(
+        404,
+        format!("no such endpoint {method} {path}; the engine answers POST /api/solve, /api/solve/stream, /api/analyze, /api/analyze/stream, /api/replay, /api/find, GET /api/puzzles, /api/puzzles/{{collection}}/{{id}}, POST /api/puzzles/{{collection}}/{{id}}/check, POST /api/game/new, GET /api/game/{{id}}, POST /api/game/{{id}}/pick, /hint, /undo, DELETE /api/game/{{id}}"),
+    )
+}
+
+/// Games held at once; a new one drops the oldest.
+const MAX_GAMES: usize = 8;
+
+/// The games of this page, in the worker's memory: Stop ends the worker
+/// and the games with it (the page starts a new one).
+#[derive(Default)]
+struct Games {
+    map: std::collections::HashMap<String, (GameSession, Option<Level>)>,
+    /// Ids given so far, oldest first.
+    order: std::collections::VecDeque<String>,
+    next: u64,
+}
+
+impl Games {
+    /// Keep `session`; its id.
+    fn add(&mut self, session: GameSession, level: Option<Level>) -> String {
+        while self.map.len() >= MAX_GAMES {
+            match self.order.pop_front() {
+                Some(old) => {
+                    self.map.remove(&old);
+                }
+                None => break,
+            }
+        }
+        self.next += 1;
+        let id = format!("g{}", self.next);
+        self.order.push_back(id.clone());
+        self.map.insert(id.clone(), (session, level));
+        id
+    }
+
+    fn find(&mut self, id: &str) -> Result<&mut (GameSession, Option<Level>), api::Error> {
+        self.map.get_mut(id).ok_or_else(|| {
+            api::Error::status(
+                404,
+                format!("no game {id:?}: this page's engine was restarted (Stop ends it) or the game made room for newer ones; start a new one"),
+            )
+        })
+    }
+}
+
+thread_local! {
+    static GAMES: std::cell::RefCell<Games> = std::cell::RefCell::new(Games::default());
 }
 
 /// Answer a request in the boundary's text form: `"METHOD /path\n"` and
@@ -239,7 +333,7 @@ mod tests {
         (
             status.parse().unwrap(),
             serde_json::from_str(doc).unwrap(),
-            events.get(),
+            events.into_inner(),
         )
     }
 
@@ -259,6 +353,20 @@ mod tests {
         let (s, doc, _) = ask("GET /api/puzzles\n");
         assert_eq!(s, 200);
         assert!(!doc["collections"].as_array().unwrap().is_empty());
+        let (s, game, _) = ask("POST /api/game/new\n{\"pits\":3,\"stones\":1,\"level\":\"easy\"}");
+        assert_eq!(
+            (s, game["to_move"].as_str()),
+            (200, Some("person")),
+            "{game}"
+        );
+        let id = game["id"].as_str().unwrap();
+        let pit = game["legal"][0].as_u64().unwrap();
+        let (s, after, _) = ask(&format!("POST /api/game/{id}/pick\n{{\"pit\":{pit}}}"));
+        assert_eq!(s, 200, "{after}");
+        assert!(!after["played"].as_array().unwrap().is_empty());
+        assert_eq!(ask(&format!("POST /api/game/{id}/undo\n")).0, 200);
+        assert_eq!(ask(&format!("DELETE /api/game/{id}\n")).0, 204);
+        assert_eq!(ask(&format!("GET /api/game/{id}\n")).0, 404);
         assert_eq!(ask("GET /api/nothing\n").0, 404);
         assert_eq!(ask("\n").0, 404);
     }
