@@ -707,6 +707,7 @@ function drawAn() {
     b.addEventListener("click", () => goTo(t.to));
     li.appendChild(b); ol.appendChild(li);
   });
+  if (!AN.line.length) ol.innerHTML = `<li class="none">None yet: tap a turn, or the pits picked.</li>`;
   const bounds = anBounds();
   $("an-first").disabled = $("an-back").disabled = AN.busy || AN.at === 0;
   $("an-fwd").disabled = AN.busy || !bounds.some((b) => b > AN.at);
@@ -736,7 +737,6 @@ function showAnalysis(doc, p, final) {
   const lean = total ? Math.sign(vy) * Math.sqrt(Math.min(1, Math.abs(vy) / total)) : 0;
   $("an-eval-fill").style.width = `${50 + 50 * lean}%`;
   $("an-eval-text").textContent = (vy > 0 ? `You +${vy}` : vy < 0 ? `Opponent +${-vy}` : "Even") + (doc.exact ? " (exact)" : ` (about, depth ${doc.depth})`);
-  $("an-eval").setAttribute("aria-label", "evaluation: " + $("an-eval-text").textContent);
   const b = doc.turns[0], picks = b.picks.map((k) => turnPit(p, k));
   $("an-best").innerHTML = `Best for ${who}: tap <b id="an-best-pit">${picks[0]}</b>` +
     (picks.length > 1 ? `, then ${picks.slice(1).join(", ")}` : "") + `: <span id="an-value" data-value="${b.value}" data-exact="${b.exact}">${turnText(b)}</span>`;
@@ -835,7 +835,7 @@ const playTurn = (picks) => anPlay(picks, true);
 // each drawn before the next; then keep the line in the link and analyse.
 async function anPlay(picks, animate) {
   if (AN.busy) return;
-  AN.busy = true; AN.editing = false; stopAnalysis();
+  AN.busy = true; AN.editing = false; stopAnalysis(); clearAnalysis("Playing…");
   const pg = $("page-analyze");
   clearErrors(pg); $("an-error").textContent = "";
   drawAn();
