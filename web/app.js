@@ -618,6 +618,8 @@ async function playPick(p, k, again) {
   try { doc = await retryBusy(() => request("POST", `/api/game/${anSession.id}/pick`, { pit: turnPit(p, k) })); }
   catch (e) {
     if (e.status === 404 && !again) { anSession = null; return playPick(p, k, true); } // the game expired
+    // The server numbers the pits from the mover's side.
+    if (e.field === "pit" && p.mover === "opp") e.message = `Pit ${k} is pit ${turnPit(p, k)} from the opponent's side: ${e.message}`;
     throw e;
   }
   const mine = doc.played[0];
@@ -784,11 +786,11 @@ function stopAnalysis(user) {
 }
 function scheduleAnalysis(ms) { stopAnalysis(); anTimer = setTimeout(analyse, ms); }
 
-async function analyse() {
+async function analyse(keepErrors) {
   stopAnalysis();
-  const p = cur(), pg = $("page-analyze");
+  const p = cur();
   if (page !== "analyze" || !p || AN.busy) return;
-  $("an-error").textContent = ""; clearErrors(pg);
+  if (keepErrors !== true) anError({ message: "" });
   if (p.over) { clearAnalysis(); drawAn(); return; }
   const seq = ++anSeq, ctl = new AbortController(), key = posKey(p);
   anCtl = ctl;
@@ -811,15 +813,24 @@ async function analyse() {
     if (seq !== anSeq) return;
     if (e.name === "AbortError") {
       if (latest) showAnalysis(latest, p, false);
-      $("an-status").textContent = "Stopped: " + ($("an-status").textContent.replace(/^Thinking(: )?/, "") || "no answer yet.");
+      $("an-status").textContent = "Stopped: " + ($("an-status").textContent.replace(/^Thinking(: )?/, "").replace(/…$/, ".") || "no answer yet.");
       $("an-again").hidden = false;
     } else {
       $("an-status").textContent = "";
-      showError(pg, "an-", e, $("an-error"));
+      anError(e);
     }
   } finally {
     if (seq === anSeq) { anCtl = null; $("an-stop").hidden = true; }
   }
+}
+
+// A server error beside its field (the fields of the analysis and of a
+// pick), else under the buttons; what the editor refused as typed stays.
+function anError(e) {
+  for (const f of ["board", "rules", "seconds", "pit"]) $("an-err-" + f).textContent = "";
+  $("an-error").textContent = "";
+  const el = e.field && $("an-err-" + e.field);
+  if (el && !el.closest("[hidden]")) el.textContent = e.message; else $("an-error").textContent = e.message;
 }
 
 // ---- playing ----
@@ -836,9 +847,9 @@ const playTurn = (picks) => anPlay(picks, true);
 async function anPlay(picks, animate) {
   if (AN.busy) return;
   AN.busy = true; AN.editing = false; stopAnalysis(); clearAnalysis("Playing…");
-  const pg = $("page-analyze");
-  clearErrors(pg); $("an-error").textContent = "";
+  anError({ message: "" });
   drawAn();
+  let failed = false;
   try {
     for (let i = 0; i < picks.length; i++) {
       await advance(picks[i]);
@@ -846,11 +857,11 @@ async function anPlay(picks, animate) {
       if (animate && i + 1 < picks.length) await sleep(450);
     }
   } catch (e) {
-    showError(pg, "an-", e, $("an-error"));
+    anError(e); failed = true;
   } finally {
     AN.busy = false;
   }
-  saveUrl(true); drawAn(); analyse();
+  saveUrl(true); drawAn(); analyse(failed);
 }
 
 function goTo(at) {
@@ -904,7 +915,9 @@ $("an-done").addEventListener("click", () => $("an-edit").click());
 $("an-count").addEventListener("input", () => { const v = readCount($("an-count"), 0, 255, "Stones"); if (v !== null && v !== cellCount(cur())) setCount(v); });
 $("an-minus").addEventListener("click", () => { const v = cellCount(cur()); if (v > 0) setCount(v - 1); });
 $("an-plus").addEventListener("click", () => { const v = cellCount(cur()); if (v < 255) setCount(v + 1); });
-$("an-pits").addEventListener("input", () => {
+// Pits a side: checked as typed, a new start position once the field is left.
+$("an-pits").addEventListener("input", () => readCount($("an-pits"), 1, 16, "Pits a side"));
+$("an-pits").addEventListener("change", () => {
   const k = readCount($("an-pits"), 1, 16, "Pits a side");
   if (k === null || k === AN.n) return;
   const s = readCount($("an-stones"), 0, 255, "Stones a pit");
