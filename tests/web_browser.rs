@@ -475,11 +475,8 @@ async fn analyze_page(c: &Client, url: &str, addr: SocketAddr) {
         .click()
         .await
         .unwrap();
-    wait_js(
-        c,
-        "return document.querySelectorAll('#an-turns .turn').length > 0;",
-    )
-    .await;
+    // A progress event of the 30 s search has been drawn.
+    wait_for_text(c, "#an-status", "Thinking:").await;
     click(c, "#an-stop").await;
     wait_for_text(c, "#an-status", "Stopped").await;
     check!(!c

@@ -980,12 +980,13 @@ async function anFromUrl() {
   const token = ++anLoad, q = new URLSearchParams(location.search), pg = $("page-analyze");
   stopAnalysis(); clearErrors(pg); $("an-error").textContent = "";
   let rules = q.get("rules") || "capture";
-  if (!AN_RULES[rules]) { $("an-err-rules").textContent = `The link's rules "${rules}" are not known here; showing GamePigeon capture.`; rules = "capture"; }
+  let linkError = false;
+  if (!AN_RULES[rules]) { $("an-err-rules").textContent = `The link's rules "${rules}" are not known here; showing GamePigeon capture.`; rules = "capture"; linkError = true; }
   const mover = q.get("to") === "opp" ? "opp" : "you";
   let start = uniform(6, 4, mover);
   if (q.get("board")) {
     try { const b = parseBoard(q.get("board")); start = { pits: b.pits, store: b.store, oppStore: b.oppStore, mover, over: false, result: null }; }
-    catch (e) { $("an-err-board").textContent = "The link's board: " + e.message; }
+    catch (e) { $("an-err-board").textContent = "The link's board: " + e.message; linkError = true; }
   }
   const line = (q.get("line") || "").split(",").filter((x) => x !== "").map((x) => (/^\d+$/.test(x) ? Number(x) : 0));
   const at = q.has("at") && /^\d+$/.test(q.get("at")) ? Number(q.get("at")) : line.length;
@@ -1009,11 +1010,12 @@ async function anFromUrl() {
     } catch (e) {
       if (token !== anLoad) return;
       $("an-error").textContent = `The link's pick ${i + 1} (pit ${line[i]}): ${e.message}`;
+      linkError = true;
     } finally { if (token === anLoad) AN.busy = false; }
     AN.at = Math.min(at, AN.line.length);
   }
   drawAn();
-  analyse();
+  analyse(linkError);
 }
 window.addEventListener("popstate", () => { anFromUrl(); if (page !== "analyze") showPage("analyze"); });
 
