@@ -3,69 +3,17 @@
 const $ = (id) => document.getElementById(id);
 
 // ---- the engine: every call goes through `request` (one JSON answer) or
-// `stream` (server-sent events). Nothing else in the pages calls fetch, so
-// that another engine (the library in a Web Worker) can stand in here.
-
-// Every API error is {"error": "...", "field"?: "..."}; the thrown Error
-// carries the field (and the status) so that the page can show the message
-// beside that field.
-function apiError(doc, status) {
-  const err = new Error(doc.error || ("HTTP " + status));
-  err.field = doc.field; err.status = status;
-  return err;
-}
-
-async function send(method, path, body, signal) {
-  const res = await fetch(path, {
-    method,
-    headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-    signal,
-  });
-  if (!res.ok) {
-    let doc;
-    try { doc = await res.json(); } catch (e) { doc = { error: "the server answered " + res.status }; }
-    throw apiError(doc, res.status);
-  }
-  return res;
-}
-
-async function request(method, path, body, signal) {
-  const res = await send(method, path, body, signal);
-  if (res.status === 204) return {};
-  try { return await res.json(); } catch (e) { throw apiError({ error: "the server answered " + res.status }, res.status); }
-}
+// `stream` (progress documents, then the result). Both hand it to
+// backend.js, which asks the server of `mancala-sweep serve` or the engine
+// compiled to WebAssembly in a Web Worker; nothing in the pages calls fetch.
+// A failure is an Error with the API's message, its `field` (so that the
+// page can show it beside that field) and `status`; Stop (aborting
+// `signal`) throws an AbortError and stops the search.
+const request = (method, path, body, signal) => backend.call(method, path, body, signal);
 const api = (method, path, body) => request(method, path, body);
-
-// POST `path` and read its server-sent events from fetch (so that Stop can
-// abort it; aborting stops the search): `progress` events go to
-// `onProgress` while the search runs, then the one `result` is returned or
-// the one `error` thrown. Bad input is refused before the stream starts,
-// with a JSON error and its status.
-async function stream(path, body, signal, onProgress) {
-  const res = await send("POST", path, body, signal);
-  const reader = res.body.getReader(), dec = new TextDecoder();
-  let buf = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the server closed the stream before the result");
-    buf += dec.decode(value, { stream: true });
-    let cut;
-    while ((cut = buf.indexOf("\n\n")) >= 0) {
-      const block = buf.slice(0, cut); buf = buf.slice(cut + 2);
-      let event = "message", data = "";
-      for (const l of block.split("\n")) {
-        if (l.startsWith("event:")) event = l.slice(6).trim();
-        else if (l.startsWith("data:")) data += l.slice(5).trim();
-      }
-      if (!data) continue;
-      const doc = JSON.parse(data);
-      if (event === "progress") { if (onProgress) onProgress(doc); }
-      else if (event === "result") return doc;
-      else if (event === "error") throw apiError(doc, 200);
-    }
-  }
-}
+// POST `path` + "/stream": `onProgress` gets each progress document while
+// the search runs, then the result is returned (or the error thrown).
+const stream = (path, body, signal, onProgress) => backend.stream(path, body, onProgress || (() => {}), signal);
 
 // Put each error beside its field: the element `${prefix}err-${field}`
 // when the page has one, else `fallback`. Clears the page's old errors.
@@ -190,7 +138,7 @@ async function solve(kind) {
 
 // POST /api/solve/stream: "progress" events while the search runs, then
 // the /api/solve document.
-const solveStream = (body, signal) => stream("/api/solve/stream", body, signal, showProgress);
+const solveStream = (body, signal) => stream("/api/solve", body, signal, showProgress);
 
 function showProgress(p) {
   const pass = p.phase === "forward" ? "Counting" : "Marking the best lines";
@@ -805,7 +753,7 @@ async function analyse(keepErrors) {
     latest = doc;
   };
   try {
-    const doc = await retryBusy(() => stream("/api/analyze/stream", body, ctl.signal, onProgress));
+    const doc = await retryBusy(() => stream("/api/analyze", body, ctl.signal, onProgress));
     done = true;
     if (seq === anSeq && posKey(cur()) === key) showAnalysis(doc, p, true);
   } catch (e) {
