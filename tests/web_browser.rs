@@ -152,8 +152,15 @@ async fn the_pages_in_chromium() {
     let c = client.expect("chromedriver answers");
     let url = format!("http://{addr}/");
 
-    // Solve: the avalanche opening is 43, and the first pit of the line is lit.
+    // The first page is Analyze.
     c.goto(&url).await.unwrap();
+    check_eq!(
+        attr(&c, "button[data-page=analyze]", "aria-current").await,
+        "page"
+    );
+
+    // Solve: the avalanche opening is 43, and the first pit of the line is lit.
+    click(&c, "button[data-page=solve]").await;
     click(&c, "#solve").await;
     check_eq!(text(&c, "#best").await, "43");
     check_eq!(id_of(&c, ".pit.next").await, "pit-6");
@@ -264,6 +271,19 @@ async fn the_pages_in_chromium() {
         "focus went to {focused}"
     );
 
+    // "Analyse this game": the game so far (pit 3, a free turn) opens on the
+    // Analyze page, with the same board and the move in its list.
+    let play_board = pit_counts(&c, "gpit").await;
+    click(&c, "#g-analyze").await;
+    wait_for_text(&c, "#an-moves", "You: 3").await;
+    wait_for_text(&c, "#an-turn", "You pick again").await;
+    check_eq!(pit_counts(&c, "an-pit").await, play_board);
+    let search = c.execute("return location.search;", vec![]).await.unwrap();
+    check_eq!(
+        search.as_str(),
+        Some("?rules=kalah&board=4,4,4,4,4,4/0,0/4,4,4,4,4,4&to=you&line=3")
+    );
+
     // Atlas: the avalanche table; the 6x4 cell shows 43 and its line.
     click(&c, "button[data-page=atlas]").await;
     click(&c, "#acell-6-4").await;
@@ -281,7 +301,7 @@ async fn the_pages_in_chromium() {
 
     // Phone width: every page fits.
     c.set_window_size(360, 800).await.unwrap();
-    for page in ["solve", "play", "atlas"] {
+    for page in ["analyze", "solve", "play", "atlas"] {
         click(&c, &format!("button[data-page={page}]")).await;
         settle().await;
         let wide = c
@@ -295,6 +315,9 @@ async fn the_pages_in_chromium() {
         shot(&c, &format!("{page}-360.png")).await;
     }
 
+    // Analyze at 390 px: a whole game, the link, errors beside fields, Stop.
+    analyze_page(&c, &url, addr).await;
+
     // Nothing went anywhere but this server.
     let names = c
         .execute("return performance.getEntriesByType('resource').map(e => e.name).concat([location.href]);", vec![])
@@ -306,6 +329,284 @@ async fn the_pages_in_chromium() {
     }
     c.close().await.unwrap();
     let _ = std::fs::remove_dir_all(profile);
+}
+
+/// The Analyze page at 390 px, as a phone player uses it: enter a small
+/// position, play the best turn, tap the opponent's picks, to the end of the
+/// game; every value shown is the one the API gives for that position.
+async fn analyze_page(c: &Client, url: &str, addr: SocketAddr) {
+    c.set_window_size(390, 900).await.unwrap();
+    c.goto(url).await.unwrap();
+    click(c, "button[data-page=analyze]").await;
+    // Enter Kalah, 3 pits a side, 1 stone a pit, then a second stone in pit 2.
+    if attr(c, "#an-edit", "aria-pressed").await != "true" {
+        click(c, "#an-edit").await;
+    }
+    c.find(Locator::Css("#an-rules option[value=kalah]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    // Bad entries are refused beside their fields as they are typed.
+    retype(c, "#an-pits", "17").await;
+    let msg = text(c, "#an-err-pits").await;
+    check!(msg.contains("1 to 16"), "{msg}");
+    retype(c, "#an-pits", "3").await;
+    check_eq!(text(c, "#an-err-pits").await, "");
+    retype(c, "#an-stones", "1").await;
+    click(c, "#an-start").await;
+    click(c, "#an-pit-2").await;
+    click(c, "#an-plus").await;
+    check_eq!(pit_counts(c, "an-pit").await, vec![1, 2, 1, 1, 1, 1]);
+    retype(c, "#an-count", "abc").await;
+    let msg = text(c, "#an-err-count").await;
+    check!(msg.contains("\"abc\" is not one"), "{msg}");
+    check_eq!(text(c, "#an-pit-2").await, "2");
+    retype(c, "#an-count", "2").await;
+    check_eq!(text(c, "#an-err-count").await, "");
+    click(c, "#an-done").await;
+    check_eq!(text(c, "#an-text").await, "1 1 1 / 0 0 / 1 2 1");
+
+    // The game, to its end: the best turn each time, the opponent's entered by
+    // tapping their pits one pick at a time.
+    let mut first_value = None;
+    let mut picks = 0;
+    loop {
+        wait_js(
+            c,
+            "return /^Game over/.test(document.getElementById('an-turn').textContent) || /^Done/.test(document.getElementById('an-status').textContent);",
+        )
+        .await;
+        let turn = text(c, "#an-turn").await;
+        if turn.starts_with("Game over") {
+            break;
+        }
+        let board = text(c, "#an-text").await;
+        let api = post(
+            addr,
+            "/api/analyze",
+            &serde_json::json!({"rules": "kalah", "board": board, "nodes": 100000}).to_string(),
+        )
+        .await;
+        let shown: i64 = attr(c, "#an-value", "data-value").await.parse().unwrap();
+        check_eq!(Some(shown), api["value"].as_i64(), "{board}");
+        check_eq!(attr(c, "#an-value", "data-exact").await, "true");
+        check_eq!(api["exact"].as_bool(), Some(true));
+        // The value seen from you: the game's score at its end.
+        let you = turn.starts_with("You");
+        first_value.get_or_insert(if you { shown } else { -shown });
+        let before = c.execute("return location.search;", vec![]).await.unwrap();
+        if you {
+            click(c, "#an-turn-1").await;
+        } else {
+            let best = text(c, "#an-best-pit").await;
+            click(c, &format!("#an-pit-{best}")).await;
+        }
+        picks += 1;
+        assert!(picks < 40, "the game never ended");
+        settled(c).await;
+        let after = c.execute("return location.search;", vec![]).await.unwrap();
+        check!(before != after, "the line is not in the link: {after}");
+    }
+    // Both played their best: the final score is the first position's value.
+    let turn = text(c, "#an-turn").await;
+    let score: Vec<i64> = turn
+        .split(|ch: char| !ch.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    check_eq!(
+        Some(score[0] - score[1]),
+        first_value,
+        "{turn}: not the value of the start"
+    );
+    let moves = text(c, "#an-moves").await;
+    check!(moves.contains("Opponent:"), "{moves}");
+
+    // The link: a reload brings back the position and the whole line.
+    let search = c.execute("return location.search;", vec![]).await.unwrap();
+    c.refresh().await.unwrap();
+    wait_for_text(c, "#an-turn", "Game over").await;
+    check_eq!(text(c, "#an-turn").await, turn);
+    check_eq!(text(c, "#an-moves").await, moves);
+    let again = c.execute("return location.search;", vec![]).await.unwrap();
+    check_eq!(again, search);
+    // Back one turn with the page's button, then the browser's Back.
+    click(c, "#an-back").await;
+    wait_js(
+        c,
+        "return /^Done/.test(document.getElementById('an-status').textContent);",
+    )
+    .await;
+    let turn_back = text(c, "#an-turn").await;
+    check!(!turn_back.starts_with("Game over"), "{turn_back}");
+    check!(text(c, "#an-moves .future").await.len() > 2);
+    c.back().await.unwrap();
+    wait_for_text(c, "#an-turn", "Game over").await;
+    // Branch from the start: another first turn replaces the line.
+    click(c, "#an-first").await;
+    wait_js(
+        c,
+        "return /^Done/.test(document.getElementById('an-status').textContent);",
+    )
+    .await;
+    let second = text(c, "#an-turn-2 .picks").await;
+    click(c, "#an-turn-2").await;
+    settled(c).await;
+    check_eq!(text(c, "#an-moves").await, format!("You: {second}"));
+
+    // A board the server refuses: its message beside the board.
+    click(c, "#an-edit").await;
+    let paste = c.find(Locator::Id("an-paste")).await.unwrap();
+    paste.send_keys("200 1 1 / 0 0 / 100 1 1").await.unwrap();
+    click(c, "#an-use").await;
+    wait_for_text(c, "#an-err-board", "too many").await;
+    check_eq!(text(c, "#an-error").await, "");
+    // Stop: a long analysis of the Kalah 6x4 start is stopped with its answer so far.
+    c.goto(&format!(
+        "{url}?rules=kalah&board=4,4,4,4,4,4/0,0/4,4,4,4,4,4&to=you"
+    ))
+    .await
+    .unwrap();
+    c.find(Locator::Css("#an-seconds option[value='30']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    // A progress event of the 30 s search has been drawn.
+    wait_for_text(c, "#an-status", "Thinking:").await;
+    click(c, "#an-stop").await;
+    wait_for_text(c, "#an-status", "Stopped").await;
+    check!(!c
+        .find(Locator::Id("an-stop"))
+        .await
+        .unwrap()
+        .is_displayed()
+        .await
+        .unwrap());
+    // The answer so far stays: the ten turns of the Kalah 6x4 start, ranked.
+    check_eq!(
+        c.execute(
+            "return document.querySelectorAll('#an-turns .turn').length;",
+            vec![]
+        )
+        .await
+        .unwrap()
+        .as_u64(),
+        Some(10)
+    );
+    check!(!text(c, "#an-value").await.is_empty());
+    // The search stopped: its place is free for the next analysis.
+    click(c, "#an-again").await;
+    wait_for_text(c, "#an-status", "Thinking").await;
+    click(c, "#an-stop").await;
+    wait_for_text(c, "#an-status", "Stopped").await;
+
+    // The screenshot: the README's avalanche board, proved (a node budget,
+    // so that it is the same every time).
+    c.goto(&format!(
+        "{url}?rules=avalanche&board=2,0,5,1,3,4/8,10/1,4,0,2,6,2&to=you&nodes=2000000"
+    ))
+    .await
+    .unwrap();
+    wait_js(
+        c,
+        "return /^Done/.test(document.getElementById('an-status').textContent);",
+    )
+    .await;
+    check_eq!(text(c, "#an-value").await, "wins by 12 (exact)");
+    check_eq!(text(c, "#an-turn-1 .picks").await, "5 2 3 6 2");
+    c.execute(
+        "window.scrollTo(0, document.querySelector('.an-grid').offsetTop - 8);",
+        vec![],
+    )
+    .await
+    .unwrap();
+    shot(c, "analyze-390.png").await;
+}
+
+/// Wait until a pick or turn played on the Analyze page is drawn: the game
+/// is over, or the next analysis has started.
+async fn settled(c: &Client) {
+    wait_js(
+        c,
+        "return /^Game over/.test(document.getElementById('an-turn').textContent) || /^(Thinking|Done)/.test(document.getElementById('an-status').textContent);",
+    )
+    .await;
+}
+
+/// One POST to the server; its JSON answer.
+async fn post(addr: SocketAddr, path: &str, body: &str) -> serde_json::Value {
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let text = tokio::task::spawn_blocking(move || {
+        use std::io::{Read, Write};
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        s.write_all(request.as_bytes()).unwrap();
+        let mut text = String::new();
+        s.read_to_string(&mut text).unwrap();
+        text
+    })
+    .await
+    .unwrap();
+    let body = &text[text.find("\r\n\r\n").unwrap() + 4..];
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+/// The stone counts of the pits `{prefix}-1` .. `{prefix}-2n`.
+async fn pit_counts(c: &Client, prefix: &str) -> Vec<u64> {
+    let counts = c
+        .execute(
+            &format!("return [...document.querySelectorAll('[id^={prefix}-]')].filter(e => /^{prefix}-\\d+$/.test(e.id)).sort((a, b) => a.id.slice({len}) - b.id.slice({len})).map(e => Number(e.textContent));", len = prefix.len() + 1),
+            vec![],
+        )
+        .await
+        .unwrap();
+    counts
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect()
+}
+
+/// Replace the text of the input `css` with `keys`, as typed.
+async fn retype(c: &Client, css: &str, keys: &str) {
+    let e = c.find(Locator::Css(css)).await.unwrap();
+    e.clear().await.unwrap();
+    e.send_keys(keys).await.unwrap();
+}
+
+/// The attribute `name` of `css` (waiting for it to exist), or "".
+async fn attr(c: &Client, css: &str, name: &str) -> String {
+    c.wait()
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .attr(name)
+        .await
+        .unwrap()
+        .unwrap_or_default()
+}
+
+/// Wait (up to 20 s) until the script `js` returns true.
+async fn wait_js(c: &Client, js: &str) {
+    let start = std::time::Instant::now();
+    loop {
+        if c.execute(js, vec![]).await.unwrap().as_bool() == Some(true) {
+            CHECKS.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "never true: {js}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// Let a click's request and redraw finish.

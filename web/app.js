@@ -2,26 +2,18 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 
-// Every API error is {"error": "...", "field"?: "..."}; the thrown Error
-// carries the field so that the page can show the message beside it.
-async function request(method, path, body, signal) {
-  const res = await fetch(path, {
-    method,
-    headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-    signal,
-  });
-  if (res.status === 204) return {};
-  let doc;
-  try { doc = await res.json(); } catch (e) { doc = { error: "the server answered " + res.status }; }
-  if (!res.ok) {
-    const err = new Error(doc.error || ("HTTP " + res.status));
-    err.field = doc.field; err.status = res.status;
-    throw err;
-  }
-  return doc;
-}
+// ---- the engine: every call goes through `request` (one JSON answer) or
+// `stream` (progress documents, then the result). Both hand it to
+// backend.js, which asks the server of `mancala-sweep serve` or the engine
+// compiled to WebAssembly in a Web Worker; nothing in the pages calls fetch.
+// A failure is an Error with the API's message, its `field` (so that the
+// page can show it beside that field) and `status`; Stop (aborting
+// `signal`) throws an AbortError and stops the search.
+const request = (method, path, body, signal) => backend.call(method, path, body, signal);
 const api = (method, path, body) => request(method, path, body);
+// POST `path` + "/stream": `onProgress` gets each progress document while
+// the search runs, then the result is returned (or the error thrown).
+const stream = (path, body, signal, onProgress) => backend.stream(path, body, onProgress || (() => {}), signal);
 
 // Put each error beside its field: the element `${prefix}err-${field}`
 // when the page has one, else `fallback`. Clears the page's old errors.
@@ -33,28 +25,55 @@ function showError(section, prefix, e, fallback) {
 }
 
 // ---- pages ----
-document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => {
-  document.querySelectorAll("nav button").forEach((o) => o.removeAttribute("aria-current"));
-  b.setAttribute("aria-current", "page");
-  for (const p of ["solve", "puzzles", "play", "atlas"]) $("page-" + p).hidden = p !== b.dataset.page;
-  if (b.dataset.page === "puzzles" && !collections) loadCollections();
-  if (b.dataset.page === "atlas" && !atlas) loadAtlas();
-  if (b.dataset.page === "play" && !game && !gBusy) newGame();
-}));
+const PAGES = ["analyze", "solve", "puzzles", "play", "atlas"];
+let page = "analyze";
+function showPage(name) {
+  page = name;
+  document.querySelectorAll("nav button").forEach((o) => {
+    if (o.dataset.page === name) o.setAttribute("aria-current", "page"); else o.removeAttribute("aria-current");
+  });
+  for (const p of PAGES) $("page-" + p).hidden = p !== name;
+  if (name !== "analyze") stopAnalysis();
+  if (name === "analyze") anShown();
+  if (name === "puzzles" && !collections) loadCollections();
+  if (name === "atlas" && !atlas) loadAtlas();
+  if (name === "play" && !game && !gBusy) newGame();
+}
+document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => showPage(b.dataset.page)));
+
+// ---- board text: three rows (opponent's pits as seen, the stores, your
+// pits), separated by "/" or new lines; "#" lines are comments; the store
+// row may be left out. Returns {n, pits (1..2n in pit order), store,
+// oppStore} or throws an Error that says what is wrong with the text (the
+// server judges sizes and totals).
+function parseBoard(text) {
+  const rows = text.split(/\/|\n/).map((r) => r.trim()).filter((r) => r && !r.startsWith("#"))
+    .map((r) => r.split(/[\s,]+/));
+  if (rows.length < 2 || rows.length > 3) throw new Error("Give two or three rows, like 4 4 4 / 0 0 / 4 4 4 (the stores may be left out).");
+  for (const r of rows) for (const x of r) if (!/^\d+$/.test(x)) throw new Error(`"${x}" is not a count of stones: use whole numbers.`);
+  const nums = rows.map((r) => r.map((x) => parseInt(x, 10)));
+  const top = nums[0], bottom = nums[nums.length - 1], stores = nums.length === 3 ? nums[1] : [0, 0];
+  if (top.length !== bottom.length) throw new Error(`The rows have ${top.length} and ${bottom.length} pits; they must match.`);
+  if (stores.length !== 2) throw new Error("The middle row holds the two stores: the opponent's, then yours.");
+  return { n: bottom.length, pits: bottom.concat(top.slice().reverse()), oppStore: stores[0], store: stores[1] };
+}
 
 // ---- board drawing: opponent's row on top (pit 2n .. n+1), own row below (1 .. n) ----
 // cell(i) returns the element for pit index i (0-based pit number - 1).
-function drawBoard(el, n, store, oppStore, cell, oppName) {
+// onStore(which), when given, makes the stores buttons ("store" or "opp-store").
+function drawBoard(el, n, store, oppStore, cell, oppName, onStore) {
   el.innerHTML = "";
   el.style.gridTemplateColumns = `repeat(${n + 2}, minmax(1.6rem, 1fr))`;
   const put = (d, row, col) => { d.style.gridRow = row; d.style.gridColumn = col; el.appendChild(d); };
   const num = (k) => { const d = document.createElement("div"); d.className = "num"; d.textContent = k; return d; };
-  const storeEl = (v, label, id) => {
-    const d = document.createElement("div"); d.className = "store"; d.textContent = v;
-    d.setAttribute("aria-label", label + " " + v); if (id) d.id = id; return d;
+  const storeEl = (v, label, id, which) => {
+    const d = document.createElement(onStore ? "button" : "div"); d.className = "store"; d.textContent = v;
+    d.setAttribute("aria-label", label + " " + v); if (id) d.id = id;
+    if (onStore) d.addEventListener("click", () => onStore(which));
+    return d;
   };
-  put(storeEl(oppStore, (oppName || "opponent") + "'s store", el.id + "-opp-store"), "2 / 4", "1");
-  put(storeEl(store, "your store", el.id + "-store"), "2 / 4", String(n + 2));
+  put(storeEl(oppStore, (oppName || "opponent") + "'s store", el.id + "-opp-store", "opp-store"), "2 / 4", "1");
+  put(storeEl(store, "your store", el.id + "-store", "store"), "2 / 4", String(n + 2));
   for (let c = 0; c < n; c++) {
     const top = 2 * n - c, bottom = c + 1;
     put(num(top), "1", String(c + 2));
@@ -93,13 +112,9 @@ function reset() {
 }
 
 function usePaste() {
-  const rows = $("paste").value.split(/\/|\n/).map((r) => r.trim()).filter((r) => r && !r.startsWith("#"))
-    .map((r) => r.split(/[\s,]+/).map((x) => parseInt(x, 10)));
-  if (rows.length < 2 || rows.some((r) => r.some(isNaN))) { $("solve-error").textContent = "Paste three rows like 4 4 4 / 0 0 / 4 4 4 (stores optional)."; return; }
-  const top = rows[0], bottom = rows[rows.length - 1], stores = rows.length === 3 ? rows[1] : [0, 0];
-  if (top.length !== bottom.length) { $("solve-error").textContent = `The rows have ${top.length} and ${bottom.length} pits; they must match.`; return; }
-  n = bottom.length; $("size").value = n; pits = bottom.concat(top.slice().reverse());
-  oppStore = stores[0] || 0; store = stores[1] || 0; clearResult(); drawSolve();
+  let b;
+  try { b = parseBoard($("paste").value); } catch (e) { $("solve-error").textContent = e.message; return; }
+  n = b.n; $("size").value = n; pits = b.pits; oppStore = b.oppStore; store = b.store; clearResult(); drawSolve();
 }
 
 let controller = null;
@@ -121,37 +136,9 @@ async function solve(kind) {
   } finally { $("stop").hidden = true; controller = null; }
 }
 
-// POST /api/solve/stream: server-sent events read from fetch (so that
-// Stop can abort it): "progress" events while the search runs, then one
-// "result" (the /api/solve document) or "error".
-async function solveStream(body, signal) {
-  const res = await fetch("/api/solve/stream", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal });
-  if (!res.ok) {
-    let doc; try { doc = await res.json(); } catch (e) { doc = { error: "the server answered " + res.status }; }
-    const err = new Error(doc.error); err.field = doc.field; throw err;
-  }
-  const reader = res.body.getReader(), dec = new TextDecoder();
-  let buf = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the server closed the stream before the result");
-    buf += dec.decode(value, { stream: true });
-    let cut;
-    while ((cut = buf.indexOf("\n\n")) >= 0) {
-      const block = buf.slice(0, cut); buf = buf.slice(cut + 2);
-      let event = "message", data = "";
-      for (const l of block.split("\n")) {
-        if (l.startsWith("event:")) event = l.slice(6).trim();
-        else if (l.startsWith("data:")) data += l.slice(5).trim();
-      }
-      if (!data) continue;
-      const doc = JSON.parse(data);
-      if (event === "progress") showProgress(doc);
-      else if (event === "result") return doc;
-      else if (event === "error") { const err = new Error(doc.error); err.field = doc.field; throw err; }
-    }
-  }
-}
+// POST /api/solve/stream: "progress" events while the search runs, then
+// the /api/solve document.
+const solveStream = (body, signal) => stream("/api/solve", body, signal, showProgress);
 
 function showProgress(p) {
   const pass = p.phase === "forward" ? "Counting" : "Marking the best lines";
@@ -307,6 +294,9 @@ $("grade").addEventListener("change", () => { index = 0; loadPuzzle(); });
 // The page applies no rule: it sends the pit and draws what the server
 // says happened, pick by pick.
 let game = null, gBusy = false, gHint = [], gLast = null;
+// The game from its start, for "Analyse this game": rules, size, who
+// started and every pick played (as the server reported it).
+let gRecord = null;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function drawGame(pos, legal) {
@@ -336,6 +326,7 @@ function gameStatus() {
   }
   $("g-hint").disabled = gBusy || game.to_move !== "person";
   $("g-undo").disabled = gBusy;
+  $("g-analyze").disabled = gBusy;
 }
 
 function logPick(p) {
@@ -352,6 +343,7 @@ async function showPlayed(doc, keepFocus) {
   for (const p of doc.played) {
     if (p.by === "computer") { $("g-status").textContent = "The computer is playing…"; await sleep(600); }
     gLast = p.pit_seen; logPick(p); drawGame(p.after, []);
+    if (gRecord) gRecord.picks.push(p);
   }
   game = doc; gBusy = false;
   drawGame(doc.position, doc.legal); gameStatus();
@@ -378,6 +370,7 @@ async function newGame() {
   const doc = await gameCall("/api/game/new", body);
   if (!doc) { if (game) { drawGame(game.position, game.legal); gameStatus(); } return; }
   $("g-log").innerHTML = ""; gHint = []; gLast = null;
+  gRecord = { rules: body.rules, stones: body.stones, person: body.person, picks: [], broken: false };
   await showPlayed(doc);
 }
 
@@ -405,10 +398,23 @@ $("g-undo").addEventListener("click", async () => {
   const doc = await gameCall(`/api/game/${game.id}/undo`);
   if (!doc) { gameStatus(); return; }
   game = doc; gHint = []; gLast = null;
-  if (doc.undone) { const li = document.createElement("li"); li.textContent = "Taken back."; $("g-log").appendChild(li); }
+  if (doc.undone) { const li = document.createElement("li"); li.textContent = "Taken back."; $("g-log").appendChild(li); undoRecord(doc); }
   drawGame(doc.position, doc.legal); gameStatus();
   if (!doc.undone) $("g-status").textContent = "Nothing to take back. " + $("g-status").textContent;
 });
+
+// Undo took back the person's turn in progress (their picks at the end of
+// the record), or their last whole turn with the computer's reply. The
+// record is checked against the board the server now shows; when they
+// differ, "Analyse this game" gives the position now instead of the game.
+function undoRecord(doc) {
+  if (!gRecord) return;
+  const ps = gRecord.picks, by = () => ps.length && ps[ps.length - 1].by;
+  if (by() === "person") while (by() === "person") ps.pop();
+  else { while (by() === "computer") ps.pop(); while (by() === "person") ps.pop(); }
+  const now = ps.length ? ps[ps.length - 1].after.board : null;
+  if (now !== doc.position.board && !(ps.length === 0 && doc.turn === 1)) gRecord.broken = true;
+}
 
 // ---- Atlas: the committed atlas.json, one table per rule set ----
 let atlas = null;
@@ -479,3 +485,517 @@ function atlasDetail(c, el) {
 }
 
 $("a-rules").addEventListener("change", drawAtlas);
+
+// ---- Analyze: a position, and a game from it, with every turn of the
+// player to move ranked for the whole game by the server's analysis (POST
+// /api/analyze/stream). The page applies no rule of its own: a pick is
+// played by a server game made at that position (POST /api/game/new, then
+// /pick; its own computer, `random`, is never asked anything we keep), and
+// the page draws what that game says happened.
+//
+// Positions are kept as you see them: pits 1..n yours (bottom row), n+1..2n
+// the opponent's (top row, numbered as the board shows them), `store` yours,
+// `oppStore` theirs, `mover` "you" or "opp" (null once the game is over).
+// The server is asked from the mover's side: when the opponent is to move
+// the board is turned round, and its answers are turned back.
+const AN_RULES = { capture: "kalah", avalanche: "avalanche", kalah: "kalah", "any-hole": "any-hole" };
+const AN = { rules: "capture", n: 6, line: [], states: [], at: 0, editing: false, sel: 0, nodes: null, busy: false };
+let anCtl = null, anTimer = null, anSeq = 0, anDoc = null, anDocKey = null, anLoad = 0, anSession = null, anShownCells = null, anPending = false;
+
+const other = (m) => (m === "you" ? "opp" : "you");
+const cur = () => AN.states[AN.at];
+const clonePos = (p) => ({ pits: p.pits.slice(), store: p.store, oppStore: p.oppStore, mover: p.mover, over: !!p.over, result: p.result || null });
+const uniform = (n, s, mover) => ({ pits: Array(2 * n).fill(s), store: 0, oppStore: 0, mover, over: false, result: null });
+const signed = (v) => (v > 0 ? "+" + v : String(v));
+const valueWords = (v) => (v > 0 ? `wins by ${v}` : v < 0 ? `loses by ${-v}` : "a draw");
+const turnText = (t) => t.exact ? `${valueWords(t.value)} (exact)` : `${signed(t.low)} to ${signed(t.high)}, about ${signed(t.value)} (depth ${t.depth})`;
+
+// The board text from the mover's side: what the server is asked about.
+function moverBoard(p) {
+  const n = p.pits.length / 2, mine = p.pits.slice(0, n), theirs = p.pits.slice(n);
+  const [bottom, top, own, opp] = p.mover === "opp" ? [theirs, mine, p.oppStore, p.store] : [mine, theirs, p.store, p.oppStore];
+  return `${top.slice().reverse().join(" ")} / ${opp} ${own} / ${bottom.join(" ")}`;
+}
+// A pit number as the mover of p counts it, as the board shows it, and back
+// (turning the board round is the same both ways).
+function turnPit(p, k) {
+  if (p.mover !== "opp") return k;
+  const n = p.pits.length / 2;
+  return ((k - 1 + n) % (2 * n)) + 1;
+}
+// A position the server gives from the mover of p's side, as you see it.
+function fromMover(p, q) {
+  const n = q.pits.length / 2;
+  return p.mover === "opp"
+    ? { pits: q.pits.slice(n).concat(q.pits.slice(0, n)), store: q.opponent_store, oppStore: q.store }
+    : { pits: q.pits.slice(), store: q.store, oppStore: q.opponent_store };
+}
+const posKey = (p) => `${AN.rules} ${p.mover} ${moverBoard(p)}`;
+// The board in a link: "top row / opponent's store, yours / bottom row", commas between counts.
+function boardLink(p) {
+  const n = p.pits.length / 2;
+  return `${p.pits.slice(n).reverse().join(",")}/${p.oppStore},${p.store}/${p.pits.slice(0, n).join(",")}`;
+}
+
+// A request refused because the server is busy (429: every search place
+// taken, for a moment while a stopped search winds down; 409: a game still
+// busy) is tried again.
+async function retryBusy(call) {
+  for (let tries = 0; ; tries++) {
+    try { return await call(); } catch (e) {
+      if ((e.status === 429 || e.status === 409) && tries < 40) { await sleep(250); continue; }
+      throw e;
+    }
+  }
+}
+
+// ---- picks, played by a server game at the position ----
+function dropSession() {
+  const s = anSession; anSession = null;
+  if (s) request("DELETE", `/api/game/${s.id}`).catch(() => {});
+}
+// Pit k (as the board shows it) picked by the mover of p: the position after it.
+async function playPick(p, k, again) {
+  if (!anSession || anSession.key !== posKey(p)) {
+    dropSession();
+    const doc = await retryBusy(() => request("POST", "/api/game/new",
+      { rules: AN_RULES[AN.rules], board: moverBoard(p), agent: "random", person: "first", seed: 1 }));
+    anSession = { id: doc.id, key: posKey(p) };
+  }
+  let doc;
+  try { doc = await retryBusy(() => request("POST", `/api/game/${anSession.id}/pick`, { pit: turnPit(p, k) })); }
+  catch (e) {
+    if (e.status === 404 && !again) { anSession = null; return playPick(p, k, true); } // the game expired
+    // The server numbers the pits from the mover's side.
+    if (e.field === "pit" && p.mover === "opp") e.message = `Pit ${k} is pit ${turnPit(p, k)} from the opponent's side: ${e.message}`;
+    throw e;
+  }
+  const mine = doc.played[0];
+  const q = { ...fromMover(p, mine.after), mover: p.mover, over: false, result: null };
+  if (mine.outcome === "free-turn") { anSession.key = posKey(q); return q; }
+  dropSession();
+  if (mine.outcome === "turn-over") { q.mover = other(p.mover); return q; }
+  // The game is over: its result, the person being the mover.
+  const r = doc.result, flip = p.mover === "opp";
+  const side = (w) => (w === "draw" ? "draw" : (w === "person") !== flip ? "you" : "opp");
+  q.mover = null; q.over = true;
+  q.result = { you: flip ? r.computer : r.person, opp: flip ? r.person : r.computer, winner: side(r.winner) };
+  return q;
+}
+
+// Play pit k at the current place of the line: the line's own next pick
+// is followed without asking again; another one starts a branch there.
+async function advance(k) {
+  if (AN.line[AN.at] === k && AN.states[AN.at + 1]) { AN.at++; return; }
+  const q = await playPick(cur(), k);
+  AN.line = AN.line.slice(0, AN.at).concat([k]);
+  AN.states = AN.states.slice(0, AN.at + 1).concat([q]);
+  AN.at++;
+}
+
+// The turns of the line: [{mover, from, to}] (indices into the picks).
+function lineTurns() {
+  const out = [];
+  for (let i = 0; i < AN.line.length; i++) {
+    const m = AN.states[i].mover, last = out[out.length - 1];
+    if (last && last.mover === m && last.to === i) last.to = i + 1; else out.push({ mover: m, from: i, to: i + 1 });
+  }
+  return out;
+}
+
+// ---- drawing ----
+function drawAn() {
+  const p = cur(), n = AN.n, pg = $("page-analyze");
+  if (!p) return;
+  const live = anDoc && anDocKey === posKey(p) && !p.over && !AN.editing;
+  const best = live ? turnPit(p, anDoc.turns[0].picks[0]) : null;
+  const last = !AN.editing && AN.at > 0 ? AN.line[AN.at - 1] : null;
+  const cells = p.pits.concat([p.store, p.oppStore]);
+  const changed = (i) => anShownCells && anShownCells.length === cells.length && anShownCells[i] !== cells[i];
+  drawBoard($("an-board"), n, p.store, p.oppStore, (i) => {
+    const k = i + 1, d = document.createElement("button");
+    const moverRow = p.mover && (k <= n) === (p.mover === "you");
+    d.className = "pit" + (k > n ? " theirs" : "") + (moverRow && !AN.editing ? " mover" : "") +
+      (best === k ? " next" : "") + (last === k ? " last" : "") + (AN.editing && AN.sel === i ? " sel" : "") + (changed(i) ? " changed" : "");
+    d.id = "an-pit-" + k; d.textContent = p.pits[i];
+    d.disabled = AN.busy || (!AN.editing && p.over);
+    d.setAttribute("aria-label", `${k > n ? "opponent's " : ""}pit ${k}: ${p.pits[i]} stones` + (best === k ? ", the best pick" : "") + (AN.editing ? ", tap to change" : ""));
+    d.addEventListener("click", () => anTap(k));
+    return d;
+  }, "opponent", AN.editing ? anSelectStore : undefined);
+  for (const [which, i] of [["store", 2 * n], ["opp-store", 2 * n + 1]]) {
+    const el = $("an-board-" + which);
+    if (AN.editing && AN.sel === which) el.classList.add("sel");
+    if (changed(i)) el.classList.add("changed");
+  }
+  anShownCells = cells;
+  // Who is to move, or how the game ended.
+  const freeTurn = AN.at > 0 && AN.states[AN.at - 1].mover === p.mover;
+  let say;
+  if (AN.editing) say = "Editing: tap a pit or a store to change it.";
+  else if (p.over) {
+    const r = p.result;
+    say = `Game over: you ${r.you}, the opponent ${r.opp}: ` + (r.winner === "you" ? "you win." : r.winner === "opp" ? "the opponent wins." : "a draw.");
+  } else if (p.mover === "you") say = freeTurn ? "You pick again (free turn)." : "You to move.";
+  else say = (freeTurn ? "The opponent picks again (free turn)" : "The opponent to move") + ": tap the pit they pick (top row).";
+  $("an-turn").textContent = say;
+  $("an-text").textContent = p.over ? "(the game is over)" : moverBoard(p);
+  // The count editor.
+  $("an-count-row").hidden = !AN.editing;
+  $("an-setup").hidden = !AN.editing;
+  $("an-edit").setAttribute("aria-pressed", String(AN.editing));
+  $("an-edit").textContent = AN.editing ? "Done editing" : "Edit board";
+  if (AN.editing) $("an-count-label").textContent = AN.sel === "store" ? "Your store" : AN.sel === "opp-store" ? "Opponent's store" : `Pit ${AN.sel + 1}`;
+  // The moves.
+  const ol = $("an-moves"); ol.innerHTML = "";
+  lineTurns().forEach((t, j) => {
+    const li = document.createElement("li"), b = document.createElement("button");
+    b.id = "an-move-" + (j + 1);
+    b.className = "move" + (AN.at > t.from && AN.at <= t.to ? " current" : "") + (t.from >= AN.at ? " future" : "");
+    b.textContent = `${t.mover === "you" ? "You" : "Opponent"}: ${AN.line.slice(t.from, t.to).join(" ")}`;
+    b.disabled = AN.busy;
+    b.addEventListener("click", () => goTo(t.to));
+    li.appendChild(b); ol.appendChild(li);
+  });
+  if (!AN.line.length) ol.innerHTML = `<li class="none">None yet: tap a turn, or the pits picked.</li>`;
+  const bounds = anBounds();
+  $("an-first").disabled = $("an-back").disabled = AN.busy || AN.at === 0;
+  $("an-fwd").disabled = AN.busy || !bounds.some((b) => b > AN.at);
+  pg.classList.toggle("over", !!p.over);
+}
+
+// The places to step to: the start and the end of each turn.
+const anBounds = () => [0].concat(lineTurns().map((t) => t.to));
+
+function clearAnalysis(status) {
+  anDoc = null;
+  $("an-eval-fill").style.width = "50%";
+  $("an-eval-text").textContent = "";
+  $("an-best").textContent = ""; $("an-turns-title").textContent = ""; $("an-pv").textContent = "";
+  $("an-turns").innerHTML = "";
+  $("an-status").textContent = status || "";
+  $("an-longer").hidden = true; $("an-again").hidden = true;
+}
+
+// One analysis document of position p, drawn (`final`: the search ended).
+function showAnalysis(doc, p, final) {
+  anDoc = doc; anDocKey = posKey(p);
+  const you = p.mover === "you", who = you ? "you" : "the opponent";
+  const total = p.pits.reduce((a, b) => a + b, 0) + p.store + p.oppStore;
+  // The bar: your share, from an even game in the middle to the whole board's lead at an end.
+  const vy = you ? doc.value : -doc.value;
+  const lean = total ? Math.sign(vy) * Math.sqrt(Math.min(1, Math.abs(vy) / total)) : 0;
+  $("an-eval-fill").style.width = `${50 + 50 * lean}%`;
+  $("an-eval-text").textContent = (vy > 0 ? `You +${vy}` : vy < 0 ? `Opponent +${-vy}` : "Even") + (doc.exact ? " (exact)" : ` (about, depth ${doc.depth})`);
+  const b = doc.turns[0], picks = b.picks.map((k) => turnPit(p, k));
+  $("an-best").innerHTML = `Best for ${who}: tap <b id="an-best-pit">${picks[0]}</b>` +
+    (picks.length > 1 ? `, then ${picks.slice(1).join(", ")}` : "") + `: <span id="an-value" data-value="${b.value}" data-exact="${b.exact}">${turnText(b)}</span>`;
+  const proved = doc.turns.filter((t) => t.exact).length;
+  $("an-turns-title").textContent = `Turns for ${who}, best first (${proved} of ${doc.turns.length} proved); tap one to play it:`;
+  const ol = $("an-turns");
+  if (ol.children.length !== doc.turns.length) {
+    ol.innerHTML = "";
+    doc.turns.forEach((t, i) => {
+      const li = document.createElement("li"), btn = document.createElement("button");
+      btn.className = "turn"; btn.id = "an-turn-" + (i + 1);
+      btn.innerHTML = `<span class="picks"></span><span class="val"></span>`;
+      btn.addEventListener("click", () => { if (anDoc && anDoc.turns[i]) playTurn(anDoc.turns[i].picks.map((k) => turnPit(cur(), k))); });
+      li.appendChild(btn); ol.appendChild(li);
+    });
+  }
+  doc.turns.forEach((t, i) => {
+    const btn = ol.children[i].firstChild;
+    btn.classList.toggle("exact", t.exact); btn.classList.toggle("best", i === 0);
+    btn.dataset.value = t.value; btn.dataset.exact = t.exact;
+    btn.firstChild.textContent = t.picks.map((k) => turnPit(p, k)).join(" ");
+    btn.lastChild.textContent = turnText(t);
+    btn.disabled = AN.busy;
+  });
+  // The best line, a turn each, in the board's pit numbers.
+  $("an-pv").textContent = "Best line: " + doc.principal_variation.map((t, j) => {
+    const m = j % 2 === 0 ? p.mover : other(p.mover);
+    return `${m === "you" ? "you" : "them"} ${t.map((k) => turnPit({ mover: m, pits: p.pits }, k)).join(" ")}`;
+  }).join(" · ");
+  const what = final ? (doc.stopped ? "Stopped" : "Done") : "Thinking";
+  const ahead = doc.depth === 0 ? "the stores right after it" : `${doc.depth} turn${doc.depth === 1 ? "" : "s"} ahead`;
+  $("an-status").textContent = `${what}: ${proved} of ${doc.turns.length} turns proved` +
+    (proved < doc.turns.length ? `, each of the others looked at to ${ahead} or more` : "") +
+    `; ${doc.nodes.toLocaleString()} picks in ${doc.seconds.toFixed(1)} s${final ? "." : "…"}`;
+  const sel = $("an-seconds");
+  $("an-longer").hidden = !final || !!AN.nodes || proved === doc.turns.length || sel.selectedIndex === sel.options.length - 1;
+  drawAn();
+}
+
+// ---- the analysis ----
+function stopAnalysis(user) {
+  clearTimeout(anTimer);
+  if (anCtl) { if (!user) anSeq++; anCtl.abort(); if (!user) anCtl = null; }
+  if (!user) $("an-stop").hidden = true;
+}
+function scheduleAnalysis(ms) { stopAnalysis(); anTimer = setTimeout(analyse, ms); }
+
+async function analyse(keepErrors) {
+  stopAnalysis();
+  const p = cur();
+  if (page !== "analyze" || !p || AN.busy) return;
+  if (keepErrors !== true) anError({ message: "" });
+  if (p.over) { clearAnalysis(); drawAn(); return; }
+  const seq = ++anSeq, ctl = new AbortController(), key = posKey(p);
+  anCtl = ctl;
+  const body = { rules: AN_RULES[AN.rules], board: moverBoard(p) };
+  if (AN.nodes) body.nodes = AN.nodes; else body.seconds = Number($("an-seconds").value);
+  clearAnalysis("Thinking…"); drawAn();
+  $("an-stop").hidden = false;
+  let latest = null, done = false;
+  const onProgress = (doc) => {
+    if (seq !== anSeq) return;
+    if (!latest) requestAnimationFrame(() => { if (seq === anSeq && !done && latest) showAnalysis(latest, p, false); latest = null; });
+    latest = doc;
+  };
+  try {
+    const doc = await retryBusy(() => stream("/api/analyze", body, ctl.signal, onProgress));
+    done = true;
+    if (seq === anSeq && posKey(cur()) === key) showAnalysis(doc, p, true);
+  } catch (e) {
+    done = true;
+    if (seq !== anSeq) return;
+    if (e.name === "AbortError") {
+      if (latest) showAnalysis(latest, p, false);
+      $("an-status").textContent = "Stopped: " + ($("an-status").textContent.replace(/^Thinking(: )?/, "").replace(/…$/, ".") || "no answer yet.");
+      $("an-again").hidden = false;
+    } else {
+      $("an-status").textContent = "";
+      anError(e);
+    }
+  } finally {
+    if (seq === anSeq) { anCtl = null; $("an-stop").hidden = true; }
+  }
+}
+
+// A server error beside its field (the fields of the analysis and of a
+// pick), else under the buttons; what the editor refused as typed stays.
+function anError(e) {
+  for (const f of ["board", "rules", "seconds", "pit"]) $("an-err-" + f).textContent = "";
+  $("an-error").textContent = "";
+  const el = e.field && $("an-err-" + e.field);
+  if (el && !el.closest("[hidden]")) el.textContent = e.message; else $("an-error").textContent = e.message;
+}
+
+// ---- playing ----
+async function anTap(k) {
+  if (AN.busy) return;
+  if (AN.editing) { AN.sel = k - 1; syncCount(); drawAn(); return; }
+  if (cur().over) return;
+  await anPlay([k], false);
+}
+const playTurn = (picks) => anPlay(picks, true);
+
+// Play picks (board numbers) one after another from the current place,
+// each drawn before the next; then keep the line in the link and analyse.
+async function anPlay(picks, animate) {
+  if (AN.busy) return;
+  AN.busy = true; AN.editing = false; stopAnalysis(); clearAnalysis("Playing…");
+  anError({ message: "" });
+  drawAn();
+  let failed = false;
+  try {
+    for (let i = 0; i < picks.length; i++) {
+      await advance(picks[i]);
+      drawAn();
+      if (animate && i + 1 < picks.length) await sleep(450);
+    }
+  } catch (e) {
+    anError(e); failed = true;
+  } finally {
+    AN.busy = false;
+  }
+  saveUrl(true); drawAn(); analyse(failed);
+}
+
+function goTo(at) {
+  if (AN.busy || at === AN.at) return;
+  AN.at = at; anShownCells = null;
+  saveUrl(true); drawAn(); analyse();
+}
+
+// ---- editing ----
+// The position the editor changes: the one shown, which becomes the start
+// of a new line (the moves after it are dropped).
+function editable() {
+  if (AN.line.length || AN.at) { AN.states = [clonePos(cur())]; AN.line = []; AN.at = 0; }
+  const p = AN.states[0];
+  if (p.over || !p.mover) { p.over = false; p.result = null; p.mover = $("an-mover").value; }
+  return p;
+}
+function edited() { anDoc = null; clearAnalysis(); saveUrl(false); drawAn(); syncCount(); scheduleAnalysis(500); }
+function setStart(p) {
+  AN.n = p.pits.length / 2; AN.states = [p]; AN.line = []; AN.at = 0; anShownCells = null;
+  if (typeof AN.sel === "number" && AN.sel >= 2 * AN.n) AN.sel = 0;
+  $("an-pits").value = AN.n; $("an-err-pits").textContent = "";
+  edited();
+}
+function anSelectStore(which) { AN.sel = which; syncCount(); drawAn(); }
+function cellCount(p) { return AN.sel === "store" ? p.store : AN.sel === "opp-store" ? p.oppStore : p.pits[AN.sel]; }
+function setCount(v) {
+  const p = editable();
+  if (AN.sel === "store") p.store = v; else if (AN.sel === "opp-store") p.oppStore = v; else p.pits[AN.sel] = v;
+  edited();
+}
+function syncCount() { $("an-count").value = cellCount(cur()); $("an-err-count").textContent = ""; }
+
+// A whole number in lo..hi typed in `input`, or null with the reason beside it.
+function readCount(input, lo, hi, what) {
+  const err = $(input.getAttribute("aria-describedby"));
+  const t = input.value.trim();
+  const ok = /^\d+$/.test(t) && Number(t) >= lo && Number(t) <= hi;
+  err.textContent = ok ? "" : `${what}: type a whole number from ${lo} to ${hi}` + (t ? ` ("${t}" is not one).` : ".");
+  return ok ? Number(t) : null;
+}
+
+$("an-edit").addEventListener("click", () => {
+  if (AN.busy) return;
+  AN.editing = !AN.editing;
+  if (AN.editing) { $("an-mover").value = cur().mover || "you"; syncCount(); }
+  drawAn();
+  if (!AN.editing && (!anDoc || anDocKey !== posKey(cur()))) analyse();
+});
+$("an-done").addEventListener("click", () => $("an-edit").click());
+$("an-count").addEventListener("input", () => { const v = readCount($("an-count"), 0, 255, "Stones"); if (v !== null && v !== cellCount(cur())) setCount(v); });
+$("an-minus").addEventListener("click", () => { const v = cellCount(cur()); if (v > 0) setCount(v - 1); });
+$("an-plus").addEventListener("click", () => { const v = cellCount(cur()); if (v < 255) setCount(v + 1); });
+// Pits a side: checked as typed, a new start position once the field is left.
+$("an-pits").addEventListener("input", () => readCount($("an-pits"), 1, 16, "Pits a side"));
+$("an-pits").addEventListener("change", () => {
+  const k = readCount($("an-pits"), 1, 16, "Pits a side");
+  if (k === null || k === AN.n) return;
+  const s = readCount($("an-stones"), 0, 255, "Stones a pit");
+  setStart(uniform(k, s === null ? 0 : s, $("an-mover").value));
+});
+$("an-stones").addEventListener("input", () => readCount($("an-stones"), 0, 255, "Stones a pit"));
+$("an-start").addEventListener("click", () => {
+  const k = readCount($("an-pits"), 1, 16, "Pits a side"), s = readCount($("an-stones"), 0, 255, "Stones a pit");
+  if (k !== null && s !== null) setStart(uniform(k, s, $("an-mover").value));
+});
+$("an-clear").addEventListener("click", () => {
+  const k = readCount($("an-pits"), 1, 16, "Pits a side");
+  if (k !== null) setStart(uniform(k, 0, $("an-mover").value));
+});
+$("an-mover").addEventListener("change", () => { editable().mover = $("an-mover").value; edited(); });
+function readPaste() {
+  const t = $("an-paste").value.trim();
+  try { const b = t ? parseBoard(t) : null; $("an-err-paste").textContent = ""; return b; }
+  catch (e) { $("an-err-paste").textContent = e.message; return null; }
+}
+$("an-paste").addEventListener("input", readPaste);
+$("an-use").addEventListener("click", () => {
+  const b = readPaste();
+  if (!b) { if (!$("an-paste").value.trim()) $("an-err-paste").textContent = "Paste or type a board first."; return; }
+  setStart({ pits: b.pits, store: b.store, oppStore: b.oppStore, mover: $("an-mover").value, over: false, result: null });
+});
+$("an-rules").addEventListener("change", () => {
+  // Other rules, another game: the position shown starts a new line.
+  AN.rules = $("an-rules").value;
+  const p = clonePos(cur());
+  if (p.over || !p.mover) { p.over = false; p.result = null; p.mover = "you"; }
+  AN.states = [p]; AN.line = []; AN.at = 0;
+  saveUrl(true); drawAn(); analyse();
+});
+$("an-seconds").addEventListener("change", analyse);
+$("an-longer").addEventListener("click", () => { const s = $("an-seconds"); s.selectedIndex = Math.min(s.selectedIndex + 1, s.options.length - 1); analyse(); });
+$("an-again").addEventListener("click", analyse);
+$("an-stop").addEventListener("click", () => stopAnalysis(true));
+$("an-first").addEventListener("click", () => goTo(0));
+$("an-back").addEventListener("click", () => { const b = anBounds().filter((x) => x < AN.at); if (b.length) goTo(b[b.length - 1]); });
+$("an-fwd").addEventListener("click", () => { const b = anBounds().find((x) => x > AN.at); if (b !== undefined) goTo(b); });
+
+// ---- the link: ?rules=R&board=TOP/STORES/BOTTOM&to=you|opp&line=PICKS&at=K[&nodes=N] ----
+function anQuery() {
+  const s = AN.states[0];
+  let q = `?rules=${AN.rules}&board=${boardLink(s)}&to=${s.mover || "you"}`;
+  if (AN.line.length) q += `&line=${AN.line.join(",")}`;
+  if (AN.at !== AN.line.length) q += `&at=${AN.at}`;
+  if (AN.nodes) q += `&nodes=${AN.nodes}`;
+  return q;
+}
+function saveUrl(push) {
+  const q = anQuery();
+  if (q !== location.search) history[push ? "pushState" : "replaceState"](null, "", q);
+}
+
+// Read the position and the line from the link; the picks of the line are
+// played again by the server (those in common with the line shown are kept).
+async function anFromUrl() {
+  const token = ++anLoad, q = new URLSearchParams(location.search), pg = $("page-analyze");
+  stopAnalysis(); clearErrors(pg); $("an-error").textContent = "";
+  let rules = q.get("rules") || "capture";
+  let linkError = false;
+  if (!AN_RULES[rules]) { $("an-err-rules").textContent = `The link's rules "${rules}" are not known here; showing GamePigeon capture.`; rules = "capture"; linkError = true; }
+  const mover = q.get("to") === "opp" ? "opp" : "you";
+  let start = uniform(6, 4, mover);
+  if (q.get("board")) {
+    try { const b = parseBoard(q.get("board")); start = { pits: b.pits, store: b.store, oppStore: b.oppStore, mover, over: false, result: null }; }
+    catch (e) { $("an-err-board").textContent = "The link's board: " + e.message; linkError = true; }
+  }
+  const line = (q.get("line") || "").split(",").filter((x) => x !== "").map((x) => (/^\d+$/.test(x) ? Number(x) : 0));
+  const at = q.has("at") && /^\d+$/.test(q.get("at")) ? Number(q.get("at")) : line.length;
+  AN.nodes = /^\d+$/.test(q.get("nodes") || "") ? Number(q.get("nodes")) : null;
+  const same = AN.states.length && AN.rules === rules && boardLink(AN.states[0]) === boardLink(start) && AN.states[0].mover === mover;
+  let keep = 0;
+  if (same) while (keep < line.length && keep < AN.line.length && line[keep] === AN.line[keep]) keep++;
+  else { AN.states = [start]; anShownCells = null; }
+  AN.rules = rules; $("an-rules").value = rules;
+  AN.n = AN.states[0].pits.length / 2; $("an-pits").value = AN.n;
+  AN.states = AN.states.slice(0, keep + 1); AN.line = line.slice(0, keep); AN.at = Math.min(at, keep);
+  if (keep < line.length) {
+    AN.busy = true; AN.editing = false; clearAnalysis("Playing the link's moves…"); drawAn();
+    let i = keep;
+    try {
+      for (; i < line.length; i++) {
+        AN.at = i;
+        await advance(line[i]);
+        if (token !== anLoad) return;
+      }
+    } catch (e) {
+      if (token !== anLoad) return;
+      $("an-error").textContent = `The link's pick ${i + 1} (pit ${line[i]}): ${e.message}`;
+      linkError = true;
+    } finally { if (token === anLoad) AN.busy = false; }
+    AN.at = Math.min(at, AN.line.length);
+  }
+  drawAn();
+  analyse(linkError);
+}
+window.addEventListener("popstate", () => { anFromUrl(); if (page !== "analyze") showPage("analyze"); });
+
+// The Analyze page comes into view: draw it, and analyse what is not yet.
+function anShown() {
+  if (!cur() || AN.busy) return;
+  drawAn();
+  if (!anDoc || anDocKey !== posKey(cur())) analyse();
+}
+
+// ---- "Analyse this game" on the Play page: the game from its start with
+// every pick (as the person sees it), or, when the record was lost, its
+// position now.
+$("g-analyze").addEventListener("click", () => {
+  if (!game || !gRecord) return;
+  const r = gRecord, n = game.pits_per_side;
+  let q;
+  if (!r.broken) {
+    const row = Array(n).fill(r.stones).join(",");
+    q = `?rules=${r.rules}&board=${row}/0,0/${row}&to=${r.person === "first" ? "you" : "opp"}`;
+    if (r.picks.length) q += `&line=${r.picks.map((p) => p.pit_seen).join(",")}`;
+  } else {
+    const pos = game.position;
+    const p = { pits: pos.pits, store: pos.store, oppStore: pos.opponent_store };
+    q = `?rules=${r.rules}&board=${boardLink(p)}&to=${game.to_move === "computer" ? "opp" : "you"}`;
+  }
+  history.pushState(null, "", q);
+  anFromUrl();
+  showPage("analyze");
+});
+
+// ---- start ----
+AN.editing = !location.search;
+anFromUrl();
+syncCount();
