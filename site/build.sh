@@ -19,6 +19,7 @@ cargo build --quiet --manifest-path "$root/Cargo.toml" -p mancala-sweep-wasm \
 
 # Written beside the folder, then moved into place whole: a failed build
 # never leaves half a site.
+mkdir -p "$(dirname "$out")"
 tmp=$(mktemp -d "$(dirname "$out")/.site.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 for f in index.html app.css app.js backend.js engine.js sw.js; do

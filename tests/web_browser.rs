@@ -55,17 +55,92 @@ fn main() -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
+    let site = match static_site(required) {
+        Ok(site) => site,
+        Err(why) => {
+            eprintln!("web_browser: FAILED: {why}");
+            return ExitCode::FAILURE;
+        }
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .expect("a tokio runtime");
-    runtime.block_on(the_pages_in_chromium());
+    runtime.block_on(the_pages_in_chromium(site.as_deref()));
     println!(
         "web_browser: {} browser checks passed in headless Chromium",
         CHECKS.load(Ordering::Relaxed)
     );
     ExitCode::SUCCESS
+}
+
+/// The static site built by `site/build.sh` into this test's folder, or
+/// None, said in one line, where the WebAssembly target is missing (an
+/// error when the browser tests are required).
+fn static_site(required: bool) -> Result<Option<std::path::PathBuf>, String> {
+    let sysroot = Command::new("rustc")
+        .args(["--print", "sysroot"])
+        .output()
+        .map_err(|e| format!("rustc: {e}"))?;
+    let sysroot = String::from_utf8_lossy(&sysroot.stdout).trim().to_string();
+    let target = std::path::Path::new(&sysroot).join("lib/rustlib/wasm32-unknown-unknown");
+    if !target.exists() {
+        let how = "rustup target add wasm32-unknown-unknown";
+        if required {
+            return Err(format!(
+                "the WebAssembly target is missing and {REQUIRED_VAR}=required: {how} (as .ci/run does)"
+            ));
+        }
+        println!(
+            "web_browser: the static site SKIPPED: the WebAssembly target is missing. To test it: {how}"
+        );
+        return Ok(None);
+    }
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("site");
+    let built = Command::new("bash")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/site/build.sh"))
+        .arg(&dir)
+        .status()
+        .map_err(|e| format!("site/build.sh: {e}"))?;
+    if !built.success() {
+        return Err(format!("site/build.sh failed: {built}"));
+    }
+    Ok(Some(dir))
+}
+
+/// A plain static file server for `dir`, as any host would serve the site:
+/// files and their types, nothing else (no API).
+async fn serve_folder(dir: std::path::PathBuf) -> SocketAddr {
+    use axum::http::{header, StatusCode, Uri};
+    use axum::response::IntoResponse;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = axum::Router::new().fallback(move |uri: Uri| {
+        let dir = dir.clone();
+        async move {
+            let path = uri.path().trim_start_matches('/');
+            let path = if path.is_empty() { "index.html" } else { path };
+            let kind = match path.rsplit('.').next() {
+                Some("html") => "text/html; charset=utf-8",
+                Some("js") => "text/javascript",
+                Some("css") => "text/css",
+                Some("wasm") => "application/wasm",
+                Some("json") => "application/json",
+                Some("svg") => "image/svg+xml",
+                _ => "application/octet-stream",
+            };
+            match std::fs::read(dir.join(path))
+                .ok()
+                .filter(|_| !path.contains(".."))
+            {
+                Some(bytes) => ([(header::CONTENT_TYPE, kind)], bytes).into_response(),
+                None => StatusCode::NOT_FOUND.into_response(),
+            }
+        }
+    });
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    addr
 }
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -111,7 +186,7 @@ async fn start_server() -> SocketAddr {
 }
 
 /// The whole walk through the pages, at desktop and phone widths.
-async fn the_pages_in_chromium() {
+async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     let port = free_port();
     let _driver = Driver(
         Command::new(CHROMEDRIVER)
@@ -319,16 +394,40 @@ async fn the_pages_in_chromium() {
     analyze_page(&c, &url, addr).await;
 
     // Nothing went anywhere but this server.
+    only_from(&c, &url).await;
+
+    // The static site: the same pages from a plain file server, answered by
+    // the engine in WebAssembly; every value is checked against `serve`.
+    if let Some(dir) = site {
+        let site = format!("http://{}/", serve_folder(dir.to_path_buf()).await);
+        c.set_window_size(390, 900).await.unwrap();
+        c.goto(&site).await.unwrap();
+        let engine = c.execute("return backend.engine;", vec![]).await.unwrap();
+        check_eq!(engine, "wasm");
+        click(&c, "button[data-page=solve]").await;
+        click(&c, "#solve").await;
+        check_eq!(text(&c, "#best").await, "43");
+        analyze_page(&c, &site, addr).await;
+        only_from(&c, &site).await;
+        println!(
+            "web_browser: the static site answered in WebAssembly, from {}",
+            dir.display()
+        );
+    }
+    c.close().await.unwrap();
+    let _ = std::fs::remove_dir_all(profile);
+}
+
+/// Every request of the page now went to `url` and nowhere else.
+async fn only_from(c: &Client, url: &str) {
     let names = c
         .execute("return performance.getEntriesByType('resource').map(e => e.name).concat([location.href]);", vec![])
         .await
         .unwrap();
     for name in names.as_array().unwrap() {
         let name = name.as_str().unwrap();
-        check!(name.starts_with(&url), "a request went to {name}");
+        check!(name.starts_with(url), "a request went to {name}");
     }
-    c.close().await.unwrap();
-    let _ = std::fs::remove_dir_all(profile);
 }
 
 /// The Analyze page at 390 px, as a phone player uses it: enter a small

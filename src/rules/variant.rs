@@ -106,13 +106,20 @@ impl fmt::Display for Preset {
     }
 }
 
+/// A preset by name; `capture` (GamePigeon's capture mode) is Kalah's
+/// rules under the name its players know, as on the command line.
 impl FromStr for Preset {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s == "capture" {
+            return Ok(Preset::Kalah);
+        }
         Preset::ALL
             .into_iter()
             .find(|p| p.name() == s)
-            .ok_or_else(|| format!("unknown rules {s:?}: use avalanche, any-hole or kalah"))
+            .ok_or_else(|| {
+                format!("unknown rules {s:?}: use avalanche, any-hole, kalah or capture (= kalah)")
+            })
     }
 }
 
@@ -200,6 +207,8 @@ mod tests {
             assert_eq!(p.name().parse::<Preset>(), Ok(p));
         }
         assert!("mancala".parse::<Preset>().unwrap_err().contains("mancala"));
+        // GamePigeon's name for Kalah's rules, as the web and the command line take it.
+        assert_eq!("capture".parse::<Preset>(), Ok(Preset::Kalah));
     }
 
     #[test]
