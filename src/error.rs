@@ -60,7 +60,9 @@ impl Error {
                 AtlasError::Interrupted => false,
                 _ => true,
             },
-            Error::Game(e) => !matches!(e, GameError::AgentFailed(_)),
+            Error::Game(e) => {
+                !matches!(e, GameError::AgentFailed(_) | GameError::SolverMismatch(_))
+            }
         }
     }
 

@@ -238,6 +238,14 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     click(&c, "button[data-page=solve]").await;
     click(&c, "#solve").await;
     check_eq!(text(&c, "#best").await, "43");
+    // Counts in words a person reads: the noun's number, digits grouped;
+    // Solve is free again after the search.
+    let said = text(&c, "#result").await;
+    check!(
+        said.contains("2 optimal pick sequences of 26,286 turns."),
+        "{said}"
+    );
+    check_eq!(attr(&c, "#solve", "disabled").await, "");
     check_eq!(id_of(&c, ".pit.next").await, "pit-6");
     shot(&c, "solve-desktop.png").await;
 

@@ -118,8 +118,14 @@ function usePaste() {
 }
 
 let controller = null;
+// "1 turn", "26,286 turns": digits grouped, the noun in the right number.
+function count(n, noun) { return `${Number(n).toLocaleString("en")} ${noun}${Number(n) === 1 ? "" : "s"}`; }
+
 async function solve(kind) {
+  // One search at a time: a second tap while one runs does nothing.
+  if (controller) return;
   clearResult();
+  $("solve").disabled = $("find").disabled = true;
   rules = $("rules").value;
   $("result").textContent = kind === "find" ? "Searching…" : "Solving…";
   $("stop").hidden = false;
@@ -133,7 +139,7 @@ async function solve(kind) {
     $("result").textContent = ""; $("progress").textContent = "";
     if (e.name === "AbortError") $("solve-error").textContent = "Stopped.";
     else showError($("page-solve"), "", e, $("solve-error"));
-  } finally { $("stop").hidden = true; controller = null; }
+  } finally { $("stop").hidden = true; controller = null; $("solve").disabled = $("find").disabled = false; }
 }
 
 // POST /api/solve/stream: "progress" events while the search runs, then
@@ -158,7 +164,7 @@ async function showResult(doc, kind) {
   line = kind === "solve" ? doc.optimal[0] : doc.line;
   const best = doc.best_store;
   $("result").innerHTML = `<p class="big">Best store: <b id="best">${best}</b> of ${doc.total_stones} ${doc.sweep ? "— a <b>sweep</b>!" : "(not a sweep)"}</p>` +
-    (kind === "solve" ? `<p>${doc.optimal_count} optimal pick sequences of ${doc.turns_total} turns.</p>` : `<p>${doc.exact ? "Proved best." : "Best found in " + doc.seconds.toFixed(1) + " s, not proved."}</p>`) +
+    (kind === "solve" ? `<p>${count(doc.optimal_count, "optimal pick sequence")} of ${count(doc.turns_total, "turn")}.</p>` : `<p>${doc.exact ? "Proved best." : "Best found in " + doc.seconds.toFixed(1) + " s, not proved."}</p>`) +
     (line && line.length ? `<p>Pits to pick: <span class="line" id="line"></span></p>` : "<p>No pick is possible.</p>");
   if (!line || !line.length) return;
   const rep = await fetchJson("/api/replay", { board: boardText(), rules, picks: line });

@@ -350,9 +350,21 @@ impl AnalyzeRequest {
     }
 }
 
-/// An analysis of `game` on one thread with the web's table (at most half
-/// of `max_memory`), as the document `game analyze --json` prints; the
-/// search stops at `cancel`, and `report` hears of each step.
+/// The solver options of a web analysis of `game`: one thread, the web's
+/// table (at most half of `max_memory`), sized for the stones of `game`.
+pub fn analysis_options(game: &GameState, max_memory: u64) -> game::SolveOptions {
+    game::SolveOptions {
+        table_bytes: ANALYZE_TABLE.min(max_memory / 2),
+        memory_cap: max_memory,
+        threads: 1,
+        ..Default::default()
+    }
+    .fit_to(game.rules(), game.pits_per_side(), game.stones_in_pits())
+}
+
+/// An analysis of `game` on a fresh solver with [`analysis_options`], as
+/// the document `game analyze --json` prints; the search stops at
+/// `cancel`, and `report` hears of each step.
 pub fn analysis(
     game: &GameState,
     budget: Budget,
@@ -360,16 +372,15 @@ pub fn analysis(
     cancel: &AtomicBool,
     report: Option<game::analyze::Report<'_>>,
 ) -> Result<Value, Error> {
-    let opts = game::SolveOptions {
-        table_bytes: ANALYZE_TABLE.min(max_memory / 2),
-        memory_cap: max_memory,
-        threads: 1,
-        ..Default::default()
-    }
-    .fit_to(game.rules(), game.pits_per_side(), game.stones_in_pits());
+    let opts = analysis_options(game, max_memory);
     let a = game::analyze(game, &opts, None, budget, cancel, report)
         .map_err(|e| Error::bad(e.to_string()))?;
-    Ok(json!(GameAnalysisJson::new(game, &a, 1, usize::MAX)))
+    Ok(analysis_doc(game, &a))
+}
+
+/// The document of an analysis of `game` on one thread.
+pub fn analysis_doc(game: &GameState, a: &game::Analysis) -> Value {
+    json!(GameAnalysisJson::new(game, a, 1, usize::MAX))
 }
 
 /// One collection in `GET /api/puzzles`.

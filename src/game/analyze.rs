@@ -135,50 +135,51 @@ pub fn analyze(
     cancel: &AtomicBool,
     report: Option<Report<'_>>,
 ) -> Result<Analysis, GameError> {
-    if state.is_over() {
-        let v = state.mover_minus_opponent();
-        return Err(GameError::GameOver(match v.signum() {
-            1 => format!("the player to move has won by {v}"),
-            -1 => format!("the player to move has lost by {}", -v),
-            _ => "a draw".into(),
-        }));
-    }
+    refuse_over(state)?;
     let t0 = Instant::now();
     let (rules, n) = (state.rules(), state.pits_per_side());
     let solver = match db {
         Some(db) => Solver::with_endgame(rules, n, opts.clone(), db, cancel)?,
         None => Solver::new_cancellable(rules, n, opts.clone(), cancel)?,
     };
-    let mut run = Run {
-        me: state.mover(),
-        state: *state,
-        budget,
-        t0,
-        nodes: 0,
-        cancel,
-        report,
-        analysis: Analysis {
-            turns: state
-                .turns()
-                .into_iter()
-                .map(|t| first_guess(state.mover(), t.picks, t.after))
-                .collect(),
-            depth: 0,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            cancelled: false,
-        },
-    };
-    run.rank();
+    let mut run = Run::new(state, budget, t0, cancel, report);
     let Some(mut solver) = solver else {
         // Stopped while the table was zeroed: the stores alone.
         run.analysis.cancelled = true;
         return Ok(run.finish());
     };
-    run.estimates(&mut solver);
-    run.root(&mut solver);
-    run.others(&mut solver);
-    Ok(run.finish())
+    Ok(run.on(&mut solver))
+}
+
+/// [`analyze`] on a solver kept from an earlier analysis (one that
+/// [`Solver::takes`] `state`): its table and endgame database are filled
+/// already, so the whole budget goes to the search. A player's companion
+/// keeps one through a game, whose positions only lose stones.
+pub fn analyze_on(
+    solver: &mut Solver,
+    state: &GameState,
+    budget: Budget,
+    cancel: &AtomicBool,
+    report: Option<Report<'_>>,
+) -> Result<Analysis, GameError> {
+    refuse_over(state)?;
+    if !solver.takes(state) {
+        return Err(GameError::SolverMismatch(state.board().one_line()));
+    }
+    Ok(Run::new(state, budget, Instant::now(), cancel, report).on(solver))
+}
+
+/// A finished game has no turn to analyse.
+fn refuse_over(state: &GameState) -> Result<(), GameError> {
+    if !state.is_over() {
+        return Ok(());
+    }
+    let v = state.mover_minus_opponent();
+    Err(GameError::GameOver(match v.signum() {
+        1 => format!("the player to move has won by {v}"),
+        -1 => format!("the player to move has lost by {}", -v),
+        _ => "a draw".into(),
+    }))
 }
 
 /// A turn before any search: exact when it ends the game, else bounded by
@@ -213,6 +214,49 @@ struct Run<'a> {
     cancel: &'a AtomicBool,
     report: Option<Report<'a>>,
     analysis: Analysis,
+}
+
+impl<'a> Run<'a> {
+    /// An analysis of `state` begun at `t0`: every turn listed, bounded by
+    /// the stones left, ranked by the stores.
+    fn new(
+        state: &GameState,
+        budget: Budget,
+        t0: Instant,
+        cancel: &'a AtomicBool,
+        report: Option<Report<'a>>,
+    ) -> Run<'a> {
+        let mut run = Run {
+            me: state.mover(),
+            state: *state,
+            budget,
+            t0,
+            nodes: 0,
+            cancel,
+            report,
+            analysis: Analysis {
+                turns: state
+                    .turns()
+                    .into_iter()
+                    .map(|t| first_guess(state.mover(), t.picks, t.after))
+                    .collect(),
+                depth: 0,
+                nodes: 0,
+                elapsed: Duration::ZERO,
+                cancelled: false,
+            },
+        };
+        run.rank();
+        run
+    }
+
+    /// The three phases on `solver`, then the analysis.
+    fn on(mut self, solver: &mut Solver) -> Analysis {
+        self.estimates(solver);
+        self.root(solver);
+        self.others(solver);
+        self.finish()
+    }
 }
 
 impl Run<'_> {
@@ -565,5 +609,42 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().starts_with("the game is over"), "{e}");
+    }
+
+    /// A solver kept through a game (as the static site's engine keeps
+    /// one) gives every turn the value a fresh one gives, and refuses a
+    /// position it was not made for.
+    #[test]
+    fn a_kept_solver_gives_the_values_of_a_fresh_one() {
+        for rules in rule_sets() {
+            let mut g = GameState::start(3, 3, rules).unwrap();
+            let opts = SolveOptions {
+                table_bytes: 1 << 20,
+                ..SolveOptions::default()
+            }
+            .fit_to(rules, 3, g.stones_in_pits());
+            let mut kept = Solver::new(rules, 3, opts).unwrap();
+            let never = AtomicBool::new(false);
+            while !g.is_over() {
+                let a = analyze_on(&mut kept, &g, Budget::Nodes(u64::MAX), &never, None).unwrap();
+                assert!(a.exact(), "{rules:?} {g:?}");
+                for t in &a.turns {
+                    assert!(t.exact);
+                    assert_eq!(
+                        t.value,
+                        turn_value(g.mover(), &t.after),
+                        "{rules:?} {g:?} {:?}",
+                        t.picks
+                    );
+                }
+                // The best turn, then on with the same solver.
+                g = a.turns[0].after;
+            }
+            let bigger = GameState::start(3, 4, rules).unwrap();
+            assert!(!kept.takes(&bigger));
+            assert!(analyze_on(&mut kept, &bigger, Budget::Nodes(1000), &never, None).is_err());
+            let other = GameState::start(4, 1, rules).unwrap();
+            assert!(!kept.takes(&other));
+        }
     }
 }

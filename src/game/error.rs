@@ -67,6 +67,10 @@ pub enum GameError {
     #[error("{0}")]
     AgentFailed(String),
 
+    /// A kept solver asked for a position it was not made for.
+    #[error("this solver was made for other rules, another board size or fewer stones than {0}")]
+    SolverMismatch(String),
+
     /// The computer's search was stopped (its time ran out or its client
     /// left) before it chose a turn; the game is as it was before.
     #[error("the computer's search was stopped before it chose its turn")]

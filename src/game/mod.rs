@@ -16,7 +16,7 @@ pub mod solve;
 pub mod state;
 
 pub use agent::{Agent, AgentSpec, Level};
-pub use analyze::{analyze, Analysis, Budget, TurnValue};
+pub use analyze::{analyze, analyze_on, Analysis, Budget, TurnValue};
 pub use endgame::{EndgameBuild, EndgameDb, ENDGAME_FORMAT};
 pub use error::GameError;
 pub use session::{GameSession, Played};

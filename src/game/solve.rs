@@ -728,6 +728,16 @@ impl Solver {
         }
     }
 
+    /// True when this solver can search `state`: the same rules and board
+    /// size, and no more stones in the pits than its table was made for
+    /// ([`SolveOptions::max_stones`]), so that it can be kept from one
+    /// position of a game to the next.
+    pub fn takes(&self, state: &GameState) -> bool {
+        self.rules == state.rules()
+            && self.n == state.pits_per_side()
+            && (self.opts.max_stones == 0 || state.stones_in_pits() <= self.opts.max_stones)
+    }
+
     /// Make the next calls stop by themselves, as a cancel would, after
     /// `nodes` more nodes each (counted from each call's start) or at
     /// `deadline`, whichever comes first (`None`: no such limit).

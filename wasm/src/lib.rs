@@ -23,7 +23,7 @@
 
 use mancala_sweep::api::games::{computer_moves, game_error, game_json, NewGame, PickRequest};
 use mancala_sweep::api::{self, AnalyzeRequest, CheckRequest, FindRequest, ReplayRequest};
-use mancala_sweep::game::{GameSession, Level};
+use mancala_sweep::game::{analyze_on, Analysis, GameSession, Level, Solver};
 use mancala_sweep::puzzle::Collection;
 use mancala_sweep::search::{self, Listing, Phase, Progress, SolveOptions};
 use serde_json::{json, Value};
@@ -125,13 +125,28 @@ fn route(
             let req: AnalyzeRequest = api::parse(body, BODY_LIMIT)?;
             let (game, budget) = req.check(BUDGET_SECONDS)?;
             let streaming = parts.len() == 3;
-            let report = |a: &mancala_sweep::game::Analysis| {
+            let report = |a: &Analysis| {
                 if streaming {
-                    let doc = mancala_sweep::format::GameAnalysisJson::new(&game, a, 1, usize::MAX);
-                    event(&json!(doc));
+                    event(&api::analysis_doc(&game, a));
                 }
             };
-            api::analysis(&game, budget, MAX_MEMORY, &never, Some(&report))
+            SOLVER.with(|kept| {
+                let mut kept = kept.borrow_mut();
+                // The solver of the last analysis, when it can take this
+                // position (a game goes on): its table and endgame
+                // database are filled, so the budget goes to the search.
+                if !kept.as_ref().is_some_and(|s| s.takes(&game)) {
+                    *kept = None;
+                    let opts = api::analysis_options(&game, MAX_MEMORY);
+                    let solver = Solver::new(game.rules(), game.pits_per_side(), opts)
+                        .map_err(|e| api::Error::bad(e.to_string()))?;
+                    *kept = Some(solver);
+                }
+                let solver = kept.as_mut().expect("kept above");
+                let a = analyze_on(solver, &game, budget, &never, Some(&report))
+                    .map_err(|e| api::Error::bad(e.to_string()))?;
+                Ok(api::analysis_doc(&game, &a))
+            })
         }
         ("POST", ["api", "replay"]) => api::replay(&api::parse::<ReplayRequest>(body, BODY_LIMIT)?),
         ("POST", ["api", "find"]) => {
@@ -251,6 +266,8 @@ impl Games {
 
 thread_local! {
     static GAMES: std::cell::RefCell<Games> = std::cell::RefCell::new(Games::default());
+    /// The solver of the last analysis, kept for the next one.
+    static SOLVER: std::cell::RefCell<Option<Solver>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Answer a request in the boundary's text form: `"METHOD /path\n"` and
