@@ -235,6 +235,27 @@ pub fn solve_answer(
     }
 }
 
+/// The `"format"` of a solve's progress event.
+pub const PROGRESS_FORMAT: &str = "mancala-sweep-web-progress/1";
+
+/// One progress event of a solve (`/api/solve/stream`), `seconds` after
+/// it began: the search's own report, as the command line's bar reads it.
+pub fn progress_json(p: &search::Progress, seconds: f64) -> Value {
+    json!({
+        "format": PROGRESS_FORMAT,
+        "phase": match p.phase {
+            search::Phase::Forward => "forward",
+            search::Phase::Backward => "backward",
+        },
+        "store": p.store,
+        "max_store": p.max_store,
+        "positions": p.positions,
+        "memory": p.memory,
+        "best": p.best,
+        "seconds": seconds,
+    })
+}
+
 /// `/api/replay`'s body.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]

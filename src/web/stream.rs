@@ -15,7 +15,7 @@ use super::api::{memory_words, read, threads, ApiResult, CancelOnDrop, Shared_, 
 use crate::api::{self, AnalyzeRequest, SolveRequest};
 use crate::format::GameAnalysisJson;
 use crate::game::Analysis;
-use crate::search::{self, Listing, Phase, Progress, SolveOptions};
+use crate::search::{self, Listing, Progress, SolveOptions};
 use axum::body::Body;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -25,26 +25,6 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
-
-/// The `"format"` of a progress event.
-pub(crate) const PROGRESS_FORMAT: &str = "mancala-sweep-web-progress/1";
-
-/// One progress event's JSON.
-pub(crate) fn progress_json(p: &Progress, seconds: f64) -> Value {
-    json!({
-        "format": PROGRESS_FORMAT,
-        "phase": match p.phase {
-            Phase::Forward => "forward",
-            Phase::Backward => "backward",
-        },
-        "store": p.store,
-        "max_store": p.max_store,
-        "positions": p.positions,
-        "memory": p.memory,
-        "best": p.best,
-        "seconds": seconds,
-    })
-}
 
 /// What the search thread sends to the stream.
 enum Message {
@@ -72,7 +52,7 @@ pub(crate) async fn solve_stream(state: Shared_, body: Body) -> ApiResult {
             if p.within.is_some() {
                 return;
             }
-            let _ = progress_tx.try_send(Message::Progress(progress_json(
+            let _ = progress_tx.try_send(Message::Progress(api::progress_json(
                 p,
                 started.elapsed().as_secs_f64(),
             )));

@@ -25,7 +25,7 @@ use mancala_sweep::api::games::{computer_moves, game_error, game_json, NewGame, 
 use mancala_sweep::api::{self, AnalyzeRequest, CheckRequest, FindRequest, ReplayRequest};
 use mancala_sweep::game::{analyze_on, Analysis, GameSession, Level, Solver};
 use mancala_sweep::puzzle::Collection;
-use mancala_sweep::search::{self, Listing, Phase, Progress, SolveOptions};
+use mancala_sweep::search::{self, Listing, Progress, SolveOptions};
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
@@ -56,23 +56,6 @@ fn memory_words() -> String {
         "this page's engine holds at most {} MiB; the command line or `serve` can go further",
         MAX_MEMORY >> 20
     )
-}
-
-/// One progress event of a solve, as `serve`'s stream sends it.
-fn solve_progress(p: &Progress, seconds: f64) -> Value {
-    json!({
-        "format": "mancala-sweep-web-progress/1",
-        "phase": match p.phase {
-            Phase::Forward => "forward",
-            Phase::Backward => "backward",
-        },
-        "store": p.store,
-        "max_store": p.max_store,
-        "positions": p.positions,
-        "memory": p.memory,
-        "best": p.best,
-        "seconds": seconds,
-    })
 }
 
 /// Answer one request: (status, document). `event` hears the progress of
@@ -107,7 +90,7 @@ fn route(
             let streaming = parts.len() == 3;
             let report = |p: &Progress| {
                 if streaming && p.within.is_none() {
-                    event(&solve_progress(p, started.elapsed().as_secs_f64()));
+                    event(&api::progress_json(p, started.elapsed().as_secs_f64()));
                 }
             };
             let opts = SolveOptions {
