@@ -13,13 +13,12 @@
 
 use super::api::{memory_words, read, threads, ApiResult, CancelOnDrop, Shared_, Slot};
 use crate::api::{self, AnalyzeRequest, SolveRequest};
-use crate::format::GameAnalysisJson;
 use crate::game::Analysis;
 use crate::search::{self, Listing, Progress, SolveOptions};
 use axum::body::Body;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::convert::Infallible;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -92,8 +91,7 @@ pub(crate) async fn analyze_stream(state: Shared_, body: Body) -> ApiResult {
         let _slot = slot;
         let progress_tx = tx.clone();
         let report = move |a: &Analysis| {
-            let doc = GameAnalysisJson::new(&game, a, 1, usize::MAX);
-            let _ = progress_tx.try_send(Message::Progress(json!(doc)));
+            let _ = progress_tx.try_send(Message::Progress(api::analysis_doc(&game, a)));
         };
         match api::analysis(&game, budget, max_memory, flag, Some(&report)) {
             Ok(doc) => Message::Result(doc),
