@@ -341,7 +341,9 @@ pub struct AnalyzeRequest {
 /// one core.
 pub const MAX_ANALYZE_NODES: u64 = 200_000_000;
 
-/// The table of a web analysis: what `game analyze` uses.
+/// The table of an analysis, in the terminal and on the web: on a 1-second
+/// budget a 256 MiB table costs more to zero and fault in than it saves
+/// (docs/games.md, "game analyze").
 pub const ANALYZE_TABLE: u64 = 64 << 20;
 
 impl AnalyzeRequest {

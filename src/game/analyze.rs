@@ -13,7 +13,10 @@
 //! 1. **Estimates.** Every turn (every distinct end-of-turn position, as
 //!    [`GameState::turns`] lists them) gets the value of a depth-limited
 //!    search of the position after it, deepened one turn at a time while a
-//!    quarter of the budget lasts. The evaluation at the horizon is the
+//!    quarter of the budget lasts, and at most a second (or two million
+//!    nodes): past that the estimates rarely change the best turn and the
+//!    time is better spent proving (on avalanche's start, a 30 s quarter of
+//!    a 120 s budget delayed the proof by as much). The evaluation at the horizon is the
 //!    stores: mover's store minus the opponent's after that many turns (the
 //!    material, as Irving's and most Kalah programs score it). Depth 0 is
 //!    the stores right after the turn.
@@ -39,6 +42,12 @@ use crate::game::state::{GameState, Side};
 use crate::rules::Pit;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+
+/// The most time the estimates (phase 1) take of a budget in seconds.
+pub const ESTIMATE_SECONDS: f64 = 1.0;
+/// The most nodes the estimates take of a budget in nodes: about what one
+/// core searches in [`ESTIMATE_SECONDS`].
+pub const ESTIMATE_NODES: u64 = 2_000_000;
 
 /// How long an analysis may run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -292,17 +301,18 @@ impl Run<'_> {
     }
 
     /// Phase 1: depth-limited estimates of every turn, one turn deeper a
-    /// pass, while a quarter of the budget lasts. A pass that is stopped
-    /// keeps the estimates it finished (each turn says its own depth).
+    /// pass, while [`Run::estimate_share`] of the budget lasts. A pass that
+    /// is stopped keeps the estimates it finished (each turn says its own depth).
     fn estimates(&mut self, solver: &mut Solver) {
         let mut depth = 1;
-        while !self.spent(0.25) && self.analysis.turns.iter().any(|t| !t.exact) {
+        let share = self.estimate_share();
+        while !self.spent(share) && self.analysis.turns.iter().any(|t| !t.exact) {
             let mut all = true;
             for i in 0..self.analysis.turns.len() {
                 if self.analysis.turns[i].exact {
                     continue;
                 }
-                let (nodes, deadline) = self.limits(0.25);
+                let (nodes, deadline) = self.limits(share);
                 solver.set_limits(nodes, deadline);
                 let after = self.analysis.turns[i].after;
                 // The last estimate, from the mover of `after`'s view.
@@ -408,6 +418,15 @@ impl Run<'_> {
                 self.rank();
                 self.progress();
             }
+        }
+    }
+
+    /// The share of the budget for the estimates: a quarter, and at most
+    /// [`ESTIMATE_SECONDS`] or [`ESTIMATE_NODES`].
+    fn estimate_share(&self) -> f64 {
+        match self.budget {
+            Budget::Nodes(all) => (ESTIMATE_NODES as f64 / all.max(1) as f64).min(0.25),
+            Budget::Seconds(s) => (ESTIMATE_SECONDS / s).min(0.25),
         }
     }
 

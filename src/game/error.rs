@@ -20,7 +20,7 @@ pub enum GameError {
         /// The pit number as given.
         pick: u32,
         /// Why it is illegal.
-        reason: String,
+        reason: PickRefusal,
     },
 
     /// A list of picks that is not one whole turn.
@@ -75,4 +75,19 @@ pub enum GameError {
     /// left) before it chose a turn; the game is as it was before.
     #[error("the computer's search was stopped before it chose its turn")]
     Stopped,
+}
+
+/// Why a pick is refused in a game: the rules engine's reason, or the
+/// game's own (over, or not the person's turn).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PickRefusal {
+    /// The rules do not allow it (no such pit, an opponent pit, empty).
+    #[error(transparent)]
+    Rules(#[from] crate::rules::PickError),
+    /// The game has ended.
+    #[error("the game is over")]
+    GameOver,
+    /// The computer is to move.
+    #[error("it is the computer's turn")]
+    ComputersTurn,
 }

@@ -7,7 +7,7 @@
 
 use crate::game::agent::{Agent, AgentSpec};
 use crate::game::endgame::EndgameDb;
-use crate::game::error::GameError;
+use crate::game::error::{GameError, PickRefusal};
 use crate::game::state::{GameState, PickOutcome, Side};
 use crate::rules::pick::PickTrace;
 use crate::rules::Pit;
@@ -107,9 +107,9 @@ impl GameSession {
             return Err(GameError::IllegalPick {
                 pick: number,
                 reason: if self.state.is_over() {
-                    "the game is over".into()
+                    PickRefusal::GameOver
                 } else {
-                    "it is the computer's turn".into()
+                    PickRefusal::ComputersTurn
                 },
             });
         }

@@ -39,7 +39,7 @@
 //! count their depth in turns (see the agents for the measurement
 //! behind that choice).
 
-use crate::game::error::GameError;
+use crate::game::error::{GameError, PickRefusal};
 use crate::rules::pick::{self, PickEnd, PickTrace};
 use crate::rules::Board;
 use crate::rules::{PickError, Pit};
@@ -308,27 +308,21 @@ impl GameState {
     /// (in the rules engine's words, [`PickError`]).
     pub fn check_pick(&self, number: u32) -> Result<Pit, GameError> {
         let n = self.pits_per_side();
-        let refuse = |reason: String| GameError::IllegalPick {
+        let refuse = |reason: PickRefusal| GameError::IllegalPick {
             pick: number,
             reason,
         };
         if self.over {
-            return Err(refuse("the game is over".into()));
+            return Err(refuse(PickRefusal::GameOver));
         }
-        let p = Pit::new(number, n).ok_or_else(|| {
-            refuse(
-                PickError::OutOfRange {
-                    n,
-                    scope: self.rules.scope,
-                }
-                .to_string(),
-            )
-        })?;
-        if self.rules.scope == Scope::Own && !p.is_own(n) {
-            return Err(refuse(PickError::OutsideScope { n }.to_string()));
+        let scope = self.rules.scope;
+        let p =
+            Pit::new(number, n).ok_or_else(|| refuse(PickError::OutOfRange { n, scope }.into()))?;
+        if scope == Scope::Own && !p.is_own(n) {
+            return Err(refuse(PickError::OutsideScope { n }.into()));
         }
         if self.cells[p.ring(n)] == 0 {
-            return Err(refuse(PickError::Empty.to_string()));
+            return Err(refuse(PickError::Empty.into()));
         }
         Ok(p)
     }

@@ -43,9 +43,10 @@ use std::sync::atomic::AtomicBool;
 /// Results of this module.
 pub type Result<T, E = PuzzleError> = std::result::Result<T, E>;
 
-/// The generator behind every random choice: seedable and the same on
-/// every platform, so that a collection is the same for the same seed.
-pub type Rng64 = rand_pcg::Pcg64;
+/// The generator behind every random choice, the game's agents' own:
+/// seedable and the same on every platform, so that a collection is the
+/// same for the same seed.
+pub use crate::game::agent::Rng64;
 
 /// `format` of a collection.
 pub const PUZZLES_FORMAT: &str = "mancala-sweep-puzzles/1";

@@ -32,14 +32,7 @@ use super::variant::Rules;
 use std::fmt;
 use std::str::FromStr;
 
-/// Most pits a side.
-pub const MAX_PITS_PER_SIDE: usize = 16;
-/// Capacity of the ring: 2n pits plus the own store.
-pub const RING_CAP: usize = 2 * MAX_PITS_PER_SIDE + 1;
-/// Most stones in the pits and the own store together (and in the opponent's
-/// store): every counter is a `u8`, and no sowing can overflow one when the
-/// stones in play fit.
-pub const MAX_STONES_IN_PLAY: u32 = 255;
+pub use super::limits::{MAX_PITS_PER_SIDE, MAX_STONES_IN_PLAY, RING_CAP};
 
 /// A position with the player to move at the bottom.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

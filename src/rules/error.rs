@@ -5,7 +5,7 @@
 //! words of the game (pits, stones, scope), never of a command-line flag:
 //! the same messages serve the terminal and a web page.
 
-use super::board::{MAX_PITS_PER_SIDE, MAX_STONES_IN_PLAY};
+use super::limits::{MAX_PITS_PER_SIDE, MAX_STONES_IN_PLAY};
 use super::Scope;
 use thiserror::Error;
 

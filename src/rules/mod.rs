@@ -8,7 +8,7 @@
 //!
 //! - [`pit`]: pit numbers (the public interface) and the sowing ring;
 //! - [`variant`]: rule sets ([`Rules`]) and their presets;
-//! - [`board`]: a position and the board text format;
+//! - [`board`]: a position and the board text format; [`limits`]: its sizes;
 //! - [`sow`] and [`pick`]: the reference rules engine (one sowing; one pick
 //!   with relay and capture);
 //! - [`turn`]: checked play of a pick sequence, as `replay` does;
@@ -20,6 +20,7 @@
 
 pub mod board;
 pub mod error;
+pub mod limits;
 pub mod line;
 pub mod pick;
 pub mod pit;

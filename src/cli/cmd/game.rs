@@ -125,10 +125,8 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
     Ok(out)
 }
 
-/// `game analyze`'s table unless `--table` says otherwise: on a 1-second
-/// budget a 256 MiB table costs more to zero and fault in than it saves
-/// (docs/games.md, "game analyze").
-const ANALYZE_TABLE: u64 = 64 << 20;
+/// `game analyze`'s table unless `--table` says otherwise: the web's.
+use mancala_sweep::api::ANALYZE_TABLE;
 
 /// Run `game analyze`.
 pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {

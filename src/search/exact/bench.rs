@@ -90,7 +90,7 @@ impl Bucket {
         let plan = Plan {
             kernel,
             decode_keys: matches!(kernel, Kernel::Lockstep | Kernel::Stream)
-                && crate::search::kernel::relay::cpu().decodes,
+                && crate::search::kernel::cpu().decodes,
         };
         self.search = Search::new(&s.start, s.rules, plan);
         self.kernel = kernel;

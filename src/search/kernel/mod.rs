@@ -94,7 +94,7 @@ impl Kernel {
 
     /// `Ok` when this CPU can run the kernel, or the instruction sets it lacks.
     pub fn supported(self) -> Result<(), &'static str> {
-        let cpu = relay::cpu();
+        let cpu = cpu();
         match self {
             Kernel::Scalar => Ok(()),
             Kernel::Avx2 if cpu.avx2 => Ok(()),
@@ -146,6 +146,53 @@ impl fmt::Display for Kernel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// What this CPU can run, detected once: the feature checks are cheap,
+/// but the search asks for every engine it builds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Cpu {
+    /// AVX-512 F, BW and VBMI: the lockstep kernel.
+    pub lockstep: bool,
+    /// Also VBMI2 and VL: the kernel decodes 64-bit keys.
+    pub decodes: bool,
+    /// Also BMI2 and POPCNT: the streaming kernel.
+    pub streams: bool,
+    /// AVX2, BMI1, BMI2 and POPCNT: the AVX2 streaming kernel.
+    pub avx2: bool,
+    /// Also AVX-512 F, BW and VL: the AVX-512 F/BW streaming kernel.
+    pub avx512bw: bool,
+}
+
+/// The kernels' CPU features (none off x86-64).
+pub(crate) fn cpu() -> Cpu {
+    static CPU: std::sync::OnceLock<Cpu> = std::sync::OnceLock::new();
+    *CPU.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            let lockstep = has!("avx512f") && has!("avx512bw") && has!("avx512vbmi");
+            let decodes = lockstep && has!("avx512vbmi2") && has!("avx512vl");
+            let streams = decodes && has!("bmi2") && has!("popcnt");
+            let avx2 = has!("avx2") && has!("bmi1") && has!("bmi2") && has!("popcnt");
+            let avx512bw = avx2 && has!("avx512f") && has!("avx512bw") && has!("avx512vl");
+            Cpu {
+                lockstep,
+                decodes,
+                streams,
+                avx2,
+                avx512bw,
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        Cpu {
+            lockstep: false,
+            decodes: false,
+            streams: false,
+            avx2: false,
+            avx512bw: false,
+        }
+    })
 }
 
 /// Which kernels a search may use.
@@ -206,7 +253,7 @@ pub fn plan(n: usize, key_bits: u32, choice: KernelChoice) -> Plan {
         kernel,
         decode_keys: matches!(kernel, Kernel::Lockstep | Kernel::Stream)
             && key_bits <= 64
-            && relay::cpu().decodes,
+            && cpu().decodes,
     }
 }
 

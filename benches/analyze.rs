@@ -1,0 +1,434 @@
+//! The targets of `game analyze` (docs/games.md#targets), measured on the
+//! positions the issue names and printed as a table.
+//!
+//! On 6 pits a side with 4 stones a pit at the start, for GamePigeon's two
+//! modes (avalanche, and capture, which is Kalah's rules):
+//!
+//! 1. positions with at most 30 stones in the pits: the share whose whole
+//!    ranking `game analyze` proves within one second, and the worst time;
+//! 2. positions with 31 to 44 stones: the share whose one-second best turn
+//!    is an exact best turn (checked with the exact solver, as `game solve`
+//!    runs it), and how far the estimate was from the exact value;
+//! 3. avalanche's start: the time to the exact value, against `game solve`
+//!    in the same run.
+//!
+//! The positions come from games between two `medium` agents (alpha-beta
+//! four turns deep) after two to four random turns (without them every
+//! game of the agents would be the same): from game `g`, one position of
+//! each class, chosen at random with seed `g`, each position once. The
+//! same on every run.
+//!
+//! Every analysis runs as `game analyze` runs it: a fresh solver (its 64 MiB
+//! table zeroed, the endgame database filled on demand), every thread of
+//! the machine, a one-second budget; the time measured is the wall time of
+//! the whole call. The checks of part 2 take minutes, so every result is
+//! appended to a state file as it is found, and running the same command
+//! again goes on from there (`--fresh` starts over):
+//!
+//! ```text
+//! cargo bench --bench analyze                       # 100 positions a class and mode
+//! cargo bench --bench analyze -- --positions 10     # a quick look
+//! ```
+//!
+//! The state file is `$MANCALA_SWEEP_BENCH_STATE`, by default
+//! `analyze-bench.jsonl` in Cargo's scratch folder for benches
+//! (`target/tmp`): outside the sources.
+
+use mancala_sweep::game::{
+    analyze, solve, AgentSpec, Analysis, Budget, GameState, Level, SolveOptions, Solver,
+};
+use mancala_sweep::Preset;
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The table of a `game analyze` run (as the command's default).
+const ANALYZE_TABLE: u64 = mancala_sweep::api::ANALYZE_TABLE;
+
+/// The two modes measured.
+const MODES: [(&str, Preset); 2] = [("avalanche", Preset::Avalanche), ("capture", Preset::Kalah)];
+
+/// One measured position, as a line of the state file.
+#[derive(Serialize, Deserialize, Clone)]
+struct Row {
+    mode: String,
+    class: String,
+    index: usize,
+    /// The position (board text, the mover's row at the bottom), to check
+    /// that a resumed run measures the same positions.
+    board: String,
+    stones: u32,
+    /// Wall seconds of the one-second analysis.
+    seconds: f64,
+    /// Every turn proved.
+    all_proved: bool,
+    /// The best turn's value proved and no other turn better.
+    exact: bool,
+    /// The analysis's value of the position.
+    value: i32,
+    /// Part 2: the exact value of the position (`game solve`).
+    exact_value: Option<i32>,
+    /// Part 2: the exact value of the analysis's best turn.
+    chosen_value: Option<i32>,
+    /// Part 2: wall seconds of the exact check.
+    check_seconds: Option<f64>,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let positions = match args.iter().position(|a| a == "--positions") {
+        Some(i) => match args.get(i + 1).and_then(|v| v.parse::<usize>().ok()) {
+            Some(n) if n > 0 => n,
+            _ => {
+                eprintln!("--positions: give a whole number above 0");
+                std::process::exit(2);
+            }
+        },
+        None => 100,
+    };
+    let state_file = std::env::var_os("MANCALA_SWEEP_BENCH_STATE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("analyze-bench.jsonl"));
+    if args.iter().any(|a| a == "--fresh") {
+        let _ = std::fs::remove_file(&state_file);
+    }
+    let mut done = read_state(&state_file);
+    eprintln!(
+        "state: {} ({} results kept; the same command goes on from there, --fresh starts over)",
+        state_file.display(),
+        done.len()
+    );
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+    println!("machine: {}", mancala_sweep::search::kernel::machine());
+    println!("threads: {threads}, positions a class and mode: {positions}\n");
+
+    let mut rows: Vec<Row> = vec![];
+    for (mode, preset) in MODES {
+        let (small, mid) = sample(preset, positions);
+        for (class, list) in [("small", small), ("mid", mid)] {
+            for (index, state) in list.iter().enumerate() {
+                let key = (mode.to_string(), class.to_string(), index);
+                let board = state.board().one_line();
+                let row = match done.remove(&key) {
+                    Some(r) if r.board == board => r,
+                    _ => {
+                        let r = measure(mode, class, index, state, threads);
+                        append(&state_file, &r);
+                        r
+                    }
+                };
+                eprintln!(
+                    "{mode} {class} {}/{}: {} stones, {:.2} s{}",
+                    index + 1,
+                    list.len(),
+                    row.stones,
+                    row.seconds,
+                    if row.exact { ", exact" } else { "" }
+                );
+                rows.push(row);
+            }
+        }
+    }
+    let start = avalanche_start(threads);
+    print_tables(&rows, &start);
+}
+
+/// The positions of `preset` on 6×4: `n` with at most 30 stones in the
+/// pits and `n` with 31 to 44, one of each from a game (games that have
+/// none of a class give none).
+fn sample(preset: Preset, n: usize) -> (Vec<GameState>, Vec<GameState>) {
+    let (mut small, mut mid) = (vec![], vec![]);
+    let mut taken = HashSet::new();
+    let mut game = 0u64;
+    while small.len() < n || mid.len() < n {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(game);
+        let start = GameState::start(6, 4, preset.rules()).expect("6x4 start");
+        let mut random = AgentSpec::Random.build(&start, game).expect("agent");
+        let mut medium = Level::Medium.agent().build(&start, game).expect("agent");
+        let openings = rng.random_range(2..=4);
+        let mut state = start;
+        let mut seen = vec![];
+        let mut turn = 0;
+        while !state.is_over() {
+            seen.push(state);
+            let picks = if turn < openings {
+                random.choose(&state)
+            } else {
+                medium.choose(&state)
+            };
+            state.play_turn(&picks).expect("an agent's turn is legal");
+            turn += 1;
+        }
+        for (list, range) in [(&mut small, 1..=30), (&mut mid, 31..=44)] {
+            let of: Vec<&GameState> = seen
+                .iter()
+                .filter(|s| range.contains(&s.stones_in_pits()))
+                .collect();
+            if of.is_empty() || list.len() >= n {
+                continue;
+            }
+            let pick = *of[rng.random_range(0..of.len())];
+            // Each position once: games that meet again after their random
+            // openings would weigh the same position twice.
+            if taken.insert((pick.board().one_line(), pick.mover())) {
+                list.push(pick);
+            }
+        }
+        game += 1;
+    }
+    (small, mid)
+}
+
+/// The options of `game analyze` on `state` with `threads` threads.
+fn analyze_options(state: &GameState, threads: u32) -> SolveOptions {
+    SolveOptions {
+        table_bytes: ANALYZE_TABLE,
+        threads,
+        ..SolveOptions::default()
+    }
+    .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits())
+}
+
+/// The options of `game solve` on `state` with `threads` threads.
+fn solve_options(state: &GameState, threads: u32) -> SolveOptions {
+    SolveOptions {
+        threads,
+        ..SolveOptions::default()
+    }
+    .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits())
+}
+
+/// One position: the one-second analysis, and for the mid class the exact
+/// value of the position and of the analysis's best turn.
+fn measure(mode: &str, class: &str, index: usize, state: &GameState, threads: u32) -> Row {
+    let never = AtomicBool::new(false);
+    let t0 = Instant::now();
+    let a = analyze(
+        state,
+        &analyze_options(state, threads),
+        None,
+        Budget::Seconds(1.0),
+        &never,
+        None,
+    )
+    .expect("analysis of a position in play");
+    let seconds = t0.elapsed().as_secs_f64();
+    let mut row = Row {
+        mode: mode.into(),
+        class: class.into(),
+        index,
+        board: state.board().one_line(),
+        stones: state.stones_in_pits(),
+        seconds,
+        all_proved: a.proved() == a.turns.len(),
+        exact: a.exact(),
+        value: a.value(),
+        exact_value: None,
+        chosen_value: None,
+        check_seconds: None,
+    };
+    if class == "mid" {
+        let t1 = Instant::now();
+        let (v, chosen) = exact_check(state, &a, threads);
+        row.exact_value = Some(v);
+        row.chosen_value = Some(chosen);
+        row.check_seconds = Some(t1.elapsed().as_secs_f64());
+    }
+    row
+}
+
+/// The exact value of `state` and of the best turn of `a` (for the player
+/// to move), by the exact solver with `game solve`'s options; one table,
+/// so the second search reuses the first.
+fn exact_check(state: &GameState, a: &Analysis, threads: u32) -> (i32, i32) {
+    let never = AtomicBool::new(false);
+    let opts = solve_options(state, threads);
+    let mut solver =
+        Solver::new(state.rules(), state.pits_per_side(), opts).expect("solver within the cap");
+    let root = solver.solve(state, &never);
+    assert!(root.exact, "an unbounded search is exact");
+    let after = a.turns[0].after;
+    let chosen = if after.is_over() {
+        if after.mover() == state.mover() {
+            after.mover_minus_opponent()
+        } else {
+            -after.mover_minus_opponent()
+        }
+    } else {
+        let r = solver.solve(&after, &never);
+        assert!(r.exact, "an unbounded search is exact");
+        if after.mover() == state.mover() {
+            r.value
+        } else {
+            -r.value
+        }
+    };
+    assert!(chosen <= root.value, "no turn is better than the position");
+    if a.turns[0].exact {
+        assert_eq!(a.turns[0].value, chosen, "a turn called exact is exact");
+    }
+    (root.value, chosen)
+}
+
+/// Part 3: avalanche's start, by `game analyze` (the time to the exact
+/// value, and to every turn proved) and by `game solve`.
+struct Start {
+    value: i32,
+    to_exact: Option<f64>,
+    all_proved: Option<f64>,
+    solve_seconds: f64,
+}
+
+fn avalanche_start(threads: u32) -> Start {
+    eprintln!("avalanche start: game analyze until exact, then game solve");
+    let state = GameState::start(6, 4, Preset::Avalanche.rules()).expect("start");
+    let never = AtomicBool::new(false);
+    let first_exact: Mutex<Option<Duration>> = Mutex::new(None);
+    let t0 = Instant::now();
+    let report = |a: &Analysis| {
+        let mut f = first_exact.lock().unwrap();
+        if f.is_none() && a.exact() {
+            *f = Some(t0.elapsed());
+        }
+    };
+    let a = analyze(
+        &state,
+        &analyze_options(&state, threads),
+        None,
+        Budget::Seconds(120.0),
+        &never,
+        Some(&report),
+    )
+    .expect("analysis of the start");
+    let all = t0.elapsed().as_secs_f64();
+    let t1 = Instant::now();
+    let r = solve::solve(&state, &solve_options(&state, threads), &never).expect("solve");
+    let solve_seconds = t1.elapsed().as_secs_f64();
+    assert!(r.exact);
+    if a.exact() {
+        assert_eq!(a.value(), r.value, "the analysis and game solve agree");
+    }
+    let to_exact = first_exact.lock().unwrap().map(|d| d.as_secs_f64());
+    Start {
+        value: r.value,
+        to_exact: to_exact.or(a.exact().then_some(all)),
+        all_proved: (a.proved() == a.turns.len()).then_some(all),
+        solve_seconds,
+    }
+}
+
+fn print_tables(rows: &[Row], start: &Start) {
+    println!("Positions with at most 30 stones in the pits, 1 s analysis:\n");
+    println!(
+        "| mode | positions | every turn proved | best turn proved | median time | worst time |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
+    for (mode, _) in MODES {
+        let of: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.mode == mode && r.class == "small")
+            .collect();
+        let n = of.len();
+        let all = of.iter().filter(|r| r.all_proved).count();
+        let exact = of.iter().filter(|r| r.exact).count();
+        let mut t: Vec<f64> = of.iter().map(|r| r.seconds).collect();
+        t.sort_by(f64::total_cmp);
+        println!(
+            "| {mode} | {n} | {all} ({:.0}%) | {exact} ({:.0}%) | {:.2} s | {:.2} s |",
+            pct(all, n),
+            pct(exact, n),
+            t[n / 2],
+            t[n - 1]
+        );
+    }
+    println!(
+        "\nPositions with 31 to 44 stones in the pits, 1 s analysis against the exact solver:\n"
+    );
+    println!(
+        "| mode | positions | best turn is a best turn | proved | estimate off by (mean / worst) | stones lost when not (worst) | worst time | exact check (median / worst) |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    for (mode, _) in MODES {
+        let of: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.mode == mode && r.class == "mid")
+            .collect();
+        let n = of.len();
+        let agree = of
+            .iter()
+            .filter(|r| r.chosen_value == r.exact_value)
+            .count();
+        let exact = of.iter().filter(|r| r.exact).count();
+        let off: Vec<i32> = of
+            .iter()
+            .map(|r| (r.value - r.exact_value.unwrap()).abs())
+            .collect();
+        let lost = of
+            .iter()
+            .map(|r| r.exact_value.unwrap() - r.chosen_value.unwrap())
+            .max()
+            .unwrap_or(0);
+        let worst = of.iter().map(|r| r.seconds).fold(0.0, f64::max);
+        let mut check: Vec<f64> = of.iter().map(|r| r.check_seconds.unwrap()).collect();
+        check.sort_by(f64::total_cmp);
+        println!(
+            "| {mode} | {n} | {agree} ({:.0}%) | {exact} ({:.0}%) | {:.1} / {} | {lost} | {worst:.2} s | {:.1} s / {:.1} s |",
+            pct(agree, n),
+            pct(exact, n),
+            off.iter().sum::<i32>() as f64 / n as f64,
+            off.iter().max().unwrap(),
+            check[n / 2],
+            check[n - 1]
+        );
+    }
+    let secs = |s: Option<f64>| s.map_or("not within 120 s".into(), |s| format!("{s:.1} s"));
+    println!(
+        "\nAvalanche 6x4 from the start (value {:+}):\n",
+        start.value
+    );
+    println!("| | time |");
+    println!("|---|---:|");
+    println!(
+        "| `game analyze`: the value proved | {} |",
+        secs(start.to_exact)
+    );
+    println!(
+        "| `game analyze`: every turn proved | {} |",
+        secs(start.all_proved)
+    );
+    println!("| `game solve` | {:.1} s |", start.solve_seconds);
+}
+
+fn pct(k: usize, n: usize) -> f64 {
+    100.0 * k as f64 / n.max(1) as f64
+}
+
+type Key = (String, String, usize);
+
+/// The results of an earlier run (lines that do not read, such as one cut
+/// short by a kill, are measured again).
+fn read_state(path: &PathBuf) -> HashMap<Key, Row> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Row>(l).ok())
+        .map(|r| ((r.mode.clone(), r.class.clone(), r.index), r))
+        .collect()
+}
+
+/// Append one result as one line, written whole and flushed.
+fn append(path: &PathBuf, row: &Row) {
+    let line = serde_json::to_string(row).expect("json") + "\n";
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .expect("the state file opens");
+    f.write_all(line.as_bytes())
+        .expect("the state file takes a line");
+}
