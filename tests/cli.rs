@@ -1000,3 +1000,31 @@ fn game_match_explains_its_numbers_and_a_clean_sweep() {
     ]);
     assert!(!out.contains("won every game"), "{out}");
 }
+
+#[cfg(feature = "cluster")]
+#[test]
+fn cluster_refusals_name_the_flags() {
+    let base = ["solve", "--pits", "2", "--stones", "1", "--cluster"];
+    let (code, _, err) = run(&[&base[..], &["--processes", "2", "--process", "2"]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--process 2: with --processes 2 it must be 0 to 1"),
+        "{err}"
+    );
+    let hosts = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-hosts.txt");
+    std::fs::write(&hosts, "# one line\nnot-a-host\n").unwrap();
+    let h = hosts.to_str().unwrap();
+    let (code, _, err) = run(&[&base[..], &["--hostfile", h]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!("--hostfile {h}: \"not-a-host\" is not host:port")),
+        "{err}"
+    );
+    std::fs::write(&hosts, "a:1\n").unwrap();
+    let (code, _, err) = run(&[&base[..], &["--hostfile", h, "--processes", "2"]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("it names 1 processes, and --processes 2 needs that many"),
+        "{err}"
+    );
+}

@@ -7,7 +7,7 @@
 //! and a Ctrl-C on one stops them all.
 #![cfg(feature = "cluster")]
 
-use mancala_sweep::search::exact::cluster::Cluster;
+use mancala_sweep::search::exact::cluster::{Cluster, ClusterError};
 use mancala_sweep::search::exact::{solve_cluster, Listing, SolveOptions};
 use mancala_sweep::{Board, Capture, Preset, Rules, Scope};
 use std::io::{BufRead, BufReader, Read};
@@ -78,11 +78,29 @@ fn one_process_gives_the_same_json_with_one_and_three_workers() {
 #[test]
 fn bad_cluster_flags_are_refused_with_what_is_allowed() {
     let e = Cluster::new(2, 2, 1, None).unwrap_err();
-    assert!(e.contains("--process 2") && e.contains("0 to 1"), "{e}");
+    assert_eq!(
+        e,
+        ClusterError::Process {
+            process: 2,
+            processes: 2
+        }
+    );
+    assert!(e.to_string().contains("0 to 1"), "{e}");
     let e = Cluster::new(3, 0, 1, Some(("hosts", "a:1\nb:2\n"))).unwrap_err();
-    assert!(e.contains("names 2 processes"), "{e}");
+    assert!(e.to_string().contains("names 2 processes"), "{e}");
     let e = Cluster::new(1, 0, 1, Some(("hosts", "# first\nnot-a-host\n"))).unwrap_err();
-    assert!(e.contains("\"not-a-host\" is not host:port"), "{e}");
+    assert!(
+        e.to_string().contains("\"not-a-host\" is not host:port"),
+        "{e}"
+    );
+    assert_eq!(
+        Cluster::new(0, 0, 1, None).unwrap_err(),
+        ClusterError::NoProcess
+    );
+    assert_eq!(
+        Cluster::new(1, 0, 0, None).unwrap_err(),
+        ClusterError::NoWorker
+    );
     let c = Cluster::new(
         2,
         1,

@@ -272,7 +272,7 @@ pub fn load(dir: &Path) -> Result<Option<Atlas>> {
     };
     crate::format::parse_versioned(&text, ATLAS_FORMAT, "an atlas")
         .map(Some)
-        .map_err(foreign)
+        .map_err(|e| foreign(e.to_string()))
 }
 
 /// Results of this module.

@@ -41,6 +41,23 @@ impl<E: Into<Error>> From<E> for CliError {
     }
 }
 
+/// A cluster error with the flags that set each value.
+#[cfg(feature = "cluster")]
+pub fn cluster(e: &mancala_sweep::search::exact::cluster::ClusterError) -> String {
+    use mancala_sweep::search::exact::cluster::ClusterError as C;
+    match e {
+        C::NoProcess => format!("--processes 0: {e}"),
+        C::Process { process, processes } => {
+            format!("--process {process}: with --processes {processes} it must be 0 to {}", processes - 1)
+        }
+        C::NoWorker => format!("--workers 0: {e}"),
+        C::NotHostPort { .. } => format!("--hostfile {e}"),
+        C::TooFewHosts { file, hosts, processes } => format!(
+            "--hostfile {file}: it names {hosts} processes, and --processes {processes} needs that many"
+        ),
+    }
+}
+
 /// The hint a flag gives for a library error, appended to its message.
 fn hint(e: &Error) -> &'static str {
     let search = |e: &SearchError| {

@@ -63,6 +63,31 @@ pub const GAME_MATCH_FORMAT: &str = "mancala-sweep-game-match/1";
 /// The format of `game analyze --json`.
 pub const GAME_ANALYSIS_FORMAT: &str = "mancala-sweep-game-analysis/1";
 
+/// Why a versioned JSON document could not be read: which of the three
+/// steps of [`parse_versioned`] went wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VersionError {
+    /// Not JSON at all.
+    #[error("not valid JSON ({0})")]
+    Json(String),
+    /// JSON of another kind or version.
+    #[error("format {found:?} is not {expected:?}")]
+    Format {
+        /// The `format` key found ("" when there is none).
+        found: String,
+        /// The format asked for.
+        expected: String,
+    },
+    /// The right format, but fields that do not read.
+    #[error("not {what} ({message})")]
+    Fields {
+        /// The kind of document (`"an atlas"`).
+        what: String,
+        /// serde's message.
+        message: String,
+    },
+}
+
 /// Read a versioned JSON document: valid JSON, a `format` key equal to
 /// `expected`, then the fields of `T`. Every file the tool reads back (puzzle
 /// collections, atlases) goes through here, so that a file of another kind
@@ -72,12 +97,18 @@ pub fn parse_versioned<T: serde::de::DeserializeOwned>(
     text: &str,
     expected: &str,
     what: &str,
-) -> Result<T, String> {
+) -> Result<T, VersionError> {
     let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
+        serde_json::from_str(text).map_err(|e| VersionError::Json(e.to_string()))?;
     let format = value.get("format").and_then(|f| f.as_str()).unwrap_or("");
     if format != expected {
-        return Err(format!("format {format:?} is not {expected:?}"));
+        return Err(VersionError::Format {
+            found: format.to_string(),
+            expected: expected.to_string(),
+        });
     }
-    serde_json::from_value(value).map_err(|e| format!("not {what} ({e})"))
+    serde_json::from_value(value).map_err(|e| VersionError::Fields {
+        what: what.to_string(),
+        message: e.to_string(),
+    })
 }

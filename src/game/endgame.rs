@@ -9,7 +9,7 @@
 //! filled on demand during a search or bottom-up ([`Endgame::build`]).
 
 use crate::clock::Instant;
-use crate::game::error::GameError;
+use crate::game::error::{EndgameError, GameError};
 use crate::game::state::{sum, CYCLE_CAP};
 use crate::rules::pick::{self, PickEnd};
 use crate::rules::{Rules, Scope, MAX_PITS_PER_SIDE};
@@ -18,6 +18,15 @@ use std::io::{BufRead, Read};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
 use std::sync::Arc;
+
+/// A read or write of `path` that failed, with the system's message.
+fn io_error(path: &Path, action: &'static str, e: std::io::Error) -> EndgameError {
+    EndgameError::Io {
+        path: path.to_path_buf(),
+        action,
+        message: e.to_string(),
+    }
+}
 
 type Cells = [u8; CYCLE_CAP];
 
@@ -604,23 +613,24 @@ impl EndgameDb {
     /// to 16 pits, 1 to 127 stones (the values are signed bytes), and the
     /// memory cap.
     pub fn check(rules: Rules, n: usize, stones: u32, memory_cap: u64) -> Result<(), GameError> {
-        let bad = |reason: String| Err(GameError::Endgame(reason));
         if rules.scope != Scope::Own {
-            return bad(format!("rules {rules}: a database needs scope own (with scope any stones can circle the board for ever)"));
+            return Err(EndgameError::Scope(rules).into());
         }
         if n == 0 || n > MAX_PITS_PER_SIDE {
-            return bad(format!(
-                "{n} pits a side: 1 to {MAX_PITS_PER_SIDE} are allowed"
-            ));
+            return Err(EndgameError::Pits(n).into());
         }
         if stones == 0 || stones > 127 {
-            return bad(format!("up to {stones} stones: 1 to 127 are allowed"));
+            return Err(EndgameError::Stones(stones).into());
         }
         let requested = Endgame::bytes(2 * n, stones);
         if requested > memory_cap {
-            return bad(format!(
-                "up to {stones} stones on {n} pits a side take {requested} bytes, more than the memory cap of {memory_cap} bytes: raise --max-memory or ask for fewer stones"
-            ));
+            return Err(EndgameError::OverCap {
+                stones,
+                n,
+                requested,
+                cap: memory_cap,
+            }
+            .into());
         }
         Ok(())
     }
@@ -633,38 +643,39 @@ impl EndgameDb {
         rules: Rules,
         n: usize,
     ) -> Result<(EndgameHeader, u64), GameError> {
-        let foreign = |reason: String| GameError::Endgame(format!("{}: {reason}", path.display()));
+        let path = path.to_path_buf();
         let mut line = Vec::new();
         r.take(4096)
             .read_until(b'\n', &mut line)
-            .map_err(|source| {
-                GameError::Endgame(format!("{}: cannot read it ({source})", path.display()))
-            })?;
+            .map_err(|e| io_error(&path, "read", e))?;
         let h: EndgameHeader = std::str::from_utf8(&line)
             .ok()
             .and_then(|l| serde_json::from_str(l.trim_end()).ok())
-            .ok_or_else(|| {
-                foreign(format!(
-                    "not an endgame database (its first line is not a {ENDGAME_FORMAT} header)"
-                ))
-            })?;
+            .ok_or_else(|| EndgameError::NotADatabase { path: path.clone() })?;
         if h.format != ENDGAME_FORMAT {
-            return Err(foreign(format!(
-                "format {:?}: this version reads {ENDGAME_FORMAT}",
-                h.format
-            )));
+            return Err(EndgameError::Format {
+                path,
+                format: h.format,
+            }
+            .into());
         }
         if h.rules != rules || h.pits_per_side != n {
-            return Err(foreign(format!(
-                "an endgame database for {} pits a side under {}, not for {n} pits a side under {rules}",
-                h.pits_per_side, h.rules
-            )));
+            return Err(EndgameError::ForeignFile {
+                path,
+                built_n: h.pits_per_side,
+                built: h.rules,
+                n,
+                rules,
+            }
+            .into());
         }
         if h.stones == 0 || h.stones > 127 || h.positions != Endgame::bytes(2 * n, h.stones) {
-            return Err(foreign(format!(
-                "{} positions for {} stones: the header is damaged",
-                h.positions, h.stones
-            )));
+            return Err(EndgameError::Damaged {
+                path,
+                positions: h.positions,
+                stones: h.stones,
+            }
+            .into());
         }
         Ok((h, line.len() as u64))
     }
@@ -679,9 +690,7 @@ impl EndgameDb {
         stones: u32,
         memory_cap: u64,
     ) -> Result<(EndgameDb, EndgameHeader), GameError> {
-        let read_err = |source: std::io::Error| {
-            GameError::Endgame(format!("{}: cannot read it ({source})", path.display()))
-        };
+        let read_err = |e: std::io::Error| io_error(path, "read", e);
         let file = std::fs::File::open(path).map_err(read_err)?;
         let len = file.metadata().map_err(read_err)?.len();
         let mut r = std::io::BufReader::with_capacity(1 << 20, file);
@@ -689,11 +698,12 @@ impl EndgameDb {
         let room = stones.max(h.stones);
         EndgameDb::check(rules, n, room, memory_cap)?;
         if len != first_line + h.positions {
-            return Err(GameError::Endgame(format!(
-                "{}: {len} bytes where the header promises {} positions: the file is cut short or damaged",
-                path.display(),
-                h.positions
-            )));
+            return Err(EndgameError::Length {
+                path: path.to_path_buf(),
+                len,
+                positions: h.positions,
+            }
+            .into());
         }
         let mut db = Endgame::new(2 * n, room);
         // SAFETY: `AtomicI8` has the same size, alignment and bit validity
@@ -756,9 +766,7 @@ impl EndgameDb {
             }
             Ok(())
         })
-        .map_err(|source| {
-            GameError::Endgame(format!("{}: cannot write it ({source})", path.display()))
-        })
+        .map_err(|e| io_error(path, "write", e).into())
     }
 
     /// Builds the database of every position with at most `stones` stones

@@ -1,6 +1,8 @@
 //! Errors of the game module: each names the value it refused and says what
 //! is allowed, so a CLI or a web server can show it as it is.
 
+use crate::rules::{Rules, MAX_PITS_PER_SIDE};
+use std::path::PathBuf;
 use thiserror::Error;
 
 /// Everything the game module can refuse.
@@ -53,11 +55,11 @@ pub enum GameError {
 
     /// An endgame database that cannot be built or used as asked.
     #[error("endgame database: {0}")]
-    Endgame(String),
+    Endgame(#[from] EndgameError),
 
     /// A match that cannot be played as asked.
     #[error("match: {0}")]
-    Match(String),
+    Match(#[from] MatchError),
 
     /// A position whose game is over, where a turn was asked for.
     #[error("the game is over on this board ({0}): there is no turn to analyse")]
@@ -90,4 +92,125 @@ pub enum PickRefusal {
     /// The computer is to move.
     #[error("it is the computer's turn")]
     ComputersTurn,
+}
+
+/// Why an endgame database cannot be built, read, written or used.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum EndgameError {
+    /// Scope any: stones can circle the board for ever, so the game graph
+    /// has cycles that a database built bottom-up cannot order.
+    #[error("rules {0}: a database needs scope own (with scope any stones can circle the board for ever)")]
+    Scope(Rules),
+    /// A board width outside 1 to 16.
+    #[error("{0} pits a side: 1 to {MAX_PITS_PER_SIDE} are allowed")]
+    Pits(usize),
+    /// A stone count outside 1 to 127 (values are signed bytes).
+    #[error("up to {0} stones: 1 to 127 are allowed")]
+    Stones(u32),
+    /// More bytes than the memory cap.
+    #[error("up to {stones} stones on {n} pits a side take {requested} bytes, more than the memory cap of {cap} bytes: raise --max-memory or ask for fewer stones")]
+    OverCap {
+        /// Stones asked for.
+        stones: u32,
+        /// Pits a side.
+        n: usize,
+        /// Bytes the database would take.
+        requested: u64,
+        /// The cap in force.
+        cap: u64,
+    },
+    /// The file could not be read or written; `message` is the system's
+    /// (kept as text so that errors compare and clone).
+    #[error("{}: cannot {action} it ({message})", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// `read` or `write`.
+        action: &'static str,
+        /// The system's message.
+        message: String,
+    },
+    /// The file's first line is not a header of this format.
+    #[error("{}: not an endgame database (its first line is not a {} header)", path.display(), crate::game::endgame::ENDGAME_FORMAT)]
+    NotADatabase {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A header of another format version.
+    #[error("{}: format {format:?}: this version reads {}", path.display(), crate::game::endgame::ENDGAME_FORMAT)]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// The format the header names.
+        format: String,
+    },
+    /// A file built for other rules or another board.
+    #[error("{}: an endgame database for {built_n} pits a side under {built}, not for {n} pits a side under {rules}", path.display())]
+    ForeignFile {
+        /// The file.
+        path: PathBuf,
+        /// Pits a side it was built for.
+        built_n: usize,
+        /// Rules it was built for.
+        built: Rules,
+        /// Pits a side asked for.
+        n: usize,
+        /// Rules asked for.
+        rules: Rules,
+    },
+    /// A database in memory built for other rules or another board.
+    #[error(
+        "built for {built_n} pits a side under {built}, not for {n} pits a side under {rules}"
+    )]
+    Foreign {
+        /// Pits a side it was built for.
+        built_n: usize,
+        /// Rules it was built for.
+        built: Rules,
+        /// Pits a side asked for.
+        n: usize,
+        /// Rules asked for.
+        rules: Rules,
+    },
+    /// A header whose counts do not agree.
+    #[error("{}: {positions} positions for {stones} stones: the header is damaged", path.display())]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// Positions the header gives.
+        positions: u64,
+        /// Stones the header gives.
+        stones: u32,
+    },
+    /// A file shorter or longer than its header says.
+    #[error("{}: {len} bytes where the header promises {positions} positions: the file is cut short or damaged", path.display())]
+    Length {
+        /// The file.
+        path: PathBuf,
+        /// Its bytes.
+        len: u64,
+        /// Positions the header gives.
+        positions: u64,
+    },
+}
+
+/// Why a match cannot be played as asked.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MatchError {
+    /// Games must come in pairs (each opening twice, each agent first once).
+    #[error("{games} games: give an even number from 2 to {max} (each opening is played twice, each agent starting once)")]
+    Games {
+        /// Games asked for.
+        games: u32,
+        /// The most allowed.
+        max: u32,
+    },
+    /// Too many random opening turns.
+    #[error("{turns} opening turns: at most {max}")]
+    OpeningTurns {
+        /// Turns asked for.
+        turns: u32,
+        /// The most allowed.
+        max: u32,
+    },
 }

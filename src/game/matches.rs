@@ -26,7 +26,7 @@
 use crate::clock::Instant;
 use crate::game::agent::{AgentSpec, Rng64};
 use crate::game::endgame::EndgameDb;
-use crate::game::error::GameError;
+use crate::game::error::{GameError, MatchError};
 use crate::game::state::{GameState, Side};
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -200,17 +200,18 @@ pub fn run(
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> Result<Vec<GameRecord>, GameError> {
     if opts.games == 0 || opts.games > MAX_GAMES || !opts.games.is_multiple_of(2) {
-        return Err(GameError::Match(format!(
-            "{} games: give an even number from 2 to {MAX_GAMES} (each opening is played twice, \
-             each agent starting once)",
-            opts.games
-        )));
+        return Err(MatchError::Games {
+            games: opts.games,
+            max: MAX_GAMES,
+        }
+        .into());
     }
     if opts.opening_turns > MAX_OPENING_TURNS {
-        return Err(GameError::Match(format!(
-            "{} opening turns: at most {MAX_OPENING_TURNS}",
-            opts.opening_turns
-        )));
+        return Err(MatchError::OpeningTurns {
+            turns: opts.opening_turns,
+            max: MAX_OPENING_TURNS,
+        }
+        .into());
     }
     let have: std::collections::HashSet<u32> = done.iter().map(|g| g.game).collect();
     let todo: Vec<u32> = (0..opts.games).filter(|g| !have.contains(g)).collect();

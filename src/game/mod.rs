@@ -18,7 +18,7 @@ pub mod state;
 pub use agent::{Agent, AgentSpec, Level};
 pub use analyze::{analyze, analyze_on, Analysis, Budget, TurnValue};
 pub use endgame::{EndgameBuild, EndgameDb, ENDGAME_FORMAT};
-pub use error::{GameError, PickRefusal};
+pub use error::{EndgameError, GameError, MatchError, PickRefusal};
 pub use session::{GameSession, Played};
 pub use solve::{SolveOptions, SolveResult, Solver};
 pub use state::{GameState, PickOutcome, Side, TurnMove};

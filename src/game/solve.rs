@@ -62,7 +62,7 @@
 
 use crate::clock::Instant;
 use crate::game::endgame::{huge_vec, prefetch_line, Endgame, EndgameDb, Ranks, UNKNOWN};
-use crate::game::error::GameError;
+use crate::game::error::{EndgameError, GameError};
 use crate::game::state::{
     a_side_is_empty, flip_cells, sum, GameState, PickOutcome, ANY_SCOPE_TURN_LIMIT, CYCLE_CAP,
 };
@@ -471,11 +471,13 @@ impl Solver {
         cancel: &AtomicBool,
     ) -> Result<Option<Solver>, GameError> {
         if db.rules() != rules || db.pits_per_side() != n {
-            return Err(GameError::Endgame(format!(
-                "built for {} pits a side under {}, not for {n} pits a side under {rules}",
-                db.pits_per_side(),
-                db.rules()
-            )));
+            return Err(EndgameError::Foreign {
+                built_n: db.pits_per_side(),
+                built: db.rules(),
+                n,
+                rules,
+            }
+            .into());
         }
         Solver::create(rules, n, opts, Some(db), cancel)
     }

@@ -29,6 +29,7 @@ pub mod text;
 
 pub use error::PuzzleError;
 
+use crate::format::VersionError;
 use crate::format::{FileError, VERSION};
 use crate::game::{GameState, Level};
 use crate::rules::{turn, Board, Line, Rules};
@@ -413,12 +414,12 @@ pub fn committed_named(name: &str) -> Option<std::result::Result<Collection, Str
 
 /// Parse a collection from JSON text; the error says what is wrong.
 pub fn parse(text: &str) -> std::result::Result<Collection, String> {
-    crate::format::parse_versioned(text, PUZZLES_FORMAT, "a puzzle collection").map_err(|e| {
-        if e.starts_with("format ") {
+    crate::format::parse_versioned(text, PUZZLES_FORMAT, "a puzzle collection").map_err(|e| match e
+    {
+        VersionError::Format { .. } => {
             format!("{e}: this is not a mancala-sweep puzzle collection of this version")
-        } else {
-            e
         }
+        _ => e.to_string(),
     })
 }
 

@@ -239,7 +239,7 @@ fn cluster(
         c.workers as usize,
         hostfile.as_ref().map(|(n, t)| (n.as_str(), t.as_str())),
     )
-    .map_err(CliError::Input)?;
+    .map_err(|e| CliError::Input(crate::cli::words::cluster(&e)))?;
     let bar = Bar::new(!args.quiet.quiet);
     let report = |p: &Progress| bar.solve(p);
     let opts = SolveOptions {

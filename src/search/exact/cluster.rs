@@ -41,6 +41,44 @@ pub struct Cluster {
     pub workers: usize,
 }
 
+/// Why a cluster cannot be made as asked, in the cluster's words (the
+/// command line names its flags in `cli/words.rs`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClusterError {
+    /// No process at all.
+    #[error("a cluster has at least 1 process")]
+    NoProcess,
+    /// This process's index is not among the processes.
+    #[error("process {process} of {processes}: it must be 0 to {}", processes - 1)]
+    Process {
+        /// This process's index.
+        process: usize,
+        /// Processes in the cluster.
+        processes: usize,
+    },
+    /// No worker thread.
+    #[error("each process needs at least 1 worker")]
+    NoWorker,
+    /// A host file line that is not `host:port`.
+    #[error("{file}: {line:?} is not host:port (one process a line, process 0 first)")]
+    NotHostPort {
+        /// The host file's name.
+        file: String,
+        /// The line.
+        line: String,
+    },
+    /// A host file with fewer hosts than processes.
+    #[error("{file}: it names {hosts} processes, and the cluster needs {processes}")]
+    TooFewHosts {
+        /// The host file's name.
+        file: String,
+        /// Hosts it names.
+        hosts: usize,
+        /// Processes asked for.
+        processes: usize,
+    },
+}
+
 /// The first port of a cluster without a host file, as timely's own
 /// programs use it: process `i` listens on `localhost:2101 + i`.
 pub const DEFAULT_PORT: u16 = 2101;
@@ -55,18 +93,15 @@ impl Cluster {
         process: usize,
         workers: usize,
         hostfile: Option<(&str, &str)>,
-    ) -> Result<Cluster, String> {
+    ) -> Result<Cluster, ClusterError> {
         if processes == 0 {
-            return Err("--processes 0: a cluster has at least 1 process".into());
+            return Err(ClusterError::NoProcess);
         }
         if process >= processes {
-            return Err(format!(
-                "--process {process}: with --processes {processes} it must be 0 to {}",
-                processes - 1
-            ));
+            return Err(ClusterError::Process { process, processes });
         }
         if workers == 0 {
-            return Err("--workers 0: each process needs at least 1 worker".into());
+            return Err(ClusterError::NoWorker);
         }
         let addresses = match hostfile {
             None => (0..processes)
@@ -80,15 +115,17 @@ impl Cluster {
                     .map(str::to_string)
                     .collect();
                 if let Some(bad) = hosts.iter().find(|h| !is_host_port(h)) {
-                    return Err(format!(
-                        "--hostfile {name}: {bad:?} is not host:port (one process a line, process 0 first)"
-                    ));
+                    return Err(ClusterError::NotHostPort {
+                        file: name.to_string(),
+                        line: bad.clone(),
+                    });
                 }
                 if hosts.len() < processes {
-                    return Err(format!(
-                        "--hostfile {name}: it names {} processes, and --processes {processes} needs that many",
-                        hosts.len()
-                    ));
+                    return Err(ClusterError::TooFewHosts {
+                        file: name.to_string(),
+                        hosts: hosts.len(),
+                        processes,
+                    });
                 }
                 hosts.into_iter().take(processes).collect()
             }
