@@ -391,6 +391,57 @@ fn a_game_against_the_computer() {
 }
 
 #[test]
+fn a_pick_without_the_reply_then_the_reply() {
+    let addr = start(config());
+    let doc = game(
+        addr,
+        "/api/game/new",
+        r#"{"level":"easy","person":"first","seed":1}"#,
+    );
+    let id = doc["id"].as_str().unwrap().to_string();
+    // The reply asked for on the person's turn: nothing happens.
+    let doc = game(addr, &format!("/api/game/{id}/reply"), "");
+    assert_eq!(doc["played"], serde_json::json!([]));
+    assert_eq!(doc["to_move"], "person");
+    // Pit 1 passes the turn; with "reply": false the computer waits.
+    let doc = game(
+        addr,
+        &format!("/api/game/{id}/pick"),
+        r#"{"pit":1,"reply":false}"#,
+    );
+    let played = doc["played"].as_array().unwrap();
+    assert_eq!(played.len(), 1, "{doc}");
+    assert_eq!(played[0]["by"], "person");
+    assert_eq!(played[0]["outcome"], "turn-over");
+    assert_eq!(doc["to_move"], "computer");
+    assert_eq!(doc["legal"], serde_json::json!([]));
+    assert_eq!(doc["position"], played[0]["after"]);
+    assert_eq!(doc["position"]["pits"][0], 0);
+    // The game says so when looked at, and a pick now is refused.
+    let (status, now) = call(addr, "GET", &format!("/api/game/{id}"), "");
+    assert_eq!(
+        (status, &now["to_move"]),
+        (200, &serde_json::json!("computer"))
+    );
+    let (status, _) = call(
+        addr,
+        "POST",
+        &format!("/api/game/{id}/pick"),
+        r#"{"pit":2,"reply":false}"#,
+    );
+    assert_eq!(status, 400);
+    // The reply: the computer's whole turn, then the person's.
+    let doc = game(addr, &format!("/api/game/{id}/reply"), "");
+    let played = doc["played"].as_array().unwrap();
+    assert!(!played.is_empty() && played.iter().all(|p| p["by"] == "computer"));
+    assert_eq!(doc["to_move"], "person");
+    assert_eq!(doc["turn"], 3);
+    // Undo takes back the whole turn, as after a pick with the reply.
+    let doc = game(addr, &format!("/api/game/{id}/undo"), "");
+    assert_eq!(doc["position"]["pits"], serde_json::json!(vec![4; 12]));
+}
+
+#[test]
 fn a_whole_game_ends_with_the_score() {
     let addr = start(config());
     let doc = game(

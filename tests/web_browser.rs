@@ -306,7 +306,28 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     wait_for_text(&c, "#g-status", "Your turn").await;
     check_eq!(text(&c, "#gboard-store").await, "1");
     check_eq!(text(&c, "#gpit-3").await, "0");
+    // The computer's reply held back 2.5 s, as a slow level's would be:
+    // meanwhile the person's pick is on the board and the status counts
+    // the computer's seconds, never "Your turn".
+    c.execute(
+        "window.realCall = backend.call; backend.call = (m, p, b, s) => /\\/reply$/.test(p) ? new Promise((r) => setTimeout(r, 2500)).then(() => window.realCall(m, p, b, s)) : window.realCall(m, p, b, s);",
+        vec![],
+    )
+    .await
+    .unwrap();
     click(&c, "#gpit-1").await;
+    wait_for_text(&c, "#g-status", "The computer is thinking").await;
+    check_eq!(text(&c, "#gpit-1").await, "0");
+    check_eq!(text(&c, "#gpit-2").await, "5");
+    let log = text(&c, "#g-log").await;
+    check!(log.contains("You:") && !log.contains("Computer:"), "{log}");
+    check_eq!(attr(&c, "#gpit-2", "disabled").await, "true");
+    wait_for_text(&c, "#g-status", "thinking… 1 s").await;
+    let said = text(&c, "#g-status").await;
+    check!(!said.contains("Your turn"), "{said}");
+    c.execute("backend.call = window.realCall;", vec![])
+        .await
+        .unwrap();
     wait_for_text(&c, "#g-log", "Computer:").await;
     wait_for_text(&c, "#g-status", "Your turn").await;
     let log = text(&c, "#g-log").await;

@@ -319,8 +319,19 @@ function drawGame(pos, legal) {
   }, "computer");
 }
 
+// "The computer is thinking… 3 s", the seconds counted while it thinks;
+// thinking(false) stops the count (its turn is shown, or an error).
+let gThink = null;
+function thinking(on) {
+  if (!on) { if (gThink) { clearInterval(gThink.timer); gThink = null; } return; }
+  const say = () => { $("g-status").textContent = `The computer is thinking… ${Math.floor((Date.now() - gThink.start) / 1000)} s`; };
+  if (!gThink) gThink = { start: Date.now(), timer: setInterval(say, 250) };
+  say();
+}
+
 function gameStatus() {
   if (!game) return;
+  if (game.over || game.to_move !== "computer") thinking(false);
   if (game.over) {
     const r = game.result;
     const verdict = r.winner === "person" ? "You win" : r.winner === "computer" ? "The computer wins" : "A draw";
@@ -328,9 +339,13 @@ function gameStatus() {
   } else if (game.to_move === "person") {
     $("g-status").textContent = `Your turn (turn ${game.turn}): pick one of pits ${game.legal.join(", ")}.`;
   } else {
-    $("g-status").textContent = "The computer is thinking…";
+    thinking(true);
   }
-  $("g-hint").disabled = gBusy || game.to_move !== "person";
+  gameButtons();
+}
+function gameButtons() {
+  if (!game) return;
+  $("g-hint").disabled = gBusy || game.to_move !== "person" || game.over;
   $("g-undo").disabled = gBusy;
   $("g-analyze").disabled = gBusy;
 }
@@ -347,7 +362,7 @@ function logPick(p) {
 // a pause before each, so that its turn can be followed.
 async function showPlayed(doc, keepFocus) {
   for (const p of doc.played) {
-    if (p.by === "computer") { $("g-status").textContent = "The computer is playing…"; await sleep(600); }
+    if (p.by === "computer") { thinking(false); $("g-status").textContent = "The computer is playing…"; await sleep(600); }
     gLast = p.pit_seen; logPick(p); drawGame(p.after, []);
     if (gRecord) gRecord.picks.push(p);
   }
@@ -360,7 +375,7 @@ async function showPlayed(doc, keepFocus) {
 
 async function gameCall(path, body) {
   gBusy = true; $("g-error").textContent = ""; clearErrors($("page-play"));
-  if (game) { drawGame(game.position, []); gameStatus(); }
+  if (game) { drawGame(game.position, []); gameButtons(); }
   try { return await api("POST", path, body); }
   catch (e) { showError($("page-play"), "g-", e, $("g-error")); return null; }
   finally { gBusy = false; }
@@ -372,23 +387,43 @@ async function newGame() {
     pits: isNaN(pitsN) ? $("g-pits").value : pitsN, stones: isNaN(stonesN) ? $("g-stones").value : stonesN,
     seed: Math.floor(Math.random() * 1e9) };
   if (window.MANCALA_SEED != null) body.seed = window.MANCALA_SEED;
-  $("g-status").textContent = body.person === "second" ? "The computer is thinking…" : "";
+  thinking(false);
+  if (body.person === "second") thinking(true); else $("g-status").textContent = "";
   const doc = await gameCall("/api/game/new", body);
+  thinking(false);
   if (!doc) { if (game) { drawGame(game.position, game.legal); gameStatus(); } return; }
   $("g-log").innerHTML = ""; gHint = []; gLast = null;
   gRecord = { rules: body.rules, stones: body.stones, person: body.person, picks: [], broken: false };
   await showPlayed(doc);
 }
 
+// The person's pick is played alone ("reply": false) and drawn at once;
+// when it passed the turn, the computer's turn is asked for next
+// (/reply), its seconds counted on the status line meanwhile.
 async function gamePick(k) {
   if (!game || gBusy) return;
   const keepFocus = $("gboard").contains(document.activeElement);
   gHint = []; gLast = k;
-  $("g-status").textContent = "The computer is thinking…";
-  const doc = await gameCall(`/api/game/${game.id}/pick`, { pit: k });
+  const doc = await gameCall(`/api/game/${game.id}/pick`, { pit: k, reply: false });
   if (!doc) { drawGame(game.position, game.legal); gameStatus(); return; }
   gBusy = true;
-  await showPlayed(doc, keepFocus);
+  await showPlayed(doc, keepFocus && doc.to_move === "person");
+  if (doc.to_move !== "computer") return;
+  const rep = await gameCall(`/api/game/${game.id}/reply`);
+  thinking(false);
+  if (!rep) {
+    // The computer did not answer: the server took the person's turn back.
+    const now = await api("GET", `/api/game/${game.id}`).catch(() => null);
+    if (now) {
+      game = now; gLast = null;
+      const li = document.createElement("li"); li.textContent = "Taken back: the computer did not answer."; $("g-log").appendChild(li);
+      undoRecord(now);
+    }
+    drawGame(game.position, game.legal); gameStatus();
+    return;
+  }
+  gBusy = true;
+  await showPlayed(rep, keepFocus);
 }
 
 $("g-new").addEventListener("click", newGame);

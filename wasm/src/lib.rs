@@ -21,7 +21,9 @@
 //!   `mancala_sweep.event(ptr, len)`: one progress event, `"progress\n"`
 //!   then its JSON, sent while a `/stream` request runs.
 
-use mancala_sweep::api::games::{computer_moves, game_error, game_json, NewGame, PickRequest};
+use mancala_sweep::api::games::{
+    computer_moves, computer_reply, game_error, game_json, NewGame, PickRequest,
+};
 use mancala_sweep::api::{self, AnalyzeRequest, CheckRequest, FindRequest, ReplayRequest};
 use mancala_sweep::game::{analyze_on, Analysis, GameSession, Level, Solver};
 use mancala_sweep::puzzle::Collection;
@@ -176,7 +178,13 @@ fn route(
                     let req: PickRequest = api::parse(body, BODY_LIMIT)?;
                     let mine = s.pick(req.pit).map_err(|e| game_error(e, BUDGET_SECONDS))?;
                     let mut played = vec![mine];
-                    computer_moves(s, &never, BUDGET_SECONDS, &mut played)?;
+                    if req.reply {
+                        computer_moves(s, &never, BUDGET_SECONDS, &mut played)?;
+                    }
+                    Ok(game_json(id, level, s, &played, None))
+                }
+                ("POST", ["reply"]) => {
+                    let played = computer_reply(s, &never, BUDGET_SECONDS)?;
                     Ok(game_json(id, level, s, &played, None))
                 }
                 ("POST", ["hint"]) => {
@@ -202,7 +210,7 @@ fn route(
 fn no_endpoint(method: &str, path: &str) -> api::Error {
     api::Error::status(
         404,
-        format!("no such endpoint {method} {path}; the engine answers POST /api/solve, /api/solve/stream, /api/analyze, /api/analyze/stream, /api/replay, /api/find, GET /api/puzzles, /api/puzzles/{{collection}}/{{id}}, POST /api/puzzles/{{collection}}/{{id}}/check, POST /api/game/new, GET /api/game/{{id}}, POST /api/game/{{id}}/pick, /hint, /undo, DELETE /api/game/{{id}}"),
+        format!("no such endpoint {method} {path}; the engine answers POST /api/solve, /api/solve/stream, /api/analyze, /api/analyze/stream, /api/replay, /api/find, GET /api/puzzles, /api/puzzles/{{collection}}/{{id}}, POST /api/puzzles/{{collection}}/{{id}}/check, POST /api/game/new, GET /api/game/{{id}}, POST /api/game/{{id}}/pick, /reply, /hint, /undo, DELETE /api/game/{{id}}"),
     )
 }
 
