@@ -287,6 +287,69 @@ fn errors_name_their_field_and_match_the_schema() {
     }
 }
 
+#[test]
+fn a_value_of_the_wrong_kind_is_refused_in_plain_words() {
+    let addr = start(config());
+    for (path, body, field, words) in [
+        (
+            "/api/solve",
+            r#"{"pits":""}"#,
+            "pits",
+            "a whole number from 1 to 16; it is blank",
+        ),
+        (
+            "/api/solve",
+            r#"{"pits":-3}"#,
+            "pits",
+            "a whole number from 1 to 16, not -3",
+        ),
+        (
+            "/api/solve",
+            r#"{"pits":2.7,"stones":4}"#,
+            "pits",
+            "not 2.7",
+        ),
+        (
+            "/api/solve",
+            r#"{"pits":6,"stones":"four"}"#,
+            "stones",
+            "a whole number from 0 to 255, not \"four\"",
+        ),
+        (
+            "/api/game/new",
+            r#"{"rules":"kalah","pits":"","stones":4,"level":"easy"}"#,
+            "pits",
+            "it is blank",
+        ),
+        (
+            "/api/game/new",
+            r#"{"pits":6,"stones":-1}"#,
+            "stones",
+            "not -1",
+        ),
+        (
+            "/api/analyze",
+            r#"{"board":"1 1 / 1 1","seconds":"x"}"#,
+            "seconds",
+            "a number of seconds",
+        ),
+    ] {
+        let msg = refused(call(addr, "POST", path, body), 400, Some(field));
+        assert!(msg.contains(words), "{body}: {msg}");
+        assert!(
+            !msg.contains("invalid type") && !msg.contains("invalid value"),
+            "{msg}"
+        );
+    }
+    // A board text of 10,000 pits is refused for its length before it is read.
+    let row = "4 ".repeat(5000);
+    let body = format!(r#"{{"board":"{row} / 0 0 / {row}"}}"#);
+    let start = Instant::now();
+    let msg = refused(call(addr, "POST", "/api/solve", &body), 400, Some("board"));
+    assert!(msg.contains("characters long"), "{msg}");
+    assert!(start.elapsed() < Duration::from_secs(2));
+}
+
 /// `POST` a game request; the game document, checked against its schema.
 fn game(addr: SocketAddr, path: &str, body: &str) -> serde_json::Value {
     let (status, doc) = call(addr, "POST", path, body);
