@@ -447,6 +447,9 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
 async fn rough_edges(c: &Client, url: &str, addr: SocketAddr) {
     c.set_window_size(390, 900).await.unwrap();
     c.goto(url).await.unwrap();
+    // What earlier walks kept in this browser (a game, the puzzle tally) goes.
+    c.execute("localStorage.clear();", vec![]).await.unwrap();
+    c.goto(url).await.unwrap();
 
     // Solve: a pit that is not a count is refused as it is typed, with
     // what is allowed beside the board, and Solve refuses to run.
@@ -652,6 +655,106 @@ async fn rough_edges(c: &Client, url: &str, addr: SocketAddr) {
     click(c, "#g-undo").await;
     wait_for_text(c, "#g-status", "Nothing to take back").await;
     check_eq!(active_id(c).await, "g-undo");
+
+    reload_and_back(c).await;
+}
+
+/// The page and its position come back after a reload and with Back.
+async fn reload_and_back(c: &Client) {
+    let search = || async {
+        c.execute("return location.search;", vec![])
+            .await
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let shown =
+        |page: &'static str| async move { attr(c, &format!("#page-{page}"), "hidden").await == "" };
+    // Solve: the board and the rules are in the link.
+    click(c, "button[data-page=solve]").await;
+    retype(c, "#paste", "1 2 3 / 0 0 / 4 5 6").await;
+    click(c, "#use-paste").await;
+    c.find(Locator::Css("#rules option[value=kalah]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    check_eq!(
+        search().await,
+        "?page=solve&rules=kalah&board=1,2,3/0,0/4,5,6"
+    );
+    c.refresh().await.unwrap();
+    c.wait().for_element(Locator::Id("pit-6")).await.unwrap();
+    check!(shown("solve").await);
+    let values = c
+        .execute("return [...document.querySelectorAll('#board input.pit')].map(e => e.id + '=' + e.value).sort().join(' ');", vec![])
+        .await
+        .unwrap();
+    check_eq!(values, "pit-1=4 pit-2=5 pit-3=6 pit-4=3 pit-5=2 pit-6=1");
+    check_eq!(
+        c.execute("return document.getElementById('rules').value;", vec![])
+            .await
+            .unwrap(),
+        "kalah"
+    );
+    // Puzzles: the collection and the puzzle; the tally is kept.
+    click(c, "button[data-page=puzzles]").await;
+    c.wait().for_element(Locator::Id("ppit-1")).await.unwrap();
+    click(c, "#next-puzzle").await;
+    wait_for_text(c, "#puzzle-title", "grade 2").await;
+    click(c, "#next-puzzle").await;
+    wait_for_text(c, "#puzzle-title", "grade 3").await;
+    let title = text(c, "#puzzle-title").await;
+    let tally = text(c, "#tally").await;
+    let q = search().await;
+    check!(
+        q.starts_with("?page=puzzles&collection=") && q.ends_with("&puzzle=3"),
+        "{q}"
+    );
+    c.refresh().await.unwrap();
+    wait_for_text(c, "#puzzle-title", &title).await;
+    check!(shown("puzzles").await);
+    check_eq!(text(c, "#tally").await, tally);
+    // Play: the game goes on after a reload, at the same position.
+    click(c, "button[data-page=play]").await;
+    wait_for_text(c, "#g-status", "Your turn").await;
+    click(c, "#gpit-1").await;
+    wait_for_text(c, "#g-log", "Computer:").await;
+    wait_for_text(c, "#g-status", "Your turn").await;
+    let board = pit_counts(c, "gpit").await;
+    let stores = (
+        text(c, "#gboard-store").await,
+        text(c, "#gboard-opp-store").await,
+    );
+    let q = search().await;
+    let server = c.execute("return backend.engine;", vec![]).await.unwrap() == "server";
+    check!(
+        q.starts_with("?page=play") && q.contains("&game=") == server,
+        "{q}"
+    );
+    c.refresh().await.unwrap();
+    wait_for_text(c, "#g-status", "Your turn").await;
+    check!(shown("play").await);
+    check_eq!(pit_counts(c, "gpit").await, board);
+    check_eq!(
+        (
+            text(c, "#gboard-store").await,
+            text(c, "#gboard-opp-store").await
+        ),
+        stores
+    );
+    wait_for_text(c, "#g-log", "Computer:").await;
+    // Back: from the Atlas to the game, then to the puzzle.
+    click(c, "button[data-page=atlas]").await;
+    check_eq!(search().await, "?page=atlas");
+    c.back().await.unwrap();
+    wait_js(c, "return !document.getElementById('page-play').hidden;").await;
+    check_eq!(pit_counts(c, "gpit").await, board);
+    c.back().await.unwrap();
+    wait_js(c, "return !document.getElementById('page-puzzles').hidden;").await;
+    wait_for_text(c, "#puzzle-title", &title).await;
 }
 
 /// Puzzles: each puzzle counted once, clean, with help or failed; Undo.

@@ -50,8 +50,14 @@ const invalidFields = (section) => [...section.querySelectorAll('input[aria-inva
 // ---- pages ----
 const PAGES = ["analyze", "solve", "puzzles", "play", "atlas"];
 let page = "analyze";
-function showPage(name) {
+// The page and its position are in the link (`?page=solve&rules=&board=`,
+// `?page=puzzles&collection=&grade=&puzzle=`, `?page=play[&game=ID]`; the
+// Analyze page's own link has no `page`), so that a reload or Back brings
+// them back. `push`: a new entry in the history (a tab pressed).
+function showPage(name, push) {
+  const was = page;
   page = name;
+  if (push && was !== name) pageUrl(true);
   document.querySelectorAll("nav button").forEach((o) => {
     if (o.dataset.page === name) o.setAttribute("aria-current", "page"); else o.removeAttribute("aria-current");
   });
@@ -60,9 +66,38 @@ function showPage(name) {
   if (name === "analyze") anShown();
   if (name === "puzzles" && !collections) loadCollections();
   if (name === "atlas" && !atlas) loadAtlas();
-  if (name === "play" && !game && !gBusy) newGame();
+  if (name === "play" && !game && !gBusy) resumeGame().then((ok) => { if (!ok) newGame(); });
 }
-document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => showPage(b.dataset.page)));
+document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => showPage(b.dataset.page, true)));
+
+// The link of the page shown now (Analyze writes its own with saveUrl).
+function pageQuery() {
+  if (page === "solve") return `?page=solve&rules=${$("rules").value}&board=${boardLink({ pits, store, oppStore })}`;
+  if (page === "puzzles") {
+    if (!collections || !current) return "?page=puzzles";
+    return `?page=puzzles&collection=${encodeURIComponent(current.collection)}&grade=${$("grade").value}&puzzle=${index + 1}`;
+  }
+  if (page === "play") return "?page=play" + (game && backend.engine === "server" ? `&game=${game.id}` : "");
+  if (page === "atlas") return "?page=atlas";
+  return anQuery();
+}
+function pageUrl(push) {
+  const q = pageQuery();
+  if (q !== location.search) history[push ? "pushState" : "replaceState"](null, "", q);
+}
+// Keep the shown page's link up to date (its position changed).
+function keepUrl(name) { if (page === name) pageUrl(false); }
+
+// What the link asks for on a page other than Analyze.
+function solveFromUrl(q) {
+  if (q.get("rules") && [...$("rules").options].some((o) => o.value === q.get("rules"))) $("rules").value = q.get("rules");
+  if (q.get("board")) {
+    try {
+      const b = parseBoard(q.get("board"));
+      n = b.n; setField($("size"), n); pits = b.pits; oppStore = b.oppStore; store = b.store; editBoard();
+    } catch (e) { $("err-board").textContent = "The link's board: " + e.message; }
+  }
+}
 
 // ---- board text: three rows (opponent's pits as seen, the stores, your
 // pits), separated by "/" or new lines; "#" lines are comments; the store
@@ -125,7 +160,7 @@ function drawSolve(highlight) {
     inp.id = "pit-" + (i + 1);
     inp.setAttribute("aria-label", "pit " + (i + 1));
     inp.setAttribute("aria-describedby", "err-board");
-    inp.addEventListener("input", () => { clearResult(); checkPits(); });
+    inp.addEventListener("input", () => { clearResult(); if (checkPits()) keepUrl("solve"); });
     return inp;
   });
 }
@@ -147,14 +182,14 @@ function checkPits() {
 
 // Back to the board as typed, editable (after a solve shows its line):
 // the result and any position of the line go from the screen.
-function editBoard() { clearResult(); drawSolve(); checkPits(); }
+function editBoard() { clearResult(); drawSolve(); checkPits(); keepUrl("solve"); }
 
 function clearResult() { line = null; steps = null; $("result").innerHTML = ""; $("steps").hidden = true; $("solve-error").textContent = ""; $("progress").textContent = ""; clearErrors($("page-solve")); }
 
 function reset() {
   const k = readCount($("size"), 1, 16, "Pits a side"), s = readCount($("stones"), 0, 255, "Stones a pit");
   if (k === null || s === null) return;
-  n = k; pits = Array(2 * n).fill(s); store = 0; oppStore = 0; clearResult(); drawSolve(); checkPits();
+  n = k; pits = Array(2 * n).fill(s); store = 0; oppStore = 0; clearResult(); drawSolve(); checkPits(); keepUrl("solve");
 }
 
 function readSolvePaste() {
@@ -167,7 +202,7 @@ function usePaste() {
   const b = readSolvePaste();
   if (!b) return;
   n = b.n; setField($("size"), n);
-  pits = b.pits; oppStore = b.oppStore; store = b.store; clearResult(); drawSolve(); checkPits();
+  pits = b.pits; oppStore = b.oppStore; store = b.store; clearResult(); drawSolve(); checkPits(); keepUrl("solve");
 }
 
 let controller = null;
@@ -281,8 +316,23 @@ async function loadCollections() {
     collections = (await api("GET", "/api/puzzles")).collections;
   } catch (e) { $("puzzle-msg").textContent = e.message; return; }
   $("collection").innerHTML = collections.map((c, i) => `<option value="${i}">${c.preset || c.name} (${c.count})</option>`).join("");
-  index = 0; loadPuzzle();
+  index = 0;
+  puzzlesFromUrl(new URLSearchParams(location.search));
 }
+// The collection, grade and puzzle the link names (the first puzzle when
+// it names none).
+function puzzlesFromUrl(q) {
+  if (!collections) return;
+  const c = collections.findIndex((x) => x.name === q.get("collection"));
+  if (c >= 0) $("collection").value = String(c);
+  if (/^[0-5]$/.test(q.get("grade") || "")) $("grade").value = q.get("grade");
+  const k = Number(q.get("puzzle"));
+  index = Number.isInteger(k) && k >= 1 ? k - 1 : 0;
+  loadPuzzle();
+}
+// The tally and streak outlive a reload (this browser's storage).
+const TALLY_KEY = "mancala-sweep-puzzle-tally";
+try { const t = JSON.parse(localStorage.getItem(TALLY_KEY) || "null"); if (t && typeof t.streak === "number") tally = { ...tally, ...t }; } catch (e) { /* none kept */ }
 
 function candidates() {
   const c = collections[$("collection").value];
@@ -290,7 +340,7 @@ function candidates() {
   return c.puzzles.filter((p) => !g || p.difficulty === g);
 }
 
-async function loadPuzzle() {
+async function loadPuzzle(push) {
   const list = candidates();
   if (!list.length) { $("puzzle-msg").textContent = "No puzzle of this grade here."; return; }
   const c = collections[$("collection").value];
@@ -299,6 +349,7 @@ async function loadPuzzle() {
   current = { collection: c.name, ...doc.puzzle };
   picks = []; hinted = null; puzzle = { pits: current.pits, store: current.store };
   pState = { help: false, verdict: null }; $("undo").disabled = true;
+  if (page === "puzzles") pageUrl(push === true);
   $("puzzle-title").textContent = `Puzzle ${p.id} · grade ${current.difficulty} · reach ${current.goal_store} in your store this turn`;
   $("puzzle-msg").textContent = "";
   drawPuzzle();
@@ -366,6 +417,7 @@ async function restore() {
 }
 
 function updateTally() {
+  try { localStorage.setItem(TALLY_KEY, JSON.stringify(tally)); } catch (e) { /* storage off */ }
   $("streak").textContent = tally.streak; $("solved").textContent = tally.solved;
   $("helped").textContent = tally.helped; $("failed").textContent = tally.failed;
 }
@@ -390,9 +442,9 @@ $("undo").addEventListener("click", async () => {
   if (!picks.length) $("undo").focus();
   $("puzzle-msg").textContent = `Took back pit ${p}.`;
 });
-$("next-puzzle").addEventListener("click", () => { index++; loadPuzzle(); });
-$("collection").addEventListener("change", () => { index = 0; loadPuzzle(); });
-$("grade").addEventListener("change", () => { index = 0; loadPuzzle(); });
+$("next-puzzle").addEventListener("click", () => { index++; loadPuzzle(true); });
+$("collection").addEventListener("change", () => { index = 0; loadPuzzle(true); });
+$("grade").addEventListener("change", () => { index = 0; loadPuzzle(true); });
 
 // ---- Play: a game against the computer, on the server's GameSession ----
 // The page applies no rule: it sends the pit and draws what the server
@@ -467,7 +519,7 @@ async function showPlayed(doc, keepFocus) {
     if (gRecord) gRecord.picks.push(p);
   }
   game = doc; gBusy = false;
-  drawGame(doc.position, doc.legal); gameStatus();
+  drawGame(doc.position, doc.legal); gameStatus(); saveGame(); keepUrl("play");
   // Keyboard players keep their place: focus goes back to a pit they may pick.
   const first = $("gboard").querySelector(".pit:not(:disabled)");
   if (first && keepFocus) first.focus();
@@ -541,7 +593,7 @@ $("g-hint").addEventListener("click", async () => {
   if (!game) return;
   const doc = await gameCall(`/api/game/${game.id}/hint`);
   if (!doc) { gameStatus(); refocus($("g-hint")); return; }
-  game = doc; gHint = doc.hint || []; drawGame(doc.position, doc.legal); gameStatus();
+  game = doc; gHint = doc.hint || []; drawGame(doc.position, doc.legal); gameStatus(); saveGame();
   $("g-status").textContent = gHint.length ? `Hint: pick pit ${gHint.join(", then ")}.` : "No hint now.";
   refocus($("g-hint"));
 });
@@ -551,10 +603,64 @@ $("g-undo").addEventListener("click", async () => {
   if (!doc) { gameStatus(); refocus($("g-undo")); return; }
   game = doc; gHint = []; gLast = null;
   if (doc.undone) { const li = document.createElement("li"); li.textContent = "Taken back."; $("g-log").appendChild(li); undoRecord(doc); }
-  drawGame(doc.position, doc.legal); gameStatus();
+  drawGame(doc.position, doc.legal); gameStatus(); saveGame();
   if (!doc.undone) $("g-status").textContent = "Nothing to take back. " + $("g-status").textContent;
   refocus($("g-undo"));
 });
+
+// ---- the game kept across a reload: in this browser's storage, with its
+// log and record; under `serve` its id is in the link too. A reload asks
+// the server for the game by its id; the static site's engine (its games
+// end with the page) or a game the server has dropped is made again at the
+// position kept, a new game there with the same rules and level.
+const GAME_KEY = "mancala-sweep-game";
+function saveGame() {
+  if (!game) return;
+  const log = [...$("g-log").children].map((li) => [li.className, li.textContent]);
+  const keep = { engine: backend.engine, id: game.id, rules: game.preset || $("g-rules").value, level: game.level || "medium",
+    position: game.position, to_move: game.to_move, over: game.over, helped: game.helped, log, record: gRecord };
+  try { localStorage.setItem(GAME_KEY, JSON.stringify(keep)); } catch (e) { /* storage off */ }
+}
+async function resumeGame() {
+  let kept = null;
+  try { kept = JSON.parse(localStorage.getItem(GAME_KEY) || "null"); } catch (e) { kept = null; }
+  if (kept && kept.engine !== backend.engine) kept = null;
+  const id = new URLSearchParams(location.search).get("game") || (kept && kept.id);
+  if (!id && !kept) return false;
+  gBusy = true;
+  let doc = null, again = false;
+  if (id && backend.engine === "server") doc = await api("GET", `/api/game/${encodeURIComponent(id)}`).catch(() => null);
+  if (!doc && kept && !kept.over && kept.position) {
+    // The mover's row at the bottom of the board text, as a new game reads it.
+    const pos = kept.position, k = pos.pits.length / 2, mine = pos.pits.slice(0, k), theirs = pos.pits.slice(k);
+    const personMoves = kept.to_move !== "computer";
+    const [bottom, top, own, opp] = personMoves ? [mine, theirs, pos.store, pos.opponent_store] : [theirs, mine, pos.opponent_store, pos.store];
+    const body = { rules: kept.rules, level: kept.level, person: personMoves ? "first" : "second",
+      board: `${top.slice().reverse().join(" ")} / ${opp} ${own} / ${bottom.join(" ")}`, seed: Math.floor(Math.random() * 1e9) };
+    doc = await api("POST", "/api/game/new", body).catch(() => null);
+    again = true;
+  }
+  gBusy = false;
+  if (!doc) return false;
+  $("g-log").innerHTML = "";
+  if (kept && (again || kept.id === doc.id)) {
+    for (const [cls, t] of kept.log || []) { const li = document.createElement("li"); li.className = cls; li.textContent = t; $("g-log").appendChild(li); }
+    gRecord = kept.record || null;
+  } else gRecord = null;
+  if (again) { const li = document.createElement("li"); li.textContent = "Resumed after a reload, from the same position."; $("g-log").appendChild(li); }
+  if (doc.preset && [...$("g-rules").options].some((o) => o.value === doc.preset)) $("g-rules").value = doc.preset;
+  if (doc.level) $("g-level").value = doc.level;
+  setField($("g-pits"), doc.pits_per_side);
+  gHint = []; gLast = null;
+  if (again && doc.played.length) { gBusy = true; await showPlayed(doc); }
+  else { game = doc; drawGame(doc.position, doc.legal); gameStatus(); saveGame(); keepUrl("play"); }
+  if (game.to_move === "computer") {
+    const rep = await gameCall(`/api/game/${game.id}/reply`);
+    thinking(false);
+    if (rep) { gBusy = true; await showPlayed(rep); } else { drawGame(game.position, game.legal); gameStatus(); }
+  }
+  return true;
+}
 
 // Undo took back the person's turn in progress (their picks at the end of
 // the record), or their last whole turn with the computer's reply. The
@@ -1075,7 +1181,9 @@ function saveUrl(push) {
 // Read the position and the line from the link; the picks of the line are
 // played again by the server (those in common with the line shown are kept).
 async function anFromUrl() {
-  const token = ++anLoad, q = new URLSearchParams(location.search), pg = $("page-analyze");
+  // The link of another page says nothing of Analyze's position.
+  const linked = new URLSearchParams(location.search), elsewhere = linked.get("page") && linked.get("page") !== "analyze";
+  const token = ++anLoad, q = elsewhere ? new URLSearchParams("") : linked, pg = $("page-analyze");
   stopAnalysis(); clearErrors(pg); $("an-error").textContent = "";
   let rules = q.get("rules") || "capture";
   let linkError = false;
@@ -1115,7 +1223,13 @@ async function anFromUrl() {
   drawAn();
   analyse(linkError);
 }
-window.addEventListener("popstate", () => { anFromUrl(); if (page !== "analyze") showPage("analyze"); });
+window.addEventListener("popstate", () => {
+  const q = new URLSearchParams(location.search), want = PAGES.includes(q.get("page")) ? q.get("page") : "analyze";
+  if (want === "analyze") { anFromUrl(); if (page !== "analyze") showPage("analyze"); return; }
+  if (want === "solve") solveFromUrl(q);
+  if (want === "puzzles") puzzlesFromUrl(q);
+  showPage(want);
+});
 
 // The Analyze page comes into view: draw it, and analyse what is not yet.
 function anShown() {
@@ -1146,6 +1260,12 @@ $("g-analyze").addEventListener("click", () => {
 });
 
 // ---- start ----
-AN.editing = !location.search;
+const startQ = new URLSearchParams(location.search), startPage = startQ.get("page");
+AN.editing = !location.search || !!startPage;
 anFromUrl();
 syncCount();
+updateTally();
+if (PAGES.includes(startPage) && startPage !== "analyze") {
+  if (startPage === "solve") solveFromUrl(startQ);
+  showPage(startPage);
+}
