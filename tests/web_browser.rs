@@ -451,6 +451,24 @@ async fn rough_edges(c: &Client, url: &str, addr: SocketAddr) {
     c.execute("localStorage.clear();", vec![]).await.unwrap();
     c.goto(url).await.unwrap();
 
+    // Analyze: no analysis while a field of the editor is wrong.
+    c.wait().for_element(Locator::Id("an-pits")).await.unwrap();
+    retype(c, "#an-pits", "2.7").await;
+    let msg = text(c, "#an-err-pits").await;
+    check!(
+        msg.contains("a whole number from 1 to 16") && msg.contains("2.7"),
+        "{msg}"
+    );
+    c.find(Locator::Css("#an-seconds option[value='5']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(c, "#an-status", "Not analysed").await;
+    retype(c, "#an-pits", "6").await;
+    check_eq!(text(c, "#an-err-pits").await, "");
+
     // Solve: a pit that is not a count is refused as it is typed, with
     // what is allowed beside the board, and Solve refuses to run.
     click(c, "button[data-page=solve]").await;
@@ -656,6 +674,21 @@ async fn rough_edges(c: &Client, url: &str, addr: SocketAddr) {
     wait_for_text(c, "#g-status", "Nothing to take back").await;
     check_eq!(active_id(c).await, "g-undo");
 
+    // The log of a long game is all on the page at 390 px, its numbers
+    // (two digits) not cut at the left.
+    let log = c
+        .execute(
+            "const l = document.getElementById('g-log'); for (let i = 0; i < 30; i++) { const li = document.createElement('li'); li.textContent = 'Computer: pit 12 (4 stones) → pit 3: the turn is over'; l.appendChild(li); } const r = [l.scrollHeight - l.clientHeight, parseFloat(getComputedStyle(l).paddingLeft)]; for (let i = 0; i < 30; i++) l.lastChild.remove(); return r;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    check!(log[0].as_f64().unwrap() <= 1.0, "the log is cut: {log}");
+    check!(
+        log[1].as_f64().unwrap() >= 36.0,
+        "no room for the numbers: {log}"
+    );
+
     reload_and_back(c).await;
 }
 
@@ -669,8 +702,9 @@ async fn reload_and_back(c: &Client) {
             .unwrap()
             .to_string()
     };
-    let shown =
-        |page: &'static str| async move { attr(c, &format!("#page-{page}"), "hidden").await == "" };
+    let shown = |page: &'static str| async move {
+        attr(c, &format!("#page-{page}"), "hidden").await.is_empty()
+    };
     // Solve: the board and the rules are in the link.
     click(c, "button[data-page=solve]").await;
     retype(c, "#paste", "1 2 3 / 0 0 / 4 5 6").await;
@@ -720,7 +754,22 @@ async fn reload_and_back(c: &Client) {
     // Play: the game goes on after a reload, at the same position.
     click(c, "button[data-page=play]").await;
     wait_for_text(c, "#g-status", "Your turn").await;
+    // The pick is drawn before the computer's reply (held back 1.5 s), on
+    // either engine.
+    c.execute(
+        "window.realCall = backend.call; backend.call = (m, p, b, s) => /\\/reply$/.test(p) ? new Promise((r) => setTimeout(r, 1500)).then(() => window.realCall(m, p, b, s)) : window.realCall(m, p, b, s);",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let before = pit_counts(c, "gpit").await;
     click(c, "#gpit-1").await;
+    wait_for_text(c, "#g-status", "The computer is thinking").await;
+    check_eq!(text(c, "#gpit-1").await, "0");
+    check!(pit_counts(c, "gpit").await != before);
+    c.execute("backend.call = window.realCall;", vec![])
+        .await
+        .unwrap();
     wait_for_text(c, "#g-log", "Computer:").await;
     wait_for_text(c, "#g-status", "Your turn").await;
     let board = pit_counts(c, "gpit").await;

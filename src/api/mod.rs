@@ -123,9 +123,10 @@ fn wrong_kind(body: &Value) -> Option<(&'static str, String)> {
                 value.as_u64().is_some_and(|v| v <= u64::from(u32::MAX))
             }
             "seconds" => value.as_f64().is_some_and(|v| v >= 0.0),
-            "picks" => value
-                .as_array()
-                .is_some_and(|a| a.iter().all(|v| v.as_u64().is_some_and(|v| v <= 255))),
+            "picks" => value.as_array().is_some_and(|a| {
+                a.iter()
+                    .all(|v| v.as_u64().is_some_and(|v| v <= u64::from(u32::MAX)))
+            }),
             "relay" | "hint" => value.is_boolean(),
             _ => value.is_string(),
         };

@@ -373,6 +373,23 @@ mod tests {
         assert_eq!(s, 200, "{after}");
         assert!(!after["played"].as_array().unwrap().is_empty());
         assert_eq!(ask(&format!("POST /api/game/{id}/undo\n")).0, 200);
+        // The person's pick alone, then the computer's reply on its own.
+        let (s, game, _) = ask("POST /api/game/new\n{\"level\":\"easy\",\"seed\":1}");
+        assert_eq!(s, 200);
+        let id2 = game["id"].as_str().unwrap();
+        let (s, mine, _) = ask(&format!(
+            "POST /api/game/{id2}/pick\n{{\"pit\":1,\"reply\":false}}"
+        ));
+        assert_eq!(s, 200, "{mine}");
+        assert_eq!(mine["played"].as_array().unwrap().len(), 1);
+        assert_eq!(mine["to_move"].as_str(), Some("computer"));
+        let (s, reply, _) = ask(&format!("POST /api/game/{id2}/reply\n"));
+        assert_eq!(s, 200, "{reply}");
+        let played = reply["played"].as_array().unwrap();
+        assert!(!played.is_empty() && played.iter().all(|p| p["by"] == "computer"));
+        assert_eq!(reply["to_move"].as_str(), Some("person"));
+        let (s, again, _) = ask(&format!("POST /api/game/{id2}/reply\n"));
+        assert_eq!((s, again["played"].as_array().unwrap().len()), (200, 0));
         assert_eq!(ask(&format!("DELETE /api/game/{id}\n")).0, 204);
         assert_eq!(ask(&format!("GET /api/game/{id}\n")).0, 404);
         assert_eq!(ask("GET /api/nothing\n").0, 404);
