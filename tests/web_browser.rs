@@ -882,6 +882,36 @@ async fn puzzle_scores(c: &Client, addr: SocketAddr) {
     click(c, "#undo").await;
     wait_for_text(c, "#puzzle-msg", "Took back pit").await;
     check_eq!(pit_counts(c, "ppit").await, start);
+    check_eq!(active_id(c).await, format!("ppit-{}", solution[0]));
+    // By keyboard: Enter on a pit picks it and the focus stays on the board;
+    // Undo keeps it while there is more to take back.
+    c.active_element()
+        .await
+        .unwrap()
+        .send_keys("\u{E007}")
+        .await
+        .unwrap();
+    wait_for_text(c, "#puzzle-msg", "Pick 1:").await;
+    check!(active_id(c).await.starts_with("ppit-"));
+    c.execute(
+        &format!("document.getElementById('ppit-{}').focus();", solution[1]),
+        vec![],
+    )
+    .await
+    .unwrap();
+    c.active_element()
+        .await
+        .unwrap()
+        .send_keys("\u{E007}")
+        .await
+        .unwrap();
+    wait_for_text(c, "#puzzle-msg", "Pick 2:").await;
+    click(c, "#undo").await;
+    wait_for_text(c, "#puzzle-msg", "Took back pit").await;
+    check_eq!(active_id(c).await, "undo");
+    click(c, "#undo").await;
+    wait_for_text(c, "#puzzle-msg", &format!("Took back pit {}", solution[0])).await;
+    check_eq!(pit_counts(c, "ppit").await, start);
     // Solved after all: it moves from failed to with help.
     puzzle_picks(c, &solution).await;
     wait_for_text(c, "#puzzle-msg", "Solved with help").await;

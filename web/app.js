@@ -357,6 +357,8 @@ async function loadPuzzle(push) {
 
 function drawPuzzle(wrong) {
   const pn = current.pits.length / 2;
+  // A keyboard player's place on the board survives the redraw.
+  const focused = document.activeElement && /^ppit-/.test(document.activeElement.id) ? document.activeElement.id : null;
   drawBoard($("pboard"), pn, puzzle.store, current.opponent_store, (i) => {
     const d = document.createElement("button");
     d.className = "pit" + (hinted === i + 1 ? " next" : "") + (wrong === i + 1 ? " wrong" : "");
@@ -365,6 +367,7 @@ function drawPuzzle(wrong) {
     d.addEventListener("click", () => pick(i + 1));
     return d;
   });
+  if (focused && $(focused)) $(focused).focus();
 }
 
 async function check(body) {
@@ -439,7 +442,8 @@ $("undo").addEventListener("click", async () => {
   picks = picks.slice(0, -1); hinted = null;
   await restore();
   $("undo").disabled = !picks.length;
-  if (!picks.length) $("undo").focus();
+  // Undo keeps the focus; with nothing more to take back, the pit taken back has it.
+  if (!picks.length) $("ppit-" + p).focus();
   $("puzzle-msg").textContent = `Took back pit ${p}.`;
 });
 $("next-puzzle").addEventListener("click", () => { index++; loadPuzzle(true); });
