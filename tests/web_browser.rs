@@ -795,6 +795,23 @@ async fn reload_and_back(c: &Client) {
         stores
     );
     wait_for_text(c, "#g-log", "Computer:").await;
+    // A game the engine lost (dropped by the server; on the static site,
+    // Stop ends the engine) goes on from its position at the next pick.
+    c.execute("backend.call('DELETE', '/api/game/' + game.id);", vec![])
+        .await
+        .unwrap();
+    settle().await;
+    let pit = id_of(c, "#gboard .pit:not(:disabled)").await;
+    click(c, &format!("#{pit}")).await;
+    wait_for_text(c, "#g-log", "it goes on from the same position").await;
+    wait_for_text(c, "#g-status", "Your turn").await;
+    check_eq!(text(c, "#g-error").await, "");
+    let log = text(c, "#g-log").await;
+    check!(
+        log.ends_with("the turn is over") || log.contains("free turn"),
+        "{log}"
+    );
+    let board = pit_counts(c, "gpit").await;
     // Back: from the Atlas to the game, then to the puzzle.
     click(c, "button[data-page=atlas]").await;
     check_eq!(search().await, "?page=atlas");

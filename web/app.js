@@ -529,11 +529,13 @@ async function showPlayed(doc, keepFocus) {
   if (first && keepFocus) first.focus();
 }
 
-async function gameCall(path, body) {
-  gBusy = true; $("g-error").textContent = ""; clearErrors($("page-play"));
+// The last request's failure, for a caller that can mend it.
+let gFailed = null;
+async function gameCall(path, body, quiet) {
+  gBusy = true; gFailed = null; $("g-error").textContent = ""; clearErrors($("page-play"));
   if (game) { drawGame(game.position, []); gameButtons(); }
   try { return await api("POST", path, body); }
-  catch (e) { showError($("page-play"), "g-", e, $("g-error")); return null; }
+  catch (e) { gFailed = e; if (!quiet) showError($("page-play"), "g-", e, $("g-error")); return null; }
   finally { gBusy = false; }
 }
 
@@ -556,11 +558,21 @@ async function newGame() {
 // The person's pick is played alone ("reply": false) and drawn at once;
 // when it passed the turn, the computer's turn is asked for next
 // (/reply), its seconds counted on the status line meanwhile.
-async function gamePick(k) {
+async function gamePick(k, again) {
   if (!game || gBusy) return;
   const keepFocus = $("gboard").contains(document.activeElement);
   gHint = []; gLast = k;
-  const doc = await gameCall(`/api/game/${game.id}/pick`, { pit: k, reply: false });
+  const doc = await gameCall(`/api/game/${game.id}/pick`, { pit: k, reply: false }, !again);
+  if (!doc && gFailed && gFailed.status === 404 && !again) {
+    // The game is gone (the server dropped it; on the static site, Stop
+    // ended the engine and its games): made again at the position kept,
+    // and the pick played there.
+    saveGame(); game = null;
+    if (await resumeGame("The game was lost (the engine was restarted or the game dropped); it goes on from the same position.")) return gamePick(k, true);
+    showError($("page-play"), "g-", gFailed, $("g-error"));
+    return;
+  }
+  if (!doc && gFailed && !again) showError($("page-play"), "g-", gFailed, $("g-error"));
   if (!doc) { drawGame(game.position, game.legal); gameStatus(); return; }
   gBusy = true;
   await showPlayed(doc, keepFocus && doc.to_move === "person");
@@ -625,7 +637,7 @@ function saveGame() {
     position: game.position, to_move: game.to_move, over: game.over, helped: game.helped, log, record: gRecord };
   try { localStorage.setItem(GAME_KEY, JSON.stringify(keep)); } catch (e) { /* storage off */ }
 }
-async function resumeGame() {
+async function resumeGame(why) {
   let kept = null;
   try { kept = JSON.parse(localStorage.getItem(GAME_KEY) || "null"); } catch (e) { kept = null; }
   if (kept && kept.engine !== backend.engine) kept = null;
@@ -651,7 +663,7 @@ async function resumeGame() {
     for (const [cls, t] of kept.log || []) { const li = document.createElement("li"); li.className = cls; li.textContent = t; $("g-log").appendChild(li); }
     gRecord = kept.record || null;
   } else gRecord = null;
-  if (again) { const li = document.createElement("li"); li.textContent = "Resumed after a reload, from the same position."; $("g-log").appendChild(li); }
+  if (again) { const li = document.createElement("li"); li.textContent = why || "Resumed after a reload, from the same position."; $("g-log").appendChild(li); }
   if (doc.preset && [...$("g-rules").options].some((o) => o.value === doc.preset)) $("g-rules").value = doc.preset;
   if (doc.level) $("g-level").value = doc.level;
   setField($("g-pits"), doc.pits_per_side);
