@@ -287,6 +287,69 @@ fn errors_name_their_field_and_match_the_schema() {
     }
 }
 
+#[test]
+fn a_value_of_the_wrong_kind_is_refused_in_plain_words() {
+    let addr = start(config());
+    for (path, body, field, words) in [
+        (
+            "/api/solve",
+            r#"{"pits":""}"#,
+            "pits",
+            "a whole number from 1 to 16; it is blank",
+        ),
+        (
+            "/api/solve",
+            r#"{"pits":-3}"#,
+            "pits",
+            "a whole number from 1 to 16, not -3",
+        ),
+        (
+            "/api/solve",
+            r#"{"pits":2.7,"stones":4}"#,
+            "pits",
+            "not 2.7",
+        ),
+        (
+            "/api/solve",
+            r#"{"pits":6,"stones":"four"}"#,
+            "stones",
+            "a whole number from 0 to 255, not \"four\"",
+        ),
+        (
+            "/api/game/new",
+            r#"{"rules":"kalah","pits":"","stones":4,"level":"easy"}"#,
+            "pits",
+            "it is blank",
+        ),
+        (
+            "/api/game/new",
+            r#"{"pits":6,"stones":-1}"#,
+            "stones",
+            "not -1",
+        ),
+        (
+            "/api/analyze",
+            r#"{"board":"1 1 / 1 1","seconds":"x"}"#,
+            "seconds",
+            "a number of seconds",
+        ),
+    ] {
+        let msg = refused(call(addr, "POST", path, body), 400, Some(field));
+        assert!(msg.contains(words), "{body}: {msg}");
+        assert!(
+            !msg.contains("invalid type") && !msg.contains("invalid value"),
+            "{msg}"
+        );
+    }
+    // A board text of 10,000 pits is refused for its length before it is read.
+    let row = "4 ".repeat(5000);
+    let body = format!(r#"{{"board":"{row} / 0 0 / {row}"}}"#);
+    let start = Instant::now();
+    let msg = refused(call(addr, "POST", "/api/solve", &body), 400, Some("board"));
+    assert!(msg.contains("characters long"), "{msg}");
+    assert!(start.elapsed() < Duration::from_secs(2));
+}
+
 /// `POST` a game request; the game document, checked against its schema.
 fn game(addr: SocketAddr, path: &str, body: &str) -> serde_json::Value {
     let (status, doc) = call(addr, "POST", path, body);
@@ -388,6 +451,57 @@ fn a_game_against_the_computer() {
     };
     assert_eq!(status, 204);
     refused(call(addr, "GET", &format!("/api/game/{id}"), ""), 404, None);
+}
+
+#[test]
+fn a_pick_without_the_reply_then_the_reply() {
+    let addr = start(config());
+    let doc = game(
+        addr,
+        "/api/game/new",
+        r#"{"level":"easy","person":"first","seed":1}"#,
+    );
+    let id = doc["id"].as_str().unwrap().to_string();
+    // The reply asked for on the person's turn: nothing happens.
+    let doc = game(addr, &format!("/api/game/{id}/reply"), "");
+    assert_eq!(doc["played"], serde_json::json!([]));
+    assert_eq!(doc["to_move"], "person");
+    // Pit 1 passes the turn; with "reply": false the computer waits.
+    let doc = game(
+        addr,
+        &format!("/api/game/{id}/pick"),
+        r#"{"pit":1,"reply":false}"#,
+    );
+    let played = doc["played"].as_array().unwrap();
+    assert_eq!(played.len(), 1, "{doc}");
+    assert_eq!(played[0]["by"], "person");
+    assert_eq!(played[0]["outcome"], "turn-over");
+    assert_eq!(doc["to_move"], "computer");
+    assert_eq!(doc["legal"], serde_json::json!([]));
+    assert_eq!(doc["position"], played[0]["after"]);
+    assert_eq!(doc["position"]["pits"][0], 0);
+    // The game says so when looked at, and a pick now is refused.
+    let (status, now) = call(addr, "GET", &format!("/api/game/{id}"), "");
+    assert_eq!(
+        (status, &now["to_move"]),
+        (200, &serde_json::json!("computer"))
+    );
+    let (status, _) = call(
+        addr,
+        "POST",
+        &format!("/api/game/{id}/pick"),
+        r#"{"pit":2,"reply":false}"#,
+    );
+    assert_eq!(status, 400);
+    // The reply: the computer's whole turn, then the person's.
+    let doc = game(addr, &format!("/api/game/{id}/reply"), "");
+    let played = doc["played"].as_array().unwrap();
+    assert!(!played.is_empty() && played.iter().all(|p| p["by"] == "computer"));
+    assert_eq!(doc["to_move"], "person");
+    assert_eq!(doc["turn"], 3);
+    // Undo takes back the whole turn, as after a pick with the reply.
+    let doc = game(addr, &format!("/api/game/{id}/undo"), "");
+    assert_eq!(doc["position"]["pits"], serde_json::json!(vec![4; 12]));
 }
 
 #[test]

@@ -306,7 +306,28 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     wait_for_text(&c, "#g-status", "Your turn").await;
     check_eq!(text(&c, "#gboard-store").await, "1");
     check_eq!(text(&c, "#gpit-3").await, "0");
+    // The computer's reply held back 2.5 s, as a slow level's would be:
+    // meanwhile the person's pick is on the board and the status counts
+    // the computer's seconds, never "Your turn".
+    c.execute(
+        "window.realCall = backend.call; backend.call = (m, p, b, s) => /\\/reply$/.test(p) ? new Promise((r) => setTimeout(r, 2500)).then(() => window.realCall(m, p, b, s)) : window.realCall(m, p, b, s);",
+        vec![],
+    )
+    .await
+    .unwrap();
     click(&c, "#gpit-1").await;
+    wait_for_text(&c, "#g-status", "The computer is thinking").await;
+    check_eq!(text(&c, "#gpit-1").await, "0");
+    check_eq!(text(&c, "#gpit-2").await, "5");
+    let log = text(&c, "#g-log").await;
+    check!(log.contains("You:") && !log.contains("Computer:"), "{log}");
+    check_eq!(attr(&c, "#gpit-2", "disabled").await, "true");
+    wait_for_text(&c, "#g-status", "thinking… 1 s").await;
+    let said = text(&c, "#g-status").await;
+    check!(!said.contains("Your turn"), "{said}");
+    c.execute("backend.call = window.realCall;", vec![])
+        .await
+        .unwrap();
     wait_for_text(&c, "#g-log", "Computer:").await;
     wait_for_text(&c, "#g-status", "Your turn").await;
     let log = text(&c, "#g-log").await;
@@ -372,14 +393,6 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     click(&c, "#acell-6-4").await;
     check_eq!(text(&c, "#a-best").await, "43");
     check!(text(&c, "#a-line").await.starts_with('6'));
-    let img_ok = c
-        .execute(
-            "const i = document.getElementById('a-map'); return i.complete && i.naturalWidth > 0;",
-            vec![],
-        )
-        .await
-        .unwrap();
-    check_eq!(img_ok.as_bool(), Some(true), "the heat map did not load");
     shot(&c, "atlas-desktop.png").await;
 
     // Phone width: every page fits.
@@ -401,6 +414,9 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     // Analyze at 390 px: a whole game, the link, errors beside fields, Stop.
     analyze_page(&c, &url, addr).await;
 
+    // The rough edges of issue 34 at 390 px.
+    rough_edges(&c, &url, addr).await;
+
     // Nothing went anywhere but this server.
     only_from(&c, &url).await;
 
@@ -416,6 +432,7 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
         click(&c, "#solve").await;
         check_eq!(text(&c, "#best").await, "43");
         analyze_page(&c, &site, addr).await;
+        rough_edges(&c, &site, addr).await;
         only_from(&c, &site).await;
         println!(
             "web_browser: the static site answered in WebAssembly, from {}",
@@ -424,6 +441,530 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     }
     c.close().await.unwrap();
     let _ = std::fs::remove_dir_all(profile);
+}
+
+/// Issue 34's rough edges, as a phone player meets them (390 px).
+async fn rough_edges(c: &Client, url: &str, addr: SocketAddr) {
+    c.set_window_size(390, 900).await.unwrap();
+    c.goto(url).await.unwrap();
+    // What earlier walks kept in this browser (a game, the puzzle tally) goes.
+    c.execute("localStorage.clear();", vec![]).await.unwrap();
+    c.goto(url).await.unwrap();
+
+    // Analyze: no analysis while a field of the editor is wrong.
+    c.wait().for_element(Locator::Id("an-pits")).await.unwrap();
+    retype(c, "#an-pits", "2.7").await;
+    let msg = text(c, "#an-err-pits").await;
+    check!(
+        msg.contains("a whole number from 1 to 16") && msg.contains("2.7"),
+        "{msg}"
+    );
+    c.find(Locator::Css("#an-seconds option[value='5']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(c, "#an-status", "Not analysed").await;
+    retype(c, "#an-pits", "6").await;
+    check_eq!(text(c, "#an-err-pits").await, "");
+
+    // Solve: a pit that is not a count is refused as it is typed, with
+    // what is allowed beside the board, and Solve refuses to run.
+    click(c, "button[data-page=solve]").await;
+    for bad in ["abc", "-3", "2.7", "1e3"] {
+        retype(c, "#pit-1", bad).await;
+        let msg = text(c, "#err-board").await;
+        check!(
+            msg.contains("Pit 1: a whole number from 0 to 255") && msg.contains(bad),
+            "{bad}: {msg}"
+        );
+        check_eq!(attr(c, "#pit-1", "aria-invalid").await, "true");
+    }
+    click(c, "#solve").await;
+    wait_for_text(c, "#solve-error", "Not solved").await;
+    check_eq!(text(c, "#result").await, "");
+    retype(c, "#pit-1", "4").await;
+    check_eq!(text(c, "#err-board").await, "");
+    // Pits a side: blank and negative said plainly beside the field.
+    retype(c, "#size", "5").await;
+    c.find(Locator::Css("#size"))
+        .await
+        .unwrap()
+        .send_keys("\u{E003}")
+        .await
+        .unwrap();
+    wait_for_text(c, "#err-pits", "it is blank").await;
+    check!(text(c, "#err-pits")
+        .await
+        .contains("a whole number from 1 to 16"));
+    retype(c, "#size", "-3").await;
+    let msg = text(c, "#err-pits").await;
+    check!(
+        msg.contains("a whole number from 1 to 16") && msg.contains("-3"),
+        "{msg}"
+    );
+    click(c, "#solve").await;
+    wait_for_text(c, "#solve-error", "Not solved").await;
+    retype(c, "#size", "6").await;
+    click(c, "#reset").await;
+    check_eq!(text(c, "#err-pits").await, "");
+    // A paste of 50,000 pits is refused at once, before it is read.
+    let took = c
+        .execute(
+            "const t0 = performance.now(); const e = document.getElementById('an-paste'); e.value = Array(25000).fill('4').join(' ') + ' / 0 0 / ' + Array(25000).fill('4').join(' '); e.dispatchEvent(new Event('input')); return performance.now() - t0;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    check!(took.as_f64().unwrap() < 500.0, "{took} ms");
+    let msg = c
+        .execute(
+            "return document.getElementById('an-err-paste').textContent;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    check!(
+        msg.as_str().unwrap().contains("at most 2,000 characters"),
+        "{msg}"
+    );
+    c.execute(
+        "const e = document.getElementById('paste'); e.value = Array(25000).fill('4').join(' ') + ' / 0 0 / ' + Array(25000).fill('4').join(' '); e.dispatchEvent(new Event('input'));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    click(c, "#use-paste").await;
+    let msg = text(c, "#err-paste").await;
+    check!(msg.contains("characters long"), "{msg}");
+    check_eq!(pit_counts(c, "pit").await.len(), 12);
+
+    // Tab goes along the top row, then the bottom row.
+    c.execute("document.getElementById('pit-12').focus();", vec![])
+        .await
+        .unwrap();
+    for want in ["pit-11", "pit-10"] {
+        c.active_element()
+            .await
+            .unwrap()
+            .send_keys("\u{E004}")
+            .await
+            .unwrap();
+        check_eq!(active_id(c).await, want);
+    }
+    c.execute("document.getElementById('pit-7').focus();", vec![])
+        .await
+        .unwrap();
+    c.active_element()
+        .await
+        .unwrap()
+        .send_keys("\u{E004}")
+        .await
+        .unwrap();
+    check_eq!(active_id(c).await, "pit-1");
+    // The total counts every stone on the board, the opponent's store too.
+    retype(c, "#paste", "0 0 0 / 5 0 / 1 1 1").await;
+    click(c, "#use-paste").await;
+    click(c, "#solve").await;
+    check_eq!(text(c, "#on-board").await, "8");
+    let said = text(c, "#result").await;
+    check!(said.contains("of the 8 stones on the board"), "{said}");
+    // To the end of the line, then other rules: the end position goes, and
+    // the board as typed is back, editable.
+    while attr(c, "#next", "disabled").await != "true" {
+        click(c, "#next").await;
+    }
+    check_eq!(
+        c.execute("return document.getElementById('pit-1').tagName;", vec![])
+            .await
+            .unwrap(),
+        "BUTTON"
+    );
+    c.find(Locator::Css("#rules option[value=kalah]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    check_eq!(text(c, "#result").await, "");
+    check_eq!(attr(c, "#steps", "hidden").await, "true");
+    check_eq!(
+        c.execute("return document.getElementById('pit-1').tagName;", vec![])
+            .await
+            .unwrap(),
+        "INPUT"
+    );
+    check_eq!(
+        c.execute("return document.getElementById('pit-1').value;", vec![])
+            .await
+            .unwrap(),
+        "1"
+    );
+    // Solved again, then Edit board: the counts can be typed again.
+    click(c, "#solve").await;
+    c.wait().for_element(Locator::Id("best")).await.unwrap();
+    click(c, "#edit").await;
+    check_eq!(active_id(c).await, "pit-1");
+    retype(c, "#pit-1", "2").await;
+    check_eq!(text(c, "#err-board").await, "");
+    check_eq!(text(c, "#result").await, "");
+
+    puzzle_scores(c, addr).await;
+
+    // Atlas: the rule sets in a player's words, no file or rule-flag names,
+    // and the coloured table (the heat map) read at 390 px without zooming.
+    click(c, "button[data-page=atlas]").await;
+    c.wait()
+        .for_element(Locator::Id("acell-6-4"))
+        .await
+        .unwrap();
+    let options = text(c, "#a-rules").await;
+    for name in ["GamePigeon avalanche", "GamePigeon capture", "any-hole"] {
+        check!(options.contains(name), "{options}");
+    }
+    let shown = text(c, "#page-atlas").await + &options;
+    for word in [
+        "scope",
+        "relay",
+        "docs/",
+        ".json",
+        ".svg",
+        "norelay",
+        "proved by solve",
+    ] {
+        check!(!shown.contains(word), "{word:?} in {shown}");
+    }
+    let wide = c
+        .execute("return document.documentElement.scrollWidth;", vec![])
+        .await
+        .unwrap();
+    check!(
+        wide.as_u64().unwrap() <= 390,
+        "atlas is {wide} px wide at 390"
+    );
+    let font = c
+        .execute(
+            "return parseFloat(getComputedStyle(document.getElementById('acell-6-4')).fontSize);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    check!(font.as_f64().unwrap() >= 12.0, "cells in {font} px type");
+    click(c, "#acell-6-4").await;
+    check_eq!(text(c, "#a-best").await, "43");
+
+    // Play: pits a side of -3 is refused beside the field, in plain words.
+    click(c, "button[data-page=play]").await;
+    wait_for_text(c, "#g-status", "Your turn").await;
+    retype(c, "#g-pits", "-3").await;
+    click(c, "#g-new").await;
+    let msg = text(c, "#g-err-pits").await;
+    check!(
+        msg.contains("a whole number from 1 to 16") && !msg.contains("invalid type"),
+        "{msg}"
+    );
+    retype(c, "#g-pits", "6").await;
+    check_eq!(text(c, "#g-err-pits").await, "");
+    // Hint and Undo keep the focus on the button pressed.
+    click(c, "#g-hint").await;
+    wait_js(c, "return !!document.querySelector('#gboard .pit.next');").await;
+    check_eq!(active_id(c).await, "g-hint");
+    click(c, "#g-undo").await;
+    wait_for_text(c, "#g-status", "Nothing to take back").await;
+    check_eq!(active_id(c).await, "g-undo");
+
+    // The log of a long game is all on the page at 390 px, its numbers
+    // (two digits) not cut at the left.
+    let log = c
+        .execute(
+            "const l = document.getElementById('g-log'); for (let i = 0; i < 30; i++) { const li = document.createElement('li'); li.textContent = 'Computer: pit 12 (4 stones) → pit 3: the turn is over'; l.appendChild(li); } const r = [l.scrollHeight - l.clientHeight, parseFloat(getComputedStyle(l).paddingLeft)]; for (let i = 0; i < 30; i++) l.lastChild.remove(); return r;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    check!(log[0].as_f64().unwrap() <= 1.0, "the log is cut: {log}");
+    check!(
+        log[1].as_f64().unwrap() >= 36.0,
+        "no room for the numbers: {log}"
+    );
+
+    reload_and_back(c).await;
+}
+
+/// The page and its position come back after a reload and with Back.
+async fn reload_and_back(c: &Client) {
+    let search = || async {
+        c.execute("return location.search;", vec![])
+            .await
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let shown = |page: &'static str| async move {
+        attr(c, &format!("#page-{page}"), "hidden").await.is_empty()
+    };
+    // Solve: the board and the rules are in the link.
+    click(c, "button[data-page=solve]").await;
+    retype(c, "#paste", "1 2 3 / 0 0 / 4 5 6").await;
+    click(c, "#use-paste").await;
+    c.find(Locator::Css("#rules option[value=kalah]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    check_eq!(
+        search().await,
+        "?page=solve&rules=kalah&board=1,2,3/0,0/4,5,6"
+    );
+    c.refresh().await.unwrap();
+    c.wait().for_element(Locator::Id("pit-6")).await.unwrap();
+    check!(shown("solve").await);
+    let values = c
+        .execute("return [...document.querySelectorAll('#board input.pit')].map(e => e.id + '=' + e.value).sort().join(' ');", vec![])
+        .await
+        .unwrap();
+    check_eq!(values, "pit-1=4 pit-2=5 pit-3=6 pit-4=3 pit-5=2 pit-6=1");
+    check_eq!(
+        c.execute("return document.getElementById('rules').value;", vec![])
+            .await
+            .unwrap(),
+        "kalah"
+    );
+    // Puzzles: the collection and the puzzle; the tally is kept.
+    click(c, "button[data-page=puzzles]").await;
+    c.wait().for_element(Locator::Id("ppit-1")).await.unwrap();
+    click(c, "#next-puzzle").await;
+    wait_for_text(c, "#puzzle-title", "grade 2").await;
+    click(c, "#next-puzzle").await;
+    wait_for_text(c, "#puzzle-title", "grade 3").await;
+    let title = text(c, "#puzzle-title").await;
+    let tally = text(c, "#tally").await;
+    let q = search().await;
+    check!(
+        q.starts_with("?page=puzzles&collection=") && q.ends_with("&puzzle=3"),
+        "{q}"
+    );
+    c.refresh().await.unwrap();
+    wait_for_text(c, "#puzzle-title", &title).await;
+    check!(shown("puzzles").await);
+    check_eq!(text(c, "#tally").await, tally);
+    // Play: the game goes on after a reload, at the same position.
+    click(c, "button[data-page=play]").await;
+    wait_for_text(c, "#g-status", "Your turn").await;
+    // The pick is drawn before the computer's reply (held back 1.5 s), on
+    // either engine.
+    c.execute(
+        "window.realCall = backend.call; backend.call = (m, p, b, s) => /\\/reply$/.test(p) ? new Promise((r) => setTimeout(r, 1500)).then(() => window.realCall(m, p, b, s)) : window.realCall(m, p, b, s);",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let before = pit_counts(c, "gpit").await;
+    click(c, "#gpit-1").await;
+    wait_for_text(c, "#g-status", "The computer is thinking").await;
+    check_eq!(text(c, "#gpit-1").await, "0");
+    check!(pit_counts(c, "gpit").await != before);
+    c.execute("backend.call = window.realCall;", vec![])
+        .await
+        .unwrap();
+    wait_for_text(c, "#g-log", "Computer:").await;
+    wait_for_text(c, "#g-status", "Your turn").await;
+    let board = pit_counts(c, "gpit").await;
+    let stores = (
+        text(c, "#gboard-store").await,
+        text(c, "#gboard-opp-store").await,
+    );
+    let q = search().await;
+    let server = c.execute("return backend.engine;", vec![]).await.unwrap() == "server";
+    check!(
+        q.starts_with("?page=play") && q.contains("&game=") == server,
+        "{q}"
+    );
+    c.refresh().await.unwrap();
+    wait_for_text(c, "#g-status", "Your turn").await;
+    check!(shown("play").await);
+    check_eq!(pit_counts(c, "gpit").await, board);
+    check_eq!(
+        (
+            text(c, "#gboard-store").await,
+            text(c, "#gboard-opp-store").await
+        ),
+        stores
+    );
+    wait_for_text(c, "#g-log", "Computer:").await;
+    // A game the engine lost (dropped by the server; on the static site,
+    // Stop ends the engine) goes on from its position at the next pick.
+    c.execute("backend.call('DELETE', '/api/game/' + game.id);", vec![])
+        .await
+        .unwrap();
+    settle().await;
+    let pit = id_of(c, "#gboard .pit:not(:disabled)").await;
+    click(c, &format!("#{pit}")).await;
+    wait_for_text(c, "#g-log", "it goes on from the same position").await;
+    wait_for_text(c, "#g-status", "Your turn").await;
+    check_eq!(text(c, "#g-error").await, "");
+    let log = text(c, "#g-log").await;
+    check!(
+        log.ends_with("the turn is over") || log.contains("free turn"),
+        "{log}"
+    );
+    let board = pit_counts(c, "gpit").await;
+    // Back: from the Atlas to the game, then to the puzzle.
+    click(c, "button[data-page=atlas]").await;
+    check_eq!(search().await, "?page=atlas");
+    c.back().await.unwrap();
+    wait_js(c, "return !document.getElementById('page-play').hidden;").await;
+    check_eq!(pit_counts(c, "gpit").await, board);
+    c.back().await.unwrap();
+    wait_js(c, "return !document.getElementById('page-puzzles').hidden;").await;
+    wait_for_text(c, "#puzzle-title", &title).await;
+}
+
+/// Puzzles: each puzzle counted once, clean, with help or failed; Undo.
+async fn puzzle_scores(c: &Client, addr: SocketAddr) {
+    click(c, "button[data-page=puzzles]").await;
+    c.wait().for_element(Locator::Id("ppit-1")).await.unwrap();
+    let tally = || async { text(c, "#tally").await };
+    // The first puzzle by its solution, alone: clean, the streak at 1.
+    puzzle_picks(c, &[3, 1, 3]).await;
+    wait_for_text(c, "#puzzle-msg", "Solved: ").await;
+    check_eq!(
+        tally().await,
+        "Streak: 1 · solved 1 · with help 0 · failed 0"
+    );
+    // The next, by hints only: solved with help, the streak ended.
+    click(c, "#next-puzzle").await;
+    wait_for_text(c, "#puzzle-title", "grade 2").await;
+    for _ in 0..20 {
+        click(c, "#hint").await;
+        let pit = id_of(c, "#pboard .pit.next").await;
+        puzzle_picks(c, &[pit[5..].parse().unwrap()]).await;
+        if text(c, "#puzzle-msg").await.starts_with("Solved") {
+            break;
+        }
+    }
+    wait_for_text(c, "#puzzle-msg", "Solved with help").await;
+    check_eq!(
+        tally().await,
+        "Streak: 0 · solved 1 · with help 1 · failed 0"
+    );
+    // The third: two wrong picks make one failed puzzle, not two.
+    click(c, "#next-puzzle").await;
+    wait_for_text(c, "#puzzle-title", "grade 3").await;
+    let info = c
+        .execute(
+            "return [current.collection, current.id, current.pits.length / 2, current.solution];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let (name, id) = (info[0].as_str().unwrap(), info[1].as_str().unwrap());
+    let solution: Vec<u64> = info[3]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    let mut wrong = Vec::new();
+    for k in 1..=info[2].as_u64().unwrap() {
+        let doc = post(
+            addr,
+            &format!("/api/puzzles/{name}/{id}/check"),
+            &format!(r#"{{"picks":[{k}]}}"#),
+        )
+        .await;
+        if doc["why"].is_string() {
+            wrong.push(k);
+        }
+    }
+    check!(wrong.len() >= 2, "{wrong:?}");
+    for k in &wrong[..2] {
+        click(c, &format!("#ppit-{k}")).await;
+        wait_for_text(c, "#puzzle-msg", "Taken back").await;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+    }
+    check_eq!(
+        tally().await,
+        "Streak: 0 · solved 1 · with help 1 · failed 1"
+    );
+    // Undo takes back one pick: the board is as at the start.
+    let start = pit_counts(c, "ppit").await;
+    check_eq!(attr(c, "#undo", "disabled").await, "true");
+    click(c, &format!("#ppit-{}", solution[0])).await;
+    wait_for_text(c, "#puzzle-msg", "Pick 1:").await;
+    check!(pit_counts(c, "ppit").await != start);
+    click(c, "#undo").await;
+    wait_for_text(c, "#puzzle-msg", "Took back pit").await;
+    check_eq!(pit_counts(c, "ppit").await, start);
+    check_eq!(active_id(c).await, format!("ppit-{}", solution[0]));
+    // By keyboard: Enter on a pit picks it and the focus stays on the board;
+    // Undo keeps it while there is more to take back.
+    c.active_element()
+        .await
+        .unwrap()
+        .send_keys("\u{E007}")
+        .await
+        .unwrap();
+    wait_for_text(c, "#puzzle-msg", "Pick 1:").await;
+    check!(active_id(c).await.starts_with("ppit-"));
+    c.execute(
+        &format!("document.getElementById('ppit-{}').focus();", solution[1]),
+        vec![],
+    )
+    .await
+    .unwrap();
+    c.active_element()
+        .await
+        .unwrap()
+        .send_keys("\u{E007}")
+        .await
+        .unwrap();
+    wait_for_text(c, "#puzzle-msg", "Pick 2:").await;
+    click(c, "#undo").await;
+    wait_for_text(c, "#puzzle-msg", "Took back pit").await;
+    check_eq!(active_id(c).await, "undo");
+    click(c, "#undo").await;
+    wait_for_text(c, "#puzzle-msg", &format!("Took back pit {}", solution[0])).await;
+    check_eq!(pit_counts(c, "ppit").await, start);
+    // Solved after all: it moves from failed to with help.
+    puzzle_picks(c, &solution).await;
+    wait_for_text(c, "#puzzle-msg", "Solved with help").await;
+    check_eq!(
+        tally().await,
+        "Streak: 0 · solved 1 · with help 2 · failed 0"
+    );
+}
+
+/// Pick `pits` on the puzzle board one by one, each answered before the next.
+async fn puzzle_picks(c: &Client, pits: &[u64]) {
+    for p in pits {
+        c.execute(
+            "document.getElementById('puzzle-msg').textContent = '';",
+            vec![],
+        )
+        .await
+        .unwrap();
+        click(c, &format!("#ppit-{p}")).await;
+        wait_js(
+            c,
+            "return /^(Pick|Solved)/.test(document.getElementById('puzzle-msg').textContent);",
+        )
+        .await;
+    }
+}
+
+/// The id of the element that has the focus ("" for the body).
+async fn active_id(c: &Client) -> String {
+    settle().await;
+    c.execute("return document.activeElement.id;", vec![])
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap_or("")
+        .to_string()
 }
 
 /// Every request of the page now went to `url` and nowhere else.

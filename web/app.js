@@ -17,18 +17,47 @@ const stream = (path, body, signal, onProgress) => backend.stream(path, body, on
 
 // Put each error beside its field: the element `${prefix}err-${field}`
 // when the page has one, else `fallback`. Clears the page's old errors.
-function clearErrors(section) { section.querySelectorAll(".field-error").forEach((e) => { e.textContent = ""; }); }
+// What a field refused as it was typed (marked data-typed) stays until
+// the field is put right; the server's errors go at the next request.
+function clearErrors(section) { section.querySelectorAll(".field-error:not([data-typed])").forEach((e) => { e.textContent = ""; }); }
 function showError(section, prefix, e, fallback) {
   clearErrors(section);
   const el = e.field && $(prefix + "err-" + e.field);
-  if (el) el.textContent = e.message; else fallback.textContent = e.message;
+  if (el) { el.textContent = e.message; delete el.dataset.typed; } else fallback.textContent = e.message;
 }
+
+// A whole number in lo..hi typed in `input`, or null with the reason beside
+// it (the element its aria-describedby names) and the field marked invalid.
+// Letters, "-3", "2.7", "1e3" and blanks are refused, never read as numbers.
+function readCount(input, lo, hi, what) {
+  const err = $(input.getAttribute("aria-describedby"));
+  const t = input.value.trim();
+  const ok = /^\d+$/.test(t) && Number(t) >= lo && Number(t) <= hi;
+  input.setAttribute("aria-invalid", String(!ok));
+  if (ok) { if (err.dataset.typed) { err.textContent = ""; delete err.dataset.typed; } }
+  else { err.textContent = `${what}: a whole number from ${lo} to ${hi}` + (t ? ` ("${t}" is not one).` : " (it is blank)."); err.dataset.typed = "1"; }
+  return ok ? Number(t) : null;
+}
+// Put `v` in a count field, which is then right.
+function setField(input, v) {
+  input.value = v; input.setAttribute("aria-invalid", "false");
+  const err = $(input.getAttribute("aria-describedby"));
+  if (err.dataset.typed) { err.textContent = ""; delete err.dataset.typed; }
+}
+// The fields of `section` refused as typed, first one first.
+const invalidFields = (section) => [...section.querySelectorAll('input[aria-invalid="true"]')].filter((e) => !e.closest("[hidden]"));
 
 // ---- pages ----
 const PAGES = ["analyze", "solve", "puzzles", "play", "atlas"];
 let page = "analyze";
-function showPage(name) {
+// The page and its position are in the link (`?page=solve&rules=&board=`,
+// `?page=puzzles&collection=&grade=&puzzle=`, `?page=play[&game=ID]`; the
+// Analyze page's own link has no `page`), so that a reload or Back brings
+// them back. `push`: a new entry in the history (a tab pressed).
+function showPage(name, push) {
+  const was = page;
   page = name;
+  if (push && was !== name) pageUrl(true);
   document.querySelectorAll("nav button").forEach((o) => {
     if (o.dataset.page === name) o.setAttribute("aria-current", "page"); else o.removeAttribute("aria-current");
   });
@@ -37,16 +66,49 @@ function showPage(name) {
   if (name === "analyze") anShown();
   if (name === "puzzles" && !collections) loadCollections();
   if (name === "atlas" && !atlas) loadAtlas();
-  if (name === "play" && !game && !gBusy) newGame();
+  if (name === "play" && !game && !gBusy) resumeGame().then((ok) => { if (!ok) newGame(); });
 }
-document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => showPage(b.dataset.page)));
+document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => showPage(b.dataset.page, true)));
+
+// The link of the page shown now (Analyze writes its own with saveUrl).
+function pageQuery() {
+  if (page === "solve") return `?page=solve&rules=${$("rules").value}&board=${boardLink({ pits, store, oppStore })}`;
+  if (page === "puzzles") {
+    if (!collections || !current) return "?page=puzzles";
+    return `?page=puzzles&collection=${encodeURIComponent(current.collection)}&grade=${$("grade").value}&puzzle=${index + 1}`;
+  }
+  if (page === "play") return "?page=play" + (game && backend.engine === "server" ? `&game=${game.id}` : "");
+  if (page === "atlas") return "?page=atlas";
+  return anQuery();
+}
+function pageUrl(push) {
+  const q = pageQuery();
+  if (q !== location.search) history[push ? "pushState" : "replaceState"](null, "", q);
+}
+// Keep the shown page's link up to date (its position changed).
+function keepUrl(name) { if (page === name) pageUrl(false); }
+
+// What the link asks for on a page other than Analyze.
+function solveFromUrl(q) {
+  if (q.get("rules") && [...$("rules").options].some((o) => o.value === q.get("rules"))) $("rules").value = q.get("rules");
+  if (q.get("board")) {
+    try {
+      const b = parseBoard(q.get("board"));
+      n = b.n; setField($("size"), n); pits = b.pits; oppStore = b.oppStore; store = b.store; editBoard();
+    } catch (e) { $("err-board").textContent = "The link's board: " + e.message; }
+  }
+}
 
 // ---- board text: three rows (opponent's pits as seen, the stores, your
 // pits), separated by "/" or new lines; "#" lines are comments; the store
 // row may be left out. Returns {n, pits (1..2n in pit order), store,
 // oppStore} or throws an Error that says what is wrong with the text (the
 // server judges sizes and totals).
+// Longer text than any board needs is refused before it is read, so that a
+// stray paste of thousands of pits never holds up the page.
+const MAX_BOARD_TEXT = 2000;
 function parseBoard(text) {
+  if (text.length > MAX_BOARD_TEXT) throw new Error(`That text is ${text.length.toLocaleString("en")} characters long: a board has at most 16 pits a side, and its text at most ${MAX_BOARD_TEXT.toLocaleString("en")} characters.`);
   const rows = text.split(/\/|\n/).map((r) => r.trim()).filter((r) => r && !r.startsWith("#"))
     .map((r) => r.split(/[\s,]+/));
   if (rows.length < 2 || rows.length > 3) throw new Error("Give two or three rows, like 4 4 4 / 0 0 / 4 4 4 (the stores may be left out).");
@@ -74,13 +136,12 @@ function drawBoard(el, n, store, oppStore, cell, oppName, onStore) {
   };
   put(storeEl(oppStore, (oppName || "opponent") + "'s store", el.id + "-opp-store", "opp-store"), "2 / 4", "1");
   put(storeEl(store, "your store", el.id + "-store", "store"), "2 / 4", String(n + 2));
-  for (let c = 0; c < n; c++) {
-    const top = 2 * n - c, bottom = c + 1;
-    put(num(top), "1", String(c + 2));
-    put(cell(top - 1), "2", String(c + 2));
-    put(cell(bottom - 1), "3", String(c + 2));
-    put(num(bottom), "4", String(c + 2));
-  }
+  // In the page's order (so Tab's and a screen reader's) the top row left
+  // to right, then the bottom row: one row, then the other.
+  for (let c = 0; c < n; c++) put(num(2 * n - c), "1", String(c + 2));
+  for (let c = 0; c < n; c++) put(cell(2 * n - c - 1), "2", String(c + 2));
+  for (let c = 0; c < n; c++) put(cell(c), "3", String(c + 2));
+  for (let c = 0; c < n; c++) put(num(c + 1), "4", String(c + 2));
 }
 
 // ---- Solve ----
@@ -94,27 +155,54 @@ function boardText() {
 function drawSolve(highlight) {
   drawBoard($("board"), n, store, oppStore, (i) => {
     const inp = document.createElement("input");
-    inp.type = "number"; inp.min = 0; inp.max = 255; inp.value = pits[i];
+    inp.inputMode = "numeric"; inp.autocomplete = "off"; inp.value = pits[i];
     inp.className = "pit" + (highlight === i + 1 ? " next" : "");
     inp.id = "pit-" + (i + 1);
     inp.setAttribute("aria-label", "pit " + (i + 1));
-    inp.addEventListener("change", () => { pits[i] = Math.max(0, parseInt(inp.value || "0", 10)); clearResult(); });
+    inp.setAttribute("aria-describedby", "err-board");
+    inp.addEventListener("input", () => { clearResult(); if (checkPits()) keepUrl("solve"); });
     return inp;
   });
 }
 
+// Every pit of the Solve board checked as typed: the counts read into
+// `pits`, the first refused one said beside the board.
+function checkPits() {
+  let first = null;
+  $("board").querySelectorAll("input.pit").forEach((inp) => {
+    const k = Number(inp.id.slice(4)), t = inp.value.trim();
+    const ok = /^\d+$/.test(t) && Number(t) <= 255;
+    inp.setAttribute("aria-invalid", String(!ok));
+    if (ok) pits[k - 1] = Number(t); else if (!first) first = `Pit ${k}: a whole number from 0 to 255` + (t ? ` ("${t}" is not one).` : " (it is blank).");
+  });
+  const err = $("err-board");
+  if (first) { err.textContent = first; err.dataset.typed = "1"; } else if (err.dataset.typed) { err.textContent = ""; delete err.dataset.typed; }
+  return !first;
+}
+
+// Back to the board as typed, editable (after a solve shows its line):
+// the result and any position of the line go from the screen.
+function editBoard() { clearResult(); drawSolve(); checkPits(); keepUrl("solve"); }
+
 function clearResult() { line = null; steps = null; $("result").innerHTML = ""; $("steps").hidden = true; $("solve-error").textContent = ""; $("progress").textContent = ""; clearErrors($("page-solve")); }
 
 function reset() {
-  n = Math.min(16, Math.max(1, parseInt($("size").value || "6", 10)));
-  const s = Math.max(0, parseInt($("stones").value || "4", 10));
-  pits = Array(2 * n).fill(s); store = 0; oppStore = 0; clearResult(); drawSolve();
+  const k = readCount($("size"), 1, 16, "Pits a side"), s = readCount($("stones"), 0, 255, "Stones a pit");
+  if (k === null || s === null) return;
+  n = k; pits = Array(2 * n).fill(s); store = 0; oppStore = 0; clearResult(); drawSolve(); checkPits(); keepUrl("solve");
 }
 
+function readSolvePaste() {
+  const err = $("err-paste");
+  try { const b = parseBoard($("paste").value); err.textContent = ""; delete err.dataset.typed; return b; }
+  catch (e) { err.textContent = e.message; err.dataset.typed = "1"; return null; }
+}
 function usePaste() {
-  let b;
-  try { b = parseBoard($("paste").value); } catch (e) { $("solve-error").textContent = e.message; return; }
-  n = b.n; $("size").value = n; pits = b.pits; oppStore = b.oppStore; store = b.store; clearResult(); drawSolve();
+  if (!$("paste").value.trim()) { $("err-paste").textContent = "Paste or type a board first."; return; }
+  const b = readSolvePaste();
+  if (!b) return;
+  n = b.n; setField($("size"), n);
+  pits = b.pits; oppStore = b.oppStore; store = b.store; clearResult(); drawSolve(); checkPits(); keepUrl("solve");
 }
 
 let controller = null;
@@ -125,6 +213,9 @@ async function solve(kind) {
   // One search at a time: a second tap while one runs does nothing.
   if (controller) return;
   clearResult();
+  // Nothing is solved while a field holds what is not a count.
+  const bad = invalidFields($("page-solve"));
+  if (bad.length) { $("solve-error").textContent = "Not solved: put right the field marked in red first."; bad[0].focus(); return; }
   $("solve").disabled = $("find").disabled = true;
   rules = $("rules").value;
   $("result").textContent = kind === "find" ? "Searching…" : "Solving…";
@@ -163,7 +254,11 @@ async function showResult(doc, kind) {
   }
   line = kind === "solve" ? doc.optimal[0] : doc.line;
   const best = doc.best_store;
-  $("result").innerHTML = `<p class="big">Best store: <b id="best">${best}</b> of ${doc.total_stones} ${doc.sweep ? "— a <b>sweep</b>!" : "(not a sweep)"}</p>` +
+  // Every stone on the board, the opponent's store too (the search's
+  // total_stones counts only those in play: the pits and your store).
+  const onBoard = pits.reduce((a, b) => a + b, 0) + store + oppStore;
+  const sweep = doc.sweep ? (oppStore ? ` — a <b>sweep</b>: every stone but the ${oppStore} in the opponent's store!` : " — a <b>sweep</b>!") : " (not a sweep)";
+  $("result").innerHTML = `<p class="big">Best store: <b id="best">${best}</b> of the <span id="on-board">${onBoard}</span> stones on the board${sweep}</p>` +
     (kind === "solve" ? `<p>${count(doc.optimal_count, "optimal pick sequence")} of ${count(doc.turns_total, "turn")}.</p>` : `<p>${doc.exact ? "Proved best." : "Best found in " + doc.seconds.toFixed(1) + " s, not proved."}</p>`) +
     (line && line.length ? `<p>Pits to pick: <span class="line" id="line"></span></p>` : "<p>No pick is possible.</p>");
   if (!line || !line.length) return;
@@ -189,27 +284,55 @@ function showStep() {
 }
 
 $("reset").addEventListener("click", reset);
+$("size").addEventListener("input", () => readCount($("size"), 1, 16, "Pits a side"));
+$("stones").addEventListener("input", () => readCount($("stones"), 0, 255, "Stones a pit"));
 $("size").addEventListener("change", reset);
 $("stones").addEventListener("change", reset);
+$("paste").addEventListener("input", () => { if ($("paste").value.trim()) readSolvePaste(); else { $("err-paste").textContent = ""; delete $("err-paste").dataset.typed; } });
 $("use-paste").addEventListener("click", usePaste);
 $("solve").addEventListener("click", () => solve("solve"));
 $("find").addEventListener("click", () => solve("find"));
 $("stop").addEventListener("click", () => controller && controller.abort());
 $("prev").addEventListener("click", () => { if (at > 0) { at--; showStep(); } });
 $("next").addEventListener("click", () => { if (at < line.length) { at++; showStep(); } });
-$("rules").addEventListener("change", clearResult);
+$("rules").addEventListener("change", editBoard);
+$("edit").addEventListener("click", () => { editBoard(); $("pit-1").focus(); });
 reset();
 
 // ---- Puzzles ----
-let collections = null, puzzle = null, picks = [], current = null, streak = 0, solved = 0, failed = 0, hinted = null, index = 0;
+// The tally counts puzzles, each once, as `puzzles play` on the terminal
+// judges them: solved clean (no hint, no solution shown, no wrong pick
+// taken back), solved with help, or failed (it went wrong: a wrong pick,
+// or the turn ended short; solved after all, it moves to "with help").
+// The streak is clean solves in a row: help or a failure ends it.
+let collections = null, puzzle = null, picks = [], current = null, hinted = null, index = 0;
+let tally = { streak: 0, solved: 0, helped: 0, failed: 0 };
+// This puzzle: help used, and its verdict once counted ("solved",
+// "helped", "failed").
+let pState = { help: false, verdict: null };
 
 async function loadCollections() {
   try {
     collections = (await api("GET", "/api/puzzles")).collections;
   } catch (e) { $("puzzle-msg").textContent = e.message; return; }
   $("collection").innerHTML = collections.map((c, i) => `<option value="${i}">${c.preset || c.name} (${c.count})</option>`).join("");
-  index = 0; loadPuzzle();
+  index = 0;
+  puzzlesFromUrl(new URLSearchParams(location.search));
 }
+// The collection, grade and puzzle the link names (the first puzzle when
+// it names none).
+function puzzlesFromUrl(q) {
+  if (!collections) return;
+  const c = collections.findIndex((x) => x.name === q.get("collection"));
+  if (c >= 0) $("collection").value = String(c);
+  if (/^[0-5]$/.test(q.get("grade") || "")) $("grade").value = q.get("grade");
+  const k = Number(q.get("puzzle"));
+  index = Number.isInteger(k) && k >= 1 ? k - 1 : 0;
+  loadPuzzle();
+}
+// The tally and streak outlive a reload (this browser's storage).
+const TALLY_KEY = "mancala-sweep-puzzle-tally";
+try { const t = JSON.parse(localStorage.getItem(TALLY_KEY) || "null"); if (t && typeof t.streak === "number") tally = { ...tally, ...t }; } catch (e) { /* none kept */ }
 
 function candidates() {
   const c = collections[$("collection").value];
@@ -217,7 +340,7 @@ function candidates() {
   return c.puzzles.filter((p) => !g || p.difficulty === g);
 }
 
-async function loadPuzzle() {
+async function loadPuzzle(push) {
   const list = candidates();
   if (!list.length) { $("puzzle-msg").textContent = "No puzzle of this grade here."; return; }
   const c = collections[$("collection").value];
@@ -225,6 +348,8 @@ async function loadPuzzle() {
   const doc = await api("GET", `/api/puzzles/${encodeURIComponent(c.name)}/${encodeURIComponent(p.id)}`);
   current = { collection: c.name, ...doc.puzzle };
   picks = []; hinted = null; puzzle = { pits: current.pits, store: current.store };
+  pState = { help: false, verdict: null }; $("undo").disabled = true;
+  if (page === "puzzles") pageUrl(push === true);
   $("puzzle-title").textContent = `Puzzle ${p.id} · grade ${current.difficulty} · reach ${current.goal_store} in your store this turn`;
   $("puzzle-msg").textContent = "";
   drawPuzzle();
@@ -232,6 +357,8 @@ async function loadPuzzle() {
 
 function drawPuzzle(wrong) {
   const pn = current.pits.length / 2;
+  // A keyboard player's place on the board survives the redraw.
+  const focused = document.activeElement && /^ppit-/.test(document.activeElement.id) ? document.activeElement.id : null;
   drawBoard($("pboard"), pn, puzzle.store, current.opponent_store, (i) => {
     const d = document.createElement("button");
     d.className = "pit" + (hinted === i + 1 ? " next" : "") + (wrong === i + 1 ? " wrong" : "");
@@ -240,6 +367,7 @@ function drawPuzzle(wrong) {
     d.addEventListener("click", () => pick(i + 1));
     return d;
   });
+  if (focused && $(focused)) $(focused).focus();
 }
 
 async function check(body) {
@@ -258,18 +386,27 @@ async function pick(p) {
     puzzle = { pits: last.pits, store: last.store };
     drawPuzzle(p);
     $("puzzle-msg").textContent = `Pit ${p}: ${doc.why}. Taken back — try another pit.`;
-    if (streak) { streak = 0; }
-    failed++; updateTally();
+    // A wrong pick taken back is help (as the terminal's undo of one);
+    // the puzzle counts as failed once, however many picks go wrong.
+    pState.help = true; tally.streak = 0;
+    if (!pState.verdict) { pState.verdict = "failed"; tally.failed++; }
+    updateTally();
     setTimeout(() => { restore(); }, 1200);
     return;
   }
   picks = doc.picks;
+  $("undo").disabled = !picks.length;
   const last = doc.steps[doc.steps.length - 1];
   puzzle = { pits: last.pits, store: last.store };
   drawPuzzle();
   if (doc.outcome === "solved") {
-    streak++; solved++; updateTally();
-    $("puzzle-msg").textContent = `Solved: ${doc.store} in the store! Press Next puzzle.`;
+    let clean = false;
+    if (pState.verdict === "failed") { tally.failed--; tally.helped++; pState.verdict = "helped"; }
+    else if (!pState.verdict && pState.help) { tally.helped++; tally.streak = 0; pState.verdict = "helped"; }
+    else if (!pState.verdict) { tally.solved++; tally.streak++; pState.verdict = "solved"; clean = true; }
+    else clean = pState.verdict === "solved";
+    updateTally();
+    $("puzzle-msg").textContent = clean ? `Solved: ${doc.store} in the store! Press Next puzzle.` : `Solved with help: ${doc.store} in the store. Press Next puzzle.`;
   } else {
     $("puzzle-msg").textContent = `Pick ${picks.length}: ${doc.store} in the store, pick again.`;
   }
@@ -282,19 +419,36 @@ async function restore() {
   puzzle = { pits: last.pits, store: last.store }; drawPuzzle();
 }
 
-function updateTally() { $("streak").textContent = streak; $("solved").textContent = solved; $("failed").textContent = failed; }
+function updateTally() {
+  try { localStorage.setItem(TALLY_KEY, JSON.stringify(tally)); } catch (e) { /* storage off */ }
+  $("streak").textContent = tally.streak; $("solved").textContent = tally.solved;
+  $("helped").textContent = tally.helped; $("failed").textContent = tally.failed;
+}
 
 $("hint").addEventListener("click", async () => {
   if (!current) return;
   const doc = await check({ picks, hint: true });
-  hinted = doc.hint; streak = 0; updateTally(); drawPuzzle();
+  hinted = doc.hint;
+  if (hinted) { pState.help = true; tally.streak = 0; updateTally(); }
+  drawPuzzle();
   $("puzzle-msg").textContent = hinted ? `Hint: pick pit ${hinted}.` : "No hint from here: retry.";
 });
-$("retry").addEventListener("click", () => { picks = []; hinted = null; restore(); $("puzzle-msg").textContent = ""; });
-$("show").addEventListener("click", () => { if (current) { streak = 0; updateTally(); $("puzzle-msg").textContent = "Solution: " + current.solution.join(" "); } });
-$("next-puzzle").addEventListener("click", () => { index++; loadPuzzle(); });
-$("collection").addEventListener("change", () => { index = 0; loadPuzzle(); });
-$("grade").addEventListener("change", () => { index = 0; loadPuzzle(); });
+$("retry").addEventListener("click", () => { picks = []; hinted = null; $("undo").disabled = true; restore(); $("puzzle-msg").textContent = ""; });
+$("show").addEventListener("click", () => { if (current) { pState.help = true; tally.streak = 0; updateTally(); $("puzzle-msg").textContent = "Solution: " + current.solution.join(" "); } });
+// Undo: the last pick taken back, one at a time (a finished turn reopens).
+$("undo").addEventListener("click", async () => {
+  if (!current || !picks.length) return;
+  const p = picks[picks.length - 1];
+  picks = picks.slice(0, -1); hinted = null;
+  await restore();
+  $("undo").disabled = !picks.length;
+  // Undo keeps the focus; with nothing more to take back, the pit taken back has it.
+  if (!picks.length) $("ppit-" + p).focus();
+  $("puzzle-msg").textContent = `Took back pit ${p}.`;
+});
+$("next-puzzle").addEventListener("click", () => { index++; loadPuzzle(true); });
+$("collection").addEventListener("change", () => { index = 0; loadPuzzle(true); });
+$("grade").addEventListener("change", () => { index = 0; loadPuzzle(true); });
 
 // ---- Play: a game against the computer, on the server's GameSession ----
 // The page applies no rule: it sends the pit and draws what the server
@@ -319,8 +473,19 @@ function drawGame(pos, legal) {
   }, "computer");
 }
 
+// "The computer is thinking… 3 s", the seconds counted while it thinks;
+// thinking(false) stops the count (its turn is shown, or an error).
+let gThink = null;
+function thinking(on) {
+  if (!on) { if (gThink) { clearInterval(gThink.timer); gThink = null; } return; }
+  const say = () => { $("g-status").textContent = `The computer is thinking… ${Math.floor((Date.now() - gThink.start) / 1000)} s`; };
+  if (!gThink) gThink = { start: Date.now(), timer: setInterval(say, 250) };
+  say();
+}
+
 function gameStatus() {
   if (!game) return;
+  if (game.over || game.to_move !== "computer") thinking(false);
   if (game.over) {
     const r = game.result;
     const verdict = r.winner === "person" ? "You win" : r.winner === "computer" ? "The computer wins" : "A draw";
@@ -328,9 +493,13 @@ function gameStatus() {
   } else if (game.to_move === "person") {
     $("g-status").textContent = `Your turn (turn ${game.turn}): pick one of pits ${game.legal.join(", ")}.`;
   } else {
-    $("g-status").textContent = "The computer is thinking…";
+    thinking(true);
   }
-  $("g-hint").disabled = gBusy || game.to_move !== "person";
+  gameButtons();
+}
+function gameButtons() {
+  if (!game) return;
+  $("g-hint").disabled = gBusy || game.to_move !== "person" || game.over;
   $("g-undo").disabled = gBusy;
   $("g-analyze").disabled = gBusy;
 }
@@ -339,75 +508,175 @@ function logPick(p) {
   const li = document.createElement("li");
   li.className = p.by;
   li.textContent = (p.by === "person" ? "You: " : "Computer: ") + p.said;
-  $("g-log").appendChild(li);
-  li.scrollIntoView({ block: "nearest" });
+  const log = $("g-log");
+  log.appendChild(li);
+  // The newest pick in view inside the log, without scrolling the page.
+  log.scrollTop = log.scrollHeight;
 }
 
 // Show the picks one at a time: the person's at once, the computer's with
 // a pause before each, so that its turn can be followed.
 async function showPlayed(doc, keepFocus) {
   for (const p of doc.played) {
-    if (p.by === "computer") { $("g-status").textContent = "The computer is playing…"; await sleep(600); }
+    if (p.by === "computer") { thinking(false); $("g-status").textContent = "The computer is playing…"; await sleep(600); }
     gLast = p.pit_seen; logPick(p); drawGame(p.after, []);
     if (gRecord) gRecord.picks.push(p);
   }
   game = doc; gBusy = false;
-  drawGame(doc.position, doc.legal); gameStatus();
+  drawGame(doc.position, doc.legal); gameStatus(); saveGame(); keepUrl("play");
   // Keyboard players keep their place: focus goes back to a pit they may pick.
   const first = $("gboard").querySelector(".pit:not(:disabled)");
   if (first && keepFocus) first.focus();
 }
 
-async function gameCall(path, body) {
-  gBusy = true; $("g-error").textContent = ""; clearErrors($("page-play"));
-  if (game) { drawGame(game.position, []); gameStatus(); }
+// The last request's failure, for a caller that can mend it.
+let gFailed = null;
+async function gameCall(path, body, quiet) {
+  gBusy = true; gFailed = null; $("g-error").textContent = ""; clearErrors($("page-play"));
+  if (game) { drawGame(game.position, []); gameButtons(); }
   try { return await api("POST", path, body); }
-  catch (e) { showError($("page-play"), "g-", e, $("g-error")); return null; }
+  catch (e) { gFailed = e; if (!quiet) showError($("page-play"), "g-", e, $("g-error")); return null; }
   finally { gBusy = false; }
 }
 
 async function newGame() {
-  const pitsN = parseInt($("g-pits").value, 10), stonesN = parseInt($("g-stones").value, 10);
+  const pitsN = readCount($("g-pits"), 1, 16, "Pits a side"), stonesN = readCount($("g-stones"), 0, 255, "Stones a pit");
+  if (pitsN === null || stonesN === null) { (pitsN === null ? $("g-pits") : $("g-stones")).focus(); return; }
   const body = { rules: $("g-rules").value, level: $("g-level").value, person: $("g-person").value,
-    pits: isNaN(pitsN) ? $("g-pits").value : pitsN, stones: isNaN(stonesN) ? $("g-stones").value : stonesN,
-    seed: Math.floor(Math.random() * 1e9) };
+    pits: pitsN, stones: stonesN, seed: Math.floor(Math.random() * 1e9) };
   if (window.MANCALA_SEED != null) body.seed = window.MANCALA_SEED;
-  $("g-status").textContent = body.person === "second" ? "The computer is thinking…" : "";
+  thinking(false);
+  if (body.person === "second") thinking(true); else $("g-status").textContent = "";
   const doc = await gameCall("/api/game/new", body);
+  thinking(false);
   if (!doc) { if (game) { drawGame(game.position, game.legal); gameStatus(); } return; }
   $("g-log").innerHTML = ""; gHint = []; gLast = null;
   gRecord = { rules: body.rules, stones: body.stones, person: body.person, picks: [], broken: false };
   await showPlayed(doc);
 }
 
-async function gamePick(k) {
+// The person's pick is played alone ("reply": false) and drawn at once;
+// when it passed the turn, the computer's turn is asked for next
+// (/reply), its seconds counted on the status line meanwhile.
+async function gamePick(k, again) {
   if (!game || gBusy) return;
   const keepFocus = $("gboard").contains(document.activeElement);
   gHint = []; gLast = k;
-  $("g-status").textContent = "The computer is thinking…";
-  const doc = await gameCall(`/api/game/${game.id}/pick`, { pit: k });
+  const doc = await gameCall(`/api/game/${game.id}/pick`, { pit: k, reply: false }, !again);
+  if (!doc && gFailed && gFailed.status === 404 && !again) {
+    // The game is gone (the server dropped it; on the static site, Stop
+    // ended the engine and its games): made again at the position kept,
+    // and the pick played there.
+    saveGame(); game = null;
+    if (await resumeGame("The game was lost (the engine was restarted or the game dropped); it goes on from the same position.")) return gamePick(k, true);
+    showError($("page-play"), "g-", gFailed, $("g-error"));
+    return;
+  }
+  if (!doc && gFailed && !again) showError($("page-play"), "g-", gFailed, $("g-error"));
   if (!doc) { drawGame(game.position, game.legal); gameStatus(); return; }
   gBusy = true;
-  await showPlayed(doc, keepFocus);
+  await showPlayed(doc, keepFocus && doc.to_move === "person");
+  if (doc.to_move !== "computer") return;
+  const rep = await gameCall(`/api/game/${game.id}/reply`);
+  thinking(false);
+  if (!rep) {
+    // The computer did not answer: the server took the person's turn back.
+    const now = await api("GET", `/api/game/${game.id}`).catch(() => null);
+    if (now) {
+      game = now; gLast = null;
+      const li = document.createElement("li"); li.textContent = "Taken back: the computer did not answer."; $("g-log").appendChild(li);
+      undoRecord(now);
+    }
+    drawGame(game.position, game.legal); gameStatus();
+    return;
+  }
+  gBusy = true;
+  await showPlayed(rep, keepFocus);
 }
 
 $("g-new").addEventListener("click", newGame);
+$("g-pits").addEventListener("input", () => readCount($("g-pits"), 1, 16, "Pits a side"));
+$("g-stones").addEventListener("input", () => readCount($("g-stones"), 0, 255, "Stones a pit"));
+// The button pressed keeps the focus through its request (it is disabled
+// meanwhile, which sends the focus to the page's body), or, when it cannot
+// be pressed again, the first pit the person may pick.
+function refocus(button) {
+  if (document.activeElement && document.activeElement !== document.body) return;
+  const to = !button.disabled ? button : $("gboard").querySelector(".pit:not(:disabled)");
+  if (to) to.focus();
+}
 $("g-hint").addEventListener("click", async () => {
   if (!game) return;
   const doc = await gameCall(`/api/game/${game.id}/hint`);
-  if (!doc) { gameStatus(); return; }
-  game = doc; gHint = doc.hint || []; drawGame(doc.position, doc.legal); gameStatus();
+  if (!doc) { gameStatus(); refocus($("g-hint")); return; }
+  game = doc; gHint = doc.hint || []; drawGame(doc.position, doc.legal); gameStatus(); saveGame();
   $("g-status").textContent = gHint.length ? `Hint: pick pit ${gHint.join(", then ")}.` : "No hint now.";
+  refocus($("g-hint"));
 });
 $("g-undo").addEventListener("click", async () => {
   if (!game) return;
   const doc = await gameCall(`/api/game/${game.id}/undo`);
-  if (!doc) { gameStatus(); return; }
+  if (!doc) { gameStatus(); refocus($("g-undo")); return; }
   game = doc; gHint = []; gLast = null;
   if (doc.undone) { const li = document.createElement("li"); li.textContent = "Taken back."; $("g-log").appendChild(li); undoRecord(doc); }
-  drawGame(doc.position, doc.legal); gameStatus();
+  drawGame(doc.position, doc.legal); gameStatus(); saveGame();
   if (!doc.undone) $("g-status").textContent = "Nothing to take back. " + $("g-status").textContent;
+  refocus($("g-undo"));
 });
+
+// ---- the game kept across a reload: in this browser's storage, with its
+// log and record; under `serve` its id is in the link too. A reload asks
+// the server for the game by its id; the static site's engine (its games
+// end with the page) or a game the server has dropped is made again at the
+// position kept, a new game there with the same rules and level.
+const GAME_KEY = "mancala-sweep-game";
+function saveGame() {
+  if (!game) return;
+  const log = [...$("g-log").children].map((li) => [li.className, li.textContent]);
+  const keep = { engine: backend.engine, id: game.id, rules: game.preset || $("g-rules").value, level: game.level || "medium",
+    position: game.position, to_move: game.to_move, over: game.over, helped: game.helped, log, record: gRecord };
+  try { localStorage.setItem(GAME_KEY, JSON.stringify(keep)); } catch (e) { /* storage off */ }
+}
+async function resumeGame(why) {
+  let kept = null;
+  try { kept = JSON.parse(localStorage.getItem(GAME_KEY) || "null"); } catch (e) { kept = null; }
+  if (kept && kept.engine !== backend.engine) kept = null;
+  const id = new URLSearchParams(location.search).get("game") || (kept && kept.id);
+  if (!id && !kept) return false;
+  gBusy = true;
+  let doc = null, again = false;
+  if (id && backend.engine === "server") doc = await api("GET", `/api/game/${encodeURIComponent(id)}`).catch(() => null);
+  if (!doc && kept && !kept.over && kept.position) {
+    // The mover's row at the bottom of the board text, as a new game reads it.
+    const pos = kept.position, k = pos.pits.length / 2, mine = pos.pits.slice(0, k), theirs = pos.pits.slice(k);
+    const personMoves = kept.to_move !== "computer";
+    const [bottom, top, own, opp] = personMoves ? [mine, theirs, pos.store, pos.opponent_store] : [theirs, mine, pos.opponent_store, pos.store];
+    const body = { rules: kept.rules, level: kept.level, person: personMoves ? "first" : "second",
+      board: `${top.slice().reverse().join(" ")} / ${opp} ${own} / ${bottom.join(" ")}`, seed: Math.floor(Math.random() * 1e9) };
+    doc = await api("POST", "/api/game/new", body).catch(() => null);
+    again = true;
+  }
+  gBusy = false;
+  if (!doc) return false;
+  $("g-log").innerHTML = "";
+  if (kept && (again || kept.id === doc.id)) {
+    for (const [cls, t] of kept.log || []) { const li = document.createElement("li"); li.className = cls; li.textContent = t; $("g-log").appendChild(li); }
+    gRecord = kept.record || null;
+  } else gRecord = null;
+  if (again) { const li = document.createElement("li"); li.textContent = why || "Resumed after a reload, from the same position."; $("g-log").appendChild(li); }
+  if (doc.preset && [...$("g-rules").options].some((o) => o.value === doc.preset)) $("g-rules").value = doc.preset;
+  if (doc.level) $("g-level").value = doc.level;
+  setField($("g-pits"), doc.pits_per_side);
+  gHint = []; gLast = null;
+  if (again && doc.played.length) { gBusy = true; await showPlayed(doc); }
+  else { game = doc; drawGame(doc.position, doc.legal); gameStatus(); saveGame(); keepUrl("play"); }
+  if (game.to_move === "computer") {
+    const rep = await gameCall(`/api/game/${game.id}/reply`);
+    thinking(false);
+    if (rep) { gBusy = true; await showPlayed(rep); } else { drawGame(game.position, game.legal); gameStatus(); }
+  }
+  return true;
+}
 
 // Undo took back the person's turn in progress (their picks at the end of
 // the record), or their last whole turn with the computer's reply. The
@@ -425,17 +694,22 @@ function undoRecord(doc) {
 // ---- Atlas: the committed atlas.json, one table per rule set ----
 let atlas = null;
 const ruleKey = (r) => `${r.scope}-${r.relay ? "relay" : "norelay"}-${r.capture}`;
-const PRESETS = { "own-relay-none": "avalanche", "any-relay-none": "any-hole", "own-norelay-kalah": "kalah" };
+const PRESETS = { "own-relay-none": "GamePigeon avalanche", "own-norelay-kalah": "GamePigeon capture (Kalah)", "any-relay-none": "any-hole" };
+// A rule set in a player's words: its game's name, or what its rules do.
+function ruleWords(key) {
+  if (PRESETS[key]) return PRESETS[key];
+  const [scope, relay, capture] = key.split("-");
+  return [scope === "any" ? "any pit" : "your pits",
+    relay === "relay" ? "avalanche" : "no avalanche",
+    capture === "kalah" ? "Kalah captures" : capture === "empty" ? "captures always" : "no captures"].join(", ");
+}
 
 async function loadAtlas() {
   try { atlas = await api("GET", "/api/atlas"); }
   catch (e) { $("a-detail").textContent = e.message; return; }
   const keys = [...new Set(atlas.cells.map((c) => ruleKey(c.rules)))];
   keys.sort((a, b) => (PRESETS[b] ? 1 : 0) - (PRESETS[a] ? 1 : 0) || a.localeCompare(b));
-  $("a-rules").innerHTML = keys.map((k) => {
-    const [scope, relay, capture] = k.split("-");
-    return `<option value="${k}">${PRESETS[k] ? PRESETS[k] + ": " : ""}scope ${scope}, relay ${relay === "relay" ? "on" : "off"}, capture ${capture}</option>`;
-  }).join("");
+  $("a-rules").innerHTML = keys.map((k) => `<option value="${k}">${ruleWords(k)}</option>`).join("");
   $("a-rules").value = "own-relay-none";
   drawAtlas();
 }
@@ -472,9 +746,6 @@ function drawAtlas() {
       td.appendChild(b);
     }
   }
-  $("a-map").src = `/atlas/${key}.svg`;
-  $("a-map").alt = `Heat map of the best store share for ${$("a-rules").selectedOptions[0].textContent}`;
-  $("a-caption").textContent = "The same table as a heat map (docs/atlas/" + key + ".svg).";
   $("a-detail").innerHTML = "<p>Choose a cell.</p>";
 }
 
@@ -485,7 +756,7 @@ function atlasDetail(c, el) {
   $("a-detail").innerHTML =
     `<p class="big">${c.pits} pits × ${c.stones} stones: best store <b id="a-best">${c.exact ? "" : "at least "}${c.best_store}</b> of ${c.total_stones}` +
     (c.sweep ? " — a <b>sweep</b>" : " (not a sweep)") + `</p>` +
-    `<p>${c.exact ? "Exact, proved by " + c.method : "A lower bound found by " + c.method + ", not proved"} in ${c.seconds.toFixed(2)} s. ` +
+    `<p>${c.exact ? "Exact: proved by a full search" : "At least this: found by a quick search, not proved"} in ${c.seconds.toFixed(2)} s. ` +
     `Optimal pick sequences: ${num(c.optimal_count)}; turns counted: ${num(c.turns_total)}; positions: ${num(c.positions)}.</p>` +
     `<p>Best line (${c.line.length} picks): <span class="line" id="a-line">${c.line.join(" ")}</span></p>`;
 }
@@ -746,6 +1017,9 @@ async function analyse(keepErrors) {
   if (page !== "analyze" || !p || AN.busy) return;
   if (keepErrors !== true) anError({ message: "" });
   if (p.over) { clearAnalysis(); drawAn(); return; }
+  if (AN.editing && invalidFields($("an-setup").parentElement).length) {
+    clearAnalysis("Not analysed: put right the field marked in red first."); drawAn(); return;
+  }
   const seq = ++anSeq, ctl = new AbortController(), key = posKey(p);
   anCtl = ctl;
   const body = { rules: AN_RULES[AN.rules], board: moverBoard(p) };
@@ -837,7 +1111,7 @@ function edited() { anDoc = null; clearAnalysis(); saveUrl(false); drawAn(); syn
 function setStart(p) {
   AN.n = p.pits.length / 2; AN.states = [p]; AN.line = []; AN.at = 0; anShownCells = null;
   if (typeof AN.sel === "number" && AN.sel >= 2 * AN.n) AN.sel = 0;
-  $("an-pits").value = AN.n; $("an-err-pits").textContent = "";
+  setField($("an-pits"), AN.n);
   edited();
 }
 function anSelectStore(which) { AN.sel = which; syncCount(); drawAn(); }
@@ -847,16 +1121,8 @@ function setCount(v) {
   if (AN.sel === "store") p.store = v; else if (AN.sel === "opp-store") p.oppStore = v; else p.pits[AN.sel] = v;
   edited();
 }
-function syncCount() { $("an-count").value = cellCount(cur()); $("an-err-count").textContent = ""; }
+function syncCount() { $("an-count").value = cellCount(cur()); readCount($("an-count"), 0, 255, "Stones"); }
 
-// A whole number in lo..hi typed in `input`, or null with the reason beside it.
-function readCount(input, lo, hi, what) {
-  const err = $(input.getAttribute("aria-describedby"));
-  const t = input.value.trim();
-  const ok = /^\d+$/.test(t) && Number(t) >= lo && Number(t) <= hi;
-  err.textContent = ok ? "" : `${what}: type a whole number from ${lo} to ${hi}` + (t ? ` ("${t}" is not one).` : ".");
-  return ok ? Number(t) : null;
-}
 
 $("an-edit").addEventListener("click", () => {
   if (AN.busy) return;
@@ -888,9 +1154,9 @@ $("an-clear").addEventListener("click", () => {
 });
 $("an-mover").addEventListener("change", () => { editable().mover = $("an-mover").value; edited(); });
 function readPaste() {
-  const t = $("an-paste").value.trim();
-  try { const b = t ? parseBoard(t) : null; $("an-err-paste").textContent = ""; return b; }
-  catch (e) { $("an-err-paste").textContent = e.message; return null; }
+  const t = $("an-paste").value, err = $("an-err-paste");
+  try { const b = t.trim() ? parseBoard(t) : null; err.textContent = ""; delete err.dataset.typed; return b; }
+  catch (e) { err.textContent = e.message; err.dataset.typed = "1"; return null; }
 }
 $("an-paste").addEventListener("input", readPaste);
 $("an-use").addEventListener("click", () => {
@@ -931,7 +1197,9 @@ function saveUrl(push) {
 // Read the position and the line from the link; the picks of the line are
 // played again by the server (those in common with the line shown are kept).
 async function anFromUrl() {
-  const token = ++anLoad, q = new URLSearchParams(location.search), pg = $("page-analyze");
+  // The link of another page says nothing of Analyze's position.
+  const linked = new URLSearchParams(location.search), elsewhere = linked.get("page") && linked.get("page") !== "analyze";
+  const token = ++anLoad, q = elsewhere ? new URLSearchParams("") : linked, pg = $("page-analyze");
   stopAnalysis(); clearErrors(pg); $("an-error").textContent = "";
   let rules = q.get("rules") || "capture";
   let linkError = false;
@@ -950,7 +1218,7 @@ async function anFromUrl() {
   if (same) while (keep < line.length && keep < AN.line.length && line[keep] === AN.line[keep]) keep++;
   else { AN.states = [start]; anShownCells = null; }
   AN.rules = rules; $("an-rules").value = rules;
-  AN.n = AN.states[0].pits.length / 2; $("an-pits").value = AN.n;
+  AN.n = AN.states[0].pits.length / 2; setField($("an-pits"), AN.n);
   AN.states = AN.states.slice(0, keep + 1); AN.line = line.slice(0, keep); AN.at = Math.min(at, keep);
   if (keep < line.length) {
     AN.busy = true; AN.editing = false; clearAnalysis("Playing the link's moves…"); drawAn();
@@ -971,7 +1239,13 @@ async function anFromUrl() {
   drawAn();
   analyse(linkError);
 }
-window.addEventListener("popstate", () => { anFromUrl(); if (page !== "analyze") showPage("analyze"); });
+window.addEventListener("popstate", () => {
+  const q = new URLSearchParams(location.search), want = PAGES.includes(q.get("page")) ? q.get("page") : "analyze";
+  if (want === "analyze") { anFromUrl(); if (page !== "analyze") showPage("analyze"); return; }
+  if (want === "solve") solveFromUrl(q);
+  if (want === "puzzles") puzzlesFromUrl(q);
+  showPage(want);
+});
 
 // The Analyze page comes into view: draw it, and analyse what is not yet.
 function anShown() {
@@ -1002,6 +1276,12 @@ $("g-analyze").addEventListener("click", () => {
 });
 
 // ---- start ----
-AN.editing = !location.search;
+const startQ = new URLSearchParams(location.search), startPage = startQ.get("page");
+AN.editing = !location.search || !!startPage;
 anFromUrl();
 syncCount();
+updateTally();
+if (PAGES.includes(startPage) && startPage !== "analyze") {
+  if (startPage === "solve") solveFromUrl(startQ);
+  showPage(startPage);
+}

@@ -46,6 +46,17 @@ pub struct PickRequest {
     /// The pit, as the person numbers it (1 to n own, n+1 to 2n the
     /// computer's row under scope any).
     pub pit: u32,
+    /// False: play the person's pick only, and answer at once; the
+    /// computer's turn, when the pick passed it the turn, is then asked
+    /// for with `POST /api/game/{id}/reply`, so that a page can draw the
+    /// person's pick before the computer has thought. Default true: the
+    /// computer answers in the same request.
+    #[serde(default = "yes")]
+    pub reply: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The computer's agent for a request: a level or an agent description
@@ -234,6 +245,34 @@ pub fn computer_moves(
         }
         Err(e) => {
             if matches!(e, GameError::Stopped) && !played.is_empty() {
+                s.undo();
+            }
+            Err(game_error(e, seconds))
+        }
+    }
+}
+
+/// `POST /api/game/{id}/reply`: the computer's whole turn when it is to
+/// move (after a pick made with `"reply": false`); nothing when it is not
+/// (the person's turn, or the game is over), so that asking twice does no
+/// harm. A stopped turn takes the person's last turn back, as in a pick
+/// that waits for the reply: the game is where the person can go on.
+pub fn computer_reply(
+    s: &mut GameSession,
+    cancel: &AtomicBool,
+    seconds: f64,
+) -> Result<Vec<Played>, Error> {
+    let mut played = Vec::new();
+    if s.persons_turn() || s.state().is_over() {
+        return Ok(played);
+    }
+    match s.computer_turn_until(cancel) {
+        Ok(turn) => {
+            played.extend(turn);
+            Ok(played)
+        }
+        Err(e) => {
+            if matches!(e, GameError::Stopped) {
                 s.undo();
             }
             Err(game_error(e, seconds))

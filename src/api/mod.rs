@@ -16,7 +16,10 @@ use crate::format::{FindJson, GameAnalysisJson, ReplayJson, SolveJson, SolveStop
 use crate::game::{self, Budget, GameState, Side};
 use crate::puzzle::session::{Outcome, Session};
 use crate::puzzle::{Collection, Puzzle};
-use crate::rules::{turn, Board, BoardError, Capture, Preset, RuleOptions, Rules, Scope};
+use crate::rules::{
+    turn, Board, BoardError, Capture, Preset, RuleOptions, Rules, Scope, MAX_PITS_PER_SIDE,
+    MAX_STONES_IN_PLAY,
+};
 use crate::search::{self, FindOptions, SearchError};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -78,12 +81,79 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8], limit: usize) -> Result<T, Error
     }
     let bytes = if bytes.is_empty() { &b"{}"[..] } else { bytes };
     serde_json::from_slice(bytes).map_err(|e| {
+        // A value of the wrong kind in a field we know: say in plain words
+        // what the field takes (serde's "invalid type: string ..." is not
+        // for people), and name the field.
+        if let Some((field, msg)) = serde_json::from_slice::<Value>(bytes)
+            .ok()
+            .as_ref()
+            .and_then(wrong_kind)
+        {
+            return Error::bad(msg).field(field);
+        }
         let err = Error::bad(format!("request body: {e}"));
         match field_at(bytes, e.line(), e.column()) {
             Some(f) => err.field(f),
             None => err,
         }
     })
+}
+
+/// The first field of `body` whose value is of a kind it cannot take
+/// (text for a number, -3 or 2.7 for a count), with a message that says
+/// what it takes: `pits: give a whole number from 1 to 16, not -3`.
+fn wrong_kind(body: &Value) -> Option<(&'static str, String)> {
+    let obj = body.as_object()?;
+    for (key, value) in obj {
+        let Some(field) = FIELDS.iter().copied().find(|f| f == key) else {
+            continue;
+        };
+        let wants = match field {
+            "pits" => Some(format!("a whole number from 1 to {MAX_PITS_PER_SIDE}")),
+            "stones" => Some(format!("a whole number from 0 to {MAX_STONES_IN_PLAY}")),
+            "limit" => Some("a whole number from 1 to 1000".to_string()),
+            "seed" | "nodes" => Some("a whole number from 0 up".to_string()),
+            "pit" => Some("a pit number (a whole number from 1 up)".to_string()),
+            _ => None,
+        };
+        let ok = match field {
+            "seed" | "nodes" => value.as_u64().is_some(),
+            "pits" | "stones" | "limit" | "pit" => {
+                // u32 fields: a whole number that fits.
+                value.as_u64().is_some_and(|v| v <= u64::from(u32::MAX))
+            }
+            "seconds" => value.as_f64().is_some_and(|v| v >= 0.0),
+            "picks" => value.as_array().is_some_and(|a| {
+                a.iter()
+                    .all(|v| v.as_u64().is_some_and(|v| v <= u64::from(u32::MAX)))
+            }),
+            "relay" | "hint" => value.is_boolean(),
+            _ => value.is_string(),
+        };
+        if ok {
+            continue;
+        }
+        let given = match value {
+            Value::String(t) if t.trim().is_empty() => "it is blank".to_string(),
+            Value::String(t) => format!("not {t:?}"),
+            Value::Null => "not null".to_string(),
+            Value::Array(_) => "not a list".to_string(),
+            Value::Object(_) => "not an object".to_string(),
+            other => format!("not {other}"),
+        };
+        let wants = wants.unwrap_or_else(|| {
+            match field {
+                "seconds" => "a number of seconds from 0 up, like 1 or 2.5",
+                "picks" => "a list of pit numbers, like [3, 1]",
+                "relay" | "hint" => "true or false",
+                _ => "text in quotes",
+            }
+            .to_string()
+        });
+        let sep = if given == "it is blank" { ";" } else { "," };
+        return Some((field, format!("{field}: give {wants}{sep} {given}")));
+    }
+    None
 }
 
 /// The 413 of a body over `limit` bytes.
@@ -121,6 +191,23 @@ const FIELDS: &[&str] = &[
     "seed", "hint", "level", "agent", "person", "pit", "nodes",
 ];
 
+/// The longest board text read: a board of 16 pits a side with three-digit
+/// counts and a comment line or two fits many times over. Longer text (a
+/// paste of thousands of pits) is refused before it is read.
+pub const MAX_BOARD_TEXT: usize = 2000;
+
+/// Refuse board text over [`MAX_BOARD_TEXT`] characters before reading it.
+pub fn board_text_fits(text: &str) -> Result<(), Error> {
+    let len = text.chars().count();
+    if len > MAX_BOARD_TEXT {
+        return Err(Error::bad(format!(
+            "board: the text is {len} characters long; a board text may be at most {MAX_BOARD_TEXT} (a board has at most {MAX_PITS_PER_SIDE} pits a side)"
+        ))
+        .field("board"));
+    }
+    Ok(())
+}
+
 /// The rule and board fields every solving request may have, as the
 /// command line's flags.
 #[derive(Deserialize, Default, Debug)]
@@ -145,6 +232,9 @@ impl Position {
     /// As [`Position::resolve`], with `default` as the preset when the
     /// request names none (a game is Kalah unless it says otherwise).
     pub fn resolve_or(&self, default: Option<Preset>) -> Result<(Rules, Board), Error> {
+        if let Some(text) = &self.board {
+            board_text_fits(text)?;
+        }
         let preset = match &self.rules {
             Some(s) => Some(
                 s.parse::<Preset>()

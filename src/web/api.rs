@@ -200,6 +200,6 @@ pub(crate) async fn check(
 pub(crate) async fn no_such_endpoint() -> ApiError {
     ApiError::status(
         404,
-        "no such endpoint; there are POST /api/solve, /api/solve/stream, /api/analyze, /api/analyze/stream, /api/replay, /api/find, GET /api/puzzles, /api/puzzles/{collection}/{id}, POST /api/puzzles/{collection}/{id}/check, GET /api/atlas, POST /api/game/new, GET /api/game/{id}, POST /api/game/{id}/pick, /hint, /undo, DELETE /api/game/{id}",
+        "no such endpoint; there are POST /api/solve, /api/solve/stream, /api/analyze, /api/analyze/stream, /api/replay, /api/find, GET /api/puzzles, /api/puzzles/{collection}/{id}, POST /api/puzzles/{collection}/{id}/check, GET /api/atlas, POST /api/game/new, GET /api/game/{id}, POST /api/game/{id}/pick, /reply, /hint, /undo, DELETE /api/game/{id}",
     )
 }

@@ -13,7 +13,9 @@
 
 use super::api::{blocking, read, ApiError, ApiResult, Shared_, Slot};
 use super::State;
-use crate::api::games::{computer_moves, game_error, game_json, NewGame, NewGameSpec, PickRequest};
+use crate::api::games::{
+    computer_moves, computer_reply, game_error, game_json, NewGame, NewGameSpec, PickRequest,
+};
 use crate::game::{GameSession, Level};
 use axum::body::Body;
 use axum::extract::Path;
@@ -288,16 +290,39 @@ pub(crate) async fn get_game(state: Shared_, Path(id): Path<String>) -> ApiResul
 }
 
 /// `POST /api/game/{id}/pick`: the person's pick, then the computer's
-/// whole turn if the turn passed to it; every pick in `played`.
+/// whole turn if the turn passed to it; every pick in `played`. With
+/// `"reply": false` the person's pick only, at once (no search, no
+/// `--max-solves` place); `/reply` then asks for the computer's turn.
 pub(crate) async fn pick(state: Shared_, Path(id): Path<String>, body: Body) -> ApiResult {
     let state = state.0;
     let req: PickRequest = read(&state, body).await?;
     let entry = find(&state, &id)?;
     let seconds = state.config.seconds;
+    if !req.reply {
+        return quick(&entry, |s, e| {
+            let mine = s.pick(req.pit).map_err(|e| game_error(e, seconds))?;
+            Ok(game_json(&e.id, e.level, s, &[mine], None))
+        })
+        .map(|doc| Json(doc).into_response());
+    }
     with_session(&state, entry, move |s, e, cancel| {
         let mine = s.pick(req.pit).map_err(|e| game_error(e, seconds))?;
         let mut played = vec![mine];
         computer_moves(s, cancel, seconds, &mut played)?;
+        Ok(game_json(&e.id, e.level, s, &played, None))
+    })
+    .await
+    .map(|doc| Json(doc).into_response())
+}
+
+/// `POST /api/game/{id}/reply`: the computer's whole turn when it is to
+/// move, every pick in `played` (none when it is not its turn).
+pub(crate) async fn reply(state: Shared_, Path(id): Path<String>) -> ApiResult {
+    let state = state.0;
+    let entry = find(&state, &id)?;
+    let seconds = state.config.seconds;
+    with_session(&state, entry, move |s, e, cancel| {
+        let played = computer_reply(s, cancel, seconds)?;
         Ok(game_json(&e.id, e.level, s, &played, None))
     })
     .await

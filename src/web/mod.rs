@@ -104,6 +104,7 @@ pub fn router(config: Config) -> Router {
         .route("/api/game/new", post(game::new_game))
         .route("/api/game/{id}", get(game::get_game).delete(game::delete))
         .route("/api/game/{id}/pick", post(game::pick))
+        .route("/api/game/{id}/reply", post(game::reply))
         .route("/api/game/{id}/hint", post(game::hint))
         .route("/api/game/{id}/undo", post(game::undo))
         .route("/api/analyze", post(api::analyze))

@@ -21,7 +21,9 @@
 //!   `mancala_sweep.event(ptr, len)`: one progress event, `"progress\n"`
 //!   then its JSON, sent while a `/stream` request runs.
 
-use mancala_sweep::api::games::{computer_moves, game_error, game_json, NewGame, PickRequest};
+use mancala_sweep::api::games::{
+    computer_moves, computer_reply, game_error, game_json, NewGame, PickRequest,
+};
 use mancala_sweep::api::{self, AnalyzeRequest, CheckRequest, FindRequest, ReplayRequest};
 use mancala_sweep::game::{analyze_on, Analysis, GameSession, Level, Solver};
 use mancala_sweep::puzzle::Collection;
@@ -176,7 +178,13 @@ fn route(
                     let req: PickRequest = api::parse(body, BODY_LIMIT)?;
                     let mine = s.pick(req.pit).map_err(|e| game_error(e, BUDGET_SECONDS))?;
                     let mut played = vec![mine];
-                    computer_moves(s, &never, BUDGET_SECONDS, &mut played)?;
+                    if req.reply {
+                        computer_moves(s, &never, BUDGET_SECONDS, &mut played)?;
+                    }
+                    Ok(game_json(id, level, s, &played, None))
+                }
+                ("POST", ["reply"]) => {
+                    let played = computer_reply(s, &never, BUDGET_SECONDS)?;
                     Ok(game_json(id, level, s, &played, None))
                 }
                 ("POST", ["hint"]) => {
@@ -202,7 +210,7 @@ fn route(
 fn no_endpoint(method: &str, path: &str) -> api::Error {
     api::Error::status(
         404,
-        format!("no such endpoint {method} {path}; the engine answers POST /api/solve, /api/solve/stream, /api/analyze, /api/analyze/stream, /api/replay, /api/find, GET /api/puzzles, /api/puzzles/{{collection}}/{{id}}, POST /api/puzzles/{{collection}}/{{id}}/check, POST /api/game/new, GET /api/game/{{id}}, POST /api/game/{{id}}/pick, /hint, /undo, DELETE /api/game/{{id}}"),
+        format!("no such endpoint {method} {path}; the engine answers POST /api/solve, /api/solve/stream, /api/analyze, /api/analyze/stream, /api/replay, /api/find, GET /api/puzzles, /api/puzzles/{{collection}}/{{id}}, POST /api/puzzles/{{collection}}/{{id}}/check, POST /api/game/new, GET /api/game/{{id}}, POST /api/game/{{id}}/pick, /reply, /hint, /undo, DELETE /api/game/{{id}}"),
     )
 }
 
@@ -365,6 +373,23 @@ mod tests {
         assert_eq!(s, 200, "{after}");
         assert!(!after["played"].as_array().unwrap().is_empty());
         assert_eq!(ask(&format!("POST /api/game/{id}/undo\n")).0, 200);
+        // The person's pick alone, then the computer's reply on its own.
+        let (s, game, _) = ask("POST /api/game/new\n{\"level\":\"easy\",\"seed\":1}");
+        assert_eq!(s, 200);
+        let id2 = game["id"].as_str().unwrap();
+        let (s, mine, _) = ask(&format!(
+            "POST /api/game/{id2}/pick\n{{\"pit\":1,\"reply\":false}}"
+        ));
+        assert_eq!(s, 200, "{mine}");
+        assert_eq!(mine["played"].as_array().unwrap().len(), 1);
+        assert_eq!(mine["to_move"].as_str(), Some("computer"));
+        let (s, reply, _) = ask(&format!("POST /api/game/{id2}/reply\n"));
+        assert_eq!(s, 200, "{reply}");
+        let played = reply["played"].as_array().unwrap();
+        assert!(!played.is_empty() && played.iter().all(|p| p["by"] == "computer"));
+        assert_eq!(reply["to_move"].as_str(), Some("person"));
+        let (s, again, _) = ask(&format!("POST /api/game/{id2}/reply\n"));
+        assert_eq!((s, again["played"].as_array().unwrap().len()), (200, 0));
         assert_eq!(ask(&format!("DELETE /api/game/{id}\n")).0, 204);
         assert_eq!(ask(&format!("GET /api/game/{id}\n")).0, 404);
         assert_eq!(ask("GET /api/nothing\n").0, 404);
