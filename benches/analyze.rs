@@ -253,20 +253,18 @@ fn exact_check(state: &GameState, a: &Analysis, threads: u32) -> (i32, i32) {
     let root = solver.solve(state, &never);
     assert!(root.exact, "an unbounded search is exact");
     let after = a.turns[0].after;
-    let chosen = if after.is_over() {
-        if after.mover() == state.mover() {
-            after.mover_minus_opponent()
-        } else {
-            -after.mover_minus_opponent()
-        }
+    // The value after the turn from its mover's view, then from ours.
+    let v = if after.is_over() {
+        after.mover_minus_opponent()
     } else {
         let r = solver.solve(&after, &never);
         assert!(r.exact, "an unbounded search is exact");
-        if after.mover() == state.mover() {
-            r.value
-        } else {
-            -r.value
-        }
+        r.value
+    };
+    let chosen = if after.mover() == state.mover() {
+        v
+    } else {
+        -v
     };
     assert!(chosen <= root.value, "no turn is better than the position");
     if a.turns[0].exact {
