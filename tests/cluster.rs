@@ -5,7 +5,6 @@
 //! bounded in time and killed on failure); under every capture rule.
 //! A process killed mid-run gives a clear error on the others, not a hang,
 //! and a Ctrl-C on one stops them all.
-#![cfg(feature = "cluster")]
 
 use mancala_sweep::search::exact::cluster::{Cluster, ClusterError};
 use mancala_sweep::search::exact::{solve_cluster, Listing, SolveOptions};
@@ -14,9 +13,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-#[path = "common/solve_json.rs"]
-mod solve_json;
-use solve_json::{in_memory, json};
+use crate::common::solve_json::{in_memory, json};
 
 /// The boards the tests compare on: the known-answer boards small enough
 /// (every preset), and own-scope boards under each capture rule.

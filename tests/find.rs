@@ -8,8 +8,7 @@ use mancala_sweep::search::exact::{solve, Listing, SolveOptions};
 use mancala_sweep::{Board, Preset, Rules};
 use proptest::prelude::*;
 
-mod common;
-use common::rules;
+use crate::common::rules;
 
 fn replayed_store(board: Board, rules: Rules, line: &mancala_sweep::Line) -> u32 {
     let end = turn::replay(board, rules, &line.numbers())

@@ -10,8 +10,7 @@ use mancala_sweep::search::{Kernel, SearchError};
 use mancala_sweep::{solve, Board, Listing, Rules, SolveOptions};
 use proptest::prelude::*;
 
-mod common;
-use common::rules;
+use crate::common::rules;
 use std::collections::{BTreeMap, HashSet};
 
 /// A board with `n` pits a side in `sizes` and pit counts up to `most`.

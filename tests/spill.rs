@@ -19,9 +19,7 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-#[path = "common/solve_json.rs"]
-mod solve_json;
-use solve_json::{in_memory, json};
+use crate::common::solve_json::{in_memory, json};
 
 /// Spill options: a buffer of `buffer` bytes, so that a bucket of a few
 /// thousand positions is already several runs.

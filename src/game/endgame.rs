@@ -377,10 +377,10 @@ impl Endgame {
                 if from >= end {
                     break;
                 }
-                // In rank order. Filling each position's sides swapped
-                // instead (so that neighbours share the mover's side of
-                // their children) was slower: 14.1 s against 11.8 s
-                // for 16 stones on 6 pits a side.
+                // In rank order: neighbours in rank share most of their
+                // children's lines (filling with the sides swapped, to
+                // share the mover's side instead, measured slower; see
+                // docs/games.md#endgame-lab-notes).
                 // Planned BATCH positions at a time, their children's
                 // lines prefetched, then finished: the misses of the
                 // whole batch overlap.
@@ -540,10 +540,10 @@ pub struct EndgameHeader {
 /// and shared by the solvers given it ([`crate::game::Solver::with_endgame`]).
 ///
 /// Why a file: the database does not depend on the stores or on the game
-/// it is met in, and its size is what decides a solve's time (Kalah(6,4):
-/// 58 M picks with 20 stones, 30 M with 22, 13.5 M with 24, measured in the
-/// docs/games.md), but building 24 stones takes minutes. Built once, it serves
-/// every later solve on that board and rule set.
+/// it is met in, and its size is what decides a solve's time (each two
+/// stones more about halve the picks of Kalah(6,4); figures in
+/// docs/games.md), but building 24 stones takes minutes. Built once, it
+/// serves every later solve on that board and rule set.
 #[derive(Clone)]
 pub struct EndgameDb {
     pub(super) db: Arc<Endgame>,

@@ -125,7 +125,13 @@ pub fn find(board: &Board, rules: Rules, opts: &FindOptions) -> Result<Found, Se
     let started = Instant::now();
     // Keys are never decoded here, so any width will do for the plan.
     let kernel = plan(board.pits_per_side(), 128, opts.kernel).kernel;
-    let (line, exact, rounds, beam, positions) = guarded(&pool, || {
+    let Rounds {
+        best,
+        exact,
+        rounds,
+        beam,
+        positions,
+    } = guarded(&pool, || {
         if 2 * board.pits_per_side() < 16 {
             Beam::<2>::new(board, rules, kernel).run(opts, started)
         } else {
@@ -133,7 +139,7 @@ pub fn find(board: &Board, rules: Rules, opts: &FindOptions) -> Result<Found, Se
         }
     })?;
     let interrupted = cancelled(opts.cancel);
-    let line = Line(line);
+    let line = Line(best.line);
     let end = turn::replay(*board, rules, &line.numbers())
         .map_err(|e| SearchError::Internal(format!("a found line does not replay: {e}")))?
         .pop()
@@ -154,6 +160,36 @@ pub fn find(board: &Board, rules: Rules, opts: &FindOptions) -> Result<Found, Se
         seconds: started.elapsed().as_secs_f64(),
         interrupted,
     })
+}
+
+/// The best turn a round found: its store and its picks.
+#[derive(Default)]
+struct Best {
+    store: usize,
+    line: Vec<Pit>,
+}
+
+/// What one round with a fixed beam found.
+struct Round {
+    best: Best,
+    /// No position was dropped: the best is proved.
+    exhaustive: bool,
+    /// The round finished within the budget.
+    in_time: bool,
+    /// Positions expanded.
+    positions: u64,
+}
+
+/// What the rounds of widening beams found.
+struct Rounds {
+    best: Best,
+    /// Proved: the last round dropped nothing and finished in time.
+    exact: bool,
+    rounds: u32,
+    /// The last round's beam.
+    beam: usize,
+    /// Positions expanded, all rounds.
+    positions: u64,
 }
 
 /// How a kept position was reached: its parent's arena index and the pick.
@@ -238,38 +274,40 @@ impl<const W: usize> Beam<W> {
         score(&bytes[..len], self.n, free, weights)
     }
 
-    /// Returns (line, exhaustive, rounds, last beam, positions).
-    fn run(&self, opts: &FindOptions, started: Instant) -> (Vec<Pit>, bool, u32, usize, u64) {
+    /// Rounds of doubling beams, while `opts.widen` and the budget allow.
+    fn run(&self, opts: &FindOptions, started: Instant) -> Rounds {
         let budget = Duration::from_secs_f64(opts.seconds.max(0.0));
-        let mut best: (usize, Vec<Pit>) = (0, Vec::new());
+        let mut best = Best::default();
         let mut positions = 0u64;
         let mut beam = opts.beam.max(1);
         let mut round = 0u32;
         loop {
-            let (found, exhaustive, done_in_time, expanded) =
-                self.round(opts, beam, round, started, budget, &best);
-            positions += expanded;
-            if found.0 > best.0 || best.1.is_empty() {
-                best = found;
+            let found = self.round(opts, beam, round, started, budget, &best);
+            positions += found.positions;
+            if found.best.store > best.store || best.line.is_empty() {
+                best = found.best;
             }
-            let sweep = best.0 == self.max_store;
-            if !opts.widen || sweep || exhaustive || !done_in_time || started.elapsed() >= budget {
-                return (
-                    best.1,
-                    exhaustive && done_in_time,
-                    round + 1,
+            let sweep = best.store == self.max_store;
+            if !opts.widen
+                || sweep
+                || found.exhaustive
+                || !found.in_time
+                || started.elapsed() >= budget
+            {
+                return Rounds {
+                    best,
+                    exact: found.exhaustive && found.in_time,
+                    rounds: round + 1,
                     beam,
                     positions,
-                );
+                };
             }
             beam = beam.saturating_mul(2);
             round += 1;
         }
     }
 
-    /// One round with a fixed beam. Returns the best (store, line), whether
-    /// nothing was dropped, whether it finished within the budget, and the
-    /// positions expanded.
+    /// One round with a fixed beam.
     fn round(
         &self,
         opts: &FindOptions,
@@ -277,8 +315,8 @@ impl<const W: usize> Beam<W> {
         round: u32,
         started: Instant,
         budget: Duration,
-        so_far: &(usize, Vec<Pit>),
-    ) -> ((usize, Vec<Pit>), bool, bool, u64) {
+        so_far: &Best,
+    ) -> Round {
         let mut arena: Vec<Link> = vec![Link {
             parent: u32::MAX,
             pick: 0,
@@ -376,7 +414,7 @@ impl<const W: usize> Beam<W> {
                     beam,
                     store,
                     max_store: self.max_store,
-                    best: best.0.max(so_far.0),
+                    best: best.0.max(so_far.store),
                     positions,
                 });
             }
@@ -384,18 +422,24 @@ impl<const W: usize> Beam<W> {
                 break;
             }
             if started.elapsed() >= budget || stop() {
-                return (self.line(&arena, best), false, false, positions);
+                return Round {
+                    best: self.line(&arena, best),
+                    exhaustive: false,
+                    in_time: false,
+                    positions,
+                };
             }
         }
-        (self.line(&arena, best), exhaustive, true, positions)
+        Round {
+            best: self.line(&arena, best),
+            exhaustive,
+            in_time: true,
+            positions,
+        }
     }
 
     /// Read a line back from the arena: the picks to the node, then the last pick.
-    fn line(
-        &self,
-        arena: &[Link],
-        (store, node, last): (usize, u32, Option<u8>),
-    ) -> (usize, Vec<Pit>) {
+    fn line(&self, arena: &[Link], (store, node, last): (usize, u32, Option<u8>)) -> Best {
         let mut picks = Vec::new();
         if let Some(p) = last {
             picks.push(p);
@@ -411,7 +455,7 @@ impl<const W: usize> Beam<W> {
             .into_iter()
             .map(|r| Pit::from_ring(r as usize, self.n).expect("picks are pits"))
             .collect();
-        (store, line)
+        Best { store, line }
     }
 }
 

@@ -1,4 +1,7 @@
-//! Strategies shared by the property tests.
+//! What the test modules share: the rule-set strategy of the property
+//! tests, and the solve JSON that the counting-only searches are compared by.
+
+pub mod solve_json;
 
 use mancala_sweep::{Capture, Rules, Scope};
 use proptest::prelude::*;

@@ -358,9 +358,9 @@ fn stream_with<const WIDE: bool>(
     };
     // Three registers of two lanes, each its own variables (as in the
     // AVX-512 stream), and no branch but the loop's. AVX2 has 16 vector
-    // registers: with four in flight more of them went through the stack,
-    // and any-hole 2x5x5 took more CPU time than with three (3.8 s against
-    // 2.6 s, best of three on a shared machine); with two, 3.1 s.
+    // registers: with four in flight more of them spill to the stack, and
+    // with two the lanes wait on each other's latency (both measured
+    // slower; docs/performance.md#avx2-lab-notes).
     let [mut a, mut b, mut d] = [start; 3];
     // Refill the lanes of `$r` whose (whole-lane) mask `$ended` is set,
     // as bit 0 and 16 of `$bits` say.
