@@ -119,7 +119,7 @@ const rows = [];
 // its message.
 async function row(what, page, nat, note) {
   let w;
-  try { w = await page(); } catch (e) { const [, ns] = await nat(); rows.push([what, NaN, ns, "refused on the site: " + e.message]); return; }
+  try { w = await page(); } catch (e) { const [, ns] = await nat(); rows.push([what, NaN, ns, "refused on the site: " + e.message.replace(/^\/session\/\S+: /, "")]); return; }
   const [n, ns] = await nat();
   rows.push([what, w[1], ns, note(w[0], n)]);
 }
