@@ -27,6 +27,8 @@ for f in index.html app.css app.js backend.js engine.js sw.js; do
 done
 echo 'window.MANCALA_SWEEP = { engine: "wasm" };' > "$tmp/mode.js"
 cp "$target/wasm32-unknown-unknown/site/mancala_sweep_wasm.wasm" "$tmp/mancala_sweep.wasm"
+# GitHub Pages serves the folder as it is, without Jekyll.
+touch "$tmp/.nojekyll"
 mkdir "$tmp/atlas"
 cp "$root/docs/atlas/atlas.json" "$root"/docs/atlas/*.svg "$tmp/atlas/"
 rm -rf "$out"

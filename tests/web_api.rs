@@ -140,6 +140,39 @@ fn replay_find_and_puzzles() {
     assert_eq!(doc["outcome"], "solved");
     let (_, doc) = call(addr, "POST", &check, r#"{"picks":[],"hint":true}"#);
     assert_eq!(doc["hint"], solution[0]);
+    // Issue 34: a collection of capture-mode (GamePigeon capture) puzzles,
+    // mostly from positions in mid-game; one solved by its solution.
+    let (_, doc) = call(addr, "GET", "/api/puzzles", "");
+    let capture = doc["collections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["rules"] == serde_json::json!({"scope":"own","relay":false,"capture":"kalah"}))
+        .expect("a capture collection");
+    let name = capture["name"].as_str().unwrap();
+    let ids: Vec<&str> = capture["puzzles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.len() >= 100, "{}", ids.len());
+    let mid = ids.iter().filter(|id| !id.starts_with("start-")).count();
+    assert!(mid * 2 > ids.len(), "{mid} of {} from mid-game", ids.len());
+    let id = ids.iter().rev().find(|id| id.starts_with("game-")).unwrap();
+    let (_, p) = call(addr, "GET", &format!("/api/puzzles/{name}/{id}"), "");
+    let solution = &p["puzzle"]["solution"];
+    let (status, doc) = call(
+        addr,
+        "POST",
+        &format!("/api/puzzles/{name}/{id}/check"),
+        &format!("{{\"picks\":{solution}}}"),
+    );
+    assert_eq!(
+        (status, &doc["outcome"]),
+        (200, &serde_json::json!("solved")),
+        "{doc}"
+    );
     let (status, doc) = call(addr, "GET", "/api/puzzles/nope/x", "");
     assert_eq!(status, 404);
     assert!(doc["error"].as_str().unwrap().contains("nope"));
@@ -674,6 +707,25 @@ fn the_atlas_and_its_heat_maps() {
     let svg = raw(addr, "GET", "/atlas/own-relay-none.svg", "");
     assert!(svg.starts_with("HTTP/1.0 200"), "{}", &svg[..40]);
     assert!(svg.contains("image/svg+xml") && svg.contains("<svg"));
+    // Issue 34: each heat map's heading in a player's words, never the
+    // rule set's internal name (the file's name).
+    for (file, words) in [
+        ("own-relay-none", "GamePigeon avalanche: the best store"),
+        (
+            "own-norelay-kalah",
+            "GamePigeon capture (Kalah): the best store",
+        ),
+        ("any-relay-none", "Any hole (pick any pit): the best store"),
+        (
+            "any-norelay-empty",
+            "Any pit, no avalanche, captures always",
+        ),
+    ] {
+        let svg = raw(addr, "GET", &format!("/atlas/{file}.svg"), "");
+        let body = &svg[svg.find("<svg").unwrap()..];
+        assert!(body.contains(words), "{file}: {body}");
+        assert!(!body.contains(file), "{file} names itself: {body}");
+    }
     assert!(raw(addr, "GET", "/atlas/atlas.md", "").starts_with("HTTP/1.0 404"));
 }
 
@@ -850,6 +902,38 @@ fn a_solve_counts_its_own_memory_not_the_servers() {
         assert!(text.contains("\"best_store\":43"), "{path}: {text}");
     }
     drop(ballast);
+}
+
+/// Issue 34 (2): the showcase board, any-hole 2x6x4, past the memory
+/// guard: the answer is the stopped search's document, with the best store
+/// found so far as a lower bound (its progress showed it), in `/api/solve`
+/// and in the stream. Before, a 503 whose message threw the best away.
+#[test]
+fn a_solve_past_the_memory_guard_keeps_its_best_so_far() {
+    let addr = start(Config {
+        max_memory: 48 << 20,
+        ..config()
+    });
+    let body = r#"{"rules":"any-hole","pits":6,"stones":4,"limit":1}"#;
+    let (status, doc) = call(addr, "POST", "/api/solve", body);
+    assert_eq!(status, 200, "{doc}");
+    valid("solve", &doc);
+    assert_eq!(doc["complete"], false, "{doc}");
+    assert_eq!(doc["stopped"], "memory-limit", "{doc}");
+    let best = doc["best_store"].as_u64().expect("a best so far");
+    assert!((20..48).contains(&best), "{doc}");
+    let text = raw(addr, "POST", "/api/solve/stream", body);
+    let events = events(&text);
+    let (last, result) = events.last().unwrap();
+    assert_eq!(last, "result", "{text}");
+    assert_eq!(result["stopped"], "memory-limit", "{result}");
+    // At least the best the progress showed is kept.
+    let shown = events
+        .iter()
+        .filter_map(|(e, p)| (e == "progress").then(|| p["best"].as_u64()).flatten())
+        .max()
+        .expect("a best in the progress");
+    assert!(result["best_store"].as_u64() >= Some(shown), "{text}");
 }
 
 /// The exact game value of `board` (from the mover's side) under `rules`,

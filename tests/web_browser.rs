@@ -250,12 +250,7 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     shot(&c, "solve-desktop.png").await;
 
     // An error beside the field that caused it: a board of 17 pits.
-    c.find(Locator::Id("paste"))
-        .await
-        .unwrap()
-        .send_keys(&format!("{0}/ 0 0 / {0}", "1 ".repeat(17)))
-        .await
-        .unwrap();
+    retype(&c, "#paste", &format!("{0}/ 0 0 / {0}", "1 ".repeat(17))).await;
     click(&c, "#use-paste").await;
     click(&c, "#solve").await;
     let msg = text(&c, "#err-board").await;
@@ -431,9 +426,26 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
         click(&c, "button[data-page=solve]").await;
         click(&c, "#solve").await;
         check_eq!(text(&c, "#best").await, "43");
+        // The showcase board runs in a tab of its own (its own worker, on
+        // the other core) while the walk goes on in this one.
+        let walk = c.window().await.unwrap();
+        let showcase_tab = c.new_window(true).await.unwrap().handle;
+        c.switch_to_window(showcase_tab.clone()).await.unwrap();
+        c.goto(&format!(
+            "{site}?page=solve&rules=any-hole&board=4,4,4,4,4,4/0,0/4,4,4,4,4,4"
+        ))
+        .await
+        .unwrap();
+        click(&c, "#solve").await;
+        c.switch_to_window(walk.clone()).await.unwrap();
         analyze_page(&c, &site, addr).await;
         rough_edges(&c, &site, addr).await;
         only_from(&c, &site).await;
+        c.switch_to_window(showcase_tab).await.unwrap();
+        showcase(&c, "more memory than this page may use (256 MiB)").await;
+        only_from(&c, &site).await;
+        c.close_window().await.unwrap();
+        c.switch_to_window(walk).await.unwrap();
         println!(
             "web_browser: the static site answered in WebAssembly, from {}",
             dir.display()
@@ -441,6 +453,28 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     }
     c.close().await.unwrap();
     let _ = std::fs::remove_dir_all(profile);
+}
+
+/// The showcase board, any-hole 2x6x4, solved with the back-end's default
+/// memory guard: the search stops, the page says why (`why`) and what to
+/// do in plain words, keeps the best store found so far, and Find gets 48
+/// of 48.
+async fn showcase(c: &Client, why: &str) {
+    wait_js_for(
+        c,
+        "return !!document.getElementById('try-find') || !!document.getElementById('best');",
+        120,
+    )
+    .await;
+    let said = text(c, "#result").await;
+    check!(said.contains(why) && said.contains("Press Find"), "{said}");
+    check!(!said.contains("bucket") && !said.contains("GiB"), "{said}");
+    let best: u64 = text(c, "#best-so-far").await.parse().unwrap();
+    check!((30..48).contains(&best), "best so far {best}");
+    shot(c, "solve-memory-390.png").await;
+    click(c, "#try-find").await;
+    wait_for_text(c, "#result", "48 stones").await;
+    check_eq!(text(c, "#best").await, "48");
 }
 
 /// Issue 34's rough edges, as a phone player meets them (390 px).
@@ -607,8 +641,15 @@ async fn rough_edges(c: &Client, url: &str, addr: SocketAddr) {
     click(c, "#edit").await;
     check_eq!(active_id(c).await, "pit-1");
     retype(c, "#pit-1", "2").await;
-    check_eq!(text(c, "#err-board").await, "");
-    check_eq!(text(c, "#result").await, "");
+    // The paste field follows the board (it kept the text pasted before).
+    let shown = c
+        .execute(
+            "return [document.getElementById('err-board').textContent, document.getElementById('result').textContent, document.getElementById('paste').value];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    check_eq!(shown, serde_json::json!(["", "", "0 0 0 / 5 0 / 2 1 1"]));
 
     puzzle_scores(c, addr).await;
 
@@ -795,6 +836,21 @@ async fn reload_and_back(c: &Client) {
         stores
     );
     wait_for_text(c, "#g-log", "Computer:").await;
+    // Undo after the reload takes back the turn played before it, on
+    // either engine (the static site's engine started again with the page:
+    // before, it had nothing to take back).
+    click(c, "#g-undo").await;
+    let start: Vec<String> = before.iter().map(u64::to_string).collect();
+    wait_js(
+        c,
+        &format!(
+            "return [...document.querySelectorAll('#gboard .pit')].sort((a, b) => a.id.slice(5) - b.id.slice(5)).map(e => e.textContent).join() === '{}';",
+            start.join(",")
+        ),
+    )
+    .await;
+    let said = text(c, "#g-status").await;
+    check!(said.starts_with("Your turn"), "{said}");
     // A game the engine lost (dropped by the server; on the static site,
     // Stop ends the engine) goes on from its position at the next pick.
     c.execute("backend.call('DELETE', '/api/game/' + game.id);", vec![])
@@ -936,6 +992,31 @@ async fn puzzle_scores(c: &Client, addr: SocketAddr) {
         tally().await,
         "Streak: 0 · solved 1 · with help 2 · failed 0"
     );
+
+    // The collections by their games' names, GamePigeon capture among
+    // them; a capture puzzle from mid-game, solved by its solution.
+    let options = text(c, "#collection").await;
+    for name in ["GamePigeon avalanche", "GamePigeon capture", "any-hole"] {
+        check!(options.contains(name), "{options}");
+    }
+    c.execute(
+        "const s = document.getElementById('collection'); s.value = [...s.options].findIndex(o => o.text.startsWith('GamePigeon capture')); index = collections[s.value].puzzles.findIndex(p => p.id.startsWith('game-')); loadPuzzle();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    wait_for_text(c, "#puzzle-title", "mid-game").await;
+    let solution = c.execute("return current.solution;", vec![]).await.unwrap();
+    let solution: Vec<u64> = serde_json::from_value(solution).unwrap();
+    puzzle_picks(c, &solution).await;
+    wait_for_text(c, "#puzzle-msg", "Solved: ").await;
+    c.execute(
+        "document.getElementById('collection').value = '0'; index = 0; loadPuzzle();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    wait_for_text(c, "#puzzle-title", "grade 1 · a game's start").await;
 }
 
 /// Pick `pits` on the puzzle board one by one, each answered before the next.
@@ -1243,6 +1324,11 @@ async fn attr(c: &Client, css: &str, name: &str) -> String {
 
 /// Wait (up to 20 s) until the script `js` returns true.
 async fn wait_js(c: &Client, js: &str) {
+    wait_js_for(c, js, 20).await;
+}
+
+/// Wait (up to `seconds`) until the script `js` returns true.
+async fn wait_js_for(c: &Client, js: &str, seconds: u64) {
     let start = std::time::Instant::now();
     loop {
         if c.execute(js, vec![]).await.unwrap().as_bool() == Some(true) {
@@ -1250,7 +1336,7 @@ async fn wait_js(c: &Client, js: &str) {
             return;
         }
         assert!(
-            start.elapsed() < Duration::from_secs(20),
+            start.elapsed() < Duration::from_secs(seconds),
             "never true: {js}"
         );
         tokio::time::sleep(Duration::from_millis(100)).await;

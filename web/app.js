@@ -160,7 +160,7 @@ function drawSolve(highlight) {
     inp.id = "pit-" + (i + 1);
     inp.setAttribute("aria-label", "pit " + (i + 1));
     inp.setAttribute("aria-describedby", "err-board");
-    inp.addEventListener("input", () => { clearResult(); if (checkPits()) keepUrl("solve"); });
+    inp.addEventListener("input", () => { clearResult(); if (checkPits()) { syncPaste(); keepUrl("solve"); } });
     return inp;
   });
 }
@@ -182,14 +182,17 @@ function checkPits() {
 
 // Back to the board as typed, editable (after a solve shows its line):
 // the result and any position of the line go from the screen.
-function editBoard() { clearResult(); drawSolve(); checkPits(); keepUrl("solve"); }
+function editBoard() { clearResult(); drawSolve(); checkPits(); syncPaste(); keepUrl("solve"); }
+// The paste field holds the board shown, as text: when the board changes
+// another way (a count typed, the size, a link), the old text goes.
+function syncPaste() { $("paste").value = boardText(); $("err-paste").textContent = ""; delete $("err-paste").dataset.typed; }
 
 function clearResult() { line = null; steps = null; $("result").innerHTML = ""; $("steps").hidden = true; $("solve-error").textContent = ""; $("progress").textContent = ""; clearErrors($("page-solve")); }
 
 function reset() {
   const k = readCount($("size"), 1, 16, "Pits a side"), s = readCount($("stones"), 0, 255, "Stones a pit");
   if (k === null || s === null) return;
-  n = k; pits = Array(2 * n).fill(s); store = 0; oppStore = 0; clearResult(); drawSolve(); checkPits(); keepUrl("solve");
+  n = k; pits = Array(2 * n).fill(s); store = 0; oppStore = 0; clearResult(); drawSolve(); checkPits(); syncPaste(); keepUrl("solve");
 }
 
 function readSolvePaste() {
@@ -202,7 +205,7 @@ function usePaste() {
   const b = readSolvePaste();
   if (!b) return;
   n = b.n; setField($("size"), n);
-  pits = b.pits; oppStore = b.oppStore; store = b.store; clearResult(); drawSolve(); checkPits(); keepUrl("solve");
+  pits = b.pits; oppStore = b.oppStore; store = b.store; clearResult(); drawSolve(); checkPits(); syncPaste(); keepUrl("solve");
 }
 
 let controller = null;
@@ -248,10 +251,7 @@ async function fetchJson(path, body, signal) {
 }
 
 async function showResult(doc, kind) {
-  if (kind === "solve" && !doc.complete) {
-    $("result").innerHTML = `<p>The search stopped (${doc.stopped}) before the end${doc.best_store != null ? `; best so far ${doc.best_store}` : ""}. Try <b>Find</b> for a good line on a board this big.</p>`;
-    return;
-  }
+  if (kind === "solve" && !doc.complete) { showStopped(doc); return; }
   line = kind === "solve" ? doc.optimal[0] : doc.line;
   const best = doc.best_store;
   // Every stone on the board, the opponent's store too (the search's
@@ -264,6 +264,22 @@ async function showResult(doc, kind) {
   if (!line || !line.length) return;
   const rep = await fetchJson("/api/replay", { board: boardText(), rules, picks: line });
   steps = rep.steps; at = 0; showStep();
+}
+
+// A solve that stopped before the end (the memory guard, or its time): why
+// in plain words, the best store found so far kept on screen, and what to
+// do, with Find (a good line in a moment) one tap away.
+function showStopped(doc) {
+  const memory = doc.stopped === "memory-limit", wasm = backend.engine === "wasm";
+  const why = memory ? (wasm ? "This board needs more memory than this page may use (256 MiB)" : "This board needs more memory than the server lets one search use (its --max-memory)")
+    : doc.stopped === "out-of-time" ? "This board needs more time than one search may take here" : "The search was stopped";
+  const best = doc.best_store == null ? "<p>No turn had ended yet, so there is no best store so far.</p>"
+    : `<p class="big">Best store found so far: <b id="best-so-far">${doc.best_store}</b>${doc.best_proved ? " (proved best)" : " (there may be a better one)"}</p>`;
+  const exact = !memory ? "" : wasm ? " To solve it exactly, run <code>mancala-sweep solve</code> or <code>mancala-sweep serve</code> on a computer (this board needs about 1 GB)."
+    : " To solve it exactly, start the server with more memory, for example <code>mancala-sweep serve --max-memory 2G</code>.";
+  $("result").innerHTML = `<p id="stopped-why">${why}, so the search stopped at store ${doc.store_bucket} of ${doc.max_store}.</p>${best}` +
+    `<p>Press <button type="button" id="try-find">Find</button> for a good line in a moment.${exact}</p>`;
+  $("try-find").addEventListener("click", () => solve("find"));
 }
 
 function showStep() {
@@ -315,7 +331,9 @@ async function loadCollections() {
   try {
     collections = (await api("GET", "/api/puzzles")).collections;
   } catch (e) { $("puzzle-msg").textContent = e.message; return; }
-  $("collection").innerHTML = collections.map((c, i) => `<option value="${i}">${c.preset || c.name} (${c.count})</option>`).join("");
+  // Each collection by its game's name (GamePigeon avalanche, GamePigeon
+  // capture, any-hole), and the number of puzzles in it.
+  $("collection").innerHTML = collections.map((c, i) => `<option value="${i}">${PRESETS[ruleKey(c.rules)] && c.name === ruleKey(c.rules) ? PRESETS[ruleKey(c.rules)] : c.name} (${c.count})</option>`).join("");
   index = 0;
   puzzlesFromUrl(new URLSearchParams(location.search));
 }
@@ -350,7 +368,8 @@ async function loadPuzzle(push) {
   picks = []; hinted = null; puzzle = { pits: current.pits, store: current.store };
   pState = { help: false, verdict: null }; $("undo").disabled = true;
   if (page === "puzzles") pageUrl(push === true);
-  $("puzzle-title").textContent = `Puzzle ${p.id} · grade ${current.difficulty} · reach ${current.goal_store} in your store this turn`;
+  const from = { start: "a game's start", line: "mid-game, on a best line", game: "mid-game", "game-hard": "mid-game, strong play" }[current.source];
+  $("puzzle-title").textContent = `Puzzle ${p.id} · grade ${current.difficulty}${from ? " · " + from : ""} · reach ${current.goal_store} in your store this turn`;
   $("puzzle-msg").textContent = "";
   drawPuzzle();
 }
@@ -457,6 +476,16 @@ let game = null, gBusy = false, gHint = [], gLast = null;
 // The game from its start, for "Analyse this game": rules, size, who
 // started and every pick played (as the server reported it).
 let gRecord = null;
+// The position at the start of each of the person's turns, kept with the
+// game: the static site's engine ends with the page, and a game made again
+// after a reload knows no turn before it, so Undo goes back through these.
+let gStarts = [];
+function noteStart(doc) {
+  if (doc.over || doc.to_move !== "person") return;
+  const last = doc.played.length ? doc.played[doc.played.length - 1].by : "computer";
+  const top = gStarts[gStarts.length - 1];
+  if (last !== "person" && (!top || top.board !== doc.position.board)) gStarts.push(doc.position);
+}
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function drawGame(pos, legal) {
@@ -522,7 +551,7 @@ async function showPlayed(doc, keepFocus) {
     gLast = p.pit_seen; logPick(p); drawGame(p.after, []);
     if (gRecord) gRecord.picks.push(p);
   }
-  game = doc; gBusy = false;
+  game = doc; gBusy = false; noteStart(doc);
   drawGame(doc.position, doc.legal); gameStatus(); saveGame(); keepUrl("play");
   // Keyboard players keep their place: focus goes back to a pit they may pick.
   const first = $("gboard").querySelector(".pit:not(:disabled)");
@@ -550,7 +579,7 @@ async function newGame() {
   const doc = await gameCall("/api/game/new", body);
   thinking(false);
   if (!doc) { if (game) { drawGame(game.position, game.legal); gameStatus(); } return; }
-  $("g-log").innerHTML = ""; gHint = []; gLast = null;
+  $("g-log").innerHTML = ""; gHint = []; gLast = null; gStarts = [];
   gRecord = { rules: body.rules, stones: body.stones, person: body.person, picks: [], broken: false };
   await showPlayed(doc);
 }
@@ -615,8 +644,19 @@ $("g-hint").addEventListener("click", async () => {
 });
 $("g-undo").addEventListener("click", async () => {
   if (!game) return;
-  const doc = await gameCall(`/api/game/${game.id}/undo`);
+  let doc = await gameCall(`/api/game/${game.id}/undo`);
+  if (doc && !doc.undone && !doc.over) {
+    // A game made again after a reload: back to the start of this turn
+    // (mid-turn) or of the one before, from the starts kept.
+    const top = gStarts.length - (gStarts.length && gStarts[gStarts.length - 1].board === doc.position.board ? 2 : 1);
+    const to = gStarts[top];
+    if (to) {
+      const again = await gameCall("/api/game/new", gameAt(game.preset || $("g-rules").value, game.level || $("g-level").value, to, true));
+      if (again) doc = { ...again, undone: true };
+    }
+  }
   if (!doc) { gameStatus(); refocus($("g-undo")); return; }
+  if (doc.undone) while (gStarts.length && gStarts[gStarts.length - 1].board !== doc.position.board) gStarts.pop();
   game = doc; gHint = []; gLast = null;
   if (doc.undone) { const li = document.createElement("li"); li.textContent = "Taken back."; $("g-log").appendChild(li); undoRecord(doc); }
   drawGame(doc.position, doc.legal); gameStatus(); saveGame();
@@ -634,8 +674,17 @@ function saveGame() {
   if (!game) return;
   const log = [...$("g-log").children].map((li) => [li.className, li.textContent]);
   const keep = { engine: backend.engine, id: game.id, rules: game.preset || $("g-rules").value, level: game.level || "medium",
-    position: game.position, to_move: game.to_move, over: game.over, helped: game.helped, log, record: gRecord };
+    position: game.position, to_move: game.to_move, over: game.over, helped: game.helped, log, record: gRecord, starts: gStarts };
   try { localStorage.setItem(GAME_KEY, JSON.stringify(keep)); } catch (e) { /* storage off */ }
+}
+// A new game's body: `rules` and `level`, at position `pos` (as a game
+// document gives it), the person to move when `personMoves`. The mover's
+// row is at the bottom of the board text, as a new game reads it.
+function gameAt(rules, level, pos, personMoves) {
+  const k = pos.pits.length / 2, mine = pos.pits.slice(0, k), theirs = pos.pits.slice(k);
+  const [bottom, top, own, opp] = personMoves ? [mine, theirs, pos.store, pos.opponent_store] : [theirs, mine, pos.opponent_store, pos.store];
+  return { rules, level, person: personMoves ? "first" : "second",
+    board: `${top.slice().reverse().join(" ")} / ${opp} ${own} / ${bottom.join(" ")}`, seed: Math.floor(Math.random() * 1e9) };
 }
 async function resumeGame(why) {
   let kept = null;
@@ -647,13 +696,7 @@ async function resumeGame(why) {
   let doc = null, again = false;
   if (id && backend.engine === "server") doc = await api("GET", `/api/game/${encodeURIComponent(id)}`).catch(() => null);
   if (!doc && kept && !kept.over && kept.position) {
-    // The mover's row at the bottom of the board text, as a new game reads it.
-    const pos = kept.position, k = pos.pits.length / 2, mine = pos.pits.slice(0, k), theirs = pos.pits.slice(k);
-    const personMoves = kept.to_move !== "computer";
-    const [bottom, top, own, opp] = personMoves ? [mine, theirs, pos.store, pos.opponent_store] : [theirs, mine, pos.opponent_store, pos.store];
-    const body = { rules: kept.rules, level: kept.level, person: personMoves ? "first" : "second",
-      board: `${top.slice().reverse().join(" ")} / ${opp} ${own} / ${bottom.join(" ")}`, seed: Math.floor(Math.random() * 1e9) };
-    doc = await api("POST", "/api/game/new", body).catch(() => null);
+    doc = await api("POST", "/api/game/new", gameAt(kept.rules, kept.level, kept.position, kept.to_move !== "computer")).catch(() => null);
     again = true;
   }
   gBusy = false;
@@ -661,8 +704,8 @@ async function resumeGame(why) {
   $("g-log").innerHTML = "";
   if (kept && (again || kept.id === doc.id)) {
     for (const [cls, t] of kept.log || []) { const li = document.createElement("li"); li.className = cls; li.textContent = t; $("g-log").appendChild(li); }
-    gRecord = kept.record || null;
-  } else gRecord = null;
+    gRecord = kept.record || null; gStarts = kept.starts || [];
+  } else { gRecord = null; gStarts = []; }
   if (again) { const li = document.createElement("li"); li.textContent = why || "Resumed after a reload, from the same position."; $("g-log").appendChild(li); }
   if (doc.preset && [...$("g-rules").options].some((o) => o.value === doc.preset)) $("g-rules").value = doc.preset;
   if (doc.level) $("g-level").value = doc.level;

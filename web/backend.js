@@ -98,8 +98,17 @@ const backend = (() => {
     });
   }
 
+  // The engine is fetched and compiled in its worker from the start, while
+  // the page draws itself, not when the first request comes.
+  if (wasm) theWorker();
+
   // Offline after the first visit, on the static site (serve needs none).
-  if (wasm && "serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {});
+  // Registered once the page has loaded and settled: its install fetches
+  // every file again (the engine too), which would otherwise compete with
+  // the first visit's own load.
+  if (wasm && "serviceWorker" in navigator) {
+    window.addEventListener("load", () => setTimeout(() => navigator.serviceWorker.register("sw.js").catch(() => {}), 3000));
+  }
 
   return {
     engine: wasm ? "wasm" : "server",

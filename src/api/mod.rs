@@ -301,25 +301,52 @@ impl SolveRequest {
     }
 }
 
+/// The best final store the progress reports of one search have shown so
+/// far, kept for the answer of a search the memory guard stops (its error
+/// carries no best). Reports may come from any thread.
+#[derive(Default, Debug)]
+pub struct BestSeen(std::sync::atomic::AtomicU32);
+
+impl BestSeen {
+    /// Note the best of report `p`.
+    pub fn see(&self, p: &search::Progress) {
+        if let Some(b) = p.best {
+            self.0
+                .fetch_max(b + 1, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// The best seen, or None when no turn had ended yet.
+    pub fn get(&self) -> Option<u32> {
+        self.0
+            .load(std::sync::atomic::Ordering::Relaxed)
+            .checked_sub(1)
+    }
+}
+
 /// The answer to a finished or stopped solve on `threads` threads, as
 /// `/api/solve` gives it and the stream's `result` event carries it.
-/// `memory` names the memory limit for the message of a search that
-/// passed it ("the server's --max-memory is ...").
+/// A search the memory guard stopped is answered like one out of time
+/// (`"complete": false`, `"stopped": "memory-limit"`), with `best` (the
+/// best final store its progress showed) as the lower bound found so far,
+/// so that the page can keep it and say what to do; before, it was a 503
+/// whose technical message threw the best so far away.
 pub fn solve_answer(
     result: Result<search::Solution, SearchError>,
     rules: Rules,
     board: &Board,
     threads: usize,
-    memory: &str,
+    best: Option<u32>,
 ) -> Result<Value, Error> {
     match result {
         Ok(s) => Ok(json!(SolveJson::new(&s, threads))),
-        Err(e @ SearchError::MemoryLimit { .. }) => Err(Error::status(
-            503,
-            format!("{e} ({memory}; try find for a good line)"),
-        )),
         Err(e) => match SolveStoppedJson::new(rules, board, &e) {
-            Some(doc) => Ok(json!(doc)),
+            Some(mut doc) => {
+                if matches!(e, SearchError::MemoryLimit { .. }) {
+                    doc.best_store = best;
+                }
+                Ok(json!(doc))
+            }
             None => Err(Error::bad(e.to_string())),
         },
     }

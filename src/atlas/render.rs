@@ -111,6 +111,30 @@ fn title(r: Rules) -> String {
     }
 }
 
+/// A rule set as a player names it: the game it is, or what its rules do
+/// (the words of the web app's Atlas page).
+#[cfg(feature = "svg")]
+fn players_name(r: Rules) -> String {
+    match crate::rules::Preset::ALL.iter().find(|p| p.rules() == r) {
+        Some(crate::rules::Preset::Avalanche) => "GamePigeon avalanche".into(),
+        Some(crate::rules::Preset::AnyHole) => "Any hole (pick any pit)".into(),
+        Some(crate::rules::Preset::Kalah) => "GamePigeon capture (Kalah)".into(),
+        None => format!(
+            "{}, {}, {}",
+            match r.scope {
+                crate::rules::Scope::Own => "Your pits",
+                crate::rules::Scope::Any => "Any pit",
+            },
+            if r.relay { "avalanche" } else { "no avalanche" },
+            match r.capture {
+                crate::rules::Capture::None => "no captures",
+                crate::rules::Capture::Kalah => "Kalah captures",
+                crate::rules::Capture::Empty => "captures always",
+            }
+        ),
+    }
+}
+
 /// A rule set in plain words.
 fn plain(r: Rules) -> String {
     let scope = match r.scope {
@@ -188,13 +212,9 @@ pub fn heat_map(grid: &Grid, cells: &[Cell], rules: Rules) -> String {
         let _ = whole.fill(&WHITE);
         let (root, legend) = whole.split_horizontally(width - 90);
         draw_legend(&legend, height);
-        let caption = match crate::rules::Preset::ALL
-            .iter()
-            .find(|p| p.rules() == rules)
-        {
-            Some(p) => format!("{p}: {}, best / total", slug(rules)),
-            None => format!("{}: best / total", slug(rules)),
-        };
+        // In a player's words, as the web app's Atlas page names the rule
+        // sets: never the file name (`own-relay-none`).
+        let caption = format!("{}: the best store, of all the stones", players_name(rules));
         let chart = ChartBuilder::on(&root)
             .caption(caption, ("sans-serif", 16))
             .margin(10)
@@ -367,6 +387,12 @@ mod tests {
                 svg.contains("best / total") && svg.contains("100%"),
                 "a legend"
             );
+            // Its heading in a player's words, not the file's name.
+            assert!(
+                svg.contains("GamePigeon avalanche: the best store"),
+                "{svg}"
+            );
+            assert!(!svg.contains("own-relay-none"), "{svg}");
         }
     }
 }

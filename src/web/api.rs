@@ -85,11 +85,6 @@ pub(crate) async fn blocking<T: Send + 'static>(
         .map_err(|e| ApiError::status(500, format!("the search failed: {e}")))
 }
 
-/// The memory limit in the words of a solve that passed it.
-pub(crate) fn memory_words(max_memory: u64) -> String {
-    format!("the server's --max-memory is {max_memory} bytes")
-}
-
 /// `POST /api/solve`: `solve --json`.
 pub(crate) async fn solve(state: Shared_, body: Body) -> ApiResult {
     let state = state.0;
@@ -97,10 +92,13 @@ pub(crate) async fn solve(state: Shared_, body: Body) -> ApiResult {
     let (rules, board, limit) = req.check()?;
     let slot = Slot::take(&state)?;
     let (max_memory, seconds) = (state.config.max_memory, state.config.seconds);
+    let best = std::sync::Arc::new(api::BestSeen::default());
+    let seen = best.clone();
     let result = blocking(move |cancel| {
         // The slot is freed when the search has really stopped, not when
         // the request went away.
         let _slot = slot;
+        let report = |p: &search::Progress| seen.see(p);
         let opts = SolveOptions {
             threads: 0,
             listing: Listing::Limit(limit as usize),
@@ -108,6 +106,7 @@ pub(crate) async fn solve(state: Shared_, body: Body) -> ApiResult {
             // This request's guard counts what it adds, not the games and
             // other requests the server holds (those have their own caps).
             memory_held: search::memory::resident_bytes().unwrap_or(0),
+            progress: Some(&report),
             cancel: Some(cancel),
             seconds: Some(seconds),
             ..Default::default()
@@ -115,7 +114,7 @@ pub(crate) async fn solve(state: Shared_, body: Body) -> ApiResult {
         search::solve(&board, rules, &opts)
     })
     .await?;
-    let doc = api::solve_answer(result, rules, &board, threads(), &memory_words(max_memory))?;
+    let doc = api::solve_answer(result, rules, &board, threads(), best.get())?;
     Ok(Json(doc).into_response())
 }
 

@@ -11,7 +11,7 @@
 //! slot and stops when the stream is dropped (the client hung up or
 //! pressed Stop) or its time runs out.
 
-use super::api::{memory_words, read, threads, ApiResult, CancelOnDrop, Shared_, Slot};
+use super::api::{read, threads, ApiResult, CancelOnDrop, Shared_, Slot};
 use crate::api::{self, AnalyzeRequest, SolveRequest};
 use crate::game::Analysis;
 use crate::search::{self, Listing, Progress, SolveOptions};
@@ -45,7 +45,9 @@ pub(crate) async fn solve_stream(state: Shared_, body: Body) -> ApiResult {
         let _slot = slot;
         let started = Instant::now();
         let progress_tx = tx.clone();
-        let report = move |p: &Progress| {
+        let best = api::BestSeen::default();
+        let report = |p: &Progress| {
+            best.see(p);
             // One event per bucket: the reports from inside a bucket are
             // for the command line's bar.
             if p.within.is_some() {
@@ -69,7 +71,7 @@ pub(crate) async fn solve_stream(state: Shared_, body: Body) -> ApiResult {
             ..Default::default()
         };
         let result = search::solve(&board, rules, &opts);
-        match api::solve_answer(result, rules, &board, threads(), &memory_words(max_memory)) {
+        match api::solve_answer(result, rules, &board, threads(), best.get()) {
             Ok(doc) => Message::Result(doc),
             Err(e) => Message::Error(e.doc()),
         }

@@ -90,7 +90,9 @@ fn route(
             let (rules, board, limit) = req.check()?;
             let started = mancala_sweep::clock::Instant::now();
             let streaming = parts.len() == 3;
+            let best = api::BestSeen::default();
             let report = |p: &Progress| {
+                best.see(p);
                 if streaming && p.within.is_none() {
                     event(&api::progress_json(p, started.elapsed().as_secs_f64()));
                 }
@@ -104,7 +106,7 @@ fn route(
                 ..Default::default()
             };
             let result = search::solve(&board, rules, &opts);
-            api::solve_answer(result, rules, &board, 1, &memory_words())
+            api::solve_answer(result, rules, &board, 1, best.get())
         }
         ("POST", ["api", "analyze"]) | ("POST", ["api", "analyze", "stream"]) => {
             let req: AnalyzeRequest = api::parse(body, BODY_LIMIT)?;
