@@ -87,7 +87,11 @@ fn solve_find_and_replay_output_match_their_schemas() {
 
 #[test]
 fn committed_collections_and_atlas_match_their_schemas() {
-    for file in ["puzzles/avalanche.json", "puzzles/any-hole.json"] {
+    for file in [
+        "puzzles/avalanche.json",
+        "puzzles/any-hole.json",
+        "puzzles/capture.json",
+    ] {
         let doc: Value =
             serde_json::from_str(&std::fs::read_to_string(root().join(file)).unwrap()).unwrap();
         check("puzzles", &doc, file);
