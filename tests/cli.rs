@@ -172,7 +172,7 @@ fn bad_input_is_one_line_with_status_2() {
         ),
         (
             &["puzzles", "check", "/no/such/file.json"],
-            "\"/no/such/file.json\" is neither a file nor a collection name: give a puzzle collection file or one of avalanche, any-hole",
+            "\"/no/such/file.json\" is neither a file nor a collection name: give a puzzle collection file or one of any-hole, avalanche",
         ),
         (&["solve", "--threads", "0"], "0 is not in 1..=256"),
         (&["solve", "--limit", "-1"], "'-1'"),

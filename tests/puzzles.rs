@@ -472,11 +472,11 @@ fn committed_collections_by_name_outside_a_clone() {
     assert!(out.is_empty());
     assert_eq!(
         err,
-        "error: \"avalanche.json\" is neither a file nor a collection name: give a puzzle collection file or one of avalanche, any-hole\n"
+        "error: \"avalanche.json\" is neither a file nor a collection name: give a puzzle collection file or one of any-hole, avalanche\n"
     );
     let (code, _, err) = run(&["puzzles", "check", "kalah"], "");
     assert_eq!(code, 2);
-    assert!(err.contains("one of avalanche, any-hole"), "{err}");
+    assert!(err.contains("one of any-hole, avalanche"), "{err}");
     // A bad id names the command that lists the ids.
     let (code, _, err) = run(&["puzzles", "show", "any-hole", "nope"], "");
     assert_eq!(code, 2, "{err}");

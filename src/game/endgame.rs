@@ -170,15 +170,18 @@ impl Endgame {
     }
 
     pub(super) fn new(pits: usize, max_stones: u32) -> Endgame {
+        Endgame::new_until(pits, max_stones, &AtomicBool::new(false)).expect("not cancelled")
+    }
+
+    /// [`Endgame::new`], or `None` when `cancel` is raised while its values
+    /// are set to unknown (a second for each few gigabytes).
+    pub(super) fn new_until(pits: usize, max_stones: u32, cancel: &AtomicBool) -> Option<Endgame> {
         let ranks = Ranks::new(pits, max_stones);
         let total = ranks.offset[max_stones as usize + 1];
-        Endgame {
+        Some(Endgame {
             ranks,
-            values: huge_vec(total as usize, &AtomicBool::new(false), || {
-                AtomicI8::new(UNKNOWN)
-            })
-            .expect("not cancelled"),
-        }
+            values: huge_vec(total as usize, cancel, || AtomicI8::new(UNKNOWN))?,
+        })
     }
 
     #[cfg(test)]
@@ -794,8 +797,17 @@ impl EndgameDb {
             let (db, h) = EndgameDb::read(path, rules, n, stones, memory_cap)?;
             (db, Some(h.stones))
         } else {
+            let Some(fresh) = Endgame::new_until(2 * n, stones, cancel) else {
+                // Stopped while its values were set to unknown.
+                return Ok(EndgameBuild {
+                    resumed_from: None,
+                    stones: None,
+                    positions: 0,
+                    complete: false,
+                });
+            };
             let db = EndgameDb {
-                db: Arc::new(Endgame::new(2 * n, stones)),
+                db: Arc::new(fresh),
                 rules,
                 n,
                 stones: 0,

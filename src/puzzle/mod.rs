@@ -383,14 +383,13 @@ pub fn load(path: &Path) -> Result<Collection, FileError> {
     })
 }
 
-/// The collections committed with the crate (`puzzles/*.json`), by the
-/// name the command line knows them by (the file's stem), embedded so that
-/// an installed binary has them without a clone: `puzzles list avalanche`
-/// and `serve` read no file for them.
-const COMMITTED: [(&str, &str); 2] = [
-    ("avalanche", include_str!("../../puzzles/avalanche.json")),
-    ("any-hole", include_str!("../../puzzles/any-hole.json")),
-];
+// The collections committed with the crate (`puzzles/*.json`), by the
+// name the command line knows them by (the file's stem), in name order:
+// `const COMMITTED: [(&str, &str); N]`, written by `build.rs` from the
+// folder, embedded so that an installed binary has them without a clone
+// (`puzzles list avalanche` and `serve` read no file for them), and every
+// collection added to the folder is built in with no list to edit.
+include!(concat!(env!("OUT_DIR"), "/committed_puzzles.rs"));
 
 /// The names of the committed collections, in the order [`committed`]
 /// gives them.
@@ -403,7 +402,7 @@ pub fn committed() -> std::result::Result<Vec<Collection>, String> {
     COMMITTED.iter().map(|(_, text)| parse(text)).collect()
 }
 
-/// The committed collection called `name` (`avalanche`, `any-hole`), or
+/// The committed collection called `name` (`avalanche`, `any-hole`, ...), or
 /// `None` when no collection has that name.
 pub fn committed_named(name: &str) -> Option<std::result::Result<Collection, String>> {
     COMMITTED
