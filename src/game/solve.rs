@@ -1254,7 +1254,7 @@ impl Solver {
         let s = stones(pos, n);
         if let Some(db) = &self.endgame {
             if s <= db.ranks.max_stones {
-                return self.endgame_value(pos, s);
+                return self.endgame_value(pos, s, cancel);
             }
         }
         if depth == 0 {
@@ -1517,12 +1517,20 @@ impl Solver {
     }
 
     /// The exact value of a position with few stones, from the database.
-    fn endgame_value(&mut self, pos: &Cells, total: u32) -> i32 {
+    fn endgame_value(&mut self, pos: &Cells, total: u32, cancel: &AtomicBool) -> i32 {
         let n = self.n;
         let db = self.endgame.as_deref().expect("endgame database");
         let r = db.rank_cells(pos, n, total);
         match db.values[r].load(Ordering::Relaxed) {
-            UNKNOWN => db.fill_cells(pos, r, n, self.rules),
+            UNKNOWN => match db.fill_cells(pos, r, n, self.rules, cancel) {
+                Some(v) => v,
+                None => {
+                    // Stopped inside the fill: the search's value is
+                    // dropped as for any stop.
+                    self.stopped = true;
+                    0
+                }
+            },
             v => v as i32,
         }
     }
