@@ -5,9 +5,15 @@ use serde_json::Value;
 
 /// Run `mancala-sweep ARGS` with `stdin`; returns (exit code, stdout, stderr).
 fn run_with(args: &[&str], stdin: &str) -> (i32, String, String) {
+    run_env(args, stdin, &[])
+}
+
+/// [`run_with`] with the environment variables `env` set.
+fn run_env(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> (i32, String, String) {
     let out = Command::cargo_bin("mancala-sweep")
         .unwrap()
         .args(args)
+        .envs(env.iter().copied())
         .write_stdin(stdin)
         .output()
         .unwrap();
@@ -35,18 +41,7 @@ fn hinted(out: &str) -> bool {
 /// [`run_with`] with progress as plain lines on stderr
 /// (`MANCALA_SWEEP_PROGRESS=lines`), as a terminal would show it.
 fn run_showing_progress(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let out = Command::cargo_bin("mancala-sweep")
-        .unwrap()
-        .args(args)
-        .env("MANCALA_SWEEP_PROGRESS", "lines")
-        .write_stdin(stdin)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    run_env(args, stdin, &[("MANCALA_SWEEP_PROGRESS", "lines")])
 }
 
 #[test]

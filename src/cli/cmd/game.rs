@@ -162,6 +162,19 @@ fn picks_count(picks: u64) -> String {
     }
 }
 
+/// How far an analysis got, for a progress line (`game analyze`'s and a
+/// hint's): its depth, the turns proved and the best so far, then ` | `.
+fn analysis_status(a: &Analysis) -> String {
+    format!(
+        "depth {} | {} of {} turns proved | best {} {} | ",
+        a.depth,
+        a.proved(),
+        a.turns.len(),
+        picks_text(&a.turns[0].picks),
+        turn_value_text(&a.turns[0]),
+    )
+}
+
 /// `game analyze`'s table unless `--table` says otherwise: the web's.
 use mancala_sweep::api::ANALYZE_TABLE;
 
@@ -181,12 +194,8 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     let spinner = Spinner::new(args.quiet.quiet);
     let report = |a: &Analysis| {
         spinner.set(format!(
-            "analysing: depth {} | {} of {} turns proved | best {} {} | {:.1} s",
-            a.depth,
-            a.proved(),
-            a.turns.len(),
-            picks_text(&a.turns[0].picks),
-            turn_value_text(&a.turns[0]),
+            "analysing: {}{:.1} s",
+            analysis_status(a),
             a.elapsed.as_secs_f64()
         ))
     };
@@ -596,16 +605,7 @@ fn hint_waiting(s: &mut GameSession) -> Result<Option<Analysis>, GameError> {
     }
     .fit_to(st.rules(), st.pits_per_side(), st.stones_in_pits());
     let latest = Mutex::new(String::new());
-    let report = |a: &Analysis| {
-        *latest.lock().expect("not poisoned") = format!(
-            "depth {} | {} of {} turns proved | best {} {} | ",
-            a.depth,
-            a.proved(),
-            a.turns.len(),
-            picks_text(&a.turns[0].picks),
-            turn_value_text(&a.turns[0]),
-        )
-    };
+    let report = |a: &Analysis| *latest.lock().expect("not poisoned") = analysis_status(a);
     let status = |t: f64| {
         format!(
             "looking for a hint: {}{t:.1} s of {HINT_SECONDS:.0} s",
