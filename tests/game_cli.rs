@@ -5,9 +5,15 @@ use serde_json::Value;
 
 /// Run `mancala-sweep ARGS` with `stdin`; returns (exit code, stdout, stderr).
 fn run_with(args: &[&str], stdin: &str) -> (i32, String, String) {
+    run_env(args, stdin, &[])
+}
+
+/// [`run_with`] with the environment variables `env` set.
+fn run_env(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> (i32, String, String) {
     let out = Command::cargo_bin("mancala-sweep")
         .unwrap()
         .args(args)
+        .envs(env.iter().copied())
         .write_stdin(stdin)
         .output()
         .unwrap();
@@ -20,6 +26,22 @@ fn run_with(args: &[&str], stdin: &str) -> (i32, String, String) {
 
 fn run(args: &[&str]) -> (i32, String, String) {
     run_with(args, "")
+}
+
+/// True when `out` holds a hint of `game play`: a whole turn from the
+/// analysis, with its value, not the computer's own choice.
+fn hinted(out: &str) -> bool {
+    out.lines().any(|l| {
+        l.contains("Hint: ")
+            && l.ends_with(" s of analysis, not the computer's level.")
+            && !l.contains("would play")
+    })
+}
+
+/// [`run_with`] with progress as plain lines on stderr
+/// (`MANCALA_SWEEP_PROGRESS=lines`), as a terminal would show it.
+fn run_showing_progress(args: &[&str], stdin: &str) -> (i32, String, String) {
+    run_env(args, stdin, &[("MANCALA_SWEEP_PROGRESS", "lines")])
 }
 
 #[test]
@@ -118,7 +140,7 @@ fn game_play_takes_picks_hints_undo_and_explains_bad_entries() {
         out.contains("You: pit 3 (4 stones) → your store: free turn"),
         "{out}"
     );
-    assert!(out.contains("Hint: greedy would play"), "{out}");
+    assert!(hinted(&out), "{out}");
     assert!(out.contains("Taken back."), "{out}");
     assert!(out.contains("Nothing to take back."), "{out}");
     assert!(out.contains("Game left at turn 1."), "{out}");
@@ -465,14 +487,14 @@ fn game_play_takes_a_whole_turn_on_a_line_and_words_in_any_case() {
         "{out}"
     );
     assert!(!out.contains("You: pit 2"), "{out}");
-    assert!(out.contains("Hint: greedy would play"), "{out}");
+    assert!(hinted(&out), "{out}");
     assert!(out.contains("Game left at turn 3."), "{out}");
     // H, Undo and Quit in capitals, on one line with a pick.
     let (code, out, _) = run_with(&["game", "play", "--level", "easy"], "3 UNDO H\nQuit\n");
     assert_eq!(code, 0);
     assert!(out.contains("You: pit 3"), "{out}");
     assert!(out.contains("Taken back."), "{out}");
-    assert!(out.contains("Hint: greedy would play"), "{out}");
+    assert!(hinted(&out), "{out}");
     assert!(out.contains("Game left at turn 1."), "{out}");
     assert!(!out.contains("is not a pit number"), "{out}");
 }
@@ -544,4 +566,84 @@ fn game_analyze_follow_keeps_the_game_typed_in() {
         .find(|l| l.starts_with("Best turn for the game: tap "))
         .unwrap();
     assert!(best_line.contains("(exact)"), "{best_line}");
+}
+
+/// Issue 32, item 3: `game solve` said nothing while it worked, although
+/// `-q` promises to silence its progress; now a line tells the bounds of the
+/// value so far, the picks searched and the seconds.
+#[test]
+fn game_solve_shows_the_bounds_while_it_works() {
+    let (code, _, err) =
+        run_showing_progress(&["game", "solve", "--pits", "4", "--stones", "3"], "");
+    assert_eq!(code, 0, "{err}");
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("solving to the end of the game: the value is between"))
+        .unwrap_or_else(|| panic!("no progress line: {err}"));
+    assert!(line.contains(" picks | ") && line.ends_with(" s"), "{line}");
+    let (_, _, quiet) =
+        run_showing_progress(&["game", "solve", "--pits", "4", "--stones", "3", "-q"], "");
+    assert!(!quiet.contains("solving"), "{quiet}");
+}
+
+/// Issue 32, item 3: the computer's turn and a hint were silent waits (80 s
+/// on avalanche 6x4 at `hard`); both show a line of progress now, the
+/// computer's with the depth its search reached.
+#[test]
+fn game_play_shows_the_computer_thinking_and_the_hint_being_looked_for() {
+    let (code, out, err) = run_showing_progress(
+        &[
+            "game", "play", "--level", "hard", "--first", "computer", "--pits", "4", "--stones",
+            "3",
+        ],
+        "hint\nquit\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("the computer (mtdf:12) is thinking: ")),
+        "{err}"
+    );
+    assert!(
+        err.lines().any(|l| l.starts_with("looking for a hint: ")),
+        "{err}"
+    );
+    assert!(hinted(&out), "{out}");
+}
+
+/// Issue 32, item 4: `easy`'s hint came from the greedy player it plays
+/// with. Hints come from the analysis, whatever the level: on 4 pits of 2
+/// stones every turn is proved within the hint's time, so the hint is a
+/// best turn of `game solve`'s value.
+#[test]
+fn a_hint_is_the_best_turn_for_the_game_at_any_level() {
+    let (_, solved, _) = run(&[
+        "game", "solve", "--pits", "4", "--stones", "2", "--json", "-q",
+    ]);
+    let v: Value = serde_json::from_str(&solved).unwrap();
+    let value = v["value"].as_i64().unwrap();
+    let words = if value > 0 {
+        format!("wins by {value} (exact)")
+    } else if value < 0 {
+        format!("loses by {} (exact)", -value)
+    } else {
+        "a draw (exact)".to_string()
+    };
+    for level in ["easy", "medium", "hard"] {
+        let (code, out, err) = run_with(
+            &[
+                "game", "play", "--level", level, "--pits", "4", "--stones", "2",
+            ],
+            "h\nq\n",
+        );
+        assert_eq!(code, 0, "{err}");
+        let hint = out
+            .lines()
+            .find(|l| l.contains("Hint: "))
+            .unwrap_or_else(|| panic!("no hint: {out}"));
+        assert!(
+            hint.contains(&words),
+            "{level}: {hint} (game solve: {value})"
+        );
+    }
 }

@@ -18,6 +18,8 @@ struct Stopped {
     code: i32,
     out: String,
     err: Vec<String>,
+    /// From the signal to the exit.
+    took: Duration,
 }
 
 /// Start the binary with progress as lines, wait for a stderr line that
@@ -82,6 +84,7 @@ fn stop_when(
         .status()
         .unwrap();
     assert!(status.success());
+    let signalled = std::time::Instant::now();
     let mut out = String::new();
     child
         .stdout
@@ -90,9 +93,15 @@ fn stop_when(
         .read_to_string(&mut out)
         .unwrap();
     let code = child.wait().unwrap().code().unwrap_or(-1);
+    let took = signalled.elapsed();
     reader.join().unwrap();
     err.extend(rx.try_iter());
-    Stopped { code, out, err }
+    Stopped {
+        code,
+        out,
+        err,
+        took,
+    }
 }
 
 #[test]
@@ -269,6 +278,45 @@ fn game_solve_stopped_by_sigterm_says_the_bounds_it_knows() {
     let v: serde_json::Value = serde_json::from_str(&s.out).unwrap();
     assert_eq!(v["complete"], false);
     assert!(v["lower"].as_i64().unwrap() < v["upper"].as_i64().unwrap());
+    assert!(
+        s.err
+            .iter()
+            .any(|l| l.starts_with("interrupted: the value is between")),
+        "{:?}",
+        s.err
+    );
+}
+
+/// Issue 32, item 7: 16 pits a side were refused for "a transposition
+/// table of 21091731189 bytes" that was really the endgame database filled
+/// on demand (`--table` changed nothing); now the database is sized to fit
+/// the cap, the solve runs, and Ctrl-C stops it within a second.
+#[test]
+fn game_solve_on_a_wide_board_fits_its_database_to_the_cap_and_stops_at_once() {
+    let s = stop_when(
+        "INT",
+        &[
+            "game",
+            "solve",
+            "--pits",
+            "16",
+            "--stones",
+            "4",
+            "--table",
+            "1M",
+            "--max-memory",
+            "1G",
+        ],
+        None,
+        // Under way: the search has counted picks.
+        |l| l.contains(" picks | ") && !l.contains("| 0 picks"),
+    );
+    assert_eq!(s.code, 130, "{:?}", s.err);
+    assert!(
+        s.took < Duration::from_secs(2),
+        "{:?} from Ctrl-C to the exit",
+        s.took
+    );
     assert!(
         s.err
             .iter()

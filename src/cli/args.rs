@@ -518,7 +518,7 @@ pub enum PuzzlesCommand {
 /// `puzzles list`.
 #[derive(Args, Debug)]
 pub struct ListArgs {
-    /// A puzzle collection: a JSON file, or the name of one built in (avalanche, any-hole).
+    /// A puzzle collection: a JSON file, or the name of one built in (every file of the repository's puzzles/ folder, by its name without .json: avalanche, any-hole, ...).
     #[arg(value_name = "COLLECTION")]
     pub file: PathBuf,
     /// `--json`.
@@ -566,7 +566,7 @@ pub struct GenerateArgs {
 /// `puzzles check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// A puzzle collection: a JSON file, or the name of one built in (avalanche, any-hole).
+    /// A puzzle collection: a JSON file, or the name of one built in (every file of the repository's puzzles/ folder, by its name without .json: avalanche, any-hole, ...).
     #[arg(value_name = "COLLECTION")]
     pub file: PathBuf,
     /// Seconds one solve may take.
@@ -580,7 +580,7 @@ pub struct CheckArgs {
 /// `puzzles show`.
 #[derive(Args, Debug)]
 pub struct ShowArgs {
-    /// A puzzle collection: a JSON file, or the name of one built in (avalanche, any-hole).
+    /// A puzzle collection: a JSON file, or the name of one built in (every file of the repository's puzzles/ folder, by its name without .json: avalanche, any-hole, ...).
     #[arg(value_name = "COLLECTION")]
     pub file: PathBuf,
     /// The puzzle's id.
@@ -596,7 +596,7 @@ pub struct ShowArgs {
 /// `puzzles play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// A puzzle collection: a JSON file, or the name of one built in (avalanche, any-hole).
+    /// A puzzle collection: a JSON file, or the name of one built in (every file of the repository's puzzles/ folder, by its name without .json: avalanche, any-hole, ...).
     #[arg(value_name = "COLLECTION")]
     pub file: PathBuf,
     /// The puzzle to start with [default: the first]; the others follow in file order.

@@ -251,31 +251,31 @@ impl Spinner {
     }
 }
 
-/// A spinner with the seconds so far while the program thinks in an
-/// interactive command (the computer's turn, a hint), on stderr when it is
-/// a terminal; cleared when dropped. A wait of many seconds then shows that
-/// the program is working, and for how long.
-pub struct Waiting(ProgressBar);
-
-impl Waiting {
-    /// Start it with `message`.
-    pub fn new(message: &str) -> Waiting {
-        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
-        if std::io::stderr().is_terminal() {
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
-                    .expect("valid template"),
-            );
-            bar.set_message(message.to_string());
-            bar.set_draw_target(ProgressDrawTarget::stderr());
-            bar.enable_steady_tick(Duration::from_millis(120));
-        }
-        Waiting(bar)
-    }
-}
-
-impl Drop for Waiting {
-    fn drop(&mut self) {
-        self.0.finish_and_clear();
-    }
+/// Runs `work` on this thread while a [`Spinner`] on stderr shows what
+/// `status` says, asked four times a second with the seconds so far (unless
+/// `quiet`): every wait that can pass a second (the computer's turn, a
+/// hint, a whole-game solve) shows that the program works, how far it got
+/// and for how long, instead of a silent terminal.
+pub fn thinking<T>(
+    quiet: bool,
+    status: &(dyn Fn(f64) -> String + Sync),
+    work: impl FnOnce() -> T,
+) -> T {
+    let spinner = Spinner::new(quiet);
+    let started = Instant::now();
+    let done = AtomicBool::new(false);
+    let out = std::thread::scope(|scope| {
+        let shower = scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                spinner.set(status(started.elapsed().as_secs_f64()));
+                std::thread::park_timeout(Duration::from_millis(250));
+            }
+        });
+        let out = work();
+        done.store(true, Ordering::Relaxed);
+        shower.thread().unpark();
+        out
+    });
+    spinner.finish();
+    out
 }

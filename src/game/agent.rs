@@ -20,7 +20,7 @@
 
 use crate::game::endgame::EndgameDb;
 use crate::game::error::GameError;
-use crate::game::solve::{SolveOptions, Solver};
+use crate::game::solve::{SolveOptions, SolveWatch, Solver};
 use crate::game::state::{GameState, PickOutcome, Side};
 use crate::rules::Pit;
 use rand::{Rng, SeedableRng};
@@ -28,6 +28,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// The random generator of every agent: seedable and the same everywhere.
 pub type Rng64 = rand_pcg::Pcg64;
@@ -45,6 +46,11 @@ pub trait Agent: Send {
     fn choose_until(&mut self, state: &GameState, cancel: &AtomicBool) -> Vec<Pit> {
         let _ = cancel;
         self.choose(state)
+    }
+    /// How far the agent's search has got, for a progress line while it
+    /// chooses; `None` for agents whose turn is quick.
+    fn watch(&self) -> Option<Arc<SolveWatch>> {
+        None
     }
 }
 
@@ -539,6 +545,9 @@ impl Agent for SolverAgent {
     }
     fn choose_until(&mut self, state: &GameState, cancel: &AtomicBool) -> Vec<Pit> {
         self.solver.best_turn(state, self.depth, cancel).1
+    }
+    fn watch(&self) -> Option<Arc<SolveWatch>> {
+        Some(self.solver.watch())
     }
 }
 

@@ -170,15 +170,18 @@ impl Endgame {
     }
 
     pub(super) fn new(pits: usize, max_stones: u32) -> Endgame {
+        Endgame::new_until(pits, max_stones, &AtomicBool::new(false)).expect("not cancelled")
+    }
+
+    /// [`Endgame::new`], or `None` when `cancel` is raised while its values
+    /// are set to unknown (a second for each few gigabytes).
+    pub(super) fn new_until(pits: usize, max_stones: u32, cancel: &AtomicBool) -> Option<Endgame> {
         let ranks = Ranks::new(pits, max_stones);
         let total = ranks.offset[max_stones as usize + 1];
-        Endgame {
+        Some(Endgame {
             ranks,
-            values: huge_vec(total as usize, &AtomicBool::new(false), || {
-                AtomicI8::new(UNKNOWN)
-            })
-            .expect("not cancelled"),
-        }
+            values: huge_vec(total as usize, cancel, || AtomicI8::new(UNKNOWN))?,
+        })
     }
 
     #[cfg(test)]
@@ -198,11 +201,18 @@ impl Endgame {
     }
 
     /// [`Endgame::fill`] for a position as the search holds it.
-    pub(super) fn fill_cells(&self, cells: &Cells, r: usize, n: usize, rules: Rules) -> i32 {
+    pub(super) fn fill_cells(
+        &self,
+        cells: &Cells,
+        r: usize,
+        n: usize,
+        rules: Rules,
+        cancel: &AtomicBool,
+    ) -> Option<i32> {
         let mut pits = [0u8; CYCLE_CAP];
         pits[..n].copy_from_slice(&cells[..n]);
         pits[n..2 * n].copy_from_slice(&cells[n + 1..=2 * n]);
-        self.fill(&pits, r, n, rules)
+        self.fill(&pits, r, n, rules, cancel)
     }
 
     /// Exact future value of the position whose pits (mover's n, then the
@@ -398,7 +408,8 @@ impl Endgame {
                         r += 1;
                     }
                     for (pr, plan) in &batch {
-                        self.finish(plan, *pr, n, rules);
+                        // Stopped, the loop above ends at its next chunk.
+                        let _ = self.finish(plan, *pr, n, rules, cancel);
                     }
                 }
             }
@@ -417,10 +428,24 @@ impl Endgame {
     }
 
     /// The value of the position `pits` of rank `r`, its children loaded
-    /// together (see [`Endgame::build`]); written to the database.
-    pub(super) fn fill(&self, pits: &[u8; CYCLE_CAP], r: usize, n: usize, rules: Rules) -> i32 {
+    /// together (see [`Endgame::build`]); written to the database. `None`
+    /// when `cancel` was raised first: on a wide board one fill can visit
+    /// millions of positions (seconds), and a stop must be heard within
+    /// them. Only finished values are written, so a stopped fill leaves
+    /// the database right.
+    pub(super) fn fill(
+        &self,
+        pits: &[u8; CYCLE_CAP],
+        r: usize,
+        n: usize,
+        rules: Rules,
+        cancel: &AtomicBool,
+    ) -> Option<i32> {
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
         let plan = self.plan(pits, n, rules, false);
-        self.finish(&plan, r, n, rules)
+        self.finish(&plan, r, n, rules, cancel)
     }
 
     /// The children of `pits` played and ranked, their values not yet
@@ -456,7 +481,14 @@ impl Endgame {
     /// The value of the position planned in `plan`, of rank `r`: its
     /// children's values loaded (the unknown ones filled first), written
     /// to the database.
-    fn finish(&self, plan: &Plan, r: usize, n: usize, rules: Rules) -> i32 {
+    fn finish(
+        &self,
+        plan: &Plan,
+        r: usize,
+        n: usize,
+        rules: Rules,
+        cancel: &AtomicBool,
+    ) -> Option<i32> {
         let kids = &plan.kids[..plan.count];
         let mut vals = [0i8; crate::rules::MAX_PITS_PER_SIDE];
         for (v, k) in vals.iter_mut().zip(kids) {
@@ -466,7 +498,7 @@ impl Endgame {
         for (&v, &(cr, gain, free, from)) in vals.iter().zip(kids) {
             let v = if v == UNKNOWN {
                 match Endgame::child(&plan.ring, from as usize, n, rules) {
-                    Ok((child, ..)) => self.fill(&child, cr, n, rules),
+                    Ok((child, ..)) => self.fill(&child, cr, n, rules, cancel)?,
                     Err(_) => unreachable!("played the same pick before"),
                 }
             } else {
@@ -475,7 +507,7 @@ impl Endgame {
             best = best.max(if free { gain + v } else { gain - v });
         }
         self.values[r].store(best as i8, Ordering::Relaxed);
-        best
+        Some(best)
     }
 
     /// The pick from `from` on `ring` (the mover's pits, an empty store,
@@ -794,8 +826,17 @@ impl EndgameDb {
             let (db, h) = EndgameDb::read(path, rules, n, stones, memory_cap)?;
             (db, Some(h.stones))
         } else {
+            let Some(fresh) = Endgame::new_until(2 * n, stones, cancel) else {
+                // Stopped while its values were set to unknown.
+                return Ok(EndgameBuild {
+                    resumed_from: None,
+                    stones: None,
+                    positions: 0,
+                    complete: false,
+                });
+            };
             let db = EndgameDb {
-                db: Arc::new(Endgame::new(2 * n, stones)),
+                db: Arc::new(fresh),
                 rules,
                 n,
                 stones: 0,

@@ -42,13 +42,16 @@ pub enum GameError {
     #[error("level {0:?} is not known: use easy, medium, hard or perfect")]
     Level(String),
 
-    /// The solver's transposition table would pass the memory cap.
-    #[error(
-        "a transposition table of {requested} bytes would exceed the memory cap of {cap} bytes: raise the cap or ask for a smaller table"
-    )]
+    /// The solver's transposition table and endgame database together
+    /// would pass the memory cap. Both are named: on a wide board the
+    /// database can be the larger part, and a message about the table alone
+    /// sent people to `--table`, which could not help.
+    #[error("{}", too_large(*table, *endgame, *cap))]
     TableTooLarge {
-        /// Bytes the table would take.
-        requested: u64,
+        /// Bytes the transposition table would take.
+        table: u64,
+        /// Bytes the endgame database would take (0: none).
+        endgame: u64,
         /// The cap in force.
         cap: u64,
     },
@@ -213,4 +216,18 @@ pub enum MatchError {
         /// The most allowed.
         max: u32,
     },
+}
+
+/// The words of [`GameError::TableTooLarge`].
+fn too_large(table: u64, endgame: u64, cap: u64) -> String {
+    if endgame == 0 {
+        format!(
+            "a transposition table of {table} bytes would exceed the memory cap of {cap} bytes: raise the cap or ask for a smaller table"
+        )
+    } else {
+        format!(
+            "a transposition table of {table} bytes and an endgame database of {endgame} bytes ({} in all) would exceed the memory cap of {cap} bytes: raise the cap or ask for a smaller table or database",
+            table + endgame
+        )
+    }
 }

@@ -6,12 +6,15 @@
 //! moves) are written once.
 
 use crate::game::agent::{Agent, AgentSpec};
+use crate::game::analyze::{analyze, Analysis, Budget, Report};
 use crate::game::endgame::EndgameDb;
 use crate::game::error::{GameError, PickRefusal};
+use crate::game::solve::{SolveOptions, SolveWatch};
 use crate::game::state::{GameState, PickOutcome, Side};
 use crate::rules::pick::PickTrace;
 use crate::rules::Pit;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// One pick played, for people: the pit (as the picker numbers it), what
 /// the pick did, and how it ended.
@@ -199,6 +202,44 @@ impl GameSession {
             return Err(GameError::Stopped);
         }
         Ok(picks)
+    }
+
+    /// The best rest of the person's turn by [`analyze`] within `budget`,
+    /// with the solver's options `opts` and this game's endgame database:
+    /// every whole turn ranked for the game, exact where proved. Hints come
+    /// from this analysis, not from the computer's level (the `easy`
+    /// computer's own choice is weak advice), and a budget keeps a hint's
+    /// wait to a stated time on any board. Marks the game as helped; `None`
+    /// when it is not the person's turn.
+    pub fn hint_analysis(
+        &mut self,
+        opts: &SolveOptions,
+        budget: Budget,
+        cancel: &AtomicBool,
+        report: Option<Report<'_>>,
+    ) -> Result<Option<Analysis>, GameError> {
+        if !self.persons_turn() {
+            return Ok(None);
+        }
+        self.helped = true;
+        let a = analyze(
+            &self.state,
+            opts,
+            self.endgame.as_ref(),
+            budget,
+            cancel,
+            report,
+        )?;
+        if a.cancelled && a.turns.iter().all(|t| !t.exact) && a.depth == 0 {
+            return Err(GameError::Stopped);
+        }
+        Ok(Some(a))
+    }
+
+    /// How far the computer's search has got while it chooses its turn
+    /// (`mtdf` and `perfect` agents), for a progress line.
+    pub fn computer_watch(&self) -> Option<Arc<SolveWatch>> {
+        self.computer.watch()
     }
 
     /// The seed the computer's agent was built with.

@@ -159,7 +159,7 @@ impl SolveOptions {
         for i in 0..b {
             positions = positions * (a - i) / (i + 1);
             if positions > 1 << 60 {
-                return self;
+                return self.fit_endgame(rules, n);
             }
         }
         if rules.scope == Scope::Any {
@@ -167,9 +167,34 @@ impl SolveOptions {
         }
         let bytes = (2 * positions * ENTRY_BYTES as u128).min(u64::MAX as u128) as u64;
         self.table_bytes = self.table_bytes.min(bytes.max(2 * ENTRY_BYTES));
+        self.fit_endgame(rules, n)
+    }
+
+    /// These options with the endgame database filled on demand
+    /// ([`SolveOptions::endgame_stones`]) lowered, a stone at a time, until
+    /// it takes no more than the larger of the table and
+    /// [`ENDGAME_ON_DEMAND_BYTES`], and the table and database together fit
+    /// [`SolveOptions::memory_cap`]. Its size grows with the board as
+    /// C(2n + stones, stones): 12 stones are 2.7 MB on 6 pits a side but
+    /// 5.6 GB on 14 and 21 GB on 16, which would be refused for the cap (or
+    /// take seconds to zero) although a smaller database does the same
+    /// job. Only ever lowers `endgame_stones`.
+    fn fit_endgame(mut self, rules: Rules, n: usize) -> SolveOptions {
+        let most = self.table_bytes.max(ENDGAME_ON_DEMAND_BYTES);
+        while self.endgame_stones > 0
+            && (Endgame::bytes(2 * n, Solver::endgame_stones(rules, &self)) > most
+                || Solver::bytes(rules, n, &self) > self.memory_cap)
+        {
+            self.endgame_stones -= 1;
+        }
         self
     }
 }
+
+/// The most bytes [`SolveOptions::fit_to`] gives the endgame database filled
+/// on demand when the table is smaller: 12 stones of 10 pits a side (225 MB)
+/// fit, larger boards get fewer stones.
+pub const ENDGAME_ON_DEMAND_BYTES: u64 = 256 << 20;
 
 /// What the solver found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -274,6 +299,68 @@ pub struct Solver {
     /// Where a search stops by itself as if cancelled: an analysis with a
     /// budget of time or of nodes (nodes for runs that must repeat exactly).
     limits: Limits,
+    /// What the search has done so far, for another thread to show; the
+    /// calling thread's alone (helpers have none).
+    watch: Option<Arc<SolveWatch>>,
+}
+
+/// How far a running search has got, read by another thread for a progress
+/// line: a whole-game solve or a deep agent's turn can take minutes, and a
+/// line that only counts seconds does not say whether it is near its end.
+/// Written where the search checks its cancel flag (every 4,096 picks) and
+/// after each pass of MTD(f), so it costs the search nothing it would
+/// notice.
+#[derive(Debug, Default)]
+pub struct SolveWatch {
+    picks: AtomicU64,
+    depth: std::sync::atomic::AtomicU32,
+    lower: std::sync::atomic::AtomicI32,
+    upper: std::sync::atomic::AtomicI32,
+    passes: AtomicU64,
+}
+
+/// A reading of a [`SolveWatch`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WatchReading {
+    /// Picks searched by the current call.
+    pub picks: u64,
+    /// Turns ahead of the last finished pass ([`None`]: to the end of the
+    /// game), or `None` with no pass finished yet (then see `passes`).
+    pub depth: Option<u32>,
+    /// Bounds of the last finished pass, relative to the stores of the
+    /// position that pass searched (the root's, in [`Solver::solve`]).
+    pub lower: i32,
+    /// See `lower`.
+    pub upper: i32,
+    /// Passes of MTD(f) finished so far in the current call.
+    pub passes: u64,
+}
+
+impl SolveWatch {
+    /// What the search has done so far.
+    pub fn read(&self) -> WatchReading {
+        let depth = self.depth.load(Ordering::Relaxed);
+        WatchReading {
+            picks: self.picks.load(Ordering::Relaxed),
+            depth: (depth != TO_THE_END as u32).then_some(depth),
+            lower: self.lower.load(Ordering::Relaxed),
+            upper: self.upper.load(Ordering::Relaxed),
+            passes: self.passes.load(Ordering::Relaxed),
+        }
+    }
+
+    fn begin(&self) {
+        self.picks.store(0, Ordering::Relaxed);
+        self.passes.store(0, Ordering::Relaxed);
+    }
+
+    fn pass(&self, depth: u8, lo: i32, hi: i32, picks: u64) {
+        self.depth.store(depth as u32, Ordering::Relaxed);
+        self.lower.store(lo, Ordering::Relaxed);
+        self.upper.store(hi, Ordering::Relaxed);
+        self.picks.store(picks, Ordering::Relaxed);
+        self.passes.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 /// A search's own stopping point beside the cancel flag, checked where the
@@ -494,13 +581,25 @@ impl Solver {
             opts.endgame_build = false;
         }
         let endgame_stones = Solver::endgame_stones(rules, &opts);
-        let requested = Solver::bytes(rules, n, &opts) + file_db.map_or(0, EndgameDb::bytes);
-        if requested > opts.memory_cap {
+        let endgame = Endgame::bytes(2 * n, endgame_stones) + file_db.map_or(0, EndgameDb::bytes);
+        let table_bytes = Solver::bytes(rules, n, &opts) - Endgame::bytes(2 * n, endgame_stones);
+        if table_bytes + endgame > opts.memory_cap {
             return Err(GameError::TableTooLarge {
-                requested,
+                table: table_bytes,
+                endgame,
                 cap: opts.memory_cap,
             });
         }
+        // Zeroing a database of gigabytes takes seconds: a stop is heard
+        // during it as during the table's.
+        let on_demand = match file_db {
+            Some(_) => None,
+            None if endgame_stones > 0 => match Endgame::new_until(2 * n, endgame_stones, cancel) {
+                Some(db) => Some(Arc::new(db)),
+                None => return Ok(None),
+            },
+            None => None,
+        };
         let any_bits = if rules.scope == Scope::Any { 16 } else { 0 };
         let (table, buckets) = match CompactTable::layout(rules, n, &opts) {
             Some((entries, key_bits, index_bits)) => (
@@ -538,12 +637,13 @@ impl Solver {
             stopped: false,
             endgame: match file_db {
                 Some(db) => Some(db.db.clone()),
-                None => (endgame_stones > 0).then(|| Arc::new(Endgame::new(2 * n, endgame_stones))),
+                None => on_demand,
             },
             endgame_whole: file_db.is_some(),
             helper: 0,
             etc_stones: opts.etc_stones as i32,
             limits: Limits::NONE,
+            watch: Some(Arc::default()),
             opts,
         }))
     }
@@ -755,6 +855,12 @@ impl Solver {
         self.nodes >= self.limits.nodes || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
+    /// What the search of the current call has done so far, readable from
+    /// another thread while it runs.
+    pub fn watch(&self) -> Arc<SolveWatch> {
+        self.watch.clone().unwrap_or_default()
+    }
+
     /// Nodes (picks) searched by the last call.
     pub fn nodes(&self) -> u64 {
         self.nodes
@@ -793,6 +899,9 @@ impl Solver {
     /// Solve `state` exactly (or until `cancel` is set).
     pub fn solve(&mut self, state: &GameState, cancel: &AtomicBool) -> SolveResult {
         let t0 = Instant::now();
+        if let Some(w) = &self.watch {
+            w.begin();
+        }
         self.nodes = 0;
         self.stopped = false;
         let base = state.mover_minus_opponent();
@@ -834,8 +943,12 @@ impl Solver {
             // The value is proved: the line that shows it follows from the
             // table's exact bounds, past any budget (the cancel flag still
             // stops it), so that a proved value always comes with its turn.
+            // Its searches of later positions do not report to the watch,
+            // which keeps the root's bounds.
             let limits = std::mem::replace(&mut self.limits, Limits::NONE);
+            let watch = self.watch.take();
             let pv = self.principal_variation(state, cancel);
+            self.watch = watch;
             self.limits = limits;
             pv
         } else {
@@ -887,6 +1000,7 @@ impl Solver {
                 etc_stones: self.etc_stones,
                 // Helpers stop when this thread does.
                 limits: Limits::NONE,
+                watch: None,
             })
             .collect();
         let done = AtomicBool::new(false);
@@ -934,6 +1048,9 @@ impl Solver {
                 hi = g;
             } else {
                 lo = g;
+            }
+            if let Some(w) = &self.watch {
+                w.pass(depth, lo, hi, self.nodes);
             }
         }
         (g, (lo, hi))
@@ -1123,6 +1240,11 @@ impl Solver {
     ) -> i32 {
         let n = self.n;
         self.nodes += 1;
+        if self.nodes & 0xfff == 0 {
+            if let Some(w) = &self.watch {
+                w.picks.store(self.nodes, Ordering::Relaxed);
+            }
+        }
         if self.nodes & 0xfff == 0 && (cancel.load(Ordering::Relaxed) || self.past_limits()) {
             self.stopped = true;
         }
@@ -1132,7 +1254,7 @@ impl Solver {
         let s = stones(pos, n);
         if let Some(db) = &self.endgame {
             if s <= db.ranks.max_stones {
-                return self.endgame_value(pos, s);
+                return self.endgame_value(pos, s, cancel);
             }
         }
         if depth == 0 {
@@ -1395,12 +1517,20 @@ impl Solver {
     }
 
     /// The exact value of a position with few stones, from the database.
-    fn endgame_value(&mut self, pos: &Cells, total: u32) -> i32 {
+    fn endgame_value(&mut self, pos: &Cells, total: u32, cancel: &AtomicBool) -> i32 {
         let n = self.n;
         let db = self.endgame.as_deref().expect("endgame database");
         let r = db.rank_cells(pos, n, total);
         match db.values[r].load(Ordering::Relaxed) {
-            UNKNOWN => db.fill_cells(pos, r, n, self.rules),
+            UNKNOWN => match db.fill_cells(pos, r, n, self.rules, cancel) {
+                Some(v) => v,
+                None => {
+                    // Stopped inside the fill: the search's value is
+                    // dropped as for any stop.
+                    self.stopped = true;
+                    0
+                }
+            },
             v => v as i32,
         }
     }
@@ -1494,6 +1624,18 @@ pub fn solve_with(
     db: Option<&EndgameDb>,
     cancel: &AtomicBool,
 ) -> Result<SolveResult, GameError> {
+    solve_watched(state, opts, db, cancel, None)
+}
+
+/// [`solve_with`], reporting how far it got through `watch` (when given)
+/// for another thread to show while it runs.
+pub fn solve_watched(
+    state: &GameState,
+    opts: &SolveOptions,
+    db: Option<&EndgameDb>,
+    cancel: &AtomicBool,
+    watch: Option<Arc<SolveWatch>>,
+) -> Result<SolveResult, GameError> {
     let t0 = Instant::now();
     let (rules, n) = (state.rules(), state.pits_per_side());
     let solver = match db {
@@ -1515,6 +1657,9 @@ pub fn solve_with(
             cancelled: true,
         });
     };
+    if let Some(w) = watch {
+        solver.watch = Some(w);
+    }
     Ok(solver.solve(state, cancel))
 }
 

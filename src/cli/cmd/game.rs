@@ -5,7 +5,7 @@ use crate::cli::args::{
     FirstArg, GameAnalyzeArgs, GameEndgameArgs, GameMatchArgs, GamePlayArgs, GameSolveArgs,
     RuleArgs, SolverArgs, GAME_RULES,
 };
-use crate::cli::progress::{Counter, Spinner, Waiting};
+use crate::cli::progress::{thinking, Counter, Spinner};
 use crate::cli::signal::{exit_on_first_ctrl_c, INTERRUPTED};
 use crate::cli::words::{rules_label, CliError};
 use mancala_sweep::format::game::{
@@ -19,12 +19,13 @@ use mancala_sweep::format::{
 use mancala_sweep::game::matches::{self, MatchOptions, MatchRecord};
 use mancala_sweep::game::{
     solve, AgentSpec, Analysis, Budget, EndgameDb, GameError, GameSession, GameState, Level,
-    PickOutcome, Played, Side, SolveOptions,
+    PickOutcome, Played, Side, SolveOptions, SolveWatch, WatchReading,
 };
 use mancala_sweep::rules::{Board, Pit, Preset};
 use mancala_sweep::search::default_max_memory;
 use std::io::{BufRead, Write};
-use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 
 /// The start of a game from the rule and board flags; [`GAME_RULES`]
 /// (kalah) unless the flags say otherwise.
@@ -102,10 +103,18 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
             state.stones_in_pits()
         );
     }
-    let r = {
-        let _wait = (!args.quiet.quiet).then(|| Waiting::new("solving…"));
-        solve::solve_with(&state, &opts, db.as_ref(), &INTERRUPTED)?
-    };
+    let watch = Arc::new(SolveWatch::default());
+    let (base, stones) = (state.mover_minus_opponent(), state.stones_in_pits() as i32);
+    let status = |t: f64| solving_status(&watch.read(), base, stones, t);
+    let r = thinking(args.quiet.quiet, &status, || {
+        solve::solve_watched(
+            &state,
+            &opts,
+            db.as_ref(),
+            &INTERRUPTED,
+            Some(Arc::clone(&watch)),
+        )
+    })?;
     let out = if args.json.json {
         serde_json::to_string(&GameSolveJson::new(&state, &r, opts.table_bytes)).expect("json")
             + "\n"
@@ -123,6 +132,47 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
         });
     }
     Ok(out)
+}
+
+/// The progress line of a whole-game solve: the bounds of the value so far
+/// (from the position's stores, as the answer gives it), the passes of
+/// MTD(f) that narrowed them, the picks searched and the seconds.
+fn solving_status(w: &WatchReading, base: i32, stones: i32, seconds: f64) -> String {
+    let (lo, hi) = if w.passes == 0 {
+        (-stones, stones)
+    } else {
+        (w.lower, w.upper)
+    };
+    format!(
+        "solving to the end of the game: the value is between {:+} and {:+} after {} pass{} | {} picks | {seconds:.1} s",
+        base + lo,
+        base + hi,
+        w.passes,
+        if w.passes == 1 { "" } else { "es" },
+        picks_count(w.picks)
+    )
+}
+
+/// A count of picks for a progress line: `830`, `12.4 k`, `3.1 M`.
+fn picks_count(picks: u64) -> String {
+    match picks {
+        p if p < 10_000 => p.to_string(),
+        p if p < 1_000_000 => format!("{:.1} k", p as f64 / 1e3),
+        p => format!("{:.1} M", p as f64 / 1e6),
+    }
+}
+
+/// How far an analysis got, for a progress line (`game analyze`'s and a
+/// hint's): its depth, the turns proved and the best so far, then ` | `.
+fn analysis_status(a: &Analysis) -> String {
+    format!(
+        "depth {} | {} of {} turns proved | best {} {} | ",
+        a.depth,
+        a.proved(),
+        a.turns.len(),
+        picks_text(&a.turns[0].picks),
+        turn_value_text(&a.turns[0]),
+    )
 }
 
 /// `game analyze`'s table unless `--table` says otherwise: the web's.
@@ -144,12 +194,8 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     let spinner = Spinner::new(args.quiet.quiet);
     let report = |a: &Analysis| {
         spinner.set(format!(
-            "analysing: depth {} | {} of {} turns proved | best {} {} | {:.1} s",
-            a.depth,
-            a.proved(),
-            a.turns.len(),
-            picks_text(&a.turns[0].picks),
-            turn_value_text(&a.turns[0]),
+            "analysing: {}{:.1} s",
+            analysis_status(a),
             a.elapsed.as_secs_f64()
         ))
     };
@@ -481,12 +527,14 @@ fn one_word(
             return Ok(Said::Quit);
         }
         "h" | "hint" => match hint_waiting(s) {
-            Ok(picks) => writeln!(
+            Ok(Some(a)) => writeln!(
                 out,
-                "Hint: {} would play {}.",
-                s.agent(),
-                picks_text(&picks)
+                "Hint: play {}: {}; from {:.1} s of analysis, not the computer's level.",
+                picks_text(&a.turns[0].picks),
+                turn_value_text(&a.turns[0]),
+                a.elapsed.as_secs_f64()
             )?,
+            Ok(None) => writeln!(out, "No hint: it is not your turn.")?,
             Err(e) => writeln!(out, "No hint: {e}")?,
         },
         "u" | "undo" => {
@@ -539,10 +587,58 @@ fn one_word(
     Ok(Said::Next)
 }
 
-/// A hint, with a spinner while it is looked for.
-fn hint_waiting(s: &mut GameSession) -> Result<Vec<Pit>, GameError> {
-    let _wait = Waiting::new("looking for a hint…");
-    s.hint()
+/// The time a hint may take in `game play`, in seconds: the budget of the
+/// analysis behind it (`game analyze`'s, with its table), whatever the
+/// computer's level. Within it the analysis proves every turn of small
+/// positions and ranks the rest by a deep estimate.
+pub const HINT_SECONDS: f64 = 2.0;
+
+/// A hint from [`GameSession::hint_analysis`] within [`HINT_SECONDS`], with
+/// a progress line while it is looked for.
+fn hint_waiting(s: &mut GameSession) -> Result<Option<Analysis>, GameError> {
+    let st = s.state();
+    let opts = SolveOptions {
+        table_bytes: ANALYZE_TABLE,
+        memory_cap: default_max_memory(),
+        threads: rayon::current_num_threads() as u32,
+        ..SolveOptions::default()
+    }
+    .fit_to(st.rules(), st.pits_per_side(), st.stones_in_pits());
+    let latest = Mutex::new(String::new());
+    let report = |a: &Analysis| *latest.lock().expect("not poisoned") = analysis_status(a);
+    let status = |t: f64| {
+        format!(
+            "looking for a hint: {}{t:.1} s of {HINT_SECONDS:.0} s",
+            latest.lock().expect("not poisoned")
+        )
+    };
+    let never = AtomicBool::new(false);
+    thinking(false, &status, || {
+        s.hint_analysis(&opts, Budget::Seconds(HINT_SECONDS), &never, Some(&report))
+    })
+}
+
+/// The progress line of the computer's turn: its agent, the depth of its
+/// deepest pass so far and the picks searched, when its agent searches.
+fn computer_status(
+    spec: AgentSpec,
+    watch: Option<&(Arc<SolveWatch>, WatchReading)>,
+    seconds: f64,
+) -> String {
+    let Some((w, start)) = watch else {
+        return format!("the computer ({spec}) is thinking: {seconds:.1} s");
+    };
+    let r = w.read();
+    let depth = match (r.passes > start.passes, r.depth, spec) {
+        (false, _, _) => String::new(),
+        (true, None, _) => "searching to the end of the game | ".into(),
+        (true, Some(d), AgentSpec::Mtdf(of)) => format!("depth {d} of {of} | "),
+        (true, Some(d), _) => format!("depth {d} | "),
+    };
+    format!(
+        "the computer ({spec}) is thinking: {depth}{} picks | {seconds:.1} s",
+        picks_count(r.picks.saturating_sub(start.picks))
+    )
 }
 
 /// The note that the words after a refused one are not played.
@@ -592,10 +688,14 @@ fn play_loop(
             break;
         }
         if !s.persons_turn() {
-            let turn = {
-                let _wait = Waiting::new("the computer is thinking…");
-                s.computer_turn().map_err(std::io::Error::other)?
-            };
+            let watch = s.computer_watch().map(|w| {
+                let start = w.read();
+                (w, start)
+            });
+            let spec = s.agent();
+            let status = |t: f64| computer_status(spec, watch.as_ref(), t);
+            let turn =
+                thinking(false, &status, || s.computer_turn()).map_err(std::io::Error::other)?;
             for p in &turn {
                 say_pick(out, p, s.person(), n)?;
             }
