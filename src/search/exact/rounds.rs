@@ -95,7 +95,7 @@ struct At {
     store: usize,
     /// Positions expanded beyond those of the tally.
     more: u64,
-    /// The search's own count of the bytes it holds (see [`Search::held`]).
+    /// Bytes held (see [`Search::at`]).
     memory: u64,
     disk: Option<DiskUse>,
 }
@@ -124,7 +124,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             let fail = |e: SpillFail, tally: &Tally, frontier: &S| match e {
                 SpillFail::Overflow => Fail::Overflow,
                 e => {
-                    let at = self.at(store, 0, memory, frontier, opts);
+                    let at = self.at(store, memory, frontier, opts);
                     Fail::Spill(e, Box::new(self.progress(&at, tally)))
                 }
             };
@@ -141,7 +141,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 .next_wave(&mut taking)
                 .map_err(|e| fail(e, &tally, frontier))?
             {
-                let at = self.at(store, 0, memory, frontier, opts);
+                let at = self.at(store, memory, frontier, opts);
                 if !S::ON_DISK {
                     self.room(nodes.len(), successors_per_node, &at, &tally, opts)?;
                 }
@@ -195,16 +195,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                     break;
                 }
             }
-            // A bucket cut short by a stop or the memory guard is not
-            // recorded: a store on disk keeps its checkpoint of the bucket
-            // before, and a resume does this one again.
-            let at = self.at(store, 0, memory, frontier, opts);
-            if let Some(cause) = stop.cause() {
-                return Err(Fail::Stopped(cause, Box::new(self.progress(&at, &tally))));
-            }
-            if stop.memory_tripped() {
-                return Err(Fail::Memory(Box::new(self.progress(&at, &tally))));
-            }
+            self.cut_short(stop, &self.at(store, memory, frontier, opts), &tally)?;
             if nodes_in > 0 {
                 successors_per_node = pushed as f64 / nodes_in as f64;
             }
@@ -218,7 +209,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 kept += level.memory();
             }
             memory = frontier.memory() + bucket_bytes + kept;
-            let at = self.at(store, 0, memory, frontier, opts);
+            let at = self.at(store, memory, frontier, opts);
             let progress = Progress {
                 left: self.left(&tally.by_store, store, None),
                 ..self.progress(&at, &tally)
@@ -228,14 +219,12 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         Counted::new(tally.ended, tally.by_store, levels)
     }
 
-    /// Where bucket `store` stands, `more` positions beyond the tally
-    /// expanded, for a report: the bytes held are the search's own count (`memory`) in
-    /// memory, and the process's for a store on disk, whose own count is
-    /// only its buffer.
+    /// Where bucket `store` stands, for a report: the bytes held are the
+    /// search's own count (`memory`) in memory, and the process's for a
+    /// store on disk, whose own count is only its buffer.
     fn at<S: Store<K, C>>(
         &self,
         store: usize,
-        more: u64,
         memory: u64,
         frontier: &S,
         opts: &SolveOptions,
@@ -247,10 +236,23 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         };
         At {
             store,
-            more,
+            more: 0,
             memory,
             disk: frontier.disk(),
         }
+    }
+
+    /// The error for a bucket cut short by a stop or the memory guard,
+    /// which is not recorded: a store on disk keeps its checkpoint of the
+    /// bucket before, and a resume does this one again.
+    fn cut_short(&self, stop: &Stop, at: &At, tally: &Tally) -> Result<(), Fail> {
+        if let Some(cause) = stop.cause() {
+            return Err(Fail::Stopped(cause, Box::new(self.progress(at, tally))));
+        }
+        if stop.memory_tripped() {
+            return Err(Fail::Memory(Box::new(self.progress(at, tally))));
+        }
+        Ok(())
     }
 
     /// The progress at `at` after `tally`.
