@@ -2,15 +2,15 @@
 //! expanded once in parallel chunks, successors pushed to higher buckets
 //! and finished turns counted by final store.
 //!
-//! One [`Search::step`] (take, expand, push) serves the search, the
-//! listing tests and the benchmarks' [`super::bench::Bucket`], so the loop
-//! is written once.
+//! The loop over the buckets is [`super::rounds`]; this file expands one
+//! bucket ([`Search::expand_bucket`]) and files what it produced
+//! ([`Search::file`]). [`Search::step`] does both for one bucket alone,
+//! for the listing tests and the benchmarks' [`super::bench::Bucket`].
 
 use super::key::Key;
 use super::level::Level;
-use super::store::{Count, Entry, Nodes, Run, Store};
-use super::{Fail, Phase, Progress, Search, SolveOptions, Within, WITHIN_MIN, WITHIN_STEPS};
-use crate::clock::Instant;
+use super::store::{Count, Entry, Frontier, Nodes, Run, Store};
+use super::{Fail, Search, WITHIN_MIN, WITHIN_STEPS};
 use crate::rules::PickEnd;
 use crate::search::control::Stop;
 use crate::search::kernel::packed::{self, Packed};
@@ -344,14 +344,41 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             .collect()
     }
 
-    /// Take bucket `store`, ask `room` whether its expansion fits (it gets
-    /// the bucket's size), expand it and push its successors: the bucket
+    /// File what the chunks of `expanded` produced: their successors
+    /// pushed into `frontier`, the path counts of the turns they ended
+    /// added to `ended` (by final store); the successors pushed.
+    pub(super) fn file<S: Store<K, C>>(
+        &self,
+        expanded: Vec<Expanded<K, C>>,
+        frontier: &mut S,
+        ended: &mut [u128],
+    ) -> Result<u64, Fail> {
+        let mut pushed = 0;
+        for chunk in expanded {
+            if chunk.overflow {
+                return Err(Fail::Overflow);
+            }
+            for (total, c) in ended.iter_mut().zip(chunk.ended) {
+                *total = total.checked_add(c).ok_or(Fail::Overflow)?;
+            }
+            for (s, run) in chunk.runs {
+                pushed += run.entries().len() as u64;
+                frontier.push(s, run);
+            }
+        }
+        Ok(pushed)
+    }
+
+    /// One bucket of the forward pass alone, for the listing tests and
+    /// the benchmarks: take bucket `store` whole from an in-memory
+    /// `frontier`, ask `room` whether its expansion fits (it gets the
+    /// bucket's size), expand it and push its successors: the bucket
     /// (deduplicated, in key order), the path counts of the turns it
     /// ended, by final store, and the successors pushed; `None` for an
-    /// empty bucket.
-    pub(super) fn step<S: Store<K, C>>(
+    /// empty bucket. The search itself runs [`Search::count`].
+    pub(super) fn step(
         &self,
-        frontier: &mut S,
+        frontier: &mut Frontier<K, C>,
         store: usize,
         stop: &Stop,
         tick: Option<Tick>,
@@ -362,126 +389,10 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             return Ok(None);
         }
         room(bucket.len())?;
-        let mut pushed = 0;
         let mut ended = vec![0u128; self.max_store + 1];
-        for chunk in self.expand_bucket(&bucket, store, stop, tick) {
-            if chunk.overflow {
-                return Err(Fail::Overflow);
-            }
-            for (s, c) in chunk.ended.into_iter().enumerate() {
-                ended[s] = ended[s].checked_add(c).ok_or(Fail::Overflow)?;
-            }
-            for (s, run) in chunk.runs {
-                pushed += run.entries().len() as u64;
-                frontier.push(s, run);
-            }
-        }
+        let expanded = self.expand_bucket(&bucket, store, stop, tick);
+        let pushed = self.file(expanded, frontier, &mut ended)?;
         Ok(Some((bucket, ended, pushed)))
-    }
-
-    /// The forward pass over every bucket of `frontier`: counts, and each
-    /// bucket's keys when `keep_levels` (for the listing).
-    pub(super) fn count<S: Store<K, C>>(
-        &self,
-        frontier: &mut S,
-        keep_levels: bool,
-        opts: &SolveOptions,
-        stop: &Stop,
-    ) -> Result<Counted<K>, Fail> {
-        let start_store = self.start.store() as usize;
-        let mut kept = 0u64;
-        let mut ended = vec![0u128; self.max_store + 1];
-        let mut levels: Vec<Level<K>> = (0..=self.max_store).map(|_| Level::default()).collect();
-        let mut positions = 0u64;
-        let mut sizes = vec![0u64; self.max_store + 1];
-        let mut memory = frontier.memory();
-        // Until a bucket is measured: one successor a pit in scope.
-        let mut successors_per_node = self.scope.len() as f64;
-        for (store, level) in levels.iter_mut().enumerate().skip(start_store) {
-            let began = Instant::now();
-            let best = ended.iter().rposition(|&c| c > 0).map(|b| b as u32);
-            let within = |done: u64, of: u64| {
-                if let Some(report) = opts.progress {
-                    let within = Within {
-                        done,
-                        of,
-                        seconds: began.elapsed().as_secs_f64(),
-                    };
-                    report(&Progress {
-                        phase: Phase::Forward,
-                        store,
-                        max_store: self.max_store,
-                        positions: positions + done,
-                        memory,
-                        best,
-                        within: Some(within),
-                        disk: None,
-                        left: self.left(&sizes, store, Some(within)),
-                    });
-                }
-            };
-            // No callback, no counting inside the bucket.
-            let tick = opts.progress.map(|_| &within as Tick);
-            // The memory guard before the expansion: what the search and
-            // the process hold now, plus the successors this bucket will
-            // push at the last bucket's rate (with a quarter more for the
-            // copies made while they are filed). Checking only after it
-            // let a run pass its limit by half.
-            let room = |nodes: usize| {
-                let need = (nodes as f64 * successors_per_node * 1.25) as u64
-                    * size_of::<Entry<K, C>>() as u64;
-                let held = memory.max(crate::search::memory::resident_above(opts.memory_held));
-                if held.saturating_add(need) > opts.max_memory {
-                    return Err(Fail::Memory(Box::new(Progress {
-                        phase: Phase::Forward,
-                        store,
-                        max_store: self.max_store,
-                        positions,
-                        memory: held,
-                        best,
-                        within: None,
-                        disk: None,
-                        left: None,
-                    })));
-                }
-                Ok(())
-            };
-            let Some((bucket, by_store, pushed)) = self.step(frontier, store, stop, tick, &room)?
-            else {
-                continue;
-            };
-            successors_per_node = pushed as f64 / bucket.len() as f64;
-            positions += bucket.len() as u64;
-            sizes[store] = bucket.len() as u64;
-            for (total, c) in ended.iter_mut().zip(by_store) {
-                *total = total.checked_add(c).ok_or(Fail::Overflow)?;
-            }
-            let bucket_bytes = bucket.memory();
-            if keep_levels {
-                *level = Level::join(
-                    bucket
-                        .parts()
-                        .par_iter()
-                        .map(|part| Level::from_sorted(part.iter().map(|e| e.0)))
-                        .collect(),
-                );
-                kept += level.memory();
-            }
-            memory = frontier.memory() + bucket_bytes + kept;
-            let progress = Progress {
-                phase: Phase::Forward,
-                store,
-                max_store: self.max_store,
-                positions,
-                memory,
-                best: ended.iter().rposition(|&c| c > 0).map(|b| b as u32),
-                within: None,
-                disk: None,
-                left: self.left(&sizes, store, None),
-            };
-            self.checkpoint(opts, stop, progress)?;
-        }
-        Counted::new(ended, sizes, levels)
     }
 }
 

@@ -33,13 +33,14 @@
 //! common boards run on the narrowest types.
 
 //!
-//! The code follows the passes: `forward` (expanding buckets into a
-//! `store::Store`), `backward` (the good nodes), `listing` (the walk
-//! that emits lines); `key`, `level` and `store` are the data they
-//! share. The forward pass has two more drivers around the same bucket
-//! expansion: `spilled` (the frontier on disk, with checkpoints) and
-//! [`cluster`] (timely-dataflow workers that each own a share of every
-//! bucket, over processes and machines).
+//! The code follows the passes: `rounds` (the forward pass's one loop
+//! over the buckets of a `store::Store`, in memory or on disk), `forward`
+//! (expanding a bucket and filing its successors), `backward` (the good
+//! nodes), `listing` (the walk that emits lines); `key`, `level` and
+//! `store` are the data they share. `spilled` opens the store on disk
+//! (or resumes it) for the same loop, and [`cluster`] runs the same
+//! bucket expansion on timely-dataflow workers that each own a share of
+//! every bucket, over processes and machines.
 
 pub(crate) mod backward;
 #[doc(hidden)]
@@ -50,6 +51,7 @@ pub(crate) mod forward;
 pub(crate) mod key;
 pub(crate) mod level;
 pub(crate) mod listing;
+pub(crate) mod rounds;
 pub(crate) mod spilled;
 pub(crate) mod store;
 
@@ -519,7 +521,8 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         }
         let listing = opts.listing;
         let keep_levels = listing.max() > 0;
-        let mut counted = self.count(&mut self.seeded(), keep_levels, opts, stop)?;
+        let fresh = rounds::Tally::fresh(self.start.store() as usize, self.max_store);
+        let mut counted = self.count(&mut self.seeded(), fresh, keep_levels, opts, stop)?;
         let best = counted.best;
         let optimal = if keep_levels {
             let good =
@@ -746,17 +749,7 @@ mod tests {
             listing: Listing::Limit(0),
             ..Default::default()
         };
-        let progress = Progress {
-            phase: Phase::Forward,
-            store: first,
-            max_store: search.max_store,
-            positions: 1,
-            memory: 0,
-            best: None,
-            within: None,
-            disk: None,
-            left: None,
-        };
+        let progress = Progress::forward(first, search.max_store, 1, &[], 0);
         assert!(matches!(
             search.checkpoint(&opts, &stop, progress),
             Err(Fail::Memory(_))

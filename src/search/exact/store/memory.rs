@@ -29,7 +29,8 @@
 //! are the same for any `--threads`.
 
 use super::super::key::{bits_needed, Key};
-use super::Store;
+use super::disk::SpillFail;
+use super::{Store, Wave};
 use rayon::prelude::*;
 use std::ops::Range;
 
@@ -473,12 +474,26 @@ pub(crate) fn merge_in_place<K: Key, C: Count>(
     Ok(out)
 }
 
+/// The in-memory store hands a bucket out in one wave: all of it is in
+/// memory already, and one expansion of the whole bucket balances the
+/// workers best.
 impl<K: Key, C: Count> Store<K, C> for Frontier<K, C> {
+    type Taking = Option<Nodes<K, C>>;
+    const ON_DISK: bool = false;
     fn push(&mut self, store: usize, run: Run<K, C>) {
         Frontier::push(self, store, run)
     }
-    fn take(&mut self, store: usize) -> Result<Nodes<K, C>, Overflow> {
-        Frontier::take(self, store)
+    fn take(&mut self, store: usize) -> Result<Self::Taking, SpillFail> {
+        Ok(Some(Frontier::take(self, store)?))
+    }
+    fn entries(taking: &Self::Taking) -> u64 {
+        taking.as_ref().map_or(0, |nodes| nodes.len() as u64)
+    }
+    fn next_wave(&mut self, taking: &mut Self::Taking) -> Result<Option<Wave<K, C>>, SpillFail> {
+        Ok(taking.take().map(|nodes| {
+            let entries = nodes.len() as u64;
+            (nodes, entries)
+        }))
     }
     fn memory(&self) -> u64 {
         Frontier::memory(self)

@@ -2,24 +2,69 @@
 //!
 //! The forward pass only pushes runs of successors into a store bucket and
 //! takes a whole bucket back, deduplicated and in key order, when every
-//! bucket below it is done. [`Store`] is that interface, so that a store
-//! that spills runs to disk can sit next to the in-memory one ([`memory`])
-//! without the passes changing.
+//! bucket below it is done. [`Store`] is that interface, and both stores
+//! implement it: the in-memory one ([`memory`]) and the one that spills runs
+//! to disk ([`disk`]), so that one round driver
+//! ([`super::rounds`]) runs the forward pass over either.
 
 pub(crate) mod disk;
 pub(crate) mod memory;
 
 pub(crate) use memory::{Count, Entry, Frontier, Nodes, Overflow, Run};
 
+use self::disk::SpillFail;
 use super::key::Key;
+use super::rounds::Tally;
+use super::DiskUse;
 
-/// A frontier: runs of `(key, path count)` filed by store value.
+/// A wave of a bucket: its nodes, deduplicated and in key order, and the
+/// entries (before deduplication) they were merged from.
+pub(crate) type Wave<K, C> = (Nodes<K, C>, u64);
+
+/// A frontier: runs of `(key, path count)` filed by store value, taken
+/// back a bucket at a time in *waves* (one for the in-memory store; as
+/// many as keep a wave's nodes and successors within the buffer for the
+/// store on disk, whose buckets may not fit in memory).
 pub(crate) trait Store<K: Key, C: Count> {
+    /// A bucket being taken.
+    type Taking;
+    /// True for a store on disk. It bounds its own memory (it writes its
+    /// buffer out past a budget), so the guard before a bucket, which
+    /// asks whether the bucket's successors fit in memory, is not for it:
+    /// a bucket larger than memory is what it is for. And it records every
+    /// bucket in its checkpoint, an empty one too, so that a resume knows
+    /// where to start.
+    const ON_DISK: bool;
     /// File a run of successors for bucket `store`.
     fn push(&mut self, store: usize, run: Run<K, C>);
-    /// Take bucket `store`, deduplicated (path counts of equal keys added)
-    /// and in key order; `Overflow` when a sum does not fit `C`.
-    fn take(&mut self, store: usize) -> Result<Nodes<K, C>, Overflow>;
-    /// Bytes the store holds now.
+    /// Start taking bucket `store`.
+    fn take(&mut self, store: usize) -> Result<Self::Taking, SpillFail>;
+    /// Entries of the bucket being taken (before deduplication).
+    fn entries(taking: &Self::Taking) -> u64;
+    /// The next wave of the bucket, after the waves before it; `None` when
+    /// the bucket is done. A path count that does not fit `C` is
+    /// [`SpillFail::Overflow`].
+    fn next_wave(&mut self, taking: &mut Self::Taking) -> Result<Option<Wave<K, C>>, SpillFail>;
+    /// Bytes the store holds in memory now.
     fn memory(&self) -> u64;
+    /// Called after the successors of a wave are pushed: a store on disk
+    /// writes its buffer out here when it holds more than its budget.
+    fn relieve(&mut self) -> Result<(), SpillFail> {
+        Ok(())
+    }
+    /// The checkpoint hook, called once every bucket below `tally.next` is
+    /// done (the last when `done`): a store on disk records `tally` there,
+    /// so that the same search resumes from it, and frees the bucket taken.
+    fn checkpoint(
+        &mut self,
+        _taken: Self::Taking,
+        _tally: &Tally,
+        _done: bool,
+    ) -> Result<(), SpillFail> {
+        Ok(())
+    }
+    /// The run files of a store on disk, for the progress line.
+    fn disk(&self) -> Option<DiskUse> {
+        None
+    }
 }

@@ -1,0 +1,874 @@
+//! The search on timely-dataflow (the `cluster` feature): the workers'
+//! rounds, their exchange of successors and summaries, and the setup and
+//! failures of timely itself. See the parent module for how it works.
+
+use super::quiet::{lost_messages, quiet_timely_panics, StdoutToStderr};
+use super::{Cluster, Traffic};
+use crate::rules::{Board, Rules};
+use crate::search::control::Stop;
+use crate::search::error::{SearchError, StopCause};
+use crate::search::exact::forward::Counted;
+use crate::search::exact::forward::Expanded;
+use crate::search::exact::key::Key;
+use crate::search::exact::level::Level;
+use crate::search::exact::rounds::Tally;
+use crate::search::exact::store::disk::{Checkpoint, Spill, SpillFail};
+use crate::search::exact::store::memory::{Count, Frontier, Run};
+use crate::search::exact::store::{Entry, Store};
+use crate::search::exact::{Fail, Progress, Search, SolveOptions};
+use crate::search::kernel::Plan;
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use timely::container::CapacityContainerBuilder;
+use timely::dataflow::channels::pact::{Exchange, Pipeline};
+use timely::dataflow::operators::generic::Operator;
+use timely::dataflow::operators::vec::Broadcast;
+use timely::dataflow::operators::{Input, Probe};
+use timely::dataflow::{InputHandle, ProbeHandle};
+
+/// The worker that owns a key: a fixed mix of its bits (the same on every
+/// machine), modulo the workers.
+#[inline]
+fn owner(key: u128, peers: usize) -> usize {
+    let mut h = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+    // splitmix64's finaliser: every key bit reaches the low bits.
+    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^= h >> 31;
+    (h % peers as u64) as usize
+}
+
+/// A batch of successors for one worker: `(worker, bucket, coded entries)`.
+type Batch = (u32, u32, Vec<u8>);
+
+/// One worker's account of a round, broadcast to every worker.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Summary {
+    /// The round, as the timely time it was sent at.
+    round: u64,
+    /// The worker that sent it.
+    worker: u64,
+    /// Positions this worker expanded in the round.
+    positions: u64,
+    /// Path counts of the turns they ended, by final store.
+    ended: Vec<u128>,
+    /// 1: cancelled here; 2: this process's time budget ran out.
+    stop: u8,
+    /// The time budget, for the message.
+    seconds: f64,
+    /// This process holds more than its memory limit.
+    memory: bool,
+    /// A path count overflowed `u128`.
+    overflow: bool,
+    /// Bytes of memory this process holds (resident).
+    resident: u64,
+    /// Traffic sent this round: all, to other processes, entries.
+    sent: (u64, u64, u64),
+    /// In the first round: the bucket this worker's checkpoint resumes at.
+    resume: Option<u64>,
+    /// This worker's spill store failed (its own error is kept).
+    failed: bool,
+}
+
+/// Code sorted, deduplicated `entries` as LEB128 key gaps and counts.
+fn encode<'a, K: Key, C: Count>(entries: impl Iterator<Item = &'a Entry<K, C>>, out: &mut Vec<u8>) {
+    let mut prev = 0u128;
+    for &(key, count) in entries {
+        crate::search::exact::store::disk::put_varint(out, key.to_u128() - prev);
+        crate::search::exact::store::disk::put_varint(out, count.into());
+        prev = key.to_u128();
+    }
+}
+
+/// The entries [`encode`] coded; `None` for a damaged batch.
+/// (A count too big for `C` is `None` too: the search then starts
+/// again with `u128` counts.)
+fn decode<K: Key, C: Count>(bytes: &[u8]) -> Option<Vec<Entry<K, C>>> {
+    let mut out = Vec::with_capacity(bytes.len() / 3);
+    let (mut at, mut key) = (0, 0u128);
+    while at < bytes.len() {
+        key = key.checked_add(crate::search::exact::store::disk::get_varint(
+            bytes, &mut at,
+        )?)?;
+        let count = crate::search::exact::store::disk::get_varint(bytes, &mut at)?;
+        out.push((K::from_u128(key), C::from_u128(count)?));
+    }
+    Some(out)
+}
+
+/// Run the forward pass of `board` on the cluster, this process being
+/// `cluster.process`: the answer (every process computes it) and the
+/// traffic, or the error that stopped the cluster.
+pub(in crate::search::exact) fn solve(
+    board: &Board,
+    rules: Rules,
+    plan: Plan,
+    opts: &SolveOptions,
+    cluster: &Cluster,
+    pool: crate::search::control::Pool,
+) -> Result<(crate::search::exact::Solution, Traffic), SearchError> {
+    let config = config(cluster);
+    // The cancel flag and the progress callback belong to the caller's
+    // thread; the workers get a flag of their own, raised from here, and
+    // send progress back over a channel.
+    let cancel = Arc::new(AtomicBool::new(false));
+    let (tell, heard) = mpsc::channel::<Progress>();
+    let pool = Arc::new(pool);
+    let (board, seconds) = (*board, opts.seconds);
+    let max_memory = opts.max_memory;
+    let spill = opts.spill.map(|dir| {
+        (
+            dir.to_path_buf(),
+            opts.spill_buffer.unwrap_or(opts.max_memory / 3),
+            opts.max_disk,
+        )
+    });
+    let (workers, first_worker) = (cluster.workers, cluster.process * cluster.workers);
+    quiet_timely_panics();
+    lost_messages().clear();
+    let worker_cancel = Arc::clone(&cancel);
+    let started = std::time::Instant::now();
+    // Timely prints "awaiting connections" on stdout while the
+    // processes connect, which would spoil a JSON answer there.
+    let to_stderr = StdoutToStderr::new();
+    let guards = timely::execute(config, move |worker| {
+        let is_first = worker.index() == first_worker;
+        let tell = is_first.then(|| tell.clone());
+        let stop = Stop::new(Some(&worker_cancel), seconds);
+        let run = Shared {
+            pool: &pool,
+            stop: &stop,
+            max_memory,
+            workers,
+            tell: tell.as_ref(),
+            spill: spill.as_ref().map(|(d, b, m)| (d.as_path(), *b, *m)),
+        };
+        let bits = crate::search::exact::key::bits_needed(
+            board.stones_in_pits(),
+            2 * board.pits_per_side(),
+        );
+        let narrow = 2 * board.pits_per_side() < 16;
+        match (bits, narrow) {
+            (0..=64, true) => run.counts::<u64, u64, 2>(&board, rules, plan, worker),
+            (0..=64, false) => run.counts::<u64, u64, 5>(&board, rules, plan, worker),
+            (65..=128, true) => run.counts::<u128, u64, 2>(&board, rules, plan, worker),
+            (65..=128, false) => run.counts::<u128, u64, 5>(&board, rules, plan, worker),
+            _ => Err(Fail::KeyTooWide(bits)),
+        }
+    });
+    drop(to_stderr);
+    let result = match guards {
+        Err(e) => {
+            return Err(SearchError::ClusterSetup {
+                message: format!("cannot start the cluster: {e}"),
+            });
+        }
+        Ok(guards) => {
+            relay(&heard, opts, &cancel);
+            // Dropping the guards joins the network threads, which panic
+            // again when a peer is gone.
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || guards.join()))
+        }
+    };
+    let lost_text = || {
+        let texts = lost_messages();
+        texts
+            .iter()
+            .find(|t| t.contains("communication error"))
+            .or(texts.first())
+            .cloned()
+            .unwrap_or_else(|| "a worker thread ended".into())
+    };
+    let mine = match result {
+        Ok(results) => results
+            .into_iter()
+            .next()
+            .expect("every process has a worker"),
+        Err(_) => Err(String::new()),
+    };
+    let outcome = match mine {
+        Ok(outcome) => outcome,
+        Err(_) => {
+            return Err(SearchError::Cluster {
+                message: format!(
+                    "process {} of {}: the cluster stopped after {:.1} s: {}; another process has probably stopped or lost its network (see its own message)",
+                    cluster.process,
+                    cluster.processes(),
+                    started.elapsed().as_secs_f64(),
+                    lost_text()
+                ),
+            })
+        }
+    };
+    outcome.map_err(|fail| crate::search::exact::search_error(fail, &board, rules, opts))
+}
+
+/// Timely's configuration for `cluster`: one thread, the threads of one
+/// process, or processes that connect over the network.
+fn config(cluster: &Cluster) -> timely::Config {
+    timely::Config {
+        communication: if cluster.processes() == 1 && cluster.workers == 1 {
+            timely::CommunicationConfig::Thread
+        } else if cluster.processes() == 1 {
+            timely::CommunicationConfig::Process(cluster.workers)
+        } else {
+            timely::CommunicationConfig::Cluster {
+                threads: cluster.workers,
+                process: cluster.process,
+                addresses: cluster.addresses.clone(),
+                report: false,
+                zerocopy: false,
+            }
+        },
+        worker: timely::WorkerConfig::default(),
+    }
+}
+
+/// On the caller's thread, until the workers end: pass the progress they
+/// send on to the caller's callback, and the caller's cancel flag on to
+/// theirs (`cancel`).
+fn relay(heard: &mpsc::Receiver<Progress>, opts: &SolveOptions, cancel: &AtomicBool) {
+    let stop = Stop::new(opts.cancel, None);
+    loop {
+        match heard.recv_timeout(std::time::Duration::from_millis(100)) {
+            Ok(p) => {
+                if let Some(report) = opts.progress {
+                    report(&p);
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        if stop.cause().is_some() {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// What every worker of a process shares for the run.
+struct Shared<'a> {
+    pool: &'a crate::search::control::Pool,
+    stop: &'a Stop<'a>,
+    max_memory: u64,
+    /// Timely workers in each process: timely numbers them process by
+    /// process, so worker `w` is in process `w / workers`.
+    workers: usize,
+    /// Progress goes back to the caller from the process's first worker.
+    tell: Option<&'a mpsc::Sender<Progress>>,
+    /// `--spill DIR`, the buffer's bytes and `--max-disk`: each worker
+    /// keeps its share in `DIR/worker-I-of-N`, with a checkpoint after
+    /// every round.
+    spill: Option<(&'a Path, u64, u64)>,
+}
+
+/// The error of a worker whose own spill store is fine when another's failed.
+fn other_failed(dir: &Path) -> SpillFail {
+    SpillFail::Io {
+        action: "go on with",
+        path: dir.to_path_buf(),
+        source: std::io::Error::other(
+            "another worker's spill directory failed; see its process's message",
+        ),
+    }
+}
+
+/// A worker's result: the answer and the traffic, or why it stopped.
+type Outcome = Result<(crate::search::exact::Solution, Traffic), Fail>;
+
+/// A worker's share of the frontier, in memory or on disk: any
+/// [`Store`], which the timely operator that receives batches fills.
+type Share<S> = Rc<RefCell<S>>;
+
+/// How a worker's store opened: the checkpoint it resumes from, or
+/// why it could not open (the worker then takes part in the first
+/// round with an empty store in memory, so that every worker learns
+/// of the failure and all stop together), and its directory.
+struct Opened {
+    checkpoint: Option<Checkpoint>,
+    failure: Option<SpillFail>,
+    dir: Option<PathBuf>,
+}
+
+/// One worker's end of the dataflow: its share of the frontier, the
+/// inputs it sends batches and summaries on, what it has heard, and
+/// the round it is in.
+struct Wire<S> {
+    me: usize,
+    peers: usize,
+    share: Share<S>,
+    heard: Rc<RefCell<Vec<Summary>>>,
+    /// A batch that did not decode (or held a count too big for the
+    /// count type) arrived: reported as an overflow.
+    damaged: Rc<RefCell<bool>>,
+    batches: InputHandle<u64, CapacityContainerBuilder<Vec<Batch>>>,
+    summaries: InputHandle<u64, CapacityContainerBuilder<Vec<Summary>>>,
+    probe: ProbeHandle<u64>,
+    /// The round, as the timely time its messages are sent at.
+    time: u64,
+}
+
+impl<S: 'static> Wire<S> {
+    /// Build the dataflow on `worker` around `share`: batches go to the
+    /// worker that owns them (timely's exchange) and into its share;
+    /// summaries go to every worker.
+    fn new<K: Key, C: Count>(
+        worker: &mut timely::worker::Worker,
+        share: S,
+        shifts: Vec<u32>,
+    ) -> Self
+    where
+        S: Store<K, C>,
+    {
+        let share = Rc::new(RefCell::new(share));
+        let heard = Rc::new(RefCell::new(Vec::<Summary>::new()));
+        let damaged = Rc::new(RefCell::new(false));
+        let mut batches = InputHandle::new();
+        let mut summaries = InputHandle::new();
+        let probe = ProbeHandle::new();
+        worker.dataflow::<u64, _, _>(|scope| {
+            let (share, damaged) = (Rc::clone(&share), Rc::clone(&damaged));
+            scope
+                .input_from(&mut batches)
+                .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
+                    Exchange::new(|b: &Batch| b.0 as u64),
+                    "Receive",
+                    move |_, _| {
+                        move |input, _output| {
+                            input.for_each(|_time, data| {
+                                for (_, store, bytes) in data.drain(..) {
+                                    let store = store as usize;
+                                    match decode::<K, C>(&bytes) {
+                                        Some(entries) if store < shifts.len() => share
+                                            .borrow_mut()
+                                            .push(store, Run::new(entries, shifts[store])),
+                                        _ => *damaged.borrow_mut() = true,
+                                    }
+                                }
+                            });
+                        }
+                    },
+                )
+                .probe_with(&probe);
+            let heard = Rc::clone(&heard);
+            scope
+                .input_from(&mut summaries)
+                .broadcast()
+                .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
+                    Pipeline,
+                    "Hear",
+                    move |_, _| {
+                        move |input, _output| {
+                            input.for_each(|_time, data| heard.borrow_mut().extend(data.drain(..)));
+                        }
+                    },
+                )
+                .probe_with(&probe);
+        });
+        Wire {
+            me: worker.index(),
+            peers: worker.peers(),
+            share,
+            heard,
+            damaged,
+            batches,
+            summaries,
+            probe,
+            time: 0,
+        }
+    }
+
+    /// An empty summary of this worker's current round.
+    fn blank(&self, max_store: usize) -> Summary {
+        Summary {
+            round: self.time,
+            worker: self.me as u64,
+            positions: 0,
+            ended: vec![0; max_store + 1],
+            stop: 0,
+            seconds: 0.0,
+            memory: false,
+            overflow: *self.damaged.borrow(),
+            resident: crate::search::memory::resident_bytes().unwrap_or(0),
+            sent: (0, 0, 0),
+            resume: None,
+            failed: false,
+        }
+    }
+
+    /// End the round with this worker's `summary`: send it, advance
+    /// the inputs past the round, work until nothing sent in it is in
+    /// flight anywhere, and return every worker's summary of it. (A
+    /// faster worker's summary of the next round may be here already:
+    /// it passed this round's end before this worker.)
+    fn round(&mut self, summary: Summary, worker: &mut timely::worker::Worker) -> Vec<Summary> {
+        let time = self.time;
+        self.summaries.send(summary);
+        self.batches.advance_to(time + 1);
+        self.summaries.advance_to(time + 1);
+        while self.probe.less_than(&(time + 1)) {
+            worker.step_or_park(Some(std::time::Duration::from_millis(50)));
+        }
+        let mut heard = self.heard.borrow_mut();
+        let (this, later): (Vec<Summary>, _) = heard.drain(..).partition(|s| s.round == time);
+        *heard = later;
+        assert_eq!(this.len(), self.peers, "one summary a worker a round");
+        self.time += 1;
+        this
+    }
+}
+
+impl Shared<'_> {
+    /// The search with `C0` (`u64`) path counts, and again with `u128` when
+    /// one overflows: every worker learns of an overflow in the same
+    /// round (from the summaries), so all start again together, on a
+    /// new dataflow.
+    fn counts<K: Key, C0: Count, const W: usize>(
+        &self,
+        board: &Board,
+        rules: Rules,
+        plan: Plan,
+        worker: &mut timely::worker::Worker,
+    ) -> Outcome {
+        match self.go(Search::<K, C0, W>::new(board, rules, plan), worker) {
+            Err(Fail::Overflow) => self.go(Search::<K, u128, W>::new(board, rules, plan), worker),
+            other => other,
+        }
+    }
+
+    /// Open this worker's share of the frontier (in memory, or on disk
+    /// in `DIR/worker-I-of-N`) and run the search's rounds on it.
+    fn go<K: Key, C: Count, const W: usize>(
+        &self,
+        search: Search<K, C, W>,
+        worker: &mut timely::worker::Worker,
+    ) -> Outcome {
+        let (me, peers) = (worker.index(), worker.peers());
+        let memory = || Frontier::<K, C>::new(search.max_store);
+        let Some((root, buffer, max_disk)) = self.spill else {
+            let opened = Opened {
+                checkpoint: None,
+                failure: None,
+                dir: None,
+            };
+            return self.rounds(&search, memory(), opened, worker);
+        };
+        let path = root.join(format!("worker-{me}-of-{peers}"));
+        let identity = format!("{}; worker {me} of {peers}", search.identity());
+        let opened = |checkpoint, failure| Opened {
+            checkpoint,
+            failure,
+            dir: Some(path.clone()),
+        };
+        match Spill::open(&path, identity, search.shifts.clone(), buffer, max_disk) {
+            Ok((spill, cp)) => self.rounds(&search, spill, opened(cp, None), worker),
+            Err(e) => self.rounds(&search, memory(), opened(None, Some(e)), worker),
+        }
+    }
+
+    /// Build the dataflow around `share` and run the search's rounds:
+    /// the first, in which the workers agree where to start, then one
+    /// a bucket, in which each expands its share and sends the
+    /// successors to their owners, and all sum the round's summaries.
+    fn rounds<K: Key, C: Count, const W: usize, S>(
+        &self,
+        search: &Search<K, C, W>,
+        share: S,
+        opened: Opened,
+        worker: &mut timely::worker::Worker,
+    ) -> Outcome
+    where
+        S: Store<K, C> + Send + 'static,
+        S::Taking: Send,
+    {
+        let mut wire = Wire::new(worker, share, search.shifts.clone());
+        let Opened {
+            checkpoint,
+            mut failure,
+            dir,
+        } = opened;
+        let spill_fail = |failure: &mut Option<SpillFail>, p: Progress| match failure.take() {
+            Some(e) => Fail::Spill(e, Box::new(p)),
+            None => Fail::Spill(
+                other_failed(dir.as_deref().unwrap_or(Path::new("."))),
+                Box::new(p),
+            ),
+        };
+        let progress = |store: usize, positions: u64, ended: &[u128], memory: u64| {
+            Progress::forward(store, search.max_store, positions, ended, memory)
+        };
+        let agreed = self.agree(
+            search,
+            &mut wire,
+            checkpoint,
+            (&failure, dir.as_deref()),
+            worker,
+        );
+        let mut tally = match agreed {
+            Ok(tally) => tally,
+            Err(Some(e)) => return Err(e),
+            Err(None) => {
+                let p = progress(search.start.store() as usize, 0, &[], 0);
+                return Err(spill_fail(&mut failure, p));
+            }
+        };
+        let mut traffic = Traffic::default();
+        for store in tally.next..=search.max_store {
+            let round_began = std::time::Instant::now();
+            let mut summary = wire.blank(search.max_store);
+            let taking =
+                self.expand_share(search, &mut wire, store, &mut summary, &mut failure, worker);
+            match self.stop.cause() {
+                Some(StopCause::Cancelled) => summary.stop = 1,
+                Some(StopCause::Deadline { seconds }) => {
+                    summary.stop = 2;
+                    summary.seconds = seconds;
+                }
+                None => {}
+            }
+            summary.failed = failure.is_some();
+            summary.resident = crate::search::memory::resident_bytes().unwrap_or(0);
+            summary.memory = summary.resident > self.max_memory;
+            let all = wire.round(summary, worker);
+            let positions_before = tally.positions();
+            let resident = self.sum(&all, (store, wire.me), &mut tally, &mut traffic)?;
+            let positions = tally.positions();
+            if all.iter().any(|s| s.overflow) {
+                return Err(Fail::Overflow);
+            }
+            if all.iter().any(|s| s.failed) {
+                let p = progress(store, positions_before, &tally.ended, resident);
+                return Err(spill_fail(&mut failure, p));
+            }
+            if let Some(s) = all.iter().find(|s| s.stop > 0) {
+                let cause = match s.stop {
+                    1 => StopCause::Cancelled,
+                    _ => StopCause::Deadline { seconds: s.seconds },
+                };
+                // The bucket may be cut short: report the one before.
+                let p = progress(store, positions_before, &tally.ended, resident);
+                return Err(Fail::Stopped(cause, Box::new(p)));
+            }
+            if all.iter().any(|s| s.memory) {
+                let p = progress(store, positions, &tally.ended, resident);
+                return Err(Fail::Memory(Box::new(p)));
+            }
+            // Every worker finished the round: each records it (the
+            // store's checkpoint hook; nothing for a store in memory).
+            tally.seconds += round_began.elapsed().as_secs_f64();
+            tally.next = store + 1;
+            if let Some(taken) = taking {
+                let done = store == search.max_store;
+                if let Err(e) = wire.share.borrow_mut().checkpoint(taken, &tally, done) {
+                    // The others learn of it in the next round, or not
+                    // at all after the last: this worker fails alone.
+                    let p = progress(store, positions, &tally.ended, resident);
+                    return Err(Fail::Spill(e, Box::new(p)));
+                }
+            }
+            if let Some(tell) = self.tell {
+                // The caller may have gone (its own error); nothing to do then.
+                let _ = tell.send(Progress {
+                    left: search.left(&tally.by_store, store, None),
+                    ..progress(store, positions, &tally.ended, resident)
+                });
+            }
+        }
+        let levels = (0..=search.max_store).map(|_| Level::default()).collect();
+        let counted = Counted::new(tally.ended, tally.by_store, levels)?;
+        Ok((search.solution(counted, Vec::new()), traffic))
+    }
+
+    /// Add every worker's summary `all` of bucket `store` to `tally`
+    /// and `traffic` (seen from worker `me`): the most memory any
+    /// worker's process holds.
+    fn sum(
+        &self,
+        all: &[Summary],
+        (store, me): (usize, usize),
+        tally: &mut Tally,
+        traffic: &mut Traffic,
+    ) -> Result<u64, Fail> {
+        let process_of = |w: usize| w / self.workers;
+        let mut resident = 0;
+        for s in all {
+            tally.by_store[store] += s.positions;
+            for (total, &c) in tally.ended.iter_mut().zip(&s.ended) {
+                *total = total.checked_add(c).ok_or(Fail::Overflow)?;
+            }
+            traffic.sent += s.sent.0;
+            traffic.between_processes += s.sent.1;
+            traffic.entries += s.sent.2;
+            if process_of(s.worker as usize) == process_of(me) {
+                traffic.positions_here += s.positions;
+            }
+            resident = resident.max(s.resident);
+        }
+        Ok(resident)
+    }
+
+    /// Round 0: the workers agree where to start. A search starts at
+    /// the start position's bucket (its first round sends the start
+    /// position to its owner); a spilled one resumes after the last
+    /// bucket that every worker checkpointed (they checkpoint together,
+    /// so they differ only after a stop in the middle of writing them).
+    /// `Err(None)` when some worker's store failed to open.
+    fn agree<K: Key, C: Count, const W: usize, S: Store<K, C> + 'static>(
+        &self,
+        search: &Search<K, C, W>,
+        wire: &mut Wire<S>,
+        checkpoint: Option<Checkpoint>,
+        (failure, dir): (&Option<SpillFail>, Option<&Path>),
+        worker: &mut timely::worker::Worker,
+    ) -> Result<Tally, Option<Fail>> {
+        let mut summary = wire.blank(search.max_store);
+        summary.resume = checkpoint.as_ref().map(|cp| cp.next_store as u64);
+        summary.failed = failure.is_some();
+        let all = wire.round(summary, worker);
+        let first = search.start.store() as usize;
+        if all.iter().any(|s| s.failed) {
+            return Err(None);
+        }
+        let mut tally = Tally::fresh(first, search.max_store);
+        match (all[0].resume, checkpoint) {
+            _ if all.iter().any(|s| s.resume != all[0].resume) => {
+                let at = Progress::forward(first, search.max_store, 0, &[], 0);
+                return Err(Some(Fail::Spill(
+                    SpillFail::Foreign {
+                        path: dir.map(Path::to_path_buf).unwrap_or_default(),
+                        reason: format!(
+                            "the workers' checkpoints are of different buckets ({}): a process stopped while they were written; remove the directory to start over",
+                            all.iter().map(|s| s.resume.map_or("none".into(), |r| r.to_string())).collect::<Vec<_>>().join(", ")
+                        ),
+                    },
+                    Box::new(at),
+                )));
+            }
+            (Some(_), Some(cp)) => {
+                tally.ended = cp.ended().expect("checked on open");
+                tally.by_store = cp.positions_by_store;
+                tally.seconds = cp.seconds;
+                tally.next = cp.next_store;
+            }
+            _ => {
+                if wire.me == 0 {
+                    let key = K::encode(search.start.ring(), search.n);
+                    let mut bytes = Vec::new();
+                    encode([(key, C::ONE)].iter(), &mut bytes);
+                    let to = owner(key.to_u128(), wire.peers) as u32;
+                    wire.batches.send((to, first as u32, bytes));
+                }
+                let blank = wire.blank(search.max_store);
+                wire.round(blank, worker);
+            }
+        }
+        Ok(tally)
+    }
+
+    /// This worker's share of bucket `store`, taken from its store a
+    /// wave at a time (one wave in memory), each wave expanded with the
+    /// single-machine search's `expand_bucket` and its successors sent
+    /// to their owners ([`Shared::route`]), what the others sent taken
+    /// in between; counted in `summary`. The bucket being taken, for
+    /// the checkpoint; `None` when taking it failed (in `failure`, or
+    /// an overflow in `summary`).
+    fn expand_share<K: Key, C: Count, const W: usize, S>(
+        &self,
+        search: &Search<K, C, W>,
+        wire: &mut Wire<S>,
+        store: usize,
+        summary: &mut Summary,
+        failure: &mut Option<SpillFail>,
+        worker: &mut timely::worker::Worker,
+    ) -> Option<S::Taking>
+    where
+        S: Store<K, C> + Send + 'static,
+        S::Taking: Send,
+    {
+        let process_of = |w: usize| w / self.workers;
+        let (me, peers) = (wire.me, wire.peers);
+        // An overflow is the count type's, and every worker starts
+        // again with u128 counts; any other failure is the store's.
+        let failed = |e: SpillFail, summary: &mut Summary, failure: &mut Option<SpillFail>| match e
+        {
+            SpillFail::Overflow => summary.overflow = true,
+            e => *failure = Some(e),
+        };
+        if summary.overflow {
+            return None;
+        }
+        let taken = {
+            let mut share = wire.share.borrow_mut();
+            let share = &mut *share;
+            self.pool.install(|| share.take(store))
+        };
+        let mut taking = match taken {
+            Ok(taking) => taking,
+            Err(e) => {
+                failed(e, summary, failure);
+                return None;
+            }
+        };
+        loop {
+            let wave = {
+                let mut share = wire.share.borrow_mut();
+                let (share, taking) = (&mut *share, &mut taking);
+                self.pool.install(|| share.next_wave(taking))
+            };
+            let nodes = match wave {
+                Ok(Some((nodes, _))) if !nodes.is_empty() => nodes,
+                Ok(_) => break,
+                Err(e) => {
+                    failed(e, summary, failure);
+                    break;
+                }
+            };
+            summary.positions += nodes.len() as u64;
+            let expanded = self
+                .pool
+                .install(|| search.expand_bucket(&nodes, store, self.stop, None));
+            drop(nodes);
+            let batches = &mut wire.batches;
+            let send = |to: usize, s: usize, bytes: Vec<u8>, summary: &mut Summary| {
+                summary.sent.0 += bytes.len() as u64;
+                if process_of(to) != process_of(me) {
+                    summary.sent.1 += bytes.len() as u64;
+                }
+                batches.send((to as u32, s as u32, bytes));
+            };
+            self.route(search, expanded, (me, peers), &wire.share, summary, send);
+            if let Err(e) = wire.share.borrow_mut().relieve() {
+                failed(e, summary, failure);
+            }
+            if failure.is_some() || self.stop.cause().is_some() {
+                break;
+            }
+            // Take in what the others sent meanwhile.
+            worker.step();
+        }
+        Some(taking)
+    }
+
+    /// Send the successors of `expanded` to their owners: this worker's
+    /// own go straight to its share; the others' are gathered by owner
+    /// in frontiers of their own, whose take sorts and merges them the
+    /// usual way, and handed to `send(worker, bucket, coded bytes)`.
+    fn route<K: Key, C: Count, const W: usize, S: Store<K, C>>(
+        &self,
+        search: &Search<K, C, W>,
+        expanded: Vec<Expanded<K, C>>,
+        (me, peers): (usize, usize),
+        share: &Share<S>,
+        summary: &mut Summary,
+        mut send: impl FnMut(usize, usize, Vec<u8>, &mut Summary),
+    ) {
+        let mut outgoing: Vec<Option<Frontier<K, C>>> = (0..peers)
+            .map(|w| (w != me).then(|| Frontier::new(search.max_store)))
+            .collect();
+        for chunk in expanded {
+            summary.overflow |= chunk.overflow;
+            for (total, c) in summary.ended.iter_mut().zip(chunk.ended) {
+                match total.checked_add(c) {
+                    Some(t) => *total = t,
+                    None => summary.overflow = true,
+                }
+            }
+            for (s, run) in chunk.runs {
+                if peers == 1 {
+                    share.borrow_mut().push(s, run);
+                    continue;
+                }
+                let mut split: Vec<Vec<Entry<K, C>>> = vec![Vec::new(); peers];
+                for &e in run.entries() {
+                    split[owner(e.0.to_u128(), peers)].push(e);
+                }
+                for (to, entries) in split.into_iter().enumerate() {
+                    let run = Run::new(entries, search.shifts[s]);
+                    match &mut outgoing[to] {
+                        _ if run.entries().is_empty() => {}
+                        None => share.borrow_mut().push(s, run),
+                        Some(out) => out.push(s, run),
+                    }
+                }
+            }
+        }
+        for (to, out) in outgoing.iter_mut().enumerate() {
+            let Some(out) = out else { continue };
+            for s in out.pending_buckets() {
+                let Ok(nodes) = self.pool.install(|| out.take(s)) else {
+                    summary.overflow = true;
+                    continue;
+                };
+                let mut bytes = Vec::with_capacity(nodes.len() * 4);
+                encode(nodes.iter(), &mut bytes);
+                summary.sent.2 += nodes.len() as u64;
+                send(to, s, bytes, summary);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::exact::Listing;
+    use crate::search::kernel::KernelChoice;
+
+    /// A count type that overflows (`u8`, from the search's own
+    /// tests) makes every worker start again with `u128` counts, on a
+    /// new dataflow, together; the answer is the one in memory.
+    #[test]
+    fn an_overflow_restarts_every_worker_with_u128_counts() {
+        // Any-hole 2x6x3 has positions reached by hundreds of sequences.
+        let board = Board::uniform(6, 3).unwrap();
+        let rules = Rules::ANY_HOLE;
+        let opts = SolveOptions {
+            listing: Listing::Limit(0),
+            ..Default::default()
+        };
+        let want = crate::search::exact::solve(&board, rules, &opts).unwrap();
+        let plan = crate::search::kernel::plan(6, 47, KernelChoice::Auto);
+        let guards = timely::execute(timely::Config::process(2), move |worker| {
+            let pool = crate::search::control::Pool(Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .build()
+                    .unwrap(),
+            ));
+            let cancel = AtomicBool::new(false);
+            let stop = Stop::new(Some(&cancel), None);
+            let shared = Shared {
+                pool: &pool,
+                stop: &stop,
+                max_memory: u64::MAX,
+                workers: 2,
+                tell: None,
+                spill: None,
+            };
+            shared
+                .counts::<u64, u8, 2>(&board, rules, plan, worker)
+                .map(|(s, _)| s)
+                .map_err(|e| format!("{e:?}"))
+        })
+        .unwrap();
+        let answers = guards.join();
+        assert_eq!(answers.len(), 2);
+        for answer in answers {
+            let got = answer.unwrap().unwrap();
+            assert_eq!(got.turns_by_store, want.turns_by_store);
+            assert_eq!(got.positions_by_store, want.positions_by_store);
+            assert_eq!(
+                (got.best_store, got.optimal_count),
+                (want.best_store, want.optimal_count)
+            );
+        }
+        // And u8 counts alone do overflow on this board (so the
+        // restart above was taken).
+        let small = Search::<u64, u8, 2>::new(&board, rules, plan);
+        let stop = Stop::default();
+        assert!(matches!(small.run(&opts, &stop), Err(Fail::Overflow)));
+    }
+}

@@ -1,0 +1,292 @@
+//! The forward pass's one round driver: buckets taken from a [`Store`]
+//! lowest first, each a *round* of waves expanded with
+//! [`Search::expand_bucket`] and filed back into the store, the counts
+//! kept in a [`Tally`], progress reported and the guards asked after
+//! every bucket.
+//!
+//! Both stores run through this loop, so the search in memory and the one
+//! with its frontier on disk (`solve --spill DIR`) differ only where the
+//! store does: a store on disk hands a bucket out in several waves, writes
+//! its buffer out between them ([`Store::relieve`]) and records every
+//! bucket ([`Store::checkpoint`]), so that a stopped search resumes from
+//! the last. The progress of the forward pass is built in one place,
+//! [`Progress::forward`].
+
+use super::forward::Counted;
+use super::key::Key;
+use super::level::Level;
+use super::store::disk::SpillFail;
+use super::store::{Count, Entry, Store};
+use super::{
+    DiskUse, Fail, Phase, Progress, Search, SolveOptions, Within, WITHIN_MIN, WITHIN_STEPS,
+};
+use crate::clock::Instant;
+use crate::search::control::Stop;
+use crate::search::memory::resident_above;
+use rayon::prelude::*;
+
+/// The counts of a forward pass after its finished buckets: what a
+/// checkpoint records and a resumed search starts from.
+#[derive(Clone, Debug)]
+pub(crate) struct Tally {
+    /// The next bucket to take.
+    pub(crate) next: usize,
+    /// Distinct positions expanded, by bucket.
+    pub(crate) by_store: Vec<u64>,
+    /// Path counts of finished turns, by final store.
+    pub(crate) ended: Vec<u128>,
+    /// Wall-clock seconds spent on the finished buckets, over every run
+    /// of a resumed search.
+    pub(crate) seconds: f64,
+}
+
+impl Tally {
+    /// Nothing counted yet, the first bucket `first`, stores up to `max_store`.
+    pub(crate) fn fresh(first: usize, max_store: usize) -> Self {
+        Tally {
+            next: first,
+            by_store: vec![0; max_store + 1],
+            ended: vec![0; max_store + 1],
+            seconds: 0.0,
+        }
+    }
+
+    /// Distinct positions expanded.
+    pub(crate) fn positions(&self) -> u64 {
+        self.by_store.iter().sum()
+    }
+}
+
+/// The highest final store with a turn, of path counts by final store.
+pub(crate) fn best(ended: &[u128]) -> Option<u32> {
+    ended.iter().rposition(|&c| c > 0).map(|b| b as u32)
+}
+
+impl Progress {
+    /// The forward pass at bucket `store` of `max_store`, after `positions`
+    /// positions whose finished turns are `ended`, holding `memory` bytes:
+    /// the one place the forward pass's progress is built. The bucket's
+    /// progress within, the disk and the forecast are left empty for the
+    /// caller that knows them.
+    pub(crate) fn forward(
+        store: usize,
+        max_store: usize,
+        positions: u64,
+        ended: &[u128],
+        memory: u64,
+    ) -> Progress {
+        Progress {
+            phase: Phase::Forward,
+            store,
+            max_store,
+            positions,
+            memory,
+            best: best(ended),
+            within: None,
+            disk: None,
+            left: None,
+        }
+    }
+}
+
+/// Where a round stands, for its progress reports.
+#[derive(Clone, Copy)]
+struct At {
+    store: usize,
+    /// Positions expanded beyond those of the tally.
+    more: u64,
+    /// Bytes held (see [`Search::at`]).
+    memory: u64,
+    disk: Option<DiskUse>,
+}
+
+impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
+    /// The forward pass over every bucket of `frontier` from `tally.next`
+    /// up: the counts, and each bucket's keys when `keep_levels` (for the
+    /// listing; a search in memory only).
+    pub(super) fn count<S: Store<K, C>>(
+        &self,
+        frontier: &mut S,
+        mut tally: Tally,
+        keep_levels: bool,
+        opts: &SolveOptions,
+        stop: &Stop,
+    ) -> Result<Counted<K>, Fail> {
+        let mut levels: Vec<Level<K>> = (0..=self.max_store).map(|_| Level::default()).collect();
+        let mut kept = 0u64;
+        let mut memory = frontier.memory();
+        // Until a bucket is measured: one successor a pit in scope.
+        let mut successors_per_node = self.scope.len() as f64;
+        let first = tally.next;
+        for (store, level) in levels.iter_mut().enumerate().skip(first) {
+            let began = Instant::now();
+            // A failing store: how far the search got, for its error.
+            let fail = |e: SpillFail, tally: &Tally, frontier: &S| match e {
+                SpillFail::Overflow => Fail::Overflow,
+                e => {
+                    let at = self.at(store, memory, frontier, opts);
+                    Fail::Spill(e, Box::new(self.progress(&at, tally)))
+                }
+            };
+            let mut taking = frontier
+                .take(store)
+                .map_err(|e| fail(e, &tally, frontier))?;
+            let of = S::entries(&taking);
+            if of == 0 && !S::ON_DISK {
+                continue;
+            }
+            let (mut done, mut nodes_in, mut pushed) = (0u64, 0u64, 0u64);
+            let (mut parts, mut bucket_bytes) = (Vec::new(), 0u64);
+            while let Some((nodes, entries)) = frontier
+                .next_wave(&mut taking)
+                .map_err(|e| fail(e, &tally, frontier))?
+            {
+                let at = self.at(store, memory, frontier, opts);
+                if !S::ON_DISK {
+                    self.room(nodes.len(), successors_per_node, &at, &tally, opts)?;
+                }
+                // Progress within the bucket: `tick(d, o)` when `d` of the
+                // wave's `o` nodes are done, in the bucket's entries.
+                let report = |d: u64, o: u64| {
+                    if let Some(report) = opts.progress {
+                        let within = Within {
+                            done: done + d * entries / o.max(1),
+                            of,
+                            seconds: began.elapsed().as_secs_f64(),
+                        };
+                        let at = At {
+                            more: at.more + d,
+                            ..at
+                        };
+                        report(&Progress {
+                            within: Some(within),
+                            left: self.left(&tally.by_store, store, Some(within)),
+                            ..self.progress(&at, &tally)
+                        });
+                    }
+                };
+                let tick = opts.progress.map(|_| &report as &(dyn Fn(u64, u64) + Sync));
+                let expanded = self.expand_bucket(&nodes, store, stop, tick);
+                // A bucket of many small waves reports between them, at
+                // the same steps as a bucket expanded at once (which
+                // reported from inside).
+                let step = (of / WITHIN_STEPS).max(1);
+                if entries < of && of >= WITHIN_MIN && (done + entries) / step > done / step {
+                    report(nodes.len() as u64, nodes.len() as u64);
+                }
+                nodes_in += nodes.len() as u64;
+                tally.by_store[store] += nodes.len() as u64;
+                done += entries;
+                bucket_bytes = bucket_bytes.max(nodes.memory());
+                if keep_levels {
+                    // The waves come in key order: their parts in order
+                    // are the bucket's.
+                    parts.par_extend(
+                        nodes
+                            .parts()
+                            .par_iter()
+                            .map(|part| Level::from_sorted(part.iter().map(|e| e.0))),
+                    );
+                }
+                drop(nodes);
+                pushed += self.file(expanded, frontier, &mut tally.ended)?;
+                frontier.relieve().map_err(|e| fail(e, &tally, frontier))?;
+                if stop.cause().is_some() || stop.memory_tripped() {
+                    break;
+                }
+            }
+            self.cut_short(stop, &self.at(store, memory, frontier, opts), &tally)?;
+            if nodes_in > 0 {
+                successors_per_node = pushed as f64 / nodes_in as f64;
+            }
+            tally.seconds += began.elapsed().as_secs_f64();
+            tally.next = store + 1;
+            frontier
+                .checkpoint(taking, &tally, store == self.max_store)
+                .map_err(|e| fail(e, &tally, frontier))?;
+            if keep_levels {
+                *level = Level::join(parts);
+                kept += level.memory();
+            }
+            memory = frontier.memory() + bucket_bytes + kept;
+            let at = self.at(store, memory, frontier, opts);
+            let progress = Progress {
+                left: self.left(&tally.by_store, store, None),
+                ..self.progress(&at, &tally)
+            };
+            self.checkpoint(opts, stop, progress)?;
+        }
+        Counted::new(tally.ended, tally.by_store, levels)
+    }
+
+    /// Where bucket `store` stands, for a report: the bytes held are the
+    /// search's own count (`memory`) in memory, and the process's for a
+    /// store on disk, whose own count is only its buffer.
+    fn at<S: Store<K, C>>(
+        &self,
+        store: usize,
+        memory: u64,
+        frontier: &S,
+        opts: &SolveOptions,
+    ) -> At {
+        let memory = if S::ON_DISK {
+            resident_above(opts.memory_held).max(frontier.memory())
+        } else {
+            memory
+        };
+        At {
+            store,
+            more: 0,
+            memory,
+            disk: frontier.disk(),
+        }
+    }
+
+    /// The error for a bucket cut short by a stop or the memory guard,
+    /// which is not recorded: a store on disk keeps its checkpoint of the
+    /// bucket before, and a resume does this one again.
+    fn cut_short(&self, stop: &Stop, at: &At, tally: &Tally) -> Result<(), Fail> {
+        if let Some(cause) = stop.cause() {
+            return Err(Fail::Stopped(cause, Box::new(self.progress(at, tally))));
+        }
+        if stop.memory_tripped() {
+            return Err(Fail::Memory(Box::new(self.progress(at, tally))));
+        }
+        Ok(())
+    }
+
+    /// The progress at `at` after `tally`.
+    fn progress(&self, at: &At, tally: &Tally) -> Progress {
+        let positions = tally.positions() + at.more;
+        Progress {
+            disk: at.disk,
+            ..Progress::forward(at.store, self.max_store, positions, &tally.ended, at.memory)
+        }
+    }
+
+    /// The memory guard before the expansion of `nodes` nodes: what the
+    /// search and the process hold now, plus the successors they will
+    /// push at the last bucket's rate (with a quarter more for the copies
+    /// made while they are filed). Checking only after the bucket let a
+    /// run pass its limit by half.
+    fn room(
+        &self,
+        nodes: usize,
+        successors_per_node: f64,
+        at: &At,
+        tally: &Tally,
+        opts: &SolveOptions,
+    ) -> Result<(), Fail> {
+        let need =
+            (nodes as f64 * successors_per_node * 1.25) as u64 * size_of::<Entry<K, C>>() as u64;
+        let held = at.memory.max(resident_above(opts.memory_held));
+        if held.saturating_add(need) > opts.max_memory {
+            let at = At {
+                memory: held,
+                ..*at
+            };
+            return Err(Fail::Memory(Box::new(self.progress(&at, tally))));
+        }
+        Ok(())
+    }
+}
