@@ -25,7 +25,20 @@ struct Stopped {
 /// Start the binary with progress as lines, wait for a stderr line that
 /// starts with `ready`, send SIGINT, and collect what it printed.
 fn interrupt(args: &[&str], ready: &str) -> Stopped {
-    stop_with("INT", args, ready, None)
+    // A temporary directory of its own: a search that goes to disk by
+    // itself names its folder after the search alone, and another test
+    // running the same search at the same time must not find it.
+    let name: String = args
+        .join("-")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .take(80)
+        .collect();
+    let tmp = temp_dir(&format!("sigint-{name}"));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let s = stop_with("INT", args, ready, Some(&tmp));
+    let _ = std::fs::remove_dir_all(&tmp);
+    s
 }
 
 /// As [`interrupt`], with the signal `signal` (`INT`, `TERM`, `HUP`) and,
@@ -393,7 +406,12 @@ fn a_spilled_solve_stopped_by_sigint_resumes_and_a_search_past_the_memory_guard_
     );
     let mut spilled: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     // The same counts as the search in memory.
+    // Its own TMPDIR for each search that may go to disk by itself (see
+    // `interrupt`).
+    let tmp = temp_dir("sigint-spill-tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
     let memory = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
+        .env("TMPDIR", &tmp)
         .args(["solve", "--rules", "any-hole", "--json", "--limit", "0"])
         .output()
         .unwrap();
@@ -404,6 +422,7 @@ fn a_spilled_solve_stopped_by_sigint_resumes_and_a_search_past_the_memory_guard_
     // Without --spill, a count that the memory guard would stop goes on
     // disk by itself, says so, and answers the same.
     let out = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
+        .env("TMPDIR", &tmp)
         .args([
             "solve",
             "--rules",
@@ -425,6 +444,7 @@ fn a_spilled_solve_stopped_by_sigint_resumes_and_a_search_past_the_memory_guard_
     switched["seconds"] = serde_json::Value::Null;
     assert_eq!(switched, memory);
     std::fs::remove_dir_all(&dir).unwrap();
+    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 #[test]
