@@ -247,6 +247,18 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     );
     check_eq!(attr(&c, "#solve", "disabled").await, "");
     check_eq!(id_of(&c, ".pit.next").await, "pit-6");
+    // It says that this is this turn's most, not the game's best turn,
+    // and links the position to the Analyze page.
+    let said = text(&c, "#not-game").await;
+    check!(
+        said.contains("not always the best turn for the game"),
+        "{said}"
+    );
+    let link = attr(&c, "#to-analyze", "href").await;
+    check!(
+        link.contains("rules=avalanche&board=4,4,4,4,4,4/0,0/4,4,4,4,4,4"),
+        "{link}"
+    );
     shot(&c, "solve-desktop.png").await;
 
     // An error beside the field that caused it: a board of 17 pits.

@@ -260,7 +260,16 @@ async function showResult(doc, kind) {
   const sweep = doc.sweep ? (oppStore ? ` — a <b>sweep</b>: every stone but the ${oppStore} in the opponent's store!` : " — a <b>sweep</b>!") : " (not a sweep)";
   $("result").innerHTML = `<p class="big">Best store: <b id="best">${best}</b> of the <span id="on-board">${onBoard}</span> stones on the board${sweep}</p>` +
     (kind === "solve" ? `<p>${count(doc.optimal_count, "optimal pick sequence")} of ${count(doc.turns_total, "turn")}.</p>` : `<p>${doc.exact ? "Proved best." : "Best found in " + doc.seconds.toFixed(1) + " s, not proved."}</p>`) +
-    (line && line.length ? `<p>Pits to pick: <span class="line" id="line"></span></p>` : "<p>No pick is possible.</p>");
+    (line && line.length ? `<p>Pits to pick: <span class="line" id="line"></span></p>` : "<p>No pick is possible.</p>") +
+    // This page answers "the most stones this turn"; a player in a game
+    // wants the best turn for the game, which can differ (issue 32).
+    `<p class="help" id="not-game">The most stones this turn, not always the best turn for the game: <a id="to-analyze" href="?rules=${rules}&board=${boardLink({ pits, store, oppStore })}&to=you">analyse this position for the game</a>.</p>`;
+  $("to-analyze").addEventListener("click", (e) => {
+    e.preventDefault();
+    history.pushState(null, "", e.currentTarget.getAttribute("href"));
+    anFromUrl();
+    showPage("analyze");
+  });
   if (!line || !line.length) return;
   const rep = await fetchJson("/api/replay", { board: boardText(), rules, picks: line });
   steps = rep.steps; at = 0; showStep();
