@@ -1,0 +1,403 @@
+//! The solver's search: fail-soft alpha-beta on the pits with the table,
+//! the endgame database and enhanced transposition cutoffs, and the move
+//! ordering. MTD(f), iterative deepening, the helper threads and the
+//! answers around it are in `solve.rs`; this file is the node.
+
+use super::*;
+
+/// A child of a node, played: (position ready for its mover, gain, kind):
+/// kind 0 = terminal (gain is the whole value), 1 = free turn, 2 = turn
+/// over.
+pub(super) type Child = (Cells, i32, u8);
+
+/// The window and depths of a node, handed to its children's loop.
+#[derive(Clone, Copy)]
+pub(super) struct Frame {
+    pub(super) alpha: i32,
+    pub(super) beta: i32,
+    pub(super) depth: u8,
+    pub(super) deeper: u8,
+    pub(super) turns_left: u32,
+}
+
+impl Solver {
+    /// Fail-soft alpha-beta on the pits of `pos` (stores zero), returning
+    /// the mover's future gains minus the opponent's, looking `depth` turns
+    /// ahead ([`TO_THE_END`]: to the end of the game, exact). A depth-limited
+    /// leaf scores 0: no more gains, the stores as they are.
+    pub(super) fn search(
+        &mut self,
+        pos: &Cells,
+        alpha: i32,
+        beta: i32,
+        depth: u8,
+        turns_left: u32,
+        cancel: &AtomicBool,
+    ) -> i32 {
+        let n = self.n;
+        self.nodes += 1;
+        if self.nodes & 0xfff == 0 {
+            if let Some(w) = &self.watch {
+                w.picks.store(self.nodes, Ordering::Relaxed);
+            }
+        }
+        if self.nodes & 0xfff == 0 && (cancel.load(Ordering::Relaxed) || self.past_limits()) {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return 0;
+        }
+        let s = stones(pos, n);
+        if let Some(db) = &self.endgame {
+            if s <= db.ranks.max_stones {
+                return self.endgame_value(pos, s, cancel);
+            }
+        }
+        if depth == 0 {
+            return 0;
+        }
+        let s = s as i32;
+        let key = self.key(pos, turns_left);
+        // The table probe misses the cache almost always: start the load
+        // now and order the children while it comes.
+        self.prefetch(key);
+        let mut kids = [(0u8, 0i32); CYCLE_CAP];
+        let mut count = 0;
+        let len = 2 * n + 1;
+        let top = if self.rules.scope == Scope::Any {
+            len
+        } else {
+            n
+        };
+        for from in 0..top {
+            let k = pos[from] as usize;
+            if k == 0 || from == n {
+                continue;
+            }
+            let score = order_score(pos, from, n, self.rules);
+            kids[count] = (from as u8, score);
+            count += 1;
+        }
+        let (mut lo, mut hi) = (-s, s);
+        if let Some(e) = self.probe(key) {
+            if e.depth >= depth {
+                lo = lo.max(e.lo as i32);
+                hi = hi.min(e.hi as i32);
+            }
+            if let Some(k) = kids[..count].iter_mut().find(|k| k.0 == e.best) {
+                k.1 = 1 << 20;
+            }
+        }
+        if lo >= beta || lo == hi {
+            return lo;
+        }
+        if hi <= alpha {
+            return hi;
+        }
+        let alpha = alpha.max(lo);
+        let beta = beta.min(hi);
+        let nodes_before = self.nodes;
+
+        // Children, ordered: the table's pick, then by [`order_score`].
+        let kids = &mut kids[..count];
+        kids.sort_unstable_by_key(|k| std::cmp::Reverse(k.1));
+        if self.helper != 0 && s >= HELPER_STONES {
+            // A helper thread starts elsewhere (see `mtdf_shared`).
+            kids.rotate_left(self.helper % count);
+        }
+
+        let deeper = if depth == TO_THE_END {
+            TO_THE_END
+        } else {
+            depth - 1
+        };
+        // Play a child, ready for its mover (see [`Child`]).
+        let rules = self.rules;
+        let play = |from: u8| -> Child {
+            let mut c = *pos;
+            let end = pick::play(&mut c[..len], from as usize, rules);
+            let gain = c[n] as i32;
+            c[n] = 0;
+            if a_side_is_empty(&c, n) || (end == PickEnd::TurnOver && turns_left == 1) {
+                let own = sum(&c[..n]) as i32;
+                let opp = sum(&c[n + 1..=2 * n]) as i32;
+                (c, gain + own - opp, 0)
+            } else if end == PickEnd::FreeTurn {
+                (c, gain, 1)
+            } else {
+                flip_cells(&mut c, n);
+                (c, gain, 2)
+            }
+        };
+
+        let frame = Frame {
+            alpha,
+            beta,
+            depth,
+            deeper,
+            turns_left,
+        };
+        let etc = self.opts.etc && depth == TO_THE_END && s >= self.etc_stones;
+        let db_near = self.endgame_whole
+            && self
+                .endgame
+                .as_ref()
+                .is_some_and(|db| s <= db.ranks.max_stones as i32 + DB_REACH);
+        let searched = if etc || db_near {
+            self.upfront_children(kids, &play, frame, etc, cancel)
+        } else {
+            self.children(
+                kids.iter().map(|&(from, _)| (from, play(from))),
+                frame,
+                cancel,
+            )
+        };
+        let (best, best_move) = match searched {
+            Ok(found) => found,
+            Err(v) => return v,
+        };
+        let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
+        if best >= beta {
+            self.store(key, best, s, best_move, work, depth);
+        } else {
+            // best <= alpha: an upper bound (null window: never exact inside).
+            self.store(key, -s, best, best_move, work, depth);
+        }
+        best
+    }
+
+    /// Every child played before any is searched, so that their memory
+    /// loads overlap: the children in the endgame database are read from
+    /// it at once (their lines fetched together, where searching them one
+    /// by one waited for each miss in turn) and settle this node when one
+    /// reaches beta; then, with `etc` (enhanced transposition cutoffs), a
+    /// child whose table bound already reaches beta settles it without a
+    /// search. Worth it only far from the leaves, where a cutoff saves a
+    /// large subtree, or near the database, where most children are in it.
+    /// The children played here are kept for the search, so each is played
+    /// once; kept out of line so that only these nodes carry the array of
+    /// children.
+    #[inline(never)]
+    pub(super) fn upfront_children(
+        &mut self,
+        kids: &[(u8, i32)],
+        play: &impl Fn(u8) -> Child,
+        frame: Frame,
+        etc: bool,
+        cancel: &AtomicBool,
+    ) -> Result<(i32, u8), i32> {
+        let n = self.n;
+        let mut played = [(0u8, ([0u8; CYCLE_CAP], 0i32, 0u8)); CYCLE_CAP];
+        let mut keys = [(0u64, 0u64); CYCLE_CAP];
+        // Per child: its database rank, or usize::MAX when not in it.
+        let mut ranks = [usize::MAX; CYCLE_CAP];
+        let db = self.endgame.clone();
+        let mut in_db = 0;
+        for (i, &(from, _)) in kids.iter().enumerate() {
+            let child = play(from);
+            let (c, gain, kind) = child;
+            if kind == 0 && gain >= frame.beta {
+                return Err(gain);
+            }
+            played[i] = (from, child);
+            if kind == 0 {
+                continue;
+            }
+            if let Some(db) = &db {
+                let total = stones(&c, n);
+                if total <= db.ranks.max_stones {
+                    let r = db.rank_cells(&c, n, total);
+                    prefetch_line(&db.values[r]);
+                    ranks[i] = r;
+                    in_db += 1;
+                    continue;
+                }
+            }
+            if etc {
+                keys[i] = match kind {
+                    1 => self.key(&c, frame.turns_left),
+                    _ => self.key(&c, frame.turns_left.saturating_sub(1)),
+                };
+                self.prefetch(keys[i]);
+            }
+        }
+        let played = &mut played[..kids.len()];
+        if in_db > 0 {
+            let db = db.as_deref().expect("ranked in the database");
+            for (r, (_, (_, gain, kind))) in ranks.iter().zip(played.iter_mut()) {
+                if *r == usize::MAX {
+                    continue;
+                }
+                // Not filled yet: left to the search, which fills it only
+                // if no sibling cuts first.
+                let v = match db.values[*r].load(Ordering::Relaxed) {
+                    UNKNOWN => continue,
+                    v => v as i32,
+                };
+                self.nodes += 1;
+                let v = if *kind == 1 { *gain + v } else { *gain - v };
+                if v >= frame.beta {
+                    return Err(v);
+                }
+                // Settled: searched as a child whose game is over. Counted
+                // as a pick searched, as when it was a search of its own.
+                (*gain, *kind) = (v, 0);
+            }
+        }
+        if etc {
+            for ((&k, &(_, (_, gain, kind))), r) in keys.iter().zip(played.iter()).zip(&ranks) {
+                if *r != usize::MAX {
+                    continue;
+                }
+                let bound = match (kind, self.probe(k)) {
+                    (1, Some(e)) if e.depth == TO_THE_END => gain + e.lo as i32,
+                    (2, Some(e)) if e.depth == TO_THE_END => gain - e.hi as i32,
+                    _ => continue,
+                };
+                if bound >= frame.beta {
+                    return Err(bound);
+                }
+            }
+        }
+        self.children(played.iter().copied(), frame, cancel)
+    }
+
+    /// Searches the children in the order given until one reaches beta;
+    /// the best value and its pick, or `Err(0)` when the search was
+    /// stopped.
+    pub(super) fn children(
+        &mut self,
+        kids: impl Iterator<Item = (u8, Child)>,
+        frame: Frame,
+        cancel: &AtomicBool,
+    ) -> Result<(i32, u8), i32> {
+        let Frame {
+            mut alpha,
+            beta,
+            depth,
+            deeper,
+            turns_left,
+        } = frame;
+        let mut best = i32::MIN;
+        let mut best_move = NO_MOVE;
+        for (from, (c, gain, kind)) in kids {
+            let v = match kind {
+                0 => gain,
+                1 => gain + self.search(&c, alpha - gain, beta - gain, depth, turns_left, cancel),
+                _ => {
+                    gain - self.search(
+                        &c,
+                        gain - beta,
+                        gain - alpha,
+                        deeper,
+                        turns_left - 1,
+                        cancel,
+                    )
+                }
+            };
+            if self.stopped {
+                return Err(0);
+            }
+            if v > best {
+                best = v;
+                best_move = from;
+                if v > alpha {
+                    alpha = v;
+                }
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        Ok((best, best_move))
+    }
+
+    /// The exact value of a position with few stones, from the database.
+    pub(super) fn endgame_value(&mut self, pos: &Cells, total: u32, cancel: &AtomicBool) -> i32 {
+        let n = self.n;
+        let db = self.endgame.as_deref().expect("endgame database");
+        let r = db.rank_cells(pos, n, total);
+        match db.values[r].load(Ordering::Relaxed) {
+            UNKNOWN => match db.fill_cells(pos, r, n, self.rules, cancel) {
+                Some(v) => v,
+                None => {
+                    // Stopped inside the fill: the search's value is
+                    // dropped as for any stop.
+                    self.stopped = true;
+                    0
+                }
+            },
+            v => v as i32,
+        }
+    }
+}
+
+/// `s` as the search takes it: its cells with both stores zeroed (the
+/// search values future gains only), and the turns left before the turn
+/// limit.
+pub(super) fn ready(n: usize, s: &GameState) -> (Cells, u32) {
+    let mut pos: Cells = [0; CYCLE_CAP];
+    pos[..2 * n + 2].copy_from_slice(s.cells());
+    pos[n] = 0;
+    pos[2 * n + 1] = 0;
+    (
+        pos,
+        ANY_SCOPE_TURN_LIMIT + 1 - s.turn().min(ANY_SCOPE_TURN_LIMIT),
+    )
+}
+
+#[inline]
+pub(super) fn stones(pos: &Cells, n: usize) -> u32 {
+    sum(&pos[..n]) + sum(&pos[n + 1..=2 * n])
+}
+
+/// The move-ordering key of the pick from ring cell `from` (it holds
+/// stones): picks that end in the store first (the one nearest the store
+/// first), then the rest by what they put in the store at once (stones
+/// sown past it and a capture), nearest the store first among equals.
+/// Ordering by this gain rather than captures first by size cut the
+/// nodes of Kalah(6,3) from 7.5 M to 1.4 M. Without relay the gain is
+/// counted without playing the pick (how many stones each cell receives
+/// follows from its distance); with relay the pick is played on a copy.
+#[inline]
+pub(super) fn order_score(pos: &Cells, from: usize, n: usize, rules: Rules) -> i32 {
+    let len = 2 * n + 1;
+    let k = pos[from] as usize;
+    let last = (from + k) % len;
+    if last == n {
+        return (1 << 16) + from as i32;
+    }
+    let gain = if rules.relay {
+        let mut c = *pos;
+        pick::play(&mut c[..len], from, rules);
+        c[n] as usize
+    } else {
+        // Stones sown into ring cell `p`: one at distance d, d + len, ...
+        // (the picked pit itself is at distance len).
+        let into = |p: usize| {
+            let d = match (p + len - from) % len {
+                0 => len,
+                d => d,
+            };
+            if k >= d {
+                1 + (k - d) / len
+            } else {
+                0
+            }
+        };
+        let mut gain = into(n);
+        if last < n && rules.capture != Capture::None {
+            let before = if last == from { 0 } else { pos[last] as usize };
+            if before + into(last) == 1 {
+                let opposite = 2 * n - last;
+                let had = if opposite == from { 0 } else { pos[opposite] };
+                let taken = had as usize + into(opposite);
+                if taken > 0 || rules.capture == Capture::Empty {
+                    gain += 1 + taken;
+                }
+            }
+        }
+        gain
+    };
+    (gain as i32) * 64 + from as i32
+}

@@ -1,0 +1,157 @@
+//! The solver's unit tests: the table's layouts and keys, the move
+//! ordering, a cancelled zeroing.
+
+use super::*;
+
+#[test]
+fn a_table_fits_the_board() {
+    let opts = SolveOptions::default();
+    // 3 pits a side, 12 stones: C(18, 6) = 18,564 positions, a table of
+    // twice as many entries, not 256 MiB.
+    let small = opts.clone().fit_to(Rules::KALAH, 3, 12);
+    assert_eq!(small.table_bytes, 2 * 18_564 * ENTRY_BYTES);
+    // Scope any keys the turn count too.
+    let any = opts.clone().fit_to(Rules::ANY_HOLE, 3, 12);
+    assert_eq!(any.table_bytes, 2 * 18_564 * 201 * ENTRY_BYTES);
+    // Kalah(6,4) can fill more than the default: left alone.
+    let big = opts.clone().fit_to(Rules::KALAH, 6, 48);
+    assert_eq!((big.table_bytes, big.max_stones), (opts.table_bytes, 48));
+    // The same value with the fitted table as with the default one.
+    let start = GameState::start(3, 4, Rules::KALAH).unwrap();
+    let cancel = AtomicBool::new(false);
+    let fitted = solve(&start, &opts.clone().fit_to(Rules::KALAH, 3, 24), &cancel).unwrap();
+    let full = solve(&start, &opts, &cancel).unwrap();
+    assert!(fitted.exact && full.exact);
+    assert_eq!(fitted.value, full.value);
+    assert_eq!(fitted.pv, full.pv);
+}
+
+/// Without relay, [`order_score`] counts a pick's gain without playing
+/// it: it must be what playing the pick puts in the store, for every
+/// capture rule and both scopes, laps around the board included.
+#[test]
+fn order_score_counts_the_gain_of_a_pick() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(14);
+    for capture in [Capture::None, Capture::Kalah, Capture::Empty] {
+        for scope in [Scope::Own, Scope::Any] {
+            let rules = Rules {
+                scope,
+                relay: false,
+                capture,
+            };
+            for _ in 0..20_000 {
+                let n = rng.random_range(1..=6);
+                let len = 2 * n + 1;
+                let mut pos: Cells = [0; CYCLE_CAP];
+                for (i, c) in pos[..len].iter_mut().enumerate() {
+                    if i != n {
+                        *c = rng.random_range(0..=3 * len as u8);
+                    }
+                }
+                let top = if scope == Scope::Any { len } else { n };
+                for from in (0..top).filter(|&f| f != n && pos[f] > 0) {
+                    let mut c = pos;
+                    let end = pick::play(&mut c[..len], from, rules);
+                    let want = if end == PickEnd::FreeTurn {
+                        (1 << 16) + from as i32
+                    } else {
+                        c[n] as i32 * 64 + from as i32
+                    };
+                    assert_eq!(order_score(&pos, from, n, rules), want, "{pos:?} {from}");
+                }
+            }
+        }
+    }
+}
+
+/// A cancel flag set before the table is zeroed stops the solve before
+/// it zeroes 1 GiB: no picks, the bounds of the stones in the pits.
+#[test]
+fn cancel_stops_the_zeroing() {
+    let start = GameState::start(6, 4, Rules::KALAH).unwrap();
+    let opts = SolveOptions {
+        table_bytes: 1 << 30,
+        ..SolveOptions::default()
+    }
+    .fit_to(Rules::KALAH, 6, 48);
+    let cancel = AtomicBool::new(true);
+    let r = solve(&start, &opts, &cancel).unwrap();
+    assert!(r.cancelled && !r.exact);
+    assert_eq!((r.nodes, r.lower, r.upper), (0, -48, 48));
+}
+
+#[test]
+fn mix_bits_is_a_bijection() {
+    for bits in 1..=14 {
+        let mut seen = vec![false; 1 << bits];
+        for x in 0..1u64 << bits {
+            let y = mix_bits(x, bits) as usize;
+            assert!(!seen[y], "{bits} bits: {x} collides");
+            seen[y] = true;
+        }
+    }
+}
+
+/// In the compact table no two positions share a bucket and a tag: the
+/// key of every position of 2 pits a side with up to 9 stones, for
+/// tables from one bucket up, is distinct, and positions with more
+/// stones than the ranks cover are not kept.
+#[test]
+fn compact_keys_never_collide() {
+    let n = 2;
+    for table_bytes in [64, 1 << 10, 1 << 16] {
+        let opts = SolveOptions {
+            table_bytes,
+            endgame_stones: 0,
+            max_stones: 9,
+            ..SolveOptions::default()
+        };
+        let solver = Solver::new(Rules::KALAH, n, opts).unwrap();
+        let Table::Compact(t) = &solver.table else {
+            panic!("not compact")
+        };
+        let mut seen = std::collections::HashSet::new();
+        let mut pos: Cells = [0; CYCLE_CAP];
+        for code in 0..10u32.pow(4) {
+            let pits = [code % 10, code / 10 % 10, code / 100 % 10, code / 1000];
+            (pos[0], pos[1], pos[3], pos[4]) =
+                (pits[0] as u8, pits[1] as u8, pits[2] as u8, pits[3] as u8);
+            let k = solver.key(&pos, 0);
+            if pits.iter().sum::<u32>() > 9 {
+                assert_eq!(k, UNKEPT);
+                continue;
+            }
+            let (slot, tag) = (solver.slot(k), k.0 >> t.index_bits);
+            assert!(tag < 1 << TAG_BITS);
+            assert!(seen.insert((slot, tag)), "{pits:?}");
+        }
+        assert_eq!(seen.len(), 715); // C(9 + 4, 4)
+    }
+}
+
+/// A packed entry unpacks to what was packed, bounds at both ends.
+#[test]
+fn compact_entries_round_trip() {
+    for (lo, hi, best, work, depth) in [
+        (-127, 127, NO_MOVE, 63, TO_THE_END),
+        (0, 0, 15, 0, 1),
+        (-3, 5, 0, 17, 12),
+    ] {
+        let e = Entry {
+            k0: 0,
+            k1: 0,
+            lo,
+            hi,
+            best,
+            work,
+            depth,
+        };
+        let tag = (1 << TAG_BITS) - 1;
+        let u = CompactTable::unpack(CompactTable::pack(tag, &e));
+        assert_eq!(
+            (u.k0, u.lo, u.hi, u.best, u.work, u.depth),
+            (tag, lo, hi, best, work, depth)
+        );
+    }
+}

@@ -1,0 +1,62 @@
+//! What a running search has done so far, for another thread to show.
+
+use super::*;
+
+/// How far a running search has got, read by another thread for a progress
+/// line: a whole-game solve or a deep agent's turn can take minutes, and a
+/// line that only counts seconds does not say whether it is near its end.
+/// Written where the search checks its cancel flag (every 4,096 picks) and
+/// after each pass of MTD(f), so it costs the search nothing it would
+/// notice.
+#[derive(Debug, Default)]
+pub struct SolveWatch {
+    pub(super) picks: AtomicU64,
+    depth: std::sync::atomic::AtomicU32,
+    lower: std::sync::atomic::AtomicI32,
+    upper: std::sync::atomic::AtomicI32,
+    passes: AtomicU64,
+}
+
+/// A reading of a [`SolveWatch`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WatchReading {
+    /// Picks searched by the current call.
+    pub picks: u64,
+    /// Turns ahead of the last finished pass ([`None`]: to the end of the
+    /// game), or `None` with no pass finished yet (then see `passes`).
+    pub depth: Option<u32>,
+    /// Bounds of the last finished pass, relative to the stores of the
+    /// position that pass searched (the root's, in [`Solver::solve`]).
+    pub lower: i32,
+    /// See `lower`.
+    pub upper: i32,
+    /// Passes of MTD(f) finished so far in the current call.
+    pub passes: u64,
+}
+
+impl SolveWatch {
+    /// What the search has done so far.
+    pub fn read(&self) -> WatchReading {
+        let depth = self.depth.load(Ordering::Relaxed);
+        WatchReading {
+            picks: self.picks.load(Ordering::Relaxed),
+            depth: (depth != TO_THE_END as u32).then_some(depth),
+            lower: self.lower.load(Ordering::Relaxed),
+            upper: self.upper.load(Ordering::Relaxed),
+            passes: self.passes.load(Ordering::Relaxed),
+        }
+    }
+
+    pub(super) fn begin(&self) {
+        self.picks.store(0, Ordering::Relaxed);
+        self.passes.store(0, Ordering::Relaxed);
+    }
+
+    pub(super) fn pass(&self, depth: u8, lo: i32, hi: i32, picks: u64) {
+        self.depth.store(depth as u32, Ordering::Relaxed);
+        self.lower.store(lo, Ordering::Relaxed);
+        self.upper.store(hi, Ordering::Relaxed);
+        self.picks.store(picks, Ordering::Relaxed);
+        self.passes.fetch_add(1, Ordering::Relaxed);
+    }
+}
