@@ -22,6 +22,13 @@ struct Stopped {
     took: Duration,
 }
 
+impl Stopped {
+    /// True when a line of stderr starts with `start`.
+    fn said(&self, start: &str) -> bool {
+        self.err.iter().any(|l| l.starts_with(start))
+    }
+}
+
 /// Start the binary with progress as lines, wait for a stderr line that
 /// starts with `ready`, send SIGINT, and collect what it printed.
 fn interrupt(args: &[&str], ready: &str) -> Stopped {
@@ -291,13 +298,7 @@ fn game_solve_stopped_by_sigterm_says_the_bounds_it_knows() {
     let v: serde_json::Value = serde_json::from_str(&s.out).unwrap();
     assert_eq!(v["complete"], false);
     assert!(v["lower"].as_i64().unwrap() < v["upper"].as_i64().unwrap());
-    assert!(
-        s.err
-            .iter()
-            .any(|l| l.starts_with("interrupted: the value is between")),
-        "{:?}",
-        s.err
-    );
+    assert!(s.said("interrupted: the value is between"), "{:?}", s.err);
 }
 
 /// Issue 32, item 7: 16 pits a side were refused for "a transposition
@@ -330,13 +331,7 @@ fn game_solve_on_a_wide_board_fits_its_database_to_the_cap_and_stops_at_once() {
         "{:?} from Ctrl-C to the exit",
         s.took
     );
-    assert!(
-        s.err
-            .iter()
-            .any(|l| l.starts_with("interrupted: the value is between")),
-        "{:?}",
-        s.err
-    );
+    assert!(s.said("interrupted: the value is between"), "{:?}", s.err);
 }
 
 #[test]
