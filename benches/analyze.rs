@@ -320,6 +320,13 @@ fn avalanche_start(threads: u32) -> Start {
     }
 }
 
+/// The rows of one mode and class, for one line of a table.
+fn class_rows<'a>(rows: &'a [Row], mode: &str, class: &str) -> Vec<&'a Row> {
+    rows.iter()
+        .filter(|r| r.mode == mode && r.class == class)
+        .collect()
+}
+
 fn print_tables(rows: &[Row], start: &Start) {
     println!("Positions with at most 30 stones in the pits, 1 s analysis:\n");
     println!(
@@ -327,10 +334,7 @@ fn print_tables(rows: &[Row], start: &Start) {
     );
     println!("|---|---:|---:|---:|---:|---:|");
     for (mode, _) in MODES {
-        let of: Vec<&Row> = rows
-            .iter()
-            .filter(|r| r.mode == mode && r.class == "small")
-            .collect();
+        let of = class_rows(rows, mode, "small");
         let n = of.len();
         let all = of.iter().filter(|r| r.all_proved).count();
         let exact = of.iter().filter(|r| r.exact).count();
@@ -352,10 +356,7 @@ fn print_tables(rows: &[Row], start: &Start) {
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (mode, _) in MODES {
-        let of: Vec<&Row> = rows
-            .iter()
-            .filter(|r| r.mode == mode && r.class == "mid")
-            .collect();
+        let of = class_rows(rows, mode, "mid");
         let n = of.len();
         let agree = of
             .iter()
