@@ -36,13 +36,15 @@ impl Solver {
     ) -> i32 {
         let n = self.n;
         self.nodes += 1;
+        // Every 4,096 picks: publish the count for a progress line, and
+        // check the cancel flag and the budget.
         if self.nodes & 0xfff == 0 {
             if let Some(w) = &self.watch {
                 w.picks.store(self.nodes, Ordering::Relaxed);
             }
-        }
-        if self.nodes & 0xfff == 0 && (cancel.load(Ordering::Relaxed) || self.past_limits()) {
-            self.stopped = true;
+            if cancel.load(Ordering::Relaxed) || self.past_limits() {
+                self.stopped = true;
+            }
         }
         if self.stopped {
             return 0;
