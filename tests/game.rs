@@ -46,9 +46,10 @@ fn known_values(which: &str) -> usize {
         if w[4] != which {
             continue;
         }
-        let capture = match w[0] {
-            "kalah" => Capture::Kalah,
-            "empty" => Capture::Empty,
+        let rules = match w[0] {
+            "kalah" => kalah(Capture::Kalah),
+            "empty" => kalah(Capture::Empty),
+            "avalanche" => Rules::AVALANCHE,
             other => panic!("unknown capture {other}"),
         };
         let (pits, stones, value): (usize, u32, i32) = (
@@ -56,7 +57,7 @@ fn known_values(which: &str) -> usize {
             w[2].parse().unwrap(),
             w[3].parse().unwrap(),
         );
-        let s = GameState::start(pits, stones, kalah(capture)).unwrap();
+        let s = GameState::start(pits, stones, rules).unwrap();
         // As `game solve` sets the options: fitted to the board (compact
         // entries), with a table of 4 GiB for the slow lines.
         let opts = SolveOptions {
@@ -254,6 +255,11 @@ proptest! {
         let deep = 1000;
         let m = minimax_value(&s, deep);
         prop_assert_eq!(alphabeta_value(&s, deep), m);
+        // The solver's floor under empty capture (`Solver::floor`): the
+        // mover takes at least one of the stones left, by minimax.
+        if rules.capture == Capture::Empty && !s.is_over() {
+            prop_assert!(m - s.mover_minus_opponent() >= 2 - s.stones_in_pits() as i32);
+        }
         for (etc, eg, max) in [(false, 0, 0), (true, 0, 0), (true, 6, 0), (true, 6, 30), (false, 0, 30)] {
             let opts = SolveOptions { table_bytes: 1 << 16, etc, endgame_stones: eg, max_stones: max, ..SolveOptions::default() };
             let r = solve::solve(&s, &opts, &never).unwrap();

@@ -1371,15 +1371,28 @@ async fn click(c: &Client, css: &str) {
         .unwrap_or_else(|e| panic!("click {css}: {e}"));
 }
 
-/// The text of `css` (waiting for it to exist).
+/// The text of `css` (waiting for it to exist). A page that redraws
+/// (the Analyze page replaces its rows as the analysis deepens) may
+/// replace the element between finding it and reading it: then it is
+/// found again, a few times at most.
 async fn text(c: &Client, css: &str) -> String {
-    c.wait()
-        .for_element(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"))
-        .text()
-        .await
-        .unwrap()
+    for _ in 0..20 {
+        let found = c
+            .wait()
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css}: {e}"));
+        match found.text().await {
+            Ok(t) => return t,
+            Err(fantoccini::error::CmdError::Standard(e))
+                if e.error == fantoccini::error::ErrorStatus::StaleElementReference =>
+            {
+                tokio::time::sleep(Duration::from_millis(50)).await
+            }
+            Err(e) => panic!("{css}: {e}"),
+        }
+    }
+    panic!("{css}: replaced 20 times while being read")
 }
 
 /// The id of the first element that matches `css`, once there is one.

@@ -6,7 +6,9 @@
 //! mover's final store minus the opponent's with perfect play; when not
 //! complete, the middle of `lower`..`upper`), `lower`, `upper`, `best_turn`
 //! (pit numbers), `principal_variation` (one list of picks a turn, each
-//! from its mover's side), `nodes`, `seconds`, `table_bytes`.
+//! from its mover's side), `nodes`, `value_nodes` (before the principal
+//! variation), `expanded` (positions whose picks were searched: other
+//! solvers' "nodes"), `seconds`, `table_bytes`.
 //!
 //! `game analyze --json` (`mancala-sweep-game-analysis/1`): `rules`,
 //! `preset`, `start`, `value` (the best turn's value for the player to
@@ -55,6 +57,12 @@ pub struct GameSolveJson {
     pub principal_variation: Vec<Vec<u8>>,
     /// Picks searched.
     pub nodes: u64,
+    /// Picks searched to prove the value, before the principal variation.
+    pub value_nodes: u64,
+    /// Positions whose picks were searched to prove the value (a pick
+    /// answered by the table, the endgame database or the game's end is
+    /// not one): what other solvers call nodes.
+    pub expanded: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
     /// Bytes of transposition table.
@@ -81,6 +89,8 @@ impl GameSolveJson {
             best_turn: numbers(&r.best_turn),
             principal_variation: r.pv.iter().map(|t| numbers(t)).collect(),
             nodes: r.nodes,
+            value_nodes: r.value_nodes,
+            expanded: r.expanded,
             seconds: r.elapsed.as_secs_f64(),
             table_bytes,
         }

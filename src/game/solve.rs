@@ -100,8 +100,16 @@ pub struct SolveResult {
     /// The principal variation: one entry per turn, each its picks (pit
     /// numbers from that turn's mover's view). Empty when not exact.
     pub pv: Vec<Vec<Pit>>,
-    /// Nodes (picks) searched.
+    /// Nodes (picks) searched, the principal variation's included.
     pub nodes: u64,
+    /// Picks searched until the value was proved (before the principal
+    /// variation), every thread's.
+    pub value_nodes: u64,
+    /// Positions whose picks were searched to prove the value (a pick
+    /// answered at once by the table, the endgame database or the end of
+    /// the game is a node but not an expanded position): what other
+    /// solvers, Irving's among them, count as nodes.
+    pub expanded: u64,
     /// Wall time.
     pub elapsed: Duration,
     /// True when the cancel flag stopped the search.
@@ -138,6 +146,8 @@ pub struct Solver {
     /// Buckets in the table, less one (a power of two, less one).
     mask: usize,
     nodes: u64,
+    /// Positions whose picks were searched (see [`SolveResult::expanded`]).
+    expanded: u64,
     stopped: bool,
     endgame: Option<Arc<Endgame>>,
     /// The endgame database is filled whole (built before the search or
@@ -283,6 +293,7 @@ impl Solver {
             table,
             mask: buckets as usize - 1,
             nodes: 0,
+            expanded: 0,
             stopped: false,
             endgame: match file_db {
                 Some(db) => Some(db.db.clone()),
@@ -412,6 +423,7 @@ impl Solver {
             w.begin();
         }
         self.nodes = 0;
+        self.expanded = 0;
         self.stopped = false;
         let base = state.mover_minus_opponent();
         if state.is_over() {
@@ -423,6 +435,8 @@ impl Solver {
                 best_turn: vec![],
                 pv: vec![],
                 nodes: 0,
+                value_nodes: 0,
+                expanded: 0,
                 elapsed: t0.elapsed(),
                 cancelled: false,
             };
@@ -448,6 +462,7 @@ impl Solver {
             self.mtdf(&pos, g, s, TO_THE_END, turns_left, cancel).1
         };
         let exact = lo == hi;
+        let (value_nodes, expanded) = (self.nodes, self.expanded);
         let pv = if exact {
             // The value is proved: the line that shows it follows from the
             // table's exact bounds, past any budget (the cancel flag still
@@ -471,6 +486,8 @@ impl Solver {
             best_turn: pv.first().cloned().unwrap_or_default(),
             pv,
             nodes: self.nodes,
+            value_nodes,
+            expanded,
             elapsed: t0.elapsed(),
             cancelled: !exact,
         }
@@ -502,6 +519,7 @@ impl Solver {
                 table: Table::Compact(Arc::clone(t)),
                 mask: self.mask,
                 nodes: 0,
+                expanded: 0,
                 stopped: false,
                 endgame: self.endgame.clone(),
                 endgame_whole: self.endgame_whole,
@@ -520,14 +538,16 @@ impl Solver {
                     let done = &done;
                     scope.spawn(move || {
                         h.mtdf(pos, g, stones, TO_THE_END, turns_left, done);
-                        h.nodes
+                        (h.nodes, h.expanded)
                     })
                 })
                 .collect();
             let bounds = self.mtdf(pos, g, stones, TO_THE_END, turns_left, cancel).1;
             done.store(true, Ordering::Relaxed);
             for h in running {
-                self.nodes += h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+                let (nodes, expanded) = h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+                self.nodes += nodes;
+                self.expanded += expanded;
             }
             bounds
         })
@@ -545,7 +565,7 @@ impl Solver {
         turns_left: u32,
         cancel: &AtomicBool,
     ) -> (i32, (i32, i32)) {
-        let (mut lo, mut hi) = (-stones, stones);
+        let (mut lo, mut hi) = (self.floor(stones, depth), stones);
         while lo < hi {
             let beta = if g == lo { g + 1 } else { g };
             let v = self.search(pos, beta - 1, beta, depth, turns_left, cancel);
@@ -781,6 +801,8 @@ pub fn solve_watched(
             best_turn: vec![],
             pv: vec![],
             nodes: 0,
+            value_nodes: 0,
+            expanded: 0,
             elapsed: t0.elapsed(),
             cancelled: true,
         });

@@ -80,7 +80,7 @@ impl Solver {
             kids[count] = (from as u8, score);
             count += 1;
         }
-        let (mut lo, mut hi) = (-s, s);
+        let (mut lo, mut hi) = (self.floor(s, depth), s);
         if let Some(e) = self.probe(key) {
             if e.depth >= depth {
                 lo = lo.max(e.lo as i32);
@@ -99,6 +99,7 @@ impl Solver {
         let alpha = alpha.max(lo);
         let beta = beta.min(hi);
         let nodes_before = self.nodes;
+        self.expanded += 1;
 
         // Children, ordered: the table's pick, then by [`order_score`].
         let kids = &mut kids[..count];
@@ -312,6 +313,28 @@ impl Solver {
             }
         }
         Ok((best, best_move))
+    }
+
+    /// The least value a position with `s` stones in its pits can have
+    /// for its mover, searched to `depth`: `-s` (the opponent takes every
+    /// stone left), or `2 - s` to the end of the game under empty capture
+    /// with scope own, where the mover always takes at least one stone
+    /// with this very pick: the stones of their rightmost pit that holds
+    /// any either reach the store or end in a pit to its right, all empty,
+    /// and a last stone in an empty pit of one's own is taken even with
+    /// nothing opposite. The bound that Irving's solver calls a futility
+    /// cutoff; a depth-limited search keeps `-s`, since its leaves score 0
+    /// and are no values.
+    #[inline]
+    pub(super) fn floor(&self, s: i32, depth: u8) -> i32 {
+        if depth == TO_THE_END
+            && self.rules.capture == Capture::Empty
+            && self.rules.scope == Scope::Own
+        {
+            2 - s
+        } else {
+            -s
+        }
     }
 
     /// The exact value of a position with few stones, from the database.

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The exact game solver against its peers, in the same run on the same
+# machine: Irving's kalah solver (empty capture; its 16-stone endgame
+# database built beforehand, as its README runs it, the build timed apart)
+# and CMancala (standard capture and avalanche), against `game solve` with
+# nothing built beforehand (whatever it builds counts in its time).
+# Prints one Markdown table: wall and CPU time (GNU time), peak memory,
+# the value (the mover's final store minus the opponent's) and the nodes
+# each program says it searched. Values must agree: a disagreement stops
+# the script with status 1.
+#
+# Usage: bash benches/game_peers.sh [STONES...]      (default: 3 4)
+# Environment:
+#   MS       our binary (default target/release/mancala-sweep)
+#   IRVING   a built checkout of github.com/girving/kalah
+#            (`make serial CFLAGS="-O3 -fgnu89-inline -fcommon"`); skipped if unset
+#   CMANCALA the CMancala binary (built as ../shared/PEERS.md says); skipped if unset
+#   THREADS  our threads (default: 2, this machine's cores); also runs 1
+#   REPS     runs of each (default 3): the table gives the fastest
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ms=${MS:-target/release/mancala-sweep}
+threads=${THREADS:-2}
+reps=${REPS:-3}
+stones=("$@")
+[ ${#stones[@]} -gt 0 ] || stones=(3 4)
+if [ ! -x /usr/bin/time ]; then
+  echo "benches/game_peers.sh needs GNU time at /usr/bin/time (apt-get install time)" >&2
+  exit 2
+fi
+[ -x "$ms" ] || { echo "no binary at $ms: cargo build --release first, or set MS" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|avx512f|avx512bw|avx512vbmi2|bmi2)$' | tr '\n' ' ')
+echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), flags: ${flags}load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+
+# best_of CMD...: runs CMD $reps times (stdout to $tmp/out), keeps the run
+# with the least wall time; prints "wall user rss" of it.
+best_of() {
+  local best="" line
+  for _ in $(seq "$reps"); do
+    /usr/bin/time -f "%e %U %M" -o "$tmp/time" "$@" >"$tmp/out.now" 2>"$tmp/err.now"
+    line=$(cat "$tmp/time")
+    if [ -z "$best" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then
+      best=$line
+      cp "$tmp/out.now" "$tmp/out"
+      cp "$tmp/err.now" "$tmp/err"
+    fi
+  done
+  echo "$best"
+}
+
+row() { # program position wall user rss value nodes note
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@"
+}
+
+ours() { # label capture stones threads [extra flags]
+  local label=$1 capture=$2 s=$3 t=$4
+  shift 4
+  local times value nodes
+  times=$(best_of "$ms" game solve --pits 6 --stones "$s" --capture "$capture" --threads "$t" --json -q "$@")
+  value=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["value"])' "$tmp/out")
+  nodes=$(python3 -c 'import json,sys; j = json.load(open(sys.argv[1])); print(j["nodes"], "picks (" + str(j["expanded"]) + " expanded)")' "$tmp/out")
+  read -r wall user rss <<<"$times"
+  local threads_said="$t threads"
+  [ "$t" = 1 ] && threads_said="1 thread"
+  row "mancala-sweep, $threads_said" "$label" "$wall" "$user" "$((rss / 1024))" "$value" "$nodes" "nothing built beforehand"
+  echo "$value" >"$tmp/value.$label.ours.$t"
+}
+
+echo "| program | position | wall (s) | CPU (s) | peak RSS (MiB) | value | nodes | note |"
+echo "|---|---|---:|---:|---:|---:|---:|---|"
+if [ -n "${IRVING:-}" ]; then
+  if [ ! -f "$tmp/endgame.dat" ]; then
+    t0=$(date +%s.%N)
+    printf '4\nc 16\ns\nq\n' | "$IRVING/generator" "$tmp/endgame.dat" >/dev/null 2>&1
+    t1=$(date +%s.%N)
+    echo "Irving's 16-stone endgame database built in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s before its runs (not counted below)." >"$tmp/irving-note"
+  fi
+fi
+for s in "${stones[@]}"; do
+  label="Kalah(6,$s), capture empty"
+  if [ -n "${IRVING:-}" ]; then
+    b=()
+    for _ in 1 2 3 4 5 6; do b+=("$s"); done
+    times=$(best_of "$IRVING/kalah-s" -t 22 -e 16 -E "$tmp/endgame.dat" p "${b[@]}" 0 "${b[@]}" 0)
+    read -r wall user rss <<<"$times"
+    value=$(sed -n 's/^Move: .*, r \(-\?[0-9]*\),.*/\1/p' "$tmp/out" | tail -1)
+    nodes=$(sed -n 's/^Nodes searched: *//p' "$tmp/out" | tail -1)
+    peeks=$(sed -n 's/^Nodes peeked: *//p' "$tmp/out" | tail -1)
+    row "Irving's kalah-s, 1 thread" "$label" "$wall" "$user" "$((rss / 1024))" "$value" "$nodes nodes (+ $peeks peeked)" "16-stone database prebuilt"
+    echo "$value" >"$tmp/value.irving"
+  fi
+  ours "$label" empty "$s" 1
+  [ "$threads" = 1 ] || ours "$label" empty "$s" "$threads"
+  if [ -f "$tmp/value.irving" ] && [ "$(cat "$tmp/value.irving")" != "$(cat "$tmp/value.$label.ours.1")" ]; then
+    echo "values disagree on $label: Irving $(cat "$tmp/value.irving"), ours $(cat "$tmp/value.$label.ours.1")" >&2
+    exit 1
+  fi
+  rm -f "$tmp/value.irving"
+  label="Kalah(6,$s), capture kalah"
+  if [ -n "${CMANCALA:-}" ]; then
+    times=$(best_of bash -c 'code=$(echo "ROOT '"$s"'" | "$0" --api | sed -n "s/^OK CODE //p"); printf "SOLVE %s\nQUIT\n" "$code" | "$0" --api' "$CMANCALA")
+    read -r wall user rss <<<"$times"
+    value=$(sed -n 's/^OK EVAL \(-\?[0-9]*\) .*/\1/p' "$tmp/out" | tail -1)
+    row "CMancala --api, 1 thread" "$label" "$wall" "$user" "$((rss / 1024))" "$value" "not reported" "no endgame database"
+    echo "$value" >"$tmp/value.cm"
+  fi
+  ours "$label" kalah "$s" 1
+  [ "$threads" = 1 ] || ours "$label" kalah "$s" "$threads"
+  if [ -f "$tmp/value.cm" ] && [ "$(cat "$tmp/value.cm")" != "$(cat "$tmp/value.$label.ours.1")" ]; then
+    echo "values disagree on $label: CMancala $(cat "$tmp/value.cm"), ours $(cat "$tmp/value.$label.ours.1")" >&2
+    exit 1
+  fi
+  rm -f "$tmp/value.cm"
+done
+echo
+[ -f "$tmp/irving-note" ] && cat "$tmp/irving-note"
+echo "Each figure is the fastest of $reps runs. Our nodes are picks searched in all (every pick, a table or database hit included, the principal variation's too) and, in brackets, the positions expanded to prove the value (whose picks were searched); Irving's are the nodes it expanded, with the children it only peeked at in brackets."
