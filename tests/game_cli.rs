@@ -601,7 +601,7 @@ fn game_play_shows_the_computer_thinking_and_the_hint_being_looked_for() {
     assert_eq!(code, 0, "{err}");
     assert!(
         err.lines()
-            .any(|l| l.starts_with("the computer (mtdf:12) is thinking: ")),
+            .any(|l| l.starts_with("the computer (budget:2000) is thinking: ")),
         "{err}"
     );
     assert!(

@@ -839,11 +839,14 @@ fn serve_logs_every_request_even_a_cancelled_one() {
 /// refused with 503 and a hint that fits is given.
 #[test]
 fn a_hint_counts_against_the_memory_cap() {
-    // `hard` (mtdf:12) holds a 32 MiB table: small enough that this test
-    // does not push the process (whose size other tests' solves guard)
-    // far.
-    let one =
-        mancala_sweep::game::AgentSpec::Mtdf(12).memory_bytes(mancala_sweep::Rules::KALAH, 3, 12);
+    // `hard` (budget:2000) holds a 32 MiB table: small enough that this
+    // test does not push the process (whose size other tests' solves
+    // guard) far.
+    let one = mancala_sweep::game::AgentSpec::Budget(2000).memory_bytes(
+        mancala_sweep::Rules::KALAH,
+        3,
+        12,
+    );
     assert!(one > 0);
     let body = r#"{"level":"hard","pits":3,"stones":2}"#;
     // Room for the game's agent only.

@@ -194,7 +194,7 @@ pub enum SourceArg {
     Line,
     /// A position met in a game between simple players.
     Game,
-    /// A position met in a game between two agents of the hard level (mtdf:12): positions of strong play.
+    /// A position met in a game between two mtdf:12 agents (the hard level when the committed collections were made): positions of strong play.
     GameHard,
 }
 
@@ -744,7 +744,7 @@ pub struct GamePlayArgs {
     /// Rules and board [default rules: kalah].
     #[command(flatten)]
     pub rules: RuleArgs,
-    /// How strong the computer is: easy (greedy), medium (alphabeta:4), hard (mtdf:12), perfect (the exact solver; slow on big boards).
+    /// How strong the computer is: easy (greedy), medium (alphabeta:4), hard (budget:2000: up to twelve turns ahead within two million picks a turn), perfect (the exact solver; slow on big boards).
     #[arg(
         long,
         value_name = "L",
@@ -773,7 +773,7 @@ pub struct GamePlayArgs {
 #[derive(Args, Debug)]
 #[command(mut_arg("rules", game_rules_help))]
 pub struct GameMatchArgs {
-    /// Agent A: random, greedy, minimax:D, alphabeta:D, mtdf:D, perfect, mcts:N, montecarlo:N, or a level (easy, medium, hard).
+    /// Agent A: random, greedy, minimax:D, alphabeta:D, mtdf:D, budget:K, perfect, mcts:N, montecarlo:N, or a level (easy, medium, hard).
     #[arg(value_name = "A")]
     pub a: String,
     /// Agent B, as A.

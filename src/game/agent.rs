@@ -14,6 +14,7 @@
 //! | `minimax:D` | plain negamax over whole turns, `D` turns deep, leaves scored by the stores |
 //! | `alphabeta:D` | the same value with alpha-beta, move ordering and a transposition table |
 //! | `mtdf:D` | MTD(f) with iterative deepening over picks ([`Solver`]), `D` turns deep |
+//! | `budget:K` | the same deepened a turn at a time up to 12 turns within `K` thousand picks a turn, playing the deepest turn it finished ([`Solver::best_turn_within`]): a bounded time a turn |
 //! | `perfect` | the exact solver: the best turn with perfect play to the end |
 //! | `mcts:N` | UCT over whole turns with `N` random playouts a move |
 //! | `montecarlo:N` | seed 003's flat Monte Carlo: `N` playouts a turn, best wins minus losses |
@@ -67,6 +68,9 @@ pub enum AgentSpec {
     AlphaBeta(u32),
     /// MTD(f) over picks to a depth in turns.
     Mtdf(u32),
+    /// MTD(f) deepened a turn at a time up to [`BUDGET_DEPTH`] turns
+    /// within this many thousand picks a turn.
+    Budget(u32),
     /// The exact solver.
     Perfect,
     /// UCT with this many playouts a move.
@@ -82,7 +86,9 @@ pub enum Level {
     Easy,
     /// `alphabeta:4`: looks four turns ahead.
     Medium,
-    /// `mtdf:12`: looks twelve turns ahead.
+    /// `budget:2000`: looks up to twelve turns ahead within two million
+    /// picks a turn (about a second on one core). It was `mtdf:12`, whose
+    /// first turn from avalanche's start took 80 s and more.
     Hard,
     /// `perfect`: the exact solver (small boards, or patience).
     Perfect,
@@ -97,7 +103,7 @@ impl Level {
         match self {
             Level::Easy => AgentSpec::Greedy,
             Level::Medium => AgentSpec::AlphaBeta(4),
-            Level::Hard => AgentSpec::Mtdf(12),
+            Level::Hard => AgentSpec::Budget(2000),
             Level::Perfect => AgentSpec::Perfect,
         }
     }
@@ -125,13 +131,18 @@ impl FromStr for Level {
 
 /// Largest depth an agent accepts (turns).
 pub const MAX_DEPTH: u32 = 40;
+/// The deepest a `budget:K` agent looks (turns), as `mtdf:12` does.
+pub const BUDGET_DEPTH: u32 = 12;
+/// Most thousands of picks a turn a `budget:K` agent accepts.
+pub const MAX_BUDGET: u32 = 1_000_000;
 /// Most playouts a move an agent accepts.
 pub const MAX_PLAYOUTS: u32 = 10_000_000;
 
 impl FromStr for AgentSpec {
     type Err = GameError;
     /// `random`, `greedy`, `perfect`, `minimax:D`, `alphabeta:D`, `mtdf:D`,
-    /// `mcts:N`, `montecarlo:N`, or a level name (`easy`, `medium`, `hard`).
+    /// `budget:K`, `mcts:N`, `montecarlo:N`, or a level name (`easy`,
+    /// `medium`, `hard`).
     fn from_str(text: &str) -> Result<AgentSpec, GameError> {
         let bad = |reason: String| GameError::AgentSpec {
             spec: text.to_string(),
@@ -166,6 +177,11 @@ impl FromStr for AgentSpec {
             "minimax" => Ok(AgentSpec::Minimax(number("depth", MAX_DEPTH, 4)?)),
             "alphabeta" => Ok(AgentSpec::AlphaBeta(number("depth", MAX_DEPTH, 6)?)),
             "mtdf" => Ok(AgentSpec::Mtdf(number("depth", MAX_DEPTH, 12)?)),
+            "budget" => Ok(AgentSpec::Budget(number(
+                "thousands of picks",
+                MAX_BUDGET,
+                2000,
+            )?)),
             "mcts" => Ok(AgentSpec::Mcts(number(
                 "playout count",
                 MAX_PLAYOUTS,
@@ -177,8 +193,8 @@ impl FromStr for AgentSpec {
                 1000,
             )?)),
             _ => Err(bad(
-                "not an agent: use random, greedy, minimax:D, alphabeta:D, mtdf:D, perfect, \
-                 mcts:N, montecarlo:N or a level (easy, medium, hard, perfect)"
+                "not an agent: use random, greedy, minimax:D, alphabeta:D, mtdf:D, budget:K, \
+                 perfect, mcts:N, montecarlo:N or a level (easy, medium, hard, perfect)"
                     .into(),
             )),
         }
@@ -193,6 +209,7 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Minimax(d) => write!(f, "minimax:{d}"),
             AgentSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
             AgentSpec::Mtdf(d) => write!(f, "mtdf:{d}"),
+            AgentSpec::Budget(k) => write!(f, "budget:{k}"),
             AgentSpec::Perfect => write!(f, "perfect"),
             AgentSpec::Mcts(n) => write!(f, "mcts:{n}"),
             AgentSpec::MonteCarlo(n) => write!(f, "montecarlo:{n}"),
@@ -231,7 +248,7 @@ impl AgentSpec {
                 depth,
                 table: HashMap::new(),
             }),
-            AgentSpec::Mtdf(_) | AgentSpec::Perfect => {
+            AgentSpec::Mtdf(_) | AgentSpec::Budget(_) | AgentSpec::Perfect => {
                 let (rules, n) = (state.rules(), state.pits_per_side());
                 let opts = self
                     .solver_options(rules, n, state.stones_in_pits())
@@ -253,6 +270,11 @@ impl AgentSpec {
                 Box::new(SolverAgent {
                     depth: match self {
                         AgentSpec::Mtdf(depth) => Some(depth),
+                        AgentSpec::Budget(_) => Some(BUDGET_DEPTH),
+                        _ => None,
+                    },
+                    budget: match self {
+                        AgentSpec::Budget(k) => Some(k as u64 * 1000),
                         _ => None,
                     },
                     solver,
@@ -273,7 +295,7 @@ impl AgentSpec {
         stones: u32,
     ) -> Option<SolveOptions> {
         let opts = match self {
-            AgentSpec::Mtdf(_) => SolveOptions {
+            AgentSpec::Mtdf(_) | AgentSpec::Budget(_) => SolveOptions {
                 table_bytes: AGENT_TABLE_BYTES,
                 endgame_stones: 0,
                 ..SolveOptions::default()
@@ -529,22 +551,29 @@ impl Agent for AlphaBeta {
 
 struct SolverAgent {
     depth: Option<u32>,
+    /// Picks a turn, for `budget:K`.
+    budget: Option<u64>,
     solver: Solver,
 }
 
 impl Agent for SolverAgent {
     fn name(&self) -> String {
-        match self.depth {
-            Some(d) => format!("mtdf:{d}"),
-            None => "perfect".into(),
+        match (self.depth, self.budget) {
+            (_, Some(picks)) => format!("budget:{}", picks / 1000),
+            (Some(d), None) => format!("mtdf:{d}"),
+            (None, None) => "perfect".into(),
         }
     }
     fn choose(&mut self, state: &GameState) -> Vec<Pit> {
-        let never = AtomicBool::new(false);
-        self.solver.best_turn(state, self.depth, &never).1
+        self.choose_until(state, &AtomicBool::new(false))
     }
     fn choose_until(&mut self, state: &GameState, cancel: &AtomicBool) -> Vec<Pit> {
-        self.solver.best_turn(state, self.depth, cancel).1
+        match (self.depth, self.budget) {
+            (Some(depth), Some(picks)) => {
+                self.solver.best_turn_within(state, depth, picks, cancel).1
+            }
+            _ => self.solver.best_turn(state, self.depth, cancel).1,
+        }
     }
     fn watch(&self) -> Option<Arc<SolveWatch>> {
         Some(self.solver.watch())
@@ -692,13 +721,17 @@ mod tests {
             "minimax:3",
             "alphabeta:6",
             "mtdf:10",
+            "budget:500",
             "perfect",
             "mcts:500",
             "montecarlo:100",
         ] {
             assert_eq!(text.parse::<AgentSpec>().unwrap().to_string(), text);
         }
-        assert_eq!("hard".parse::<AgentSpec>().unwrap(), AgentSpec::Mtdf(12));
+        assert_eq!(
+            "hard".parse::<AgentSpec>().unwrap(),
+            AgentSpec::Budget(2000)
+        );
         for bad in ["minimax:0", "mcts:x", "random:3", "deep", "alphabeta:41"] {
             assert!(bad.parse::<AgentSpec>().is_err(), "{bad}");
         }

@@ -670,6 +670,42 @@ impl Solver {
         (total, picks)
     }
 
+    /// [`Solver::best_turn`] deepened a turn at a time, from 1 up to
+    /// `depth` turns, within about `picks` picks in all (the budget is
+    /// checked every 4,096 picks, as a cancel is): the turn of the deepest
+    /// search that finished, its value and that depth. A budget of picks
+    /// rather than of seconds keeps the choice the same on every machine
+    /// and under any load, as every agent's is, while bounding the time a
+    /// turn takes. The first depth always finishes, whatever the budget,
+    /// so that there is a turn to play; `cancel` stops it with no picks.
+    pub fn best_turn_within(
+        &mut self,
+        state: &GameState,
+        depth: u32,
+        picks: u64,
+        cancel: &AtomicBool,
+    ) -> (i32, Vec<Pit>, u32) {
+        let mut kept = (0, Vec::new(), 0);
+        // The picks of the whole turn, every depth's (the progress line
+        // shows them growing).
+        self.nodes = 0;
+        for d in 1..=depth.max(1) {
+            if d > 1 {
+                self.set_limits(Some(picks), None);
+            }
+            let (v, turn) = self.best_turn(state, Some(d), cancel);
+            self.limits = Limits::NONE;
+            if turn.is_empty() {
+                break;
+            }
+            kept = (v, turn, d);
+            if self.nodes >= picks {
+                break;
+            }
+        }
+        kept
+    }
+
     /// [`Solver::best_turn`] to the end of the game. The exact value of the
     /// position is found once; then each pick, in pit order, is tested with
     /// one null-window search for reaching that value, and the first that

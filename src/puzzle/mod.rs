@@ -31,7 +31,7 @@ pub use error::PuzzleError;
 
 use crate::format::VersionError;
 use crate::format::{FileError, VERSION};
-use crate::game::{GameState, Level};
+use crate::game::{AgentSpec, GameState};
 use crate::rules::{turn, Board, Line, Rules};
 use crate::search::{solve, Listing, SolveOptions};
 use rand::{Rng, SeedableRng};
@@ -62,8 +62,9 @@ pub enum Source {
     Line,
     /// A position met in a game between simple players.
     Game,
-    /// A position met in a game between two agents of the `hard` level
-    /// ([`crate::game::Level::Hard`]): what people reach in strong play.
+    /// A position met in a game between two `mtdf:12` agents (what the
+    /// `hard` level was when the collections were made): what people
+    /// reach in strong play.
     GameHard,
 }
 
@@ -690,7 +691,10 @@ pub fn generate(opts: &GenerateOptions) -> Result<Generated> {
                         // A random first turn, so that the games differ.
                         let first = start.turns();
                         let mut state = first[rng.random_range(0..first.len())].after;
-                        let hard = Level::Hard.agent();
+                        // `mtdf:12`, the agent the `hard` level was when
+                        // the committed collections were made: their
+                        // recorded commands make them again.
+                        let hard = AgentSpec::Mtdf(12);
                         let mut agents = [
                             hard.build(&state, rng.random())?,
                             hard.build(&state, rng.random())?,

@@ -16,6 +16,7 @@ use mancala_sweep::format::{
     parse_versioned, write_atomic, GameAnalysisJson, GameMatchJson, GameSolveJson,
     GAME_MATCH_FORMAT,
 };
+use mancala_sweep::game::agent::BUDGET_DEPTH;
 use mancala_sweep::game::matches::{self, MatchOptions, MatchRecord};
 use mancala_sweep::game::{
     solve, AgentSpec, Analysis, Budget, EndgameDb, GameError, GameSession, GameState, Level,
@@ -633,6 +634,9 @@ fn computer_status(
         (false, _, _) => String::new(),
         (true, None, _) => "searching to the end of the game | ".into(),
         (true, Some(d), AgentSpec::Mtdf(of)) => format!("depth {d} of {of} | "),
+        (true, Some(d), AgentSpec::Budget(_)) => {
+            format!("depth {d} of {BUDGET_DEPTH} | ")
+        }
         (true, Some(d), _) => format!("depth {d} | "),
     };
     format!(

@@ -155,3 +155,39 @@ fn compact_entries_round_trip() {
         );
     }
 }
+
+/// A budget of picks bounds the deepening (the `hard` level's turn from
+/// avalanche's start took minutes at a fixed depth of 12), the turn found
+/// is legal and the same from a fresh solver (no clock decides), and a
+/// budget that is never reached goes the whole depth.
+#[test]
+fn a_budget_of_picks_bounds_the_deepening() {
+    let never = AtomicBool::new(false);
+    let start = GameState::start(6, 4, Rules::AVALANCHE).unwrap();
+    let opts = SolveOptions {
+        table_bytes: 32 << 20,
+        endgame_stones: 0,
+        ..SolveOptions::default()
+    }
+    .fit_to(Rules::AVALANCHE, 6, 48);
+    let budget = 100_000;
+    let mut turns = Vec::new();
+    for _ in 0..2 {
+        let mut solver = Solver::new(Rules::AVALANCHE, 6, opts.clone()).unwrap();
+        let (_, turn, depth) = solver.best_turn_within(&start, 12, budget, &never);
+        assert!((1..12).contains(&depth), "depth {depth}");
+        // The budget is checked every 4,096 picks.
+        assert!(solver.nodes() <= budget + 4096, "{} picks", solver.nodes());
+        let mut s = start;
+        s.play_turn(&turn).unwrap();
+        assert_ne!(s.mover(), start.mover(), "a whole turn: {turn:?}");
+        turns.push(turn);
+    }
+    assert_eq!(turns[0], turns[1]);
+    // Kalah(3,2): twelve turns deep within far less than the budget.
+    let small = GameState::start(3, 2, Rules::KALAH).unwrap();
+    let mut solver = Solver::new(Rules::KALAH, 3, SolveOptions::default()).unwrap();
+    let (_, turn, depth) = solver.best_turn_within(&small, 12, 10_000_000, &never);
+    assert_eq!(depth, 12);
+    assert!(!turn.is_empty());
+}
