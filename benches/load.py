@@ -271,7 +271,7 @@ def large_solve_client(t, port, rng):
             body = json.dumps({"rules": "any-hole", "pits": 7, "stones": 4, "limit": 1})
             status, text = call(t, port, "solve-past-guard", "POST", "/api/solve", body, expect={200, 429})
             doc = body_json(text) or {}
-            if status == 200 and doc.get("stopped") not in ("memory-limit", "deadline"):
+            if status == 200 and doc.get("stopped") not in ("memory-limit", "out-of-time"):
                 t.surprises.append(f"solve-past-guard: answered {doc.get('complete')}, stopped {doc.get('stopped')}")
         time.sleep(rng.random())
 
