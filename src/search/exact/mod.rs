@@ -239,7 +239,9 @@ impl std::fmt::Debug for SolveOptions<'_> {
             .field("threads", &self.threads)
             .field("listing", &self.listing)
             .field("max_memory", &self.max_memory)
-            .field("memory_held", &self.memory_held.map(|held| held()))
+            // Whether there is one, not its figure: asking it may lock
+            // what its owner holds (a server's game table).
+            .field("memory_held", &self.memory_held.is_some())
             .field("cancel", &self.cancel)
             .field("seconds", &self.seconds)
             .field("kernel", &self.kernel)
