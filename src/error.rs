@@ -10,7 +10,7 @@
 
 use crate::atlas::AtlasError;
 use crate::format::FileError;
-use crate::game::GameError;
+use crate::game::{EndgameError, GameError};
 use crate::puzzle::PuzzleError;
 use crate::rules::{BoardError, ReplayError};
 use crate::search::SearchError;
@@ -48,7 +48,9 @@ impl Error {
     /// correctly (the memory guard, an overflow, a cancel, a bug).
     pub fn is_input(&self) -> bool {
         match self {
-            Error::Board(_) | Error::Replay(_) | Error::File(_) => true,
+            Error::Board(_) | Error::Replay(_) => true,
+            // A full disk is not the input's fault (benches/faults.py).
+            Error::File(e) => !e.is_disk_full(),
             Error::Search(e) => e.is_input(),
             Error::Puzzle(e) => match e {
                 PuzzleError::Search(e) => e.is_input(),
@@ -60,9 +62,15 @@ impl Error {
                 AtlasError::Interrupted => false,
                 _ => true,
             },
-            Error::Game(e) => {
-                !matches!(e, GameError::AgentFailed(_) | GameError::SolverMismatch(_))
-            }
+            Error::Game(e) => !matches!(
+                e,
+                GameError::AgentFailed(_)
+                    | GameError::SolverMismatch(_)
+                    | GameError::Endgame(EndgameError::Io {
+                        disk_full: true,
+                        ..
+                    })
+            ),
         }
     }
 

@@ -647,3 +647,39 @@ fn a_hint_is_the_best_turn_for_the_game_at_any_level() {
         );
     }
 }
+
+/// Found by `benches/faults.py` (issue 36): `game endgame` and `game match
+/// --out` on a disk that filled up exited with status 2, the status of bad
+/// input, where a spilled `solve` on a full disk exits with 1 (a run that
+/// failed; the same command finishes once space is freed). The exit status
+/// is `Error::is_input`'s (`cli/words.rs` maps it), so the errors those
+/// runs give are checked here: a full disk or quota is not input, a path
+/// that cannot be written is.
+#[test]
+fn a_full_disk_is_a_failed_run_not_bad_input() {
+    use mancala_sweep::format::{file::is_disk_full, FileError};
+    use mancala_sweep::game::{EndgameError, GameError};
+    use std::io::{Error as IoError, ErrorKind};
+    let write = |source| {
+        mancala_sweep::Error::File(FileError::Write {
+            path: "match.json".into(),
+            source,
+        })
+    };
+    // ENOSPC and EDQUOT as the system gives them (Linux's numbers).
+    for errno in [28, 122] {
+        assert!(is_disk_full(&IoError::from_raw_os_error(errno)), "{errno}");
+        assert!(!write(IoError::from_raw_os_error(errno)).is_input());
+    }
+    assert!(write(IoError::from(ErrorKind::PermissionDenied)).is_input());
+    let endgame = |disk_full| {
+        mancala_sweep::Error::Game(GameError::Endgame(EndgameError::Io {
+            path: "kalah6.db".into(),
+            action: "write",
+            message: "No space left on device (os error 28)".into(),
+            disk_full,
+        }))
+    };
+    assert!(!endgame(true).is_input());
+    assert!(endgame(false).is_input());
+}

@@ -48,6 +48,27 @@ impl FileError {
             | FileError::Foreign { path, .. } => path,
         }
     }
+
+    /// True when the disk (or the user's quota) was full: the run failed,
+    /// not its input, so the same command works once space is freed
+    /// (exit status 1, as for a spilled solve's full disk, not the 2 of
+    /// bad input). Found by `benches/faults.py`.
+    pub fn is_disk_full(&self) -> bool {
+        match self {
+            FileError::Read { source, .. } | FileError::Write { source, .. } => {
+                is_disk_full(source)
+            }
+            FileError::Foreign { .. } => false,
+        }
+    }
+}
+
+/// True when `e` says the disk or the quota is full.
+pub fn is_disk_full(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded
+    )
 }
 
 /// Write `bytes` to `path` whole: to a temporary file beside it, synced,

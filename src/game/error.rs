@@ -132,6 +132,9 @@ pub enum EndgameError {
         action: &'static str,
         /// The system's message.
         message: String,
+        /// The disk (or the quota) was full: the run failed, not its
+        /// input, and the same command resumes once space is freed.
+        disk_full: bool,
     },
     /// The file's first line is not a header of this format.
     #[error("{}: not an endgame database (its first line is not a {} header)", path.display(), crate::game::endgame::ENDGAME_FORMAT)]

@@ -7,6 +7,7 @@
 //! other.
 
 use super::error::{SearchError, StopCause};
+use super::memory::HeldFn;
 use crate::clock::Instant;
 use crate::rules::{Board, Rules};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,14 +24,27 @@ pub(crate) fn cancelled(cancel: Option<&AtomicBool>) -> bool {
 /// of work, so that the answer says which of the two stopped it. It may
 /// also carry the memory guard, for the checks made while a bucket is
 /// expanded (see [`Stop::over_memory`]).
-#[derive(Copy, Clone, Debug, Default)]
+#[derive(Copy, Clone, Default)]
 pub(crate) struct Stop<'a> {
     cancel: Option<&'a AtomicBool>,
     deadline: Option<(Instant, Duration)>,
     /// The memory limit in bytes, the bytes held before the search that
     /// do not count, and the flag raised once the process was found above
     /// the limit.
-    memory: Option<(u64, u64, &'a AtomicBool)>,
+    memory: Option<(u64, Option<HeldFn<'a>>, &'a AtomicBool)>,
+}
+
+impl std::fmt::Debug for Stop<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stop")
+            .field("cancel", &self.cancel)
+            .field("deadline", &self.deadline)
+            .field(
+                "memory",
+                &self.memory.map(|(limit, _, tripped)| (limit, tripped)),
+            )
+            .finish()
+    }
 }
 
 impl<'a> Stop<'a> {
@@ -44,12 +58,12 @@ impl<'a> Stop<'a> {
     }
 
     /// The same stop, which also watches the process's resident memory
-    /// above `held` bytes against `limit` bytes, raising `tripped` when it
-    /// passes it.
+    /// above what `held` says is not the search's (all of it when `None`)
+    /// against `limit` bytes, raising `tripped` when it passes it.
     pub(crate) fn with_memory_limit(
         self,
         limit: u64,
-        held: u64,
+        held: Option<HeldFn<'a>>,
         tripped: &'a AtomicBool,
     ) -> Stop<'a> {
         Stop {
@@ -71,7 +85,7 @@ impl<'a> Stop<'a> {
         if tripped.load(Ordering::Relaxed) {
             return true;
         }
-        let over = super::memory::resident_above(held) > limit;
+        let over = super::memory::resident_above(held.map_or(0, |held| held())) > limit;
         if over {
             tripped.store(true, Ordering::Relaxed);
         }

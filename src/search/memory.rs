@@ -25,6 +25,11 @@ pub fn default_max_memory() -> u64 {
     }
 }
 
+/// What the rest of the process holds now, in bytes, for a memory guard
+/// that counts only its own search (`SolveOptions::memory_held`); it runs
+/// on the search's worker threads, between chunks of work.
+pub type HeldFn<'a> = &'a (dyn Fn() -> u64 + Sync);
+
 /// The process's resident memory, from `/proc/self/status` (`None` where
 /// there is no such file). The memory guard takes the larger of this and
 /// the search's own count of its buffers, so that what the guard promises

@@ -18,4 +18,4 @@ pub use beam::{find, FindOptions, FindProgress, Found};
 pub use error::{Reached, SearchError, StopCause};
 pub use exact::{solve, DiskUse, Listing, Phase, Progress, Solution, SolveOptions, Within};
 pub use kernel::{Kernel, KernelChoice};
-pub use memory::{default_max_memory, format_bytes, parse_bytes};
+pub use memory::{default_max_memory, format_bytes, parse_bytes, HeldFn};

@@ -12,7 +12,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::de::DeserializeOwned;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 pub(crate) type Shared_ = Shared<Arc<State>>;
@@ -63,6 +63,60 @@ impl Drop for Slot {
     }
 }
 
+/// A request's share of what the server declares it holds, in
+/// [`State::declared`]; dropping it gives the share back.
+///
+/// A solve's memory guard must count that solve only (issue 36: with
+/// the resident memory above what the server held when the solve began,
+/// a game built or another solve grown meanwhile was charged to it, and a
+/// solve that fits stopped at its limit). The guard counts the process's
+/// resident memory above what it held at the start plus what the rest of
+/// the server has declared since ([`Share::held`]): the solve's own
+/// buffers with the allocator's slack around them, and no one else's.
+pub(crate) struct Share {
+    state: Arc<State>,
+    bytes: AtomicU64,
+}
+
+impl Share {
+    pub(crate) fn new(state: &Arc<State>) -> Share {
+        Share {
+            state: state.clone(),
+            bytes: AtomicU64::new(0),
+        }
+    }
+
+    /// Say that this request holds `bytes` now.
+    pub(crate) fn set(&self, bytes: u64) {
+        // Added before the old share is taken off, so the sum never wraps.
+        self.state.declared.fetch_add(bytes, Ordering::SeqCst);
+        let old = self.bytes.swap(bytes, Ordering::SeqCst);
+        self.state.declared.fetch_sub(old, Ordering::SeqCst);
+    }
+
+    /// What the rest of the server declares it holds now: the games' and
+    /// hints' tables and every other request's share.
+    fn others(&self) -> u64 {
+        let all = self.state.games_bytes() + self.state.declared.load(Ordering::SeqCst);
+        all.saturating_sub(self.bytes.load(Ordering::SeqCst))
+    }
+
+    /// The function for [`SolveOptions::memory_held`], from now on: the
+    /// resident memory now, moved by what the rest of the server declares
+    /// it has taken or given back since.
+    pub(crate) fn held(&self) -> impl Fn() -> u64 + Sync + '_ {
+        let resident = search::memory::resident_bytes().unwrap_or(0);
+        let others = self.others();
+        move || (resident + self.others()).saturating_sub(others)
+    }
+}
+
+impl Drop for Share {
+    fn drop(&mut self) {
+        self.set(0);
+    }
+}
+
 /// Raises the search's cancel flag when the request goes away (the page
 /// closed, the client hung up): axum drops the handler's future then.
 pub(crate) struct CancelOnDrop(pub(crate) Arc<AtomicBool>);
@@ -91,6 +145,7 @@ pub(crate) async fn solve(state: Shared_, body: Body) -> ApiResult {
     let req: SolveRequest = read(&state, body).await?;
     let (rules, board, limit) = req.check()?;
     let slot = Slot::take(&state)?;
+    let share = Share::new(&state);
     let (max_memory, seconds) = (state.config.max_memory, state.config.seconds);
     let best = std::sync::Arc::new(api::BestSeen::default());
     let seen = best.clone();
@@ -98,14 +153,18 @@ pub(crate) async fn solve(state: Shared_, body: Body) -> ApiResult {
         // The slot is freed when the search has really stopped, not when
         // the request went away.
         let _slot = slot;
-        let report = |p: &search::Progress| seen.see(p);
+        let report = |p: &search::Progress| {
+            seen.see(p);
+            share.set(p.memory);
+        };
+        // This request's guard counts what it adds, not the games and
+        // other requests the server holds (those have their own caps).
+        let held = share.held();
         let opts = SolveOptions {
             threads: 0,
             listing: Listing::Limit(limit as usize),
             max_memory,
-            // This request's guard counts what it adds, not the games and
-            // other requests the server holds (those have their own caps).
-            memory_held: search::memory::resident_bytes().unwrap_or(0),
+            memory_held: Some(&held),
             progress: Some(&report),
             cancel: Some(cancel),
             seconds: Some(seconds),
@@ -155,8 +214,11 @@ pub(crate) async fn analyze(state: Shared_, body: Body) -> ApiResult {
     let (game, budget) = req.check(state.config.seconds)?;
     let slot = Slot::take(&state)?;
     let max_memory = state.config.max_memory;
+    let share = Share::new(&state);
+    share.set(api::analysis_options(&game, max_memory).table_bytes);
     let doc = blocking(move |cancel| {
         let _slot = slot;
+        let _share = share;
         api::analysis(&game, budget, max_memory, cancel, None)
     })
     .await??;

@@ -11,7 +11,7 @@
 //! cancel flag, time budget and `--max-solves` slot as a solve: a turn
 //! that is stopped leaves the game as it was before the person's pick.
 
-use super::api::{blocking, read, ApiError, ApiResult, Shared_, Slot};
+use super::api::{blocking, read, ApiError, ApiResult, Share, Shared_, Slot};
 use super::State;
 use crate::api::games::{
     computer_moves, computer_reply, game_error, game_json, NewGame, NewGameSpec, PickRequest,
@@ -39,6 +39,13 @@ pub(crate) struct Games {
     hints: u64,
 }
 
+impl Games {
+    /// Bytes of the games' tables and of the hints' advisers.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.map.values().map(|e| e.bytes).sum::<u64>() + self.hints
+    }
+}
+
 /// A hint's share of `--max-memory`, given back when the hint ends.
 struct HintBytes {
     state: Arc<State>,
@@ -56,7 +63,7 @@ impl HintBytes {
                 "game table poisoned",
             )
         })?;
-        let used: u64 = games.map.values().map(|e| e.bytes).sum::<u64>() + games.hints;
+        let used = games.bytes();
         if used + bytes > cap {
             return Err(ApiError::status(StatusCode::SERVICE_UNAVAILABLE.as_u16(),
                 format!(
@@ -213,8 +220,12 @@ pub(crate) async fn new_game(state: Shared_, body: Body) -> ApiResult {
     } = req.check(cap, &format!("the server's --max-memory of {cap}"))?;
     let seconds = state.config.seconds;
     // Build the agent (its tables) and play the computer's first turn off
-    // the async threads.
+    // the async threads. Until the game is in the table its tables are
+    // declared as this request's, so that a solve running meanwhile is not
+    // charged for them.
     let slot = Slot::take(&state)?;
+    let building = Share::new(&state);
+    building.set(bytes);
     let entry = blocking(move |cancel| {
         let _slot = slot;
         let session =
@@ -273,6 +284,7 @@ pub(crate) async fn new_game(state: Shared_, body: Body) -> ApiResult {
         }
         games.map.insert(entry.id.clone(), entry.clone());
     }
+    drop(building);
     let s = entry.session.lock().map_err(|_| {
         ApiError::status(
             StatusCode::INTERNAL_SERVER_ERROR.as_u16(),

@@ -24,7 +24,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use rust_embed::RustEmbed;
-use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -77,6 +77,18 @@ pub(crate) struct State {
     pub(crate) running: AtomicUsize,
     /// The games in progress.
     pub(crate) games: std::sync::Mutex<game::Games>,
+    /// Bytes the running requests say they hold now (each solve its own
+    /// count, each analysis its table, each game being built its agent's
+    /// tables): with the games' tables, what a solve's memory guard leaves
+    /// out (see [`api::Share`]).
+    pub(crate) declared: AtomicU64,
+}
+
+impl State {
+    /// Bytes the games' tables and the hints' advisers hold, as declared.
+    pub(crate) fn games_bytes(&self) -> u64 {
+        self.games.lock().map_or(0, |games| games.bytes())
+    }
 }
 
 #[derive(RustEmbed)]
@@ -95,6 +107,7 @@ pub fn router(config: Config) -> Router {
         config,
         running: AtomicUsize::new(0),
         games: Default::default(),
+        declared: AtomicU64::new(0),
     });
     Router::new()
         .route("/api/solve", post(api::solve))

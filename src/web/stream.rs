@@ -11,7 +11,7 @@
 //! slot and stops when the stream is dropped (the client hung up or
 //! pressed Stop) or its time runs out.
 
-use super::api::{read, threads, ApiResult, CancelOnDrop, Shared_, Slot};
+use super::api::{read, threads, ApiResult, CancelOnDrop, Share, Shared_, Slot};
 use crate::api::{self, AnalyzeRequest, SolveRequest};
 use crate::game::Analysis;
 use crate::search::{self, Listing, Progress, SolveOptions};
@@ -40,6 +40,7 @@ pub(crate) async fn solve_stream(state: Shared_, body: Body) -> ApiResult {
     let req: SolveRequest = read(&state, body).await?;
     let (rules, board, limit) = req.check()?;
     let slot = Slot::take(&state)?;
+    let share = Share::new(&state);
     let (max_memory, seconds) = (state.config.max_memory, state.config.seconds);
     Ok(events(move |flag, tx| {
         let _slot = slot;
@@ -48,6 +49,7 @@ pub(crate) async fn solve_stream(state: Shared_, body: Body) -> ApiResult {
         let best = api::BestSeen::default();
         let report = |p: &Progress| {
             best.see(p);
+            share.set(p.memory);
             // One event per bucket: the reports from inside a bucket are
             // for the command line's bar.
             if p.within.is_some() {
@@ -58,13 +60,14 @@ pub(crate) async fn solve_stream(state: Shared_, body: Body) -> ApiResult {
                 started.elapsed().as_secs_f64(),
             )));
         };
+        // This request's guard counts what it adds, not the games and
+        // other requests the server holds (those have their own caps).
+        let held = share.held();
         let opts = SolveOptions {
             threads: 0,
             listing: Listing::Limit(limit as usize),
             max_memory,
-            // This request's guard counts what it adds, not the games and
-            // other requests the server holds (those have their own caps).
-            memory_held: search::memory::resident_bytes().unwrap_or(0),
+            memory_held: Some(&held),
             progress: Some(&report),
             cancel: Some(flag),
             seconds: Some(seconds),
@@ -89,8 +92,11 @@ pub(crate) async fn analyze_stream(state: Shared_, body: Body) -> ApiResult {
     let (game, budget) = req.check(state.config.seconds)?;
     let slot = Slot::take(&state)?;
     let max_memory = state.config.max_memory;
+    let share = Share::new(&state);
+    share.set(api::analysis_options(&game, max_memory).table_bytes);
     Ok(events(move |flag, tx| {
         let _slot = slot;
+        let _share = share;
         let progress_tx = tx.clone();
         let report = move |a: &Analysis| {
             let _ = progress_tx.try_send(Message::Progress(api::analysis_doc(&game, a)));

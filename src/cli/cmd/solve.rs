@@ -118,7 +118,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
             },
             max_memory,
             // The whole process counts: it is this command's own run.
-            memory_held: 0,
+            memory_held: None,
             progress: Some(&report),
             cancel: Some(&INTERRUPTED),
             seconds: None,

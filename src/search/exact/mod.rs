@@ -62,7 +62,7 @@ use super::control::{guarded, worker_pool, Stop};
 use super::error::{Reached, SearchError, StopCause};
 use super::kernel::packed::Engine;
 use super::kernel::{plan, KernelChoice, Plan};
-use super::memory::format_bytes;
+use super::memory::{format_bytes, HeldFn};
 use crate::clock::Instant;
 use crate::rules::{Board, Line, Rules};
 use std::path::Path;
@@ -182,11 +182,15 @@ pub struct SolveOptions<'a> {
     /// Stop with [`SearchError::MemoryLimit`] before the search holds more
     /// bytes than this.
     pub max_memory: u64,
-    /// Bytes the process held before this search that are not the search's
-    /// to count (a server's games and other requests): the memory guard
-    /// counts the resident memory above them. 0, the default, counts the
-    /// whole process, as a command's own run should (issue 15).
-    pub memory_held: u64,
+    /// The bytes the process holds *now* that are not this search's to
+    /// count (a server's games and its other requests), asked at every
+    /// check of the guard: the guard counts the resident memory above
+    /// them. A function rather than a figure taken at the start, because
+    /// what the rest of a server holds moves while a search runs (a game
+    /// built meanwhile was charged to the solve, issue 36). `None`, the
+    /// default, counts the whole process, as a command's own run should
+    /// (issue 15).
+    pub memory_held: Option<HeldFn<'a>>,
     /// Called after every bucket.
     pub progress: Option<ProgressFn<'a>>,
     /// When this becomes true (Ctrl-C, a closed page), the search stops
@@ -217,7 +221,7 @@ impl Default for SolveOptions<'_> {
             threads: 0,
             listing: Listing::Limit(10),
             max_memory: u64::MAX,
-            memory_held: 0,
+            memory_held: None,
             progress: None,
             cancel: None,
             seconds: None,
@@ -235,7 +239,9 @@ impl std::fmt::Debug for SolveOptions<'_> {
             .field("threads", &self.threads)
             .field("listing", &self.listing)
             .field("max_memory", &self.max_memory)
-            .field("memory_held", &self.memory_held)
+            // Whether there is one, not its figure: asking it may lock
+            // what its owner holds (a server's game table).
+            .field("memory_held", &self.memory_held.is_some())
             .field("cancel", &self.cancel)
             .field("seconds", &self.seconds)
             .field("kernel", &self.kernel)
@@ -279,6 +285,11 @@ impl Solution {
     pub fn sweep(&self) -> bool {
         self.best_store == self.total_stones
     }
+}
+
+/// The bytes [`SolveOptions::memory_held`] says are not the search's now.
+pub(crate) fn held(opts: &SolveOptions) -> u64 {
+    opts.memory_held.map_or(0, |held| held())
 }
 
 /// Search every turn from `board` under `rules`.
@@ -505,7 +516,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         if let Some(cause) = stop.cause() {
             return Err(Fail::Stopped(cause, Box::new(progress)));
         }
-        let resident = crate::search::memory::resident_above(opts.memory_held);
+        let resident = crate::search::memory::resident_above(held(opts));
         if stop.memory_tripped() || progress.memory.max(resident) > opts.max_memory {
             return Err(Fail::Memory(Box::new(progress)));
         }
@@ -733,7 +744,7 @@ mod tests {
         let board = Board::uniform(6, 3).unwrap();
         let search = Search::<u64, u64, 2>::new(&board, Rules::ANY_HOLE, scalar());
         let tripped = AtomicBool::new(false);
-        let stop = Stop::default().with_memory_limit(resident / 2, 0, &tripped);
+        let stop = Stop::default().with_memory_limit(resident / 2, None, &tripped);
         let mut frontier = search.seeded();
         let first = search.start.store() as usize;
         // The guard before the bucket says it fits; the one inside does not.
@@ -835,7 +846,7 @@ mod tests {
         let board = Board::uniform(2, 1).unwrap();
         let opts = SolveOptions {
             max_memory: SMALL_LIMIT,
-            memory_held: resident + (64 << 30),
+            memory_held: Some(&|| resident + (64 << 30)),
             listing: Listing::Limit(0),
             ..Default::default()
         };

@@ -230,7 +230,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         opts: &SolveOptions,
     ) -> At {
         let memory = if S::ON_DISK {
-            resident_above(opts.memory_held).max(frontier.memory())
+            resident_above(super::held(opts)).max(frontier.memory())
         } else {
             memory
         };
@@ -279,7 +279,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     ) -> Result<(), Fail> {
         let need =
             (nodes as f64 * successors_per_node * 1.25) as u64 * size_of::<Entry<K, C>>() as u64;
-        let held = at.memory.max(resident_above(opts.memory_held));
+        let held = at.memory.max(resident_above(super::held(opts)));
         if held.saturating_add(need) > opts.max_memory {
             let at = At {
                 memory: held,
