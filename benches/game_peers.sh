@@ -69,6 +69,20 @@ ours() { # label capture stones threads [extra flags]
   echo "$value" >"$tmp/value.$label.ours.$t"
 }
 
+# ours_and_check label capture stones peer peer_name: our rows (1 thread,
+# then $threads), and a stop with status 1 if the peer's value (in
+# $tmp/value.peer, when it ran) is not ours.
+ours_and_check() {
+  local label=$1 capture=$2 s=$3 peer=$4 name=$5
+  ours "$label" "$capture" "$s" 1
+  [ "$threads" = 1 ] || ours "$label" "$capture" "$s" "$threads"
+  if [ -f "$tmp/value.$peer" ] && [ "$(cat "$tmp/value.$peer")" != "$(cat "$tmp/value.$label.ours.1")" ]; then
+    echo "values disagree on $label: $name $(cat "$tmp/value.$peer"), ours $(cat "$tmp/value.$label.ours.1")" >&2
+    exit 1
+  fi
+  rm -f "$tmp/value.$peer"
+}
+
 echo "| program | position | wall (s) | CPU (s) | peak RSS (MiB) | value | nodes | note |"
 echo "|---|---|---:|---:|---:|---:|---:|---|"
 if [ -n "${IRVING:-}" ]; then
@@ -92,13 +106,7 @@ for s in "${stones[@]}"; do
     row "Irving's kalah-s, 1 thread" "$label" "$wall" "$user" "$((rss / 1024))" "$value" "$nodes nodes (+ $peeks peeked)" "16-stone database prebuilt"
     echo "$value" >"$tmp/value.irving"
   fi
-  ours "$label" empty "$s" 1
-  [ "$threads" = 1 ] || ours "$label" empty "$s" "$threads"
-  if [ -f "$tmp/value.irving" ] && [ "$(cat "$tmp/value.irving")" != "$(cat "$tmp/value.$label.ours.1")" ]; then
-    echo "values disagree on $label: Irving $(cat "$tmp/value.irving"), ours $(cat "$tmp/value.$label.ours.1")" >&2
-    exit 1
-  fi
-  rm -f "$tmp/value.irving"
+  ours_and_check "$label" empty "$s" irving "Irving"
   label="Kalah(6,$s), capture kalah"
   if [ -n "${CMANCALA:-}" ]; then
     times=$(best_of bash -c 'code=$(echo "ROOT '"$s"'" | "$0" --api | sed -n "s/^OK CODE //p"); printf "SOLVE %s\nQUIT\n" "$code" | "$0" --api' "$CMANCALA")
@@ -107,13 +115,7 @@ for s in "${stones[@]}"; do
     row "CMancala --api, 1 thread" "$label" "$wall" "$user" "$((rss / 1024))" "$value" "not reported" "no endgame database"
     echo "$value" >"$tmp/value.cm"
   fi
-  ours "$label" kalah "$s" 1
-  [ "$threads" = 1 ] || ours "$label" kalah "$s" "$threads"
-  if [ -f "$tmp/value.cm" ] && [ "$(cat "$tmp/value.cm")" != "$(cat "$tmp/value.$label.ours.1")" ]; then
-    echo "values disagree on $label: CMancala $(cat "$tmp/value.cm"), ours $(cat "$tmp/value.$label.ours.1")" >&2
-    exit 1
-  fi
-  rm -f "$tmp/value.cm"
+  ours_and_check "$label" kalah "$s" cm "CMancala"
 done
 echo
 [ -f "$tmp/irving-note" ] && cat "$tmp/irving-note"

@@ -758,25 +758,21 @@ fn the_solve_stream_reports_progress_then_the_result() {
     );
 }
 
-#[test]
-fn hanging_up_on_a_stream_stops_its_solve() {
-    let addr = start(Config {
-        max_solves: 1,
-        ..config()
-    });
-    let mut long = TcpStream::connect(addr).unwrap();
-    let body = r#"{"pits":8,"stones":6}"#;
+/// A streamed solve of `body`, once its first progress event has come:
+/// the search is running. The connection is returned open (dropping it
+/// hangs up), with the bytes read so far.
+fn solve_stream_running(addr: SocketAddr, body: &str) -> (TcpStream, Vec<u8>) {
+    let mut stream = TcpStream::connect(addr).unwrap();
     write!(
-        long,
+        stream,
         "POST /api/solve/stream HTTP/1.0\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     )
     .unwrap();
-    // Wait for the first progress event: the search is running.
     let mut seen = Vec::new();
     let mut buf = [0u8; 4096];
     while !String::from_utf8_lossy(&seen).contains("event: progress") {
-        let k = long.read(&mut buf).unwrap();
+        let k = stream.read(&mut buf).unwrap();
         assert!(
             k > 0,
             "the stream ended: {}",
@@ -784,6 +780,16 @@ fn hanging_up_on_a_stream_stops_its_solve() {
         );
         seen.extend_from_slice(&buf[..k]);
     }
+    (stream, seen)
+}
+
+#[test]
+fn hanging_up_on_a_stream_stops_its_solve() {
+    let addr = start(Config {
+        max_solves: 1,
+        ..config()
+    });
+    let (long, _) = solve_stream_running(addr, r#"{"pits":8,"stones":6}"#);
     let (status, _) = call(addr, "POST", "/api/solve", r#"{"pits":2,"stones":1}"#);
     assert_eq!(status, 429);
     drop(long);
@@ -925,26 +931,10 @@ fn games_started_during_a_solve_are_not_charged_to_it() {
         max_memory: 3 * one + (32 << 20),
         ..config()
     });
-    let mut solve = TcpStream::connect(addr).unwrap();
-    let body = r#"{"rules":"any-hole","pits":5,"stones":5,"limit":1}"#;
-    write!(
-        solve,
-        "POST /api/solve/stream HTTP/1.0\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    // Wait for the first progress event: the search is running.
-    let mut seen = Vec::new();
-    let mut buf = [0u8; 4096];
-    while !String::from_utf8_lossy(&seen).contains("event: progress") {
-        let k = solve.read(&mut buf).unwrap();
-        assert!(
-            k > 0,
-            "the stream ended: {}",
-            String::from_utf8_lossy(&seen)
-        );
-        seen.extend_from_slice(&buf[..k]);
-    }
+    let (mut solve, mut seen) = solve_stream_running(
+        addr,
+        r#"{"rules":"any-hole","pits":5,"stones":5,"limit":1}"#,
+    );
     for seed in 0..3 {
         let doc = game(
             addr,
