@@ -732,7 +732,15 @@ mod tests {
             "hard".parse::<AgentSpec>().unwrap(),
             AgentSpec::Budget(2000)
         );
-        for bad in ["minimax:0", "mcts:x", "random:3", "deep", "alphabeta:41"] {
+        for bad in [
+            "minimax:0",
+            "mcts:x",
+            "random:3",
+            "deep",
+            "alphabeta:41",
+            "budget:0",
+            "budget:1000001",
+        ] {
             assert!(bad.parse::<AgentSpec>().is_err(), "{bad}");
         }
     }
