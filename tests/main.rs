@@ -13,6 +13,7 @@ mod cli;
 #[cfg(feature = "cluster")]
 mod cluster;
 mod find;
+mod fuzz_corpus;
 mod game;
 mod game_cli;
 mod interrupt;

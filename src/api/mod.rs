@@ -47,11 +47,28 @@ impl Error {
         Error::status(400, msg)
     }
 
-    /// An error of another status.
+    /// An error of another status. The message is made one line here:
+    /// some messages quote the body's own text (serde names an unknown
+    /// field as it was sent, and a field name may hold a newline), so a
+    /// control character is shown escaped (`\n`) instead.
     pub fn status(status: u16, msg: impl Into<String>) -> Self {
+        let msg: String = msg.into();
+        let message = if msg.contains(char::is_control) {
+            msg.chars()
+                .map(|c| {
+                    if c.is_control() {
+                        c.escape_default().to_string()
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect()
+        } else {
+            msg
+        };
         Error {
             status,
-            message: msg.into(),
+            message,
             field: None,
         }
     }

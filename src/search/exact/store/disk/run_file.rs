@@ -154,6 +154,16 @@ impl DiskRun {
         {
             return Err(damaged("bad footer"));
         }
+        // Every entry takes two bytes at least (a key gap and a count), so
+        // a part that claims more entries than half its bytes is damaged;
+        // refused here, no sum of the counts can pass the file's size.
+        if let Some(p) = (0..PARTS).find(|&p| counts[p] > (offsets[p + 1] - offsets[p]) / 2) {
+            return Err(damaged(&format!(
+                "part {p} claims {} entries in {} bytes",
+                counts[p],
+                offsets[p + 1] - offsets[p]
+            )));
+        }
         Ok(DiskRun {
             path: path.to_path_buf(),
             file,
@@ -181,14 +191,18 @@ impl DiskRun {
         bytes.resize((to - from) as usize, 0);
         read_at(&self.file, bytes, from).map_err(io_fail("read", &self.path))?;
         let mut at = 0;
-        let damaged = || SpillFail::Foreign {
+        let damaged = || {
+            SpillFail::Foreign {
             path: self.path.clone(),
-            reason: "a part ends early; delete the directory's contents to start over".into(),
+            reason: "a part ends early, or its keys pass 128 bits; delete the directory's contents to start over".into(),
+        }
         };
         for p in parts {
             let mut key = 0u128;
             for _ in 0..self.counts[p] {
-                key += get_varint(bytes, &mut at).ok_or_else(damaged)?;
+                key = get_varint(bytes, &mut at)
+                    .and_then(|gap| key.checked_add(gap))
+                    .ok_or_else(damaged)?;
                 let count = get_varint(bytes, &mut at).ok_or_else(damaged)?;
                 out.push((
                     K::from_u128(key),
