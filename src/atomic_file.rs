@@ -38,6 +38,16 @@ pub(crate) fn write_with(
     written
 }
 
+/// True when `e` says the disk or the quota is full: a failed run, not bad
+/// input. Here, below every layer that writes files (the game layer's
+/// endgame database and the formats alike), so that each can tell it.
+pub fn is_disk_full(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -63,13 +63,7 @@ impl FileError {
     }
 }
 
-/// True when `e` says the disk or the quota is full.
-pub fn is_disk_full(e: &std::io::Error) -> bool {
-    matches!(
-        e.kind(),
-        std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded
-    )
-}
+pub use crate::atomic_file::is_disk_full;
 
 /// Write `bytes` to `path` whole: to a temporary file beside it, synced,
 /// then renamed, so that a reader (or a run that is stopped) never sees

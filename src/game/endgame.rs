@@ -25,7 +25,7 @@ fn io_error(path: &Path, action: &'static str, e: std::io::Error) -> EndgameErro
         path: path.to_path_buf(),
         action,
         message: e.to_string(),
-        disk_full: crate::format::file::is_disk_full(&e),
+        disk_full: crate::atomic_file::is_disk_full(&e),
     }
 }
 
