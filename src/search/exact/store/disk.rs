@@ -11,10 +11,11 @@
 //! can read one key range of a run without the rest.
 //!
 //! Taking a bucket is the in-memory take with the runs read from disk: key
-//! ranges of about [`TASK`] entries are gathered from every run file, sorted
-//! and merged in parallel, and handed out in *waves* of a bounded number of
-//! entries, so that a bucket larger than memory is expanded a wave at a
-//! time. Deduplication, order and counts are the in-memory ones, so the
+//! ranges of about [`TASK`](super::memory::TASK) entries are gathered from
+//! every run file, sorted and merged in parallel, and handed out in *waves*
+//! of a bounded number of entries, so that a bucket larger than memory is
+//! expanded a wave at a time; a part that holds more than a task's share
+//! is cut into key ranges first ([`Taking`]). Deduplication, order and counts are the in-memory ones, so the
 //! answers are the same, byte for byte (a test checks this).
 //!
 //! After every bucket the buffer is written out and a checkpoint
@@ -26,15 +27,16 @@
 //! bucket is done again.
 
 mod run_file;
+mod taking;
+
+pub use self::taking::Taking;
 
 /// The cluster codes its batches the way run files code their parts.
 #[cfg(feature = "cluster")]
 pub(crate) use self::run_file::{get_varint, put_varint};
 
 use self::run_file::{encode, DiskRun, END, FOOTER, MAGIC};
-use super::memory::{
-    merge_in_place, radix_sort, Count, Entry, Frontier, Nodes, Overflow, Run, PARTS, TASK,
-};
+use super::memory::{Count, Entry, Frontier, Nodes, Overflow, Run, PARTS};
 use super::{Store, Wave};
 use crate::search::exact::key::Key;
 use crate::search::exact::rounds::Tally;
@@ -43,7 +45,6 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::{self, Write};
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// The checkpoint's format name; another one is refused.
@@ -170,63 +171,6 @@ impl Checkpoint {
     /// The path counts by final store.
     pub fn ended(&self) -> Option<Vec<u128>> {
         self.ended.iter().map(|c| c.parse().ok()).collect()
-    }
-}
-
-/// A bucket being taken from disk, a wave at a time.
-pub struct Taking {
-    runs: Vec<DiskRun>,
-    /// Ranges of parts, each about [`TASK`] entries over all runs.
-    tasks: Vec<Range<usize>>,
-    /// Entries (before deduplication) of each task.
-    sizes: Vec<u64>,
-    next: usize,
-}
-
-impl Taking {
-    /// Entries in the bucket's runs (before deduplication).
-    pub fn entries(&self) -> u64 {
-        self.sizes.iter().sum()
-    }
-
-    /// The next wave of about `entries` entries (before deduplication; at
-    /// least one task), deduplicated and in key order, after the previous
-    /// waves; `None` when the bucket is done.
-    pub fn next_wave<K: Key, C: Count>(
-        &mut self,
-        entries: u64,
-    ) -> Result<Option<Wave<K, C>>, SpillFail> {
-        if self.next == self.tasks.len() {
-            return Ok(None);
-        }
-        let from = self.next;
-        let mut gathered = 0;
-        while self.next < self.tasks.len()
-            && (self.next == from || gathered + self.sizes[self.next] <= entries)
-        {
-            gathered += self.sizes[self.next];
-            self.next += 1;
-        }
-        let runs = &self.runs;
-        let parts: Vec<Vec<Entry<K, C>>> = self.tasks[from..self.next]
-            .par_iter()
-            .map_init(
-                || (Vec::new(), Vec::new(), Vec::new()),
-                |(buffer, spare, bytes), parts| {
-                    buffer.clear();
-                    for run in runs {
-                        run.read_parts(parts.clone(), buffer, bytes)?;
-                    }
-                    radix_sort(buffer, spare);
-                    let kept = merge_in_place(buffer)?;
-                    Ok(buffer[..kept].to_vec())
-                },
-            )
-            .filter(|part: &Result<Vec<_>, SpillFail>| {
-                part.as_ref().map_or(true, |p| !p.is_empty())
-            })
-            .collect::<Result<_, _>>()?;
-        Ok(Some((Nodes::from_parts(parts), gathered)))
     }
 }
 
@@ -443,32 +387,12 @@ impl<K: Key, C: Count> Spill<K, C> {
         }
         let runs = std::mem::take(&mut self.runs[store]);
         self.taken = runs.iter().map(|r| r.bytes).sum();
-        let mut sizes = vec![0u64; PARTS];
-        for run in &runs {
-            for (size, count) in sizes.iter_mut().zip(&run.counts) {
-                *size += count;
-            }
-        }
-        let (mut tasks, mut task_sizes) = (Vec::new(), Vec::new());
-        let (mut from, mut gathered) = (0, 0);
-        for (p, size) in sizes.iter().enumerate() {
-            gathered += size;
-            if gathered >= TASK as u64 || (p + 1 == PARTS && gathered > 0) {
-                tasks.push(from..p + 1);
-                task_sizes.push(gathered);
-                (from, gathered) = (p + 1, 0);
-            }
-        }
-        debug_assert_eq!(
-            task_sizes.iter().sum::<u64>(),
-            runs.iter().map(DiskRun::len).sum::<u64>()
-        );
-        Ok(Taking {
-            runs,
-            tasks,
-            sizes: task_sizes,
-            next: 0,
-        })
+        // A task at most a quarter of a wave: a wave of one task is then
+        // still within the buffer's share, whatever the keys' spread (the
+        // floor only keeps a tiny buffer's tasks worth a thread's while;
+        // the tests' buffers of a few KiB cut parts with it).
+        let most = (wave_entries(self.budget, size_of::<Entry<K, C>>()) / 4).max(1 << 10);
+        Ok(Taking::new(runs, self.shifts[store], most))
     }
 
     /// Sync the run files written since the last checkpoint that the

@@ -180,10 +180,12 @@ impl DiskRun {
         self.counts.iter().sum()
     }
 
-    /// Append the entries of `parts` to `out`.
+    /// Append the entries of `parts` to `out` (keys shifted right by
+    /// `shift` give their part, as in [`part_of`]).
     pub(super) fn read_parts<K: Key, C: Count>(
         &self,
         parts: Range<usize>,
+        shift: u32,
         out: &mut Vec<Entry<K, C>>,
         bytes: &mut Vec<u8>,
     ) -> Result<(), SpillFail> {
@@ -191,19 +193,10 @@ impl DiskRun {
         bytes.resize((to - from) as usize, 0);
         read_at(&self.file, bytes, from).map_err(io_fail("read", &self.path))?;
         let mut at = 0;
-        let damaged = || {
-            SpillFail::Foreign {
-            path: self.path.clone(),
-            reason: "a part ends early, or its keys pass 128 bits; delete the directory's contents to start over".into(),
-        }
-        };
         for p in parts {
-            let mut key = 0u128;
+            let mut reader = Reader::new(self, p, shift, Cursor::default(), K::BITS);
             for _ in 0..self.counts[p] {
-                key = get_varint(bytes, &mut at)
-                    .and_then(|gap| key.checked_add(gap))
-                    .ok_or_else(damaged)?;
-                let count = get_varint(bytes, &mut at).ok_or_else(damaged)?;
+                let (key, count) = reader.next(bytes, &mut at)?;
                 out.push((
                     K::from_u128(key),
                     C::from_u128(count).ok_or(SpillFail::Overflow)?,
@@ -211,6 +204,158 @@ impl DiskRun {
             }
         }
         Ok(())
+    }
+
+    /// Read part `part` through once and note where the reader stands
+    /// after every `stride` entries: the places a slice of a part too
+    /// large for one task can start and end (see [`DiskRun::read_slice`]).
+    pub(super) fn cursors(
+        &self,
+        part: usize,
+        shift: u32,
+        key_bits: u32,
+        stride: u64,
+        bytes: &mut Vec<u8>,
+    ) -> Result<Vec<Cursor>, SpillFail> {
+        self.read_whole_part(part, bytes)?;
+        let stride = stride.max(1);
+        let mut reader = Reader::new(self, part, shift, Cursor::default(), key_bits);
+        let mut at = 0;
+        let mut cursors = Vec::with_capacity((self.counts[part] / stride) as usize);
+        for i in 1..=self.counts[part] {
+            reader.next(bytes, &mut at)?;
+            if i % stride == 0 {
+                cursors.push(reader.cursor(at));
+            }
+        }
+        Ok(cursors)
+    }
+
+    /// Append the entries of part `part` whose keys are in `keys` (no upper
+    /// bound when its end is `None`) to `out`, reading from `from` (at or
+    /// before the first of them) up to `to` bytes into the part (past the
+    /// entry that ends them).
+    pub(super) fn read_slice<K: Key, C: Count>(
+        &self,
+        part: usize,
+        shift: u32,
+        (from, to): (Cursor, u64),
+        keys: (u128, Option<u128>),
+        out: &mut Vec<Entry<K, C>>,
+        bytes: &mut Vec<u8>,
+    ) -> Result<(), SpillFail> {
+        let base = self.offsets[part];
+        let len = (to.saturating_sub(from.offset)).min(self.offsets[part + 1] - base);
+        bytes.resize(len as usize, 0);
+        read_at(&self.file, bytes, base + from.offset).map_err(io_fail("read", &self.path))?;
+        let mut reader = Reader::new(self, part, shift, from, K::BITS);
+        let mut at = 0;
+        while reader.index < self.counts[part] {
+            let (key, count) = reader.next(bytes, &mut at)?;
+            if keys.1.is_some_and(|end| key >= end) {
+                break;
+            }
+            if key >= keys.0 {
+                out.push((
+                    K::from_u128(key),
+                    C::from_u128(count).ok_or(SpillFail::Overflow)?,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Read the bytes of part `part` into `bytes`.
+    fn read_whole_part(&self, part: usize, bytes: &mut Vec<u8>) -> Result<(), SpillFail> {
+        let (from, to) = (self.offsets[part], self.offsets[part + 1]);
+        bytes.resize((to - from) as usize, 0);
+        read_at(&self.file, bytes, from).map_err(io_fail("read", &self.path))
+    }
+}
+
+/// Where a reader of one part of a run stands: after `index` entries, the
+/// last of them with key `key`, `offset` bytes into the part.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Cursor {
+    pub(super) index: u64,
+    pub(super) key: u128,
+    pub(super) offset: u64,
+}
+
+/// Decodes the entries of one part of a run, checking what the framing
+/// alone cannot: every key lies in its part and fits the key type, keys
+/// increase, and no path count is zero. A file with a sound footer and
+/// entries that break these is refused as damaged, not searched.
+struct Reader<'a> {
+    run: &'a DiskRun,
+    part: usize,
+    shift: u32,
+    key_bits: u32,
+    /// The entries read, the last key, and the byte offset of `bytes[0]`
+    /// in the part.
+    index: u64,
+    key: u128,
+    base: u64,
+}
+
+impl<'a> Reader<'a> {
+    fn new(run: &'a DiskRun, part: usize, shift: u32, from: Cursor, key_bits: u32) -> Self {
+        Reader {
+            run,
+            part,
+            shift,
+            key_bits,
+            index: from.index,
+            key: from.key,
+            base: from.offset,
+        }
+    }
+
+    /// Where the reader stands with `at` bytes of its buffer read.
+    fn cursor(&self, at: usize) -> Cursor {
+        Cursor {
+            index: self.index,
+            key: self.key,
+            offset: self.base + at as u64,
+        }
+    }
+
+    /// The next entry's key and count, from `bytes` at `*at`.
+    #[inline]
+    fn next(&mut self, bytes: &[u8], at: &mut usize) -> Result<(u128, u128), SpillFail> {
+        let gap = get_varint(bytes, at).ok_or_else(|| self.damaged("a part ends early"))?;
+        if gap == 0 && self.index > 0 {
+            return Err(self.damaged("two entries of a part have the same key"));
+        }
+        let key = self
+            .key
+            .checked_add(gap)
+            .filter(|&k| self.key_bits >= 128 || k >> self.key_bits == 0)
+            .ok_or_else(|| self.damaged("a key passes the key type"))?;
+        let part = key
+            .checked_shr(self.shift)
+            .unwrap_or(0)
+            .min(PARTS as u128 - 1);
+        if part as usize != self.part {
+            return Err(self.damaged("a key lies outside its part"));
+        }
+        let count = get_varint(bytes, at).ok_or_else(|| self.damaged("a part ends early"))?;
+        if count == 0 {
+            return Err(self.damaged("a path count is zero"));
+        }
+        self.index += 1;
+        self.key = key;
+        Ok((key, count))
+    }
+
+    fn damaged(&self, why: &str) -> SpillFail {
+        SpillFail::Foreign {
+            path: self.run.path.clone(),
+            reason: format!(
+                "{why} (part {}); delete the directory's contents to start over",
+                self.part
+            ),
+        }
     }
 }
 
