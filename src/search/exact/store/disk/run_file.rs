@@ -150,8 +150,10 @@ impl DiskRun {
         let offsets: Vec<u64> = (0..=PARTS).map(word).collect();
         let counts: Vec<u64> = (PARTS + 1..2 * PARTS + 1).map(word).collect();
         let in_order = offsets.windows(2).all(|w| w[0] <= w[1]);
-        if !in_order || offsets[PARTS] + FOOTER as u64 != bytes || offsets[0] != MAGIC.len() as u64
-        {
+        // A checked sum: a footer's last offset near 2^64 must be refused,
+        // not wrap (or panic in a build with overflow checks).
+        let ends_at_footer = offsets[PARTS].checked_add(FOOTER as u64) == Some(bytes);
+        if !in_order || !ends_at_footer || offsets[0] != MAGIC.len() as u64 {
             return Err(damaged("bad footer"));
         }
         // Every entry takes two bytes at least (a key gap and a count), so
