@@ -21,7 +21,6 @@
 //! `schemas/puzzles.schema.json`.
 
 pub mod error;
-pub mod play;
 pub mod report;
 pub mod session;
 pub mod sim;
