@@ -7,7 +7,7 @@ use crate::cli::args::{
 };
 use crate::cli::progress::{thinking, Counter, Spinner};
 use crate::cli::signal::{exit_on_first_ctrl_c, INTERRUPTED};
-use crate::cli::words::{rules_label, CliError};
+use crate::cli::words::{self, rules_label, CliError};
 use mancala_sweep::format::game::{
     game_analysis_text, game_solve_text, match_text, picks_text, turn_value_text,
 };
@@ -60,7 +60,7 @@ fn read_endgame(
     };
     let t0 = std::time::Instant::now();
     let db = EndgameDb::load(path, state.rules(), state.pits_per_side(), cap)
-        .map_err(|e| CliError::Input(format!("--endgame {e}")))?;
+        .map_err(|e| CliError::Input(format!("--endgame {e}{}", words::game_hint(&e))))?;
     if !quiet {
         eprintln!(
             "endgame database {}: every position with at most {} stones in its pits ({} bytes, read in {:.1} s)",
