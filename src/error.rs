@@ -54,7 +54,7 @@ impl Error {
             Error::Search(e) => e.is_input(),
             Error::Puzzle(e) => match e {
                 PuzzleError::Search(e) => e.is_input(),
-                PuzzleError::CheckInterrupted { .. } | PuzzleError::Terminal(_) => false,
+                PuzzleError::CheckInterrupted { .. } => false,
                 _ => true,
             },
             Error::Atlas(e) => match e {

@@ -1,7 +1,6 @@
 //! Puzzle collections: the committed files check out and meet the issue's
 //! bar, generation is deterministic, the loader never panics, play works.
 
-use mancala_sweep::puzzle::play::play;
 use mancala_sweep::puzzle::{self, parse};
 use proptest::prelude::*;
 use std::collections::HashSet;
@@ -12,6 +11,30 @@ use std::process::Command;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
+}
+
+/// `puzzles play` on a collection of `p` alone (as `c` holds it), with
+/// `script` on stdin: what it printed. One puzzle, so that the prompts
+/// offer no next one.
+fn play_alone(c: &puzzle::Collection, p: &puzzle::Puzzle, script: &str) -> String {
+    static FILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = FILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let file =
+        std::env::temp_dir().join(format!("ms-puzzles-play-{}-{n}.json", std::process::id()));
+    let mut alone = c.clone();
+    alone.puzzles = vec![p.clone()];
+    std::fs::write(&file, serde_json::to_string(&alone).unwrap()).unwrap();
+    let out = assert_cmd::Command::cargo_bin("mancala-sweep")
+        .unwrap()
+        .args(["puzzles", "play"])
+        .arg(&file)
+        .write_stdin(script)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&file);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    text
 }
 
 fn committed() -> Vec<std::path::PathBuf> {
@@ -160,9 +183,7 @@ fn playing_the_solution_solves_the_puzzle() {
     let p = c.puzzles.iter().find(|p| p.length >= 2).unwrap();
     let board = puzzle::position(p).unwrap();
     let moves = format!("{}\n", p.solution);
-    let mut out = Vec::new();
-    play(&c, &[p], &mut moves.as_bytes(), &mut out).unwrap();
-    let text = String::from_utf8(out).unwrap();
+    let text = play_alone(&c, p, &moves);
     assert!(text.contains("Solved!"), "{text}");
     // A wrong first pick (any legal pick but the solution's) fails, and `s` shows the solution.
     let wrong = board
@@ -170,10 +191,7 @@ fn playing_the_solution_solves_the_puzzle() {
         .map(|p| p.number())
         .find(|&x| x != p.solution.picks()[0].number());
     if let Some(w) = wrong {
-        let mut out = Vec::new();
-        let script = format!("x\n99\n{w}\ns\nq\n");
-        play(&c, &[p], &mut script.as_bytes(), &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
+        let text = play_alone(&c, p, &format!("x\n99\n{w}\ns\nq\n"));
         assert!(text.contains("is not a pit number"), "{text}");
         assert!(text.contains("no such pit"), "{text}");
         assert!(text.contains("Solution:"), "{text}");
@@ -271,9 +289,7 @@ fn the_play_prompt_offers_only_the_pits_the_rules_allow() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/avalanche.json");
     let c = puzzle::load(&path).unwrap();
     let p = c.puzzles.iter().find(|p| p.pits.len() == 6).unwrap();
-    let mut out = Vec::new();
-    play(&c, &[p], &mut "x\nq\n".as_bytes(), &mut out).unwrap();
-    let text = String::from_utf8(out).unwrap();
+    let text = play_alone(&c, p, "x\nq\n");
     assert!(text.contains("Type pit numbers (1 to 3),"), "{text}");
     assert!(
         text.contains("\"x\" is not a pit number: type 1 to 3, or h, u, s, r, q"),
@@ -407,9 +423,7 @@ fn random_moves_to_another_puzzle_of_the_grade() {
 fn a_pit_off_a_small_board_names_the_prompts_range() {
     let c = puzzle::committed_named("avalanche").unwrap().unwrap();
     let p = c.puzzles.iter().find(|p| p.pits.len() == 6).unwrap();
-    let mut out = Vec::new();
-    play(&c, &[p], &mut "7\nq\n".as_bytes(), &mut out).unwrap();
-    let text = String::from_utf8(out).unwrap();
+    let text = play_alone(&c, p, "7\nq\n");
     assert!(text.contains("Type pit numbers (1 to 3),"), "{text}");
     assert!(
         text.contains("pick 7: no such pit: scope own allows pits 1 to 3\n"),

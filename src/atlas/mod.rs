@@ -9,7 +9,7 @@
 //! run with the same directory skips the cells that are already there.
 
 use crate::clock::Instant;
-use crate::format::{write_atomic, FileError, VERSION};
+use crate::format::{write_atomic, FileError, Header, VERSION};
 use crate::rules::{Board, BoardError, Capture, Line, Rules, Scope};
 use crate::search::{find, FindOptions, Listing, SearchError, SolveOptions};
 use serde::{Deserialize, Serialize};
@@ -125,10 +125,9 @@ impl Cell {
 /// `atlas.json`.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct Atlas {
-    /// [`ATLAS_FORMAT`].
-    pub format: String,
-    /// Tool version that wrote the file.
-    pub version: String,
+    /// `format` ([`ATLAS_FORMAT`]) and `version`, first in the document.
+    #[serde(flatten)]
+    pub header: Header,
     /// The runs that made the cells, oldest first: a resumed atlas may
     /// come from several, on several machines.
     #[serde(default)]
@@ -329,8 +328,7 @@ pub fn merge(grid: &Grid, cells: &[Cell]) -> Vec<Cell> {
 /// Write every output file of the atlas into `dir`.
 pub fn write_all(dir: &Path, grid: &Grid, runs: &[AtlasRun], cells: &[Cell]) -> Result<()> {
     let atlas = Atlas {
-        format: ATLAS_FORMAT.into(),
-        version: VERSION.into(),
+        header: Header::new(ATLAS_FORMAT),
         runs: runs.to_vec(),
         cells: cells.to_vec(),
     };

@@ -7,6 +7,7 @@
 use super::args::{PresetArg, RuleSetArgs};
 use super::signal;
 use mancala_sweep::atlas::AtlasError;
+use mancala_sweep::game::{EndgameError, GameError};
 use mancala_sweep::puzzle::PuzzleError;
 use mancala_sweep::search::SearchError;
 use mancala_sweep::{Error, Rules};
@@ -78,6 +79,18 @@ fn hint(e: &Error) -> &'static str {
             ": give another --out, the same command to keep it, or --force to replace it"
         }
         Error::Atlas(AtlasError::Occupied(_)) => ": give another --out directory",
+        Error::Game(e) => game_hint(e),
+        _ => "",
+    }
+}
+
+/// The hint a flag gives for a game error, appended to its message (also
+/// where `--endgame`'s errors are said, which are not [`CliError::Lib`]).
+pub fn game_hint(e: &GameError) -> &'static str {
+    match e {
+        GameError::Endgame(EndgameError::OverCap { .. }) => {
+            ": raise --max-memory or ask for fewer stones"
+        }
         _ => "",
     }
 }

@@ -24,7 +24,7 @@
 //! record a game).
 
 use super::json::{preset_name, PositionJson};
-use super::{GAME_ANALYSIS_FORMAT, GAME_MATCH_FORMAT, GAME_SOLVE_FORMAT, VERSION};
+use super::{Header, GAME_ANALYSIS_FORMAT, GAME_MATCH_FORMAT, GAME_SOLVE_FORMAT};
 use crate::game::matches::{GameRecord, MatchRecord, Summary};
 use crate::game::{Analysis, GameState, SolveResult, TurnValue};
 use crate::rules::{Pit, Rules};
@@ -33,10 +33,9 @@ use serde::{Deserialize, Serialize};
 /// `game solve --json`.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct GameSolveJson {
-    /// [`GAME_SOLVE_FORMAT`].
-    pub format: String,
-    /// Tool version.
-    pub version: String,
+    /// `format` ([`GAME_SOLVE_FORMAT`]) and `version`, first in the document.
+    #[serde(flatten)]
+    pub header: Header,
     /// The rules.
     pub rules: Rules,
     /// The preset these rules are, or null.
@@ -77,8 +76,7 @@ impl GameSolveJson {
     /// The document for a solve of `state`.
     pub fn new(state: &GameState, r: &SolveResult, table_bytes: u64) -> Self {
         GameSolveJson {
-            format: GAME_SOLVE_FORMAT.into(),
-            version: VERSION.into(),
+            header: Header::new(GAME_SOLVE_FORMAT),
             rules: state.rules(),
             preset: preset_name(state.rules()),
             start: (&state.board()).into(),
@@ -100,10 +98,9 @@ impl GameSolveJson {
 /// `game analyze --json`.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct GameAnalysisJson {
-    /// [`GAME_ANALYSIS_FORMAT`].
-    pub format: String,
-    /// Tool version.
-    pub version: String,
+    /// `format` ([`GAME_ANALYSIS_FORMAT`]) and `version`, first in the document.
+    #[serde(flatten)]
+    pub header: Header,
     /// The rules.
     pub rules: Rules,
     /// The preset these rules are, or null.
@@ -155,8 +152,7 @@ impl GameAnalysisJson {
     /// The document for an analysis of `state`, its first `top` turns.
     pub fn new(state: &GameState, a: &Analysis, threads: u32, top: usize) -> Self {
         GameAnalysisJson {
-            format: GAME_ANALYSIS_FORMAT.into(),
-            version: VERSION.into(),
+            header: Header::new(GAME_ANALYSIS_FORMAT),
             rules: state.rules(),
             preset: preset_name(state.rules()),
             start: (&state.board()).into(),
@@ -410,10 +406,9 @@ pub fn game_solve_text(
 /// `game match --json`.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct GameMatchJson {
-    /// [`GAME_MATCH_FORMAT`].
-    pub format: String,
-    /// Tool version.
-    pub version: String,
+    /// `format` ([`GAME_MATCH_FORMAT`]) and `version`, first in the document.
+    #[serde(flatten)]
+    pub header: Header,
     /// The rules.
     pub rules: Rules,
     /// The preset these rules are, or null.
@@ -442,8 +437,7 @@ impl GameMatchJson {
     /// The document for a match (finished or not).
     pub fn new(start: &GameState, m: &MatchRecord, summary: Summary) -> Self {
         GameMatchJson {
-            format: GAME_MATCH_FORMAT.into(),
-            version: VERSION.into(),
+            header: Header::new(GAME_MATCH_FORMAT),
             rules: start.rules(),
             preset: preset_name(start.rules()),
             start: (&start.board()).into(),

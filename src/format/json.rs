@@ -2,7 +2,7 @@
 //! format version, so that the command line and a web server give the
 //! same bytes for the same answer.
 
-use super::{FIND_FORMAT, REPLAY_FORMAT, SOLVE_FORMAT, VERSION};
+use super::{Header, FIND_FORMAT, REPLAY_FORMAT, SOLVE_FORMAT};
 use crate::rules::{Board, Line, PickEnd, Pit, Preset, Rules, Turn};
 use crate::search::{Found, Reached, SearchError, Solution, StopCause};
 use serde::{Deserialize, Serialize};
@@ -43,10 +43,9 @@ impl From<&Board> for PositionJson {
 /// `solve --json`.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct SolveJson {
-    /// [`SOLVE_FORMAT`].
-    pub format: String,
-    /// Tool version.
-    pub version: String,
+    /// `format` ([`SOLVE_FORMAT`]) and `version`, first in the document.
+    #[serde(flatten)]
+    pub header: Header,
     /// Rules searched under.
     pub rules: Rules,
     /// The preset these rules are (`avalanche`, `any-hole`, `kalah`), or null.
@@ -85,8 +84,7 @@ impl SolveJson {
     /// The JSON document for a solution.
     pub fn new(s: &Solution, threads: usize) -> Self {
         SolveJson {
-            format: SOLVE_FORMAT.into(),
-            version: VERSION.into(),
+            header: Header::new(SOLVE_FORMAT),
             rules: s.rules,
             preset: preset_name(s.rules),
             start: (&s.start).into(),
@@ -110,10 +108,9 @@ impl SolveJson {
 /// `find --json`.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct FindJson {
-    /// [`FIND_FORMAT`].
-    pub format: String,
-    /// Tool version.
-    pub version: String,
+    /// `format` ([`FIND_FORMAT`]) and `version`, first in the document.
+    #[serde(flatten)]
+    pub header: Header,
     /// Rules searched under.
     pub rules: Rules,
     /// The preset these rules are, or null.
@@ -150,8 +147,7 @@ impl FindJson {
     /// The JSON document for a `find` result.
     pub fn new(f: &Found, seed: u64, threads: usize) -> Self {
         FindJson {
-            format: FIND_FORMAT.into(),
-            version: VERSION.into(),
+            header: Header::new(FIND_FORMAT),
             rules: f.rules,
             preset: preset_name(f.rules),
             start: (&f.start).into(),
@@ -189,10 +185,9 @@ pub struct StepJson {
 /// `replay --json`.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
 pub struct ReplayJson {
-    /// [`REPLAY_FORMAT`].
-    pub format: String,
-    /// Tool version.
-    pub version: String,
+    /// `format` ([`REPLAY_FORMAT`]) and `version`, first in the document.
+    #[serde(flatten)]
+    pub header: Header,
     /// Rules played under.
     pub rules: Rules,
     /// The preset these rules are, or null.
@@ -227,8 +222,7 @@ impl ReplayJson {
     pub fn new(rules: Rules, states: &[Turn]) -> Self {
         let last = states.last().expect("replay has a start state");
         ReplayJson {
-            format: REPLAY_FORMAT.into(),
-            version: VERSION.into(),
+            header: Header::new(REPLAY_FORMAT),
             rules,
             preset: preset_name(rules),
             start: states[0].board().into(),
@@ -256,10 +250,9 @@ impl ReplayJson {
 /// marked `"complete": false`, with the same `format` as a finished one.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct SolveStoppedJson {
-    /// [`SOLVE_FORMAT`].
-    pub format: String,
-    /// Tool version.
-    pub version: String,
+    /// `format` ([`SOLVE_FORMAT`]) and `version`, first in the document.
+    #[serde(flatten)]
+    pub header: Header,
     /// Rules searched under.
     pub rules: Rules,
     /// The preset these rules are, or null.
@@ -307,8 +300,7 @@ impl SolveStoppedJson {
             _ => return None,
         };
         Some(SolveStoppedJson {
-            format: SOLVE_FORMAT.into(),
-            version: VERSION.into(),
+            header: Header::new(SOLVE_FORMAT),
             rules,
             preset: preset_name(rules),
             start: start.into(),

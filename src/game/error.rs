@@ -110,8 +110,10 @@ pub enum EndgameError {
     /// A stone count outside 1 to 127 (values are signed bytes).
     #[error("up to {0} stones: 1 to 127 are allowed")]
     Stones(u32),
-    /// More bytes than the memory cap.
-    #[error("up to {stones} stones on {n} pits a side take {requested} bytes, more than the memory cap of {cap} bytes: raise --max-memory or ask for fewer stones")]
+    /// More bytes than the memory cap. What to change is the front end's
+    /// to say (the command line names its flags), so the message stops at
+    /// the numbers.
+    #[error("up to {stones} stones on {n} pits a side take {requested} bytes, more than the memory cap of {cap} bytes")]
     OverCap {
         /// Stones asked for.
         stones: u32,

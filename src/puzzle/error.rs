@@ -83,9 +83,6 @@ pub enum PuzzleError {
         /// An id that the file does hold, as an example.
         example: Option<String>,
     },
-    /// The terminal (or whatever the player types into) failed.
-    #[error("terminal: {0}")]
-    Terminal(#[source] std::io::Error),
     /// A game of the `game-hard` source could not be played.
     #[error(transparent)]
     Game(#[from] crate::game::GameError),

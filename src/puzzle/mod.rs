@@ -21,7 +21,6 @@
 //! `schemas/puzzles.schema.json`.
 
 pub mod error;
-pub mod play;
 pub mod report;
 pub mod session;
 pub mod sim;
@@ -584,147 +583,196 @@ pub fn generate(opts: &GenerateOptions) -> Result<Generated> {
         let left = k - i;
         let wanted = opts.count - out.len();
         let share = wanted / left + usize::from(!wanted.is_multiple_of(left));
-        let report = |found: usize| {
-            if let Some(p) = opts.progress {
-                p(out.len() + found, opts.count, source);
-            }
+        let mut g = Gather {
+            opts,
+            source,
+            before: out.len(),
+            share,
+            // Enough candidates to choose a spread of grades from.
+            enough: share * 3,
+            seen: out.iter().map(|p| p.id.clone()).collect(),
+            candidates: Vec::new(),
         };
-        let mut candidates: Vec<Puzzle> = Vec::new();
-        let mut seen: std::collections::HashSet<String> =
-            out.iter().map(|p| p.id.clone()).collect();
-        let mut add = |p: Option<Puzzle>, candidates: &mut Vec<Puzzle>| {
-            if let Some(p) = p {
-                if seen.insert(p.id.clone()) {
-                    candidates.push(p);
-                }
-            }
+        let finished = match source {
+            Source::Start => g.start_boards()?,
+            Source::Line => g.optimal_lines()?,
+            Source::Game => g.simple_games(&mut rng)?,
+            Source::GameHard => g.hard_games(&mut rng)?,
         };
-        // Enough candidates to choose a spread of grades from.
-        let enough = share * 3;
-        let mut stop = false;
-        // Try a position; on Ctrl-C leave the source's loops.
-        macro_rules! try_position {
-            ($out:lifetime, $board:expr, $many:expr, $secs:expr) => {
-                match attempt(opts, $board, source, $many, $secs) {
-                    Ok(p) => {
-                        add(p, &mut candidates);
-                        report(candidates.len().min(share));
-                    }
-                    Err(Attempt::Stop) => {
-                        stop = true;
-                        break $out;
-                    }
-                    Err(Attempt::Failed(e)) => return Err(e),
-                }
-            };
-        }
-        'gather: {
-            match source {
-                Source::Start => {
-                    for pits in 3..=8 {
-                        for stones in 1..=6u32 {
-                            let board = Board::uniform(pits, stones)?;
-                            let many = famous(pits, stones);
-                            let secs = if many {
-                                opts.seconds * 20.0
-                            } else {
-                                opts.seconds
-                            };
-                            try_position!('gather, &board, many, secs);
-                        }
-                    }
-                }
-                Source::Line => {
-                    for pits in 3..=6 {
-                        for stones in 1..=6u32 {
-                            let board = Board::uniform(pits, stones)?;
-                            let Some(lines) = optimal_lines(&board, opts, 8)? else {
-                                stop = true;
-                                break 'gather;
-                            };
-                            for line in lines {
-                                let states = turn::replay(board, opts.rules, &line.numbers())?;
-                                for t in &states[1..states.len().saturating_sub(1)] {
-                                    try_position!('gather, t.board(), false, opts.seconds);
-                                    if candidates.len() >= enough {
-                                        break 'gather;
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-                Source::Game => {
-                    let mut games = 0;
-                    while candidates.len() < enough && games < 20 * enough.max(10) {
-                        games += 1;
-                        let pits = 4 + rng.random_range(0..3);
-                        let stones = 3 + rng.random_range(0..2u32);
-                        let players = [Player::Random, Player::Greedy];
-                        let (mut a, mut b) = (
-                            players[rng.random_range(0..2)],
-                            players[rng.random_range(0..2)],
-                        );
-                        let mut board = Board::uniform(pits, stones)?;
-                        for _ in 0..200 {
-                            if !board.can_move(opts.rules) {
-                                break;
-                            }
-                            // Past the opening, a position may become a puzzle.
-                            if board.store() + board.opponent_store() > 0
-                                && rng.random_range(0..3) == 0
-                            {
-                                try_position!('gather, &board, false, opts.seconds);
-                            }
-                            board = flip(&play_turn(&board, opts.rules, a, &mut rng));
-                            std::mem::swap(&mut a, &mut b);
-                        }
-                    }
-                }
-                Source::GameHard => {
-                    let mut games = 0;
-                    while candidates.len() < enough && games < 4 * enough.max(5) {
-                        games += 1;
-                        let pits = 4 + rng.random_range(0..3);
-                        let stones = 3 + rng.random_range(0..2u32);
-                        let start = GameState::start(pits, stones, opts.rules)?;
-                        // A random first turn, so that the games differ.
-                        let first = start.turns();
-                        let mut state = first[rng.random_range(0..first.len())].after;
-                        // `mtdf:12`, the agent the `hard` level was when
-                        // the committed collections were made: their
-                        // recorded commands make them again.
-                        let hard = AgentSpec::Mtdf(12);
-                        let mut agents = [
-                            hard.build(&state, rng.random())?,
-                            hard.build(&state, rng.random())?,
-                        ];
-                        let mut side = 0;
-                        while !state.is_over() {
-                            if rng.random_range(0..3) == 0 {
-                                try_position!('gather, &state.board(), false, opts.seconds);
-                            }
-                            let picks = agents[side].choose(&state);
-                            state.play_turn(&picks)?;
-                            side = 1 - side;
-                        }
-                    }
-                }
-            }
-        }
-        if stop {
-            out.extend(candidates);
+        if !finished {
+            out.extend(g.candidates);
             return Ok(Generated {
                 puzzles: out,
                 complete: false,
             });
         }
-        out.extend(spread(candidates, share));
+        out.extend(spread(g.candidates, share));
     }
     Ok(Generated {
         puzzles: out,
         complete: true,
     })
+}
+
+/// One source's search for candidates in [`generate`]. Each source walks
+/// its own positions (one method each); what they share is here: a
+/// position offered ([`Gather::offer`]) is made a puzzle or not, kept once
+/// (by id, across sources), reported, and Ctrl-C ends the walk. Every
+/// walk returns `Ok(false)` when Ctrl-C ended it, `Ok(true)` otherwise.
+struct Gather<'o, 'a> {
+    opts: &'o GenerateOptions<'a>,
+    source: Source,
+    /// Puzzles the earlier sources kept, counted in the progress reports.
+    before: usize,
+    /// Puzzles this source is to give.
+    share: usize,
+    /// Candidates at which a walk that could go on stops.
+    enough: usize,
+    /// Ids of the puzzles kept so far, earlier sources' included.
+    seen: std::collections::HashSet<String>,
+    /// This source's puzzles, in the order found.
+    candidates: Vec<Puzzle>,
+}
+
+impl Gather<'_, '_> {
+    /// Try `board` as a puzzle (`many`: keep it even with many solutions,
+    /// within `seconds` to solve); `Ok(false)` on Ctrl-C.
+    fn offer(&mut self, board: &Board, many: bool, seconds: f64) -> Result<bool> {
+        match attempt(self.opts, board, self.source, many, seconds) {
+            Ok(p) => {
+                if let Some(p) = p {
+                    if self.seen.insert(p.id.clone()) {
+                        self.candidates.push(p);
+                    }
+                }
+                if let Some(report) = self.opts.progress {
+                    let found = self.candidates.len().min(self.share);
+                    report(self.before + found, self.opts.count, self.source);
+                }
+                Ok(true)
+            }
+            Err(Attempt::Stop) => Ok(false),
+            Err(Attempt::Failed(e)) => Err(e),
+        }
+    }
+
+    /// [`Source::Start`]: every start board of 3 to 8 pits and 1 to 6
+    /// stones.
+    fn start_boards(&mut self) -> Result<bool> {
+        for pits in 3..=8 {
+            for stones in 1..=6u32 {
+                let board = Board::uniform(pits, stones)?;
+                let many = famous(pits, stones);
+                let secs = if many {
+                    self.opts.seconds * 20.0
+                } else {
+                    self.opts.seconds
+                };
+                if !self.offer(&board, many, secs)? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// [`Source::Line`]: the positions along up to 8 optimal lines of each
+    /// start board of 3 to 6 pits and 1 to 6 stones, until there are
+    /// enough.
+    fn optimal_lines(&mut self) -> Result<bool> {
+        let opts = self.opts;
+        for pits in 3..=6 {
+            for stones in 1..=6u32 {
+                let board = Board::uniform(pits, stones)?;
+                let Some(lines) = optimal_lines(&board, opts, 8)? else {
+                    return Ok(false);
+                };
+                for line in lines {
+                    let states = turn::replay(board, opts.rules, &line.numbers())?;
+                    for t in &states[1..states.len().saturating_sub(1)] {
+                        if !self.offer(t.board(), false, opts.seconds)? {
+                            return Ok(false);
+                        }
+                        if self.candidates.len() >= self.enough {
+                            return Ok(true);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// [`Source::Game`]: positions of games between a random and a greedy
+    /// player (each side drawn), a third of them past the opening, until
+    /// there are enough or 20 games a candidate wanted have been played.
+    fn simple_games(&mut self, rng: &mut Rng64) -> Result<bool> {
+        let opts = self.opts;
+        let mut games = 0;
+        while self.candidates.len() < self.enough && games < 20 * self.enough.max(10) {
+            games += 1;
+            let pits = 4 + rng.random_range(0..3);
+            let stones = 3 + rng.random_range(0..2u32);
+            let players = [Player::Random, Player::Greedy];
+            let (mut a, mut b) = (
+                players[rng.random_range(0..2)],
+                players[rng.random_range(0..2)],
+            );
+            let mut board = Board::uniform(pits, stones)?;
+            for _ in 0..200 {
+                if !board.can_move(opts.rules) {
+                    break;
+                }
+                // Past the opening, a position may become a puzzle.
+                if board.store() + board.opponent_store() > 0
+                    && rng.random_range(0..3) == 0
+                    && !self.offer(&board, false, opts.seconds)?
+                {
+                    return Ok(false);
+                }
+                board = flip(&play_turn(&board, opts.rules, a, rng));
+                std::mem::swap(&mut a, &mut b);
+            }
+        }
+        Ok(true)
+    }
+
+    /// [`Source::GameHard`]: positions of games between two `mtdf:12`
+    /// agents after a random first turn, a third of them, until there are
+    /// enough or 4 games a candidate wanted have been played.
+    fn hard_games(&mut self, rng: &mut Rng64) -> Result<bool> {
+        let opts = self.opts;
+        let mut games = 0;
+        while self.candidates.len() < self.enough && games < 4 * self.enough.max(5) {
+            games += 1;
+            let pits = 4 + rng.random_range(0..3);
+            let stones = 3 + rng.random_range(0..2u32);
+            let start = GameState::start(pits, stones, opts.rules)?;
+            // A random first turn, so that the games differ.
+            let first = start.turns();
+            let mut state = first[rng.random_range(0..first.len())].after;
+            // `mtdf:12`, the agent the `hard` level was when the committed
+            // collections were made: their recorded commands make them
+            // again.
+            let hard = AgentSpec::Mtdf(12);
+            let mut agents = [
+                hard.build(&state, rng.random())?,
+                hard.build(&state, rng.random())?,
+            ];
+            let mut side = 0;
+            while !state.is_over() {
+                if rng.random_range(0..3) == 0
+                    && !self.offer(&state.board(), false, opts.seconds)?
+                {
+                    return Ok(false);
+                }
+                let picks = agents[side].choose(&state);
+                state.play_turn(&picks)?;
+                side = 1 - side;
+            }
+        }
+        Ok(true)
+    }
 }
 
 /// Up to `lines` optimal lines of `board` (none if it does not solve

@@ -2,7 +2,7 @@
 //! (each with a format version and a schema in `schemas/`) and as text.
 
 use super::{Collection, Puzzle, Source};
-use crate::format::VERSION;
+use crate::format::Header;
 use crate::rules::{Line, Rules};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -36,10 +36,9 @@ pub struct Entry {
 /// `puzzles list --json`.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct ListJson {
-    /// [`LIST_FORMAT`].
-    pub format: String,
-    /// Tool version.
-    pub version: String,
+    /// `format` ([`LIST_FORMAT`]) and `version`, first in the document.
+    #[serde(flatten)]
+    pub header: Header,
     /// The collection's name.
     pub name: String,
     /// Its rules.
@@ -52,8 +51,7 @@ impl ListJson {
     /// The listing of `c`.
     pub fn new(c: &Collection) -> Self {
         ListJson {
-            format: LIST_FORMAT.into(),
-            version: VERSION.into(),
+            header: Header::new(LIST_FORMAT),
             name: c.name.clone(),
             rules: c.rules,
             puzzles: c
@@ -112,10 +110,9 @@ impl ListJson {
 /// `puzzles check --json`.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
 pub struct CheckJson {
-    /// [`CHECK_FORMAT`].
-    pub format: String,
-    /// Tool version.
-    pub version: String,
+    /// `format` ([`CHECK_FORMAT`]) and `version`, first in the document.
+    #[serde(flatten)]
+    pub header: Header,
     /// Puzzles checked.
     pub puzzles: usize,
     /// True when every puzzle matches a fresh solve.
@@ -128,8 +125,7 @@ impl CheckJson {
     /// The report of a check of `c` that found `mismatches`.
     pub fn new(c: &Collection, mismatches: Vec<String>) -> Self {
         CheckJson {
-            format: CHECK_FORMAT.into(),
-            version: VERSION.into(),
+            header: Header::new(CHECK_FORMAT),
             puzzles: c.puzzles.len(),
             ok: mismatches.is_empty(),
             mismatches,
@@ -141,10 +137,9 @@ impl CheckJson {
 /// collection's rules.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct ShowJson {
-    /// [`SHOW_FORMAT`].
-    pub format: String,
-    /// Tool version.
-    pub version: String,
+    /// `format` ([`SHOW_FORMAT`]) and `version`, first in the document.
+    #[serde(flatten)]
+    pub header: Header,
     /// The collection's name.
     pub collection: String,
     /// Its rules.
@@ -159,8 +154,7 @@ impl ShowJson {
     /// The document for puzzle `p` of `c`, with its solution when asked.
     pub fn new(c: &Collection, p: &Puzzle, with_solution: bool) -> Self {
         ShowJson {
-            format: SHOW_FORMAT.into(),
-            version: VERSION.into(),
+            header: Header::new(SHOW_FORMAT),
             collection: c.name.clone(),
             rules: c.rules,
             puzzle: p.clone(),

@@ -225,6 +225,10 @@ struct Expansion<const W: usize> {
     ends: Option<(usize, Option<usize>)>,
 }
 
+/// A candidate's free turns with their scores: the ring reached, the pick
+/// (ring index) and [`score`] of the ring.
+type Scored<const W: usize> = Vec<(Packed<W>, usize, i64)>;
+
 impl<const W: usize> Beam<W> {
     fn new(start: &Board, rules: Rules, kernel: super::kernel::Kernel) -> Self {
         let n = start.pits_per_side();
@@ -351,34 +355,7 @@ impl<const W: usize> Beam<W> {
                 cands.truncate(beam);
             }
             positions += cands.len() as u64;
-            // A raised cancel flag skips the rest of the bucket's work.
-            let stop = || cancelled(opts.cancel);
-            let expansions: Vec<Expansion<W>> = cands
-                .par_iter()
-                .map(|c| {
-                    if stop() {
-                        Expansion {
-                            next: Vec::new(),
-                            ends: None,
-                        }
-                    } else {
-                        self.expand(&c.ring)
-                    }
-                })
-                .collect();
-            // Score the successors in parallel, then insert them in order.
-            let scored: Vec<Vec<(Packed<W>, usize, i64)>> = expansions
-                .par_iter()
-                .map(|e| {
-                    if stop() {
-                        return Vec::new();
-                    }
-                    e.next
-                        .iter()
-                        .map(|&(r, from)| (r, from, self.score(&r, opts.weights)))
-                        .collect()
-                })
-                .collect();
+            let (expansions, scored) = self.expand_bucket(&cands, opts);
             for ((c, e), succ) in cands.iter().zip(&expansions).zip(scored) {
                 if let Some((s, pick)) = e.ends {
                     if !have_best || s > best.0 {
@@ -421,7 +398,7 @@ impl<const W: usize> Beam<W> {
             if best.0 == self.max_store {
                 break;
             }
-            if started.elapsed() >= budget || stop() {
+            if started.elapsed() >= budget || cancelled(opts.cancel) {
                 return Round {
                     best: self.line(&arena, best),
                     exhaustive: false,
@@ -436,6 +413,46 @@ impl<const W: usize> Beam<W> {
             in_time: true,
             positions,
         }
+    }
+
+    /// Expand a bucket's candidates and score their successors, each step
+    /// in parallel over the candidates; [`Self::round`] then inserts the
+    /// results in the candidates' order, so that a round is the same for any
+    /// thread count.
+    fn expand_bucket(
+        &self,
+        cands: &[Candidate<W>],
+        opts: &FindOptions,
+    ) -> (Vec<Expansion<W>>, Vec<Scored<W>>) {
+        // A raised cancel flag skips the rest of the bucket's work.
+        let stop = || cancelled(opts.cancel);
+        let expansions: Vec<Expansion<W>> = cands
+            .par_iter()
+            .map(|c| {
+                if stop() {
+                    Expansion {
+                        next: Vec::new(),
+                        ends: None,
+                    }
+                } else {
+                    self.expand(&c.ring)
+                }
+            })
+            .collect();
+        // Score the successors in parallel, then insert them in order.
+        let scored: Vec<Scored<W>> = expansions
+            .par_iter()
+            .map(|e| {
+                if stop() {
+                    return Vec::new();
+                }
+                e.next
+                    .iter()
+                    .map(|&(r, from)| (r, from, self.score(&r, opts.weights)))
+                    .collect()
+            })
+            .collect();
+        (expansions, scored)
     }
 
     /// Read a line back from the arena: the picks to the node, then the last pick.

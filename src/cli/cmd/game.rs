@@ -7,7 +7,7 @@ use crate::cli::args::{
 };
 use crate::cli::progress::{thinking, Counter, Spinner};
 use crate::cli::signal::{exit_on_first_ctrl_c, INTERRUPTED};
-use crate::cli::words::{rules_label, CliError};
+use crate::cli::words::{self, rules_label, CliError};
 use mancala_sweep::format::game::{
     game_analysis_text, game_solve_text, match_text, picks_text, turn_value_text,
 };
@@ -60,7 +60,7 @@ fn read_endgame(
     };
     let t0 = std::time::Instant::now();
     let db = EndgameDb::load(path, state.rules(), state.pits_per_side(), cap)
-        .map_err(|e| CliError::Input(format!("--endgame {e}")))?;
+        .map_err(|e| CliError::Input(format!("--endgame {e}{}", words::game_hint(&e))))?;
     if !quiet {
         eprintln!(
             "endgame database {}: every position with at most {} stones in its pits ({} bytes, read in {:.1} s)",
@@ -326,6 +326,52 @@ fn agent_of(text: &str) -> Result<AgentSpec, CliError> {
     Ok(text.parse::<AgentSpec>()?)
 }
 
+/// Take the games of `record`'s match from its results file `path` (the
+/// `--out` of an earlier run) so that `game match` goes on where it
+/// stopped; the file must hold this very match (agents, seed, games,
+/// openings, rules and start), or it is another one's and is refused
+/// rather than overwritten.
+fn resume(
+    path: &std::path::Path,
+    state: &GameState,
+    record: &mut MatchRecord,
+) -> Result<(), CliError> {
+    if !path.exists() {
+        return Ok(());
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::Input(format!("--out {}: {e}", path.display())))?;
+    let doc: GameMatchJson = parse_versioned(&text, GAME_MATCH_FORMAT, "a match")
+        .map_err(|e| CliError::Input(format!("--out {}: {e}", path.display())))?;
+    let old = doc.record();
+    if (
+        old.a.as_str(),
+        old.b.as_str(),
+        old.seed,
+        old.games_planned,
+        old.opening_turns,
+    ) != (
+        record.a.as_str(),
+        record.b.as_str(),
+        record.seed,
+        record.games_planned,
+        record.opening_turns,
+    ) || doc.rules != state.rules()
+        || doc.start.board != state.board().one_line()
+    {
+        return Err(CliError::Input(format!(
+            "--out {} holds another match ({} against {}, seed {}, {} games): give another --out",
+            path.display(),
+            old.a,
+            old.b,
+            old.seed,
+            old.games_planned
+        )));
+    }
+    record.games = old.games;
+    Ok(())
+}
+
 /// Run `game match`.
 pub fn play_match(args: &GameMatchArgs) -> Outcome {
     let state = start(&args.rules)?;
@@ -351,38 +397,7 @@ pub fn play_match(args: &GameMatchArgs) -> Outcome {
     };
     // Resume from the results file when it holds this very match.
     if let Some(path) = &args.out {
-        if path.exists() {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| CliError::Input(format!("--out {}: {e}", path.display())))?;
-            let doc: GameMatchJson = parse_versioned(&text, GAME_MATCH_FORMAT, "a match")
-                .map_err(|e| CliError::Input(format!("--out {}: {e}", path.display())))?;
-            let old = doc.record();
-            if (
-                old.a.as_str(),
-                old.b.as_str(),
-                old.seed,
-                old.games_planned,
-                old.opening_turns,
-            ) != (
-                record.a.as_str(),
-                record.b.as_str(),
-                record.seed,
-                record.games_planned,
-                record.opening_turns,
-            ) || doc.rules != state.rules()
-                || doc.start.board != state.board().one_line()
-            {
-                return Err(CliError::Input(format!(
-                    "--out {} holds another match ({} against {}, seed {}, {} games): give another --out",
-                    path.display(),
-                    old.a,
-                    old.b,
-                    old.seed,
-                    old.games_planned
-                )));
-            }
-            record.games = old.games;
-        }
+        resume(path, &state, &mut record)?;
     }
     let threads = args.threads.count();
     let pool = rayon::ThreadPoolBuilder::new()

@@ -11,6 +11,8 @@ use mancala_sweep::puzzle::{self, Collection, Source};
 use mancala_sweep::rules::turn;
 use std::path::Path;
 
+mod play;
+
 /// Run `puzzles generate`.
 pub fn generate(args: &GenerateArgs) -> Outcome {
     let rules = args.rules.options().rules();
@@ -168,7 +170,7 @@ pub fn play(args: &PlayArgs) -> Outcome {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut output = std::io::stdout();
-    puzzle::play::play(&c, &list, &mut input, &mut output)?;
+    play::play(&c, &list, &mut input, &mut output)?;
     Ok(String::new())
 }
 

@@ -318,6 +318,68 @@ const DUMMY: [u8; 16] = {
     d
 };
 
+/// Refill the lanes of register `$r` whose (whole-lane) mask `$ended` is
+/// set, as bit 0 and 16 of `$bits` say, from the records at `$src + $next`,
+/// moving `$next` on past the ones taken. A macro, not a function, so that
+/// [`stream_with`]'s loop keeps its state in registers: it expands where
+/// it did when it was written inside that function.
+macro_rules! refill {
+    ($c:ident, $src:ident, $next:ident, $r:ident, $ended:expr, $bits:expr) => {{
+        let bits = $bits as usize;
+        let lanes = $ended;
+        // SAFETY: `next` is below the input's length, or `src` is the
+        // tail and `next` within it (see `tail`): both reads are of 16
+        // bytes of a record or a dummy.
+        let fresh = unsafe {
+            let p0 = $src.add($next);
+            $next += bits & 1;
+            let p1 = $src.add($next);
+            $next += (bits >> 16) & 1;
+            _mm256_loadu2_m128i(p1.cast(), p0.cast())
+        };
+        $r.ring = _mm256_blendv_epi8($r.ring, fresh, lanes);
+        $r.from = _mm256_blendv_epi8($r.from, _mm256_shuffle_epi8(fresh, $c.tag13), lanes);
+        let real = _mm256_cmpgt_epi8($c.sixteen, $r.from);
+        $r.live = _mm256_or_si256($r.live, _mm256_and_si256(lanes, real));
+    }};
+}
+
+/// One sowing of register `$r`: the lanes that end are written at the
+/// end of both outputs (`$to_free`, `$to_over`), the right one's pointer
+/// moves on, and they are refilled; evaluates to the lanes still live. A
+/// macro for the same reason as [`refill!`].
+macro_rules! turn {
+    ($wide:ident, $c:ident, $src:ident, $next:ident, $to_free:ident, $to_over:ident, $r:ident) => {{
+        let relay = step::<$wide>($c, &mut $r);
+        let ended = _mm256_andnot_si256(relay, $r.live);
+        $r.live = relay;
+        let record = _mm256_blendv_epi8($r.ring, $r.from, $c.byte13);
+        let home = _mm256_cmpeq_epi8($r.from, $c.store);
+        let done = _mm256_movemask_epi8(ended) as u32 & 0x0001_0001;
+        let free_bits = _mm256_movemask_epi8(home) as u32 & done;
+        let over_bits = done ^ free_bits;
+        // SAFETY: each output has room for `input.len() + 2` records;
+        // each record is counted once, when its lane ends, so no more
+        // than `input.len()` are counted before any of these stores,
+        // which are all within the room (a record not counted is
+        // overwritten or left past the length).
+        unsafe {
+            let lo = _mm256_castsi256_si128(record);
+            let hi = _mm256_extracti128_si256::<1>(record);
+            _mm_storeu_si128($to_free.cast(), lo);
+            _mm_storeu_si128($to_over.cast(), lo);
+            $to_free = $to_free.add(free_bits as usize & 1);
+            $to_over = $to_over.add(over_bits as usize & 1);
+            _mm_storeu_si128($to_free.cast(), hi);
+            _mm_storeu_si128($to_over.cast(), hi);
+            $to_free = $to_free.add((free_bits >> 16) as usize);
+            $to_over = $to_over.add((over_bits >> 16) as usize);
+        }
+        refill!($c, $src, $next, $r, ended, done);
+        $r.live
+    }};
+}
+
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
 fn stream_with<const WIDE: bool>(
@@ -362,28 +424,6 @@ fn stream_with<const WIDE: bool>(
     // with two the lanes wait on each other's latency (both measured
     // slower; docs/performance.md#avx2-lab-notes).
     let [mut a, mut b, mut d] = [start; 3];
-    // Refill the lanes of `$r` whose (whole-lane) mask `$ended` is set,
-    // as bit 0 and 16 of `$bits` say.
-    macro_rules! refill {
-        ($r:ident, $ended:expr, $bits:expr) => {{
-            let bits = $bits as usize;
-            let lanes = $ended;
-            // SAFETY: `next` is below the input's length, or `src` is the
-            // tail and `next` within it (see `tail`): both reads are of 16
-            // bytes of a record or a dummy.
-            let fresh = unsafe {
-                let p0 = src.add(next);
-                next += bits & 1;
-                let p1 = src.add(next);
-                next += (bits >> 16) & 1;
-                _mm256_loadu2_m128i(p1.cast(), p0.cast())
-            };
-            $r.ring = _mm256_blendv_epi8($r.ring, fresh, lanes);
-            $r.from = _mm256_blendv_epi8($r.from, _mm256_shuffle_epi8(fresh, c.tag13), lanes);
-            let real = _mm256_cmpgt_epi8(c.sixteen, $r.from);
-            $r.live = _mm256_or_si256($r.live, _mm256_and_si256(lanes, real));
-        }};
-    }
     if input.len() < IN_FLIGHT {
         switch(&mut src, &mut next, &mut tail);
         in_tail = true;
@@ -391,38 +431,7 @@ fn stream_with<const WIDE: bool>(
     for r in [&mut a, &mut b, &mut d] {
         let all = _mm256_set1_epi8(-1);
         let r = &mut *r;
-        refill!(r, all, 0x0001_0001);
-    }
-    macro_rules! turn {
-        ($r:ident) => {{
-            let relay = step::<WIDE>(c, &mut $r);
-            let ended = _mm256_andnot_si256(relay, $r.live);
-            $r.live = relay;
-            let record = _mm256_blendv_epi8($r.ring, $r.from, c.byte13);
-            let home = _mm256_cmpeq_epi8($r.from, c.store);
-            let done = _mm256_movemask_epi8(ended) as u32 & 0x0001_0001;
-            let free_bits = _mm256_movemask_epi8(home) as u32 & done;
-            let over_bits = done ^ free_bits;
-            // SAFETY: each output has room for `input.len() + 2` records;
-            // each record is counted once, when its lane ends, so no more
-            // than `input.len()` are counted before any of these stores,
-            // which are all within the room (a record not counted is
-            // overwritten or left past the length).
-            unsafe {
-                let lo = _mm256_castsi256_si128(record);
-                let hi = _mm256_extracti128_si256::<1>(record);
-                _mm_storeu_si128(to_free.cast(), lo);
-                _mm_storeu_si128(to_over.cast(), lo);
-                to_free = to_free.add(free_bits as usize & 1);
-                to_over = to_over.add(over_bits as usize & 1);
-                _mm_storeu_si128(to_free.cast(), hi);
-                _mm_storeu_si128(to_over.cast(), hi);
-                to_free = to_free.add((free_bits >> 16) as usize);
-                to_over = to_over.add((over_bits >> 16) as usize);
-            }
-            refill!($r, ended, done);
-            $r.live
-        }};
+        refill!(c, src, next, r, all, 0x0001_0001);
     }
     loop {
         // A turn of all three registers takes at most IN_FLIGHT records.
@@ -430,9 +439,9 @@ fn stream_with<const WIDE: bool>(
             switch(&mut src, &mut next, &mut tail);
             in_tail = true;
         }
-        let la = turn!(a);
-        let lb = turn!(b);
-        let ld = turn!(d);
+        let la = turn!(WIDE, c, src, next, to_free, to_over, a);
+        let lb = turn!(WIDE, c, src, next, to_free, to_over, b);
+        let ld = turn!(WIDE, c, src, next, to_free, to_over, d);
         let any = _mm256_or_si256(_mm256_or_si256(la, lb), ld);
         if _mm256_testz_si256(any, any) != 0 {
             break;
