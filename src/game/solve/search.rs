@@ -21,6 +21,28 @@ pub(super) struct Frame {
 }
 
 impl Solver {
+    /// The legal picks of `pos` (ring cells holding stones, the opponent's
+    /// too under [`Scope::Any`]) with their [`order_score`], in pit order.
+    #[inline(always)]
+    fn picks_scored(&self, pos: &Cells) -> ([(u8, i32); CYCLE_CAP], usize) {
+        let n = self.n;
+        let mut kids = [(0u8, 0i32); CYCLE_CAP];
+        let mut count = 0;
+        let top = if self.rules.scope == Scope::Any {
+            2 * n + 1
+        } else {
+            n
+        };
+        for from in 0..top {
+            if pos[from] == 0 || from == n {
+                continue;
+            }
+            kids[count] = (from as u8, order_score(pos, from, n, self.rules));
+            count += 1;
+        }
+        (kids, count)
+    }
+
     /// Fail-soft alpha-beta on the pits of `pos` (stores zero), returning
     /// the mover's future gains minus the opponent's, looking `depth` turns
     /// ahead ([`TO_THE_END`]: to the end of the game, exact). A depth-limited
@@ -63,23 +85,7 @@ impl Solver {
         // The table probe misses the cache almost always: start the load
         // now and order the children while it comes.
         self.prefetch(key);
-        let mut kids = [(0u8, 0i32); CYCLE_CAP];
-        let mut count = 0;
-        let len = 2 * n + 1;
-        let top = if self.rules.scope == Scope::Any {
-            len
-        } else {
-            n
-        };
-        for from in 0..top {
-            let k = pos[from] as usize;
-            if k == 0 || from == n {
-                continue;
-            }
-            let score = order_score(pos, from, n, self.rules);
-            kids[count] = (from as u8, score);
-            count += 1;
-        }
+        let (mut kids, count) = self.picks_scored(pos);
         let (mut lo, mut hi) = (self.floor(s, depth), s);
         if let Some(e) = self.probe(key) {
             if e.depth >= depth {
@@ -114,24 +120,8 @@ impl Solver {
         } else {
             depth - 1
         };
-        // Play a child, ready for its mover (see [`Child`]).
-        let rules = self.rules;
-        let play = |from: u8| -> Child {
-            let mut c = *pos;
-            let end = pick::play(&mut c[..len], from as usize, rules);
-            let gain = c[n] as i32;
-            c[n] = 0;
-            if a_side_is_empty(&c, n) || (end == PickEnd::TurnOver && turns_left == 1) {
-                let own = sum(&c[..n]) as i32;
-                let opp = sum(&c[n + 1..=2 * n]) as i32;
-                (c, gain + own - opp, 0)
-            } else if end == PickEnd::FreeTurn {
-                (c, gain, 1)
-            } else {
-                flip_cells(&mut c, n);
-                (c, gain, 2)
-            }
-        };
+        let (rules, len) = (self.rules, 2 * n + 1);
+        let play = |from: u8| play_child(pos, from, n, len, rules, turns_left);
 
         let frame = Frame {
             alpha,
@@ -354,6 +344,27 @@ impl Solver {
             },
             v => v as i32,
         }
+    }
+}
+
+/// The child of `pos` after the pick from ring cell `from`, ready for its
+/// mover (see [`Child`]): a game that ends with it (a side empty, or the
+/// turn limit reached) is valued whole, its stones left to their sides.
+#[inline(always)]
+fn play_child(pos: &Cells, from: u8, n: usize, len: usize, rules: Rules, turns_left: u32) -> Child {
+    let mut c = *pos;
+    let end = pick::play(&mut c[..len], from as usize, rules);
+    let gain = c[n] as i32;
+    c[n] = 0;
+    if a_side_is_empty(&c, n) || (end == PickEnd::TurnOver && turns_left == 1) {
+        let own = sum(&c[..n]) as i32;
+        let opp = sum(&c[n + 1..=2 * n]) as i32;
+        (c, gain + own - opp, 0)
+    } else if end == PickEnd::FreeTurn {
+        (c, gain, 1)
+    } else {
+        flip_cells(&mut c, n);
+        (c, gain, 2)
     }
 }
 
