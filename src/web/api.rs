@@ -140,8 +140,8 @@ pub(crate) async fn blocking<T: Send + 'static>(
         super::memory::give_back();
         out
     })
-        .await
-        .map_err(|e| ApiError::status(500, format!("the search failed: {e}")))
+    .await
+    .map_err(|e| ApiError::status(500, format!("the search failed: {e}")))
 }
 
 /// `POST /api/solve`: `solve --json`.
