@@ -24,7 +24,7 @@
 //! 15 MiB; of 4 MiB, 158–184 MiB, then 13 MiB. Neither a threshold nor a
 //! trim alone does it; together they do. So the server fixes the
 //! threshold when it starts ([`tune`]) and trims after a request that
-//! grew the process ([`give_back`]): 13–14 MiB after the 60 s load
+//! grew the process ([`give_back`]): 14–15 MiB after the 60 s load
 //! against 10 MiB idle.
 //!
 //! Only for Linux with glibc (the allocator these calls are glibc's), and
