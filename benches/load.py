@@ -37,6 +37,13 @@ import time
 # Statuses docs/web-api.md documents; anything else is flagged.
 DOCUMENTED = {200, 204, 400, 404, 409, 413, 429, 503}
 
+# How far above its idle level the server's resident memory may stay once
+# the load and the checks after it are over: a game or solve left behind
+# holds far more (a perfect game's tables are 256 MiB, a large solve's
+# buffers about 145 MiB), while the allocator's bookkeeping and the thread
+# stacks of the blocking pool (kept ten seconds idle) take a few MiB.
+NEAR_IDLE = 32 << 20
+
 
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -479,6 +486,12 @@ def main():
         time.sleep(1.0)
         after.append(server.status()[0])
     after_rss, hwm = server.status()
+    # No game or solve left behind, and the allocator's free memory given
+    # back by the server itself (web/memory.rs), before the trim below:
+    # the last round's resident memory within NEAR_IDLE of idle.
+    checks.append((f"resident memory back near idle (within {NEAR_IDLE >> 20} MiB of it, "
+                   f"before gdb's malloc_trim): {after[-1] / (1 << 20):.0f} MiB against {idle_rss / (1 << 20):.0f} MiB",
+                   after[-1] <= idle_rss + NEAR_IDLE))
     mappings = server.big_mappings()
     trimmed = server.trim()
     trimmed_mappings = server.big_mappings() if trimmed is not None else []

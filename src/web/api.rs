@@ -128,15 +128,20 @@ impl Drop for CancelOnDrop {
 }
 
 /// Run `work` on a blocking thread with a cancel flag that the request's
-/// end raises.
+/// end raises; then, on that thread, give back what it freed if the
+/// process grew ([`super::memory::give_back`]).
 pub(crate) async fn blocking<T: Send + 'static>(
     work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
 ) -> Result<T, ApiError> {
     let flag = Arc::new(AtomicBool::new(false));
     let _guard = CancelOnDrop(flag.clone());
-    tokio::task::spawn_blocking(move || work(&flag))
-        .await
-        .map_err(|e| ApiError::status(500, format!("the search failed: {e}")))
+    tokio::task::spawn_blocking(move || {
+        let out = work(&flag);
+        super::memory::give_back();
+        out
+    })
+    .await
+    .map_err(|e| ApiError::status(500, format!("the search failed: {e}")))
 }
 
 /// `POST /api/solve`: `solve --json`.

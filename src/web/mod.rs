@@ -14,6 +14,7 @@
 
 mod api;
 mod game;
+mod memory;
 mod stream;
 
 use crate::puzzle::Collection;
@@ -133,8 +134,11 @@ pub fn router(config: Config) -> Router {
         .layer(middleware::from_fn(log))
 }
 
-/// Serve `router(config)` on `listener` until the process ends.
+/// Serve `router(config)` on `listener` until the process ends, with the
+/// allocator set up to give back what finished requests freed
+/// ([`memory::tune`]).
 pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
+    memory::tune();
     axum::serve(listener, router(config)).await
 }
 

@@ -1,0 +1,104 @@
+//! Giving the memory of finished requests back to the system.
+//!
+//! Why: a server that solved, analysed and played for a minute should hold
+//! about what it held idle once the work is over (issue 36). It did not:
+//! after `benches/load.py` it kept about 240 MiB resident against 11 MiB
+//! idle, with no game or solve left (docs/reliability.md). The memory was
+//! glibc's, freed by the program but kept by the allocator in two ways:
+//!
+//! - glibc raises its mmap threshold to the size of every large block that
+//!   is freed (up to 32 MiB), and its trim threshold to twice that. After a
+//!   search had freed a buffer of a few MiB, the next buffers below that
+//!   size came from the arenas' heaps instead of mappings of their own, and
+//!   a heap's free top was only given back above 64 MiB, which an arena
+//!   (64 MiB at most) never has free. So each of the arenas the server's
+//!   threads had spread over (eight a core) kept its high-water mark.
+//! - Free blocks between blocks still in use are never given back by
+//!   `free`, only by `malloc_trim`, which walks every arena.
+//!
+//! Measured with `benches/load.py` for 40 s on the shared 2-core machine
+//! (docs/reliability.md), resident memory after the load, then after a
+//! `malloc_trim`: the allocator as it is, 156–184 MiB, then 70 MiB; two
+//! arenas at most (`M_ARENA_MAX`), 581 MiB (each arena grew heaps of its
+//! own), then 39 MiB; a fixed mmap threshold of 1 MiB, 126–136 MiB, then
+//! 15 MiB; of 4 MiB, 158–184 MiB, then 13 MiB. Neither a threshold nor a
+//! trim alone does it; together they do. So the server fixes the
+//! threshold when it starts ([`tune`]) and trims after a request that
+//! grew the process ([`give_back`]): 14–15 MiB after the 60 s load
+//! against 10 MiB idle.
+//!
+//! Only for Linux with glibc (the allocator these calls are glibc's), and
+//! only in the server (feature `server`): the library, the command line's
+//! searches and the site's WebAssembly engine keep the allocator as it is.
+
+/// The mmap threshold the server fixes: a block of 4 MiB or more gets a
+/// mapping of its own, given back whole when it is freed. Setting it also
+/// stops glibc from moving it (and the trim threshold) up. What it costs
+/// is a system call and fresh pages for each such block: on a solve of
+/// any-hole 2×5×5 (3.4 s of user time) the system time was 0.19–0.28 s
+/// against 0.19–0.20 s as glibc is (three runs each), where 1 MiB took
+/// 0.35–0.36 s and kept no less after the load.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const MMAP_THRESHOLD: libc::c_int = 4 << 20;
+
+/// Growth of the resident memory since the last trim (or the lowest point
+/// seen since) after which a finished request trims: a small request's
+/// garbage is not worth walking every arena for.
+const GROWTH: u64 = 16 << 20;
+
+/// Set the allocator up for a long-running server: called once by
+/// [`super::serve`] before it takes requests (process-wide: the command
+/// line's searches, which end with the process, do not call it).
+///
+/// The arenas are not capped (`M_ARENA_MAX`): with two, the load left
+/// more resident than with the fixed threshold, before a trim and after
+/// (see the module's documentation), and the threads of simultaneous
+/// requests would wait on each other's allocations.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub(crate) fn tune() {
+    // SAFETY: mallopt only sets an allocator parameter; glibc takes it at
+    // any time, from any thread.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD);
+    }
+}
+
+/// Nothing to set up off glibc.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub(crate) fn tune() {}
+
+/// After a request's work is done (a solve, an analysis, a game's tables
+/// built or its computer's turn, a puzzle check): when the process has
+/// grown by [`GROWTH`] since the last trim, give the allocator's free
+/// pages back to the system (`malloc_trim`). Called on the blocking thread
+/// the work ran on, never on the async ones: a trim walks every arena.
+pub(crate) fn give_back() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    /// The resident bytes after the last trim, or the lowest seen since.
+    static LOW: AtomicU64 = AtomicU64::new(u64::MAX);
+    let Some(now) = crate::search::memory::resident_bytes() else {
+        return;
+    };
+    let low = LOW.fetch_min(now, Ordering::Relaxed).min(now);
+    if now - low < GROWTH {
+        return;
+    }
+    trim();
+    if let Some(after) = crate::search::memory::resident_bytes() {
+        LOW.store(after, Ordering::Relaxed);
+    }
+}
+
+/// glibc's `malloc_trim(0)`: every arena's free pages back to the system.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn trim() {
+    // SAFETY: malloc_trim takes each arena's lock; it is safe from any
+    // thread at any time.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// Nothing to trim off glibc.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn trim() {}
