@@ -146,12 +146,32 @@ async fn serve_folder(dir: std::path::PathBuf) -> SocketAddr {
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const CHROMIUM: &str = "/usr/bin/chromium";
 
-struct Driver(Child);
+/// Chromedriver, and the browser it starts with the profile folder
+/// `profile`: both stopped when the walk ends, a failed check's panic
+/// included. Killing chromedriver alone left its Chromium running for
+/// 100 minutes after a failed CI run, so the browser is found by its
+/// profile folder, which only it names on its command line.
+struct Driver {
+    chromedriver: Child,
+    profile: std::path::PathBuf,
+}
 
 impl Drop for Driver {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        let _ = self.chromedriver.kill();
+        let _ = self.chromedriver.wait();
+        let profile = self.profile.to_string_lossy().into_owned();
+        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+                continue;
+            };
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            if String::from_utf8_lossy(&cmdline).contains(&profile) {
+                // SAFETY: kill only sends a signal to a process of ours.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+        }
+        let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
 
@@ -188,16 +208,17 @@ async fn start_server() -> SocketAddr {
 /// The whole walk through the pages, at desktop and phone widths.
 async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     let port = free_port();
-    let _driver = Driver(
-        Command::new(CHROMEDRIVER)
+    let profile = std::env::temp_dir().join(format!("mancala-sweep-chromium-{port}"));
+    let _driver = Driver {
+        chromedriver: Command::new(CHROMEDRIVER)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .expect("chromedriver starts"),
-    );
+        profile: profile.clone(),
+    };
     let addr = start_server().await;
-    let profile = std::env::temp_dir().join(format!("mancala-sweep-chromium-{port}"));
     let mut caps = serde_json::Map::new();
     caps.insert(
         "goog:chromeOptions".into(),
