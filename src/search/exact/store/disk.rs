@@ -556,6 +556,37 @@ impl<K: Key, C: Count> Store<K, C> for Spill<K, C> {
 mod tests {
     use super::*;
 
+    /// Push the same 30 runs of 3,000 entries (run `r` with path counts
+    /// `r + 1`, keys `key(i, x)` for entry `i` and a fresh pseudo-random
+    /// `x` from `seed`) to `spill` and to an in-memory frontier, the spill
+    /// writing its buffer out as it fills; the frontier's take of `store`,
+    /// which the spill's must equal.
+    pub(super) fn fill_both(
+        spill: &mut Spill<u64, u64>,
+        stones: usize,
+        store: usize,
+        shift: u32,
+        seed: u64,
+        key: impl Fn(u64, u64) -> u64,
+    ) -> Vec<(u64, u64)> {
+        let mut memory = Frontier::<u64, u64>::new(stones);
+        let mut x = seed;
+        for r in 0..30u64 {
+            let run: Vec<(u64, u64)> = (0..3000u64)
+                .map(|i| {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (key(i, x), r + 1)
+                })
+                .collect();
+            memory.push(store, Run::new(run.clone(), shift));
+            spill.push(store, Run::new(run, shift));
+            spill.relieve().unwrap();
+        }
+        memory.take(store).unwrap().iter().copied().collect()
+    }
+
     /// Runs written and read back give the in-memory take, over many
     /// parts, waves of every size and a run that holds overlapping keys.
     #[test]
@@ -568,22 +599,9 @@ mod tests {
         let (mut spill, cp) =
             Spill::<u64, u64>::open(&dir, "test".into(), shifts, 1 << 16, u64::MAX).unwrap();
         assert!(cp.is_none());
-        let mut memory = Frontier::<u64, u64>::new(stones);
-        let mut x = 1u64;
-        for r in 0..30u64 {
-            let run: Vec<(u64, u64)> = (0..3000u64)
-                .map(|i| {
-                    x = x
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    (((x >> 52) << 27) + (i % 3), r + 1)
-                })
-                .collect();
-            memory.push(store, Run::new(run.clone(), shift));
-            spill.push(store, Run::new(run, shift));
-            spill.relieve().unwrap();
-        }
-        let want: Vec<(u64, u64)> = memory.take(store).unwrap().iter().copied().collect();
+        let want = fill_both(&mut spill, stones, store, shift, 1, |i, x| {
+            ((x >> 52) << 27) + (i % 3)
+        });
         let mut taking = spill.take(store).unwrap();
         assert!(taking.runs.len() > 3, "the budget forced several runs");
         // Each run was deduplicated when it was written: between the

@@ -274,9 +274,10 @@ impl Taking {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::fill_both;
     use super::super::Spill;
     use super::*;
-    use crate::search::exact::store::memory::{part_shift, Frontier, Run};
+    use crate::search::exact::store::memory::{part_shift, Run};
     use std::io::{Seek, SeekFrom, Write};
 
     /// A scratch directory of this test and process.
@@ -301,31 +302,17 @@ mod tests {
         let shifts = vec![shift; stones + 1];
         let (mut spill, _) =
             Spill::<u64, u64>::open(&dir, "test".into(), shifts, 1 << 16, u64::MAX).unwrap();
-        let mut memory = Frontier::<u64, u64>::new(stones);
-        let mut x = 7u64;
-        for r in 0..30u64 {
-            let run: Vec<(u64, u64)> = (0..3000u64)
-                .map(|i| {
-                    x = x
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    // Most in part 5, a few in part 9, some elsewhere;
-                    // one key in every run.
-                    let low = (x >> 40) & ((1 << shift) - 1);
-                    let key = match i % 10 {
-                        0 => (9 << shift) + (low & 0xff),
-                        1 => (x >> 54) << shift,
-                        2 => (5 << shift) + 12345,
-                        _ => (5 << shift) + low,
-                    };
-                    (key, r + 1)
-                })
-                .collect();
-            memory.push(store, Run::new(run.clone(), shift));
-            spill.push(store, Run::new(run, shift));
-            spill.relieve().unwrap();
-        }
-        let want: Vec<(u64, u64)> = memory.take(store).unwrap().iter().copied().collect();
+        // Most in part 5, a few in part 9, some elsewhere; one key in
+        // every run.
+        let want = fill_both(&mut spill, stones, store, shift, 7, |i, x| {
+            let low = (x >> 40) & ((1 << shift) - 1);
+            match i % 10 {
+                0 => (9 << shift) + (low & 0xff),
+                1 => (x >> 54) << shift,
+                2 => (5 << shift) + 12345,
+                _ => (5 << shift) + low,
+            }
+        });
         let mut taking = spill.take(store).unwrap();
         let entries = taking.entries();
         assert!(taking.runs.len() > 3, "the budget forced several runs");
