@@ -6,9 +6,12 @@
 //! takes its share of the bucket from its own `Store` (in memory, or on
 //! disk with `--spill DIR`; sorted and deduplicated the usual way, a wave at
 //! a time), expands it with the same `Search::expand_bucket` and kernels,
-//! and sends every successor to the worker that owns it. What the cluster
-//! adds to the single-machine search is this exchange, and the round's
-//! agreement below; the store's checkpoint hook records each round. Successors are sent in batches, one per destination
+//! and sends every successor to the worker that owns it. The rounds are
+//! run by the single-machine search's own driver (`Search::count` in
+//! `rounds.rs`); what the cluster adds is this exchange and the round's
+//! agreement below, as that driver's `Peers` hooks (`dataflow.rs`), and a
+//! store that keeps a failure for the round's end (`share.rs`); the
+//! store's checkpoint hook records each round. Successors are sent in batches, one per destination
 //! worker and bucket, deduplicated by the sender first and coded as LEB128
 //! key gaps and path counts (the spill store's coding), so that a position
 //! crosses the network once per sender however many paths reach it. A
@@ -174,3 +177,5 @@ pub(super) use dataflow::solve;
 mod dataflow;
 #[cfg(feature = "cluster")]
 mod quiet;
+#[cfg(feature = "cluster")]
+mod share;

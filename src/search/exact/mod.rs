@@ -533,7 +533,14 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         let listing = opts.listing;
         let keep_levels = listing.max() > 0;
         let fresh = rounds::Tally::fresh(self.start.store() as usize, self.max_store);
-        let mut counted = self.count(&mut self.seeded(), fresh, keep_levels, opts, stop)?;
+        let mut counted = self.count(
+            &mut self.seeded(),
+            fresh,
+            keep_levels,
+            opts,
+            stop,
+            &mut rounds::Alone,
+        )?;
         let best = counted.best;
         let optimal = if keep_levels {
             let good =

@@ -11,8 +11,14 @@
 //! bucket ([`Store::checkpoint`]), so that a stopped search resumes from
 //! the last. The progress of the forward pass is built in one place,
 //! [`Progress::forward`].
+//!
+//! The cluster's workers run through it too: what they add is the
+//! exchange between them, the [`Peers`] hooks (successors filed with
+//! their owners, and a meeting at the end of every round that sums every
+//! worker's counts and decides together whether to stop). A search in one
+//! process has no peers ([`Alone`]).
 
-use super::forward::Counted;
+use super::forward::{Counted, Expanded};
 use super::key::Key;
 use super::level::Level;
 use super::store::disk::SpillFail;
@@ -91,7 +97,7 @@ impl Progress {
 
 /// Where a round stands, for its progress reports.
 #[derive(Clone, Copy)]
-struct At {
+pub(in crate::search::exact) struct At {
     store: usize,
     /// Positions expanded beyond those of the tally.
     more: u64,
@@ -100,17 +106,107 @@ struct At {
     disk: Option<DiskUse>,
 }
 
+/// How the workers of one search meet: the hooks the round driver calls
+/// where a worker among peers does something a search alone does not.
+/// A worker among peers takes part in every round, an empty one too,
+/// and learns of a stop, a failure or an overflow anywhere only at the
+/// round's end, where every worker learns of it together: stopping on
+/// its own would leave the others waiting for it.
+pub(in crate::search::exact) trait Peers<K: Key, C: Count, const W: usize> {
+    /// True for a search in one process: it skips empty buckets, guards
+    /// its memory before every wave and stops as soon as it is asked.
+    const ALONE: bool;
+    /// Run `f` on the search's threads (a cluster's timely workers run
+    /// the search in their process's pool).
+    fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        f()
+    }
+    /// File the successors and finished turns of a wave: into `frontier`
+    /// and `ended`, or, among peers, with the worker that owns each
+    /// successor. The successors filed.
+    fn file<S: Store<K, C>>(
+        &mut self,
+        search: &Search<K, C, W>,
+        expanded: Vec<Expanded<K, C>>,
+        frontier: &mut S,
+        ended: &mut [u128],
+    ) -> Result<u64, Fail>;
+    /// Between two waves (a cluster's worker takes in what was sent to it).
+    fn between_waves(&mut self) {}
+    /// The end of bucket `store`'s round, `tally` holding this worker's
+    /// counts added to `before`'s: among peers, every worker's counts
+    /// instead; an error if the search stops here. The bytes to report as
+    /// held, when they are not this worker's own.
+    fn settle(
+        &mut self,
+        search: &Search<K, C, W>,
+        store: usize,
+        before: &Tally,
+        tally: &mut Tally,
+        at: &At,
+        stop: &Stop,
+    ) -> Result<Option<u64>, Fail>;
+    /// The progress after a finished round, and a last check of the stop.
+    fn report(
+        &mut self,
+        search: &Search<K, C, W>,
+        progress: Progress,
+        opts: &SolveOptions,
+        stop: &Stop,
+    ) -> Result<(), Fail>;
+}
+
+/// The search in one process: successors filed in its own store, stopped
+/// at once by its stop or guards, its progress reported to the caller.
+pub(in crate::search::exact) struct Alone;
+
+impl<K: Key, C: Count, const W: usize> Peers<K, C, W> for Alone {
+    const ALONE: bool = true;
+    fn file<S: Store<K, C>>(
+        &mut self,
+        search: &Search<K, C, W>,
+        expanded: Vec<Expanded<K, C>>,
+        frontier: &mut S,
+        ended: &mut [u128],
+    ) -> Result<u64, Fail> {
+        search.file(expanded, frontier, ended)
+    }
+    fn settle(
+        &mut self,
+        search: &Search<K, C, W>,
+        _store: usize,
+        _before: &Tally,
+        tally: &mut Tally,
+        at: &At,
+        stop: &Stop,
+    ) -> Result<Option<u64>, Fail> {
+        search.cut_short(stop, at, tally)?;
+        Ok(None)
+    }
+    fn report(
+        &mut self,
+        search: &Search<K, C, W>,
+        progress: Progress,
+        opts: &SolveOptions,
+        stop: &Stop,
+    ) -> Result<(), Fail> {
+        search.checkpoint(opts, stop, progress)
+    }
+}
+
 impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// The forward pass over every bucket of `frontier` from `tally.next`
-    /// up: the counts, and each bucket's keys when `keep_levels` (for the
-    /// listing; a search in memory only).
-    pub(super) fn count<S: Store<K, C>>(
+    /// up, meeting `peers` where a worker of a cluster must: the counts,
+    /// and each bucket's keys when `keep_levels` (for the listing; a
+    /// search in memory only).
+    pub(super) fn count<S: Store<K, C>, P: Peers<K, C, W>>(
         &self,
         frontier: &mut S,
         mut tally: Tally,
         keep_levels: bool,
         opts: &SolveOptions,
         stop: &Stop,
+        peers: &mut P,
     ) -> Result<Counted<K>, Fail> {
         let mut levels: Vec<Level<K>> = (0..=self.max_store).map(|_| Level::default()).collect();
         let mut kept = 0u64;
@@ -120,6 +216,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         let first = tally.next;
         for (store, level) in levels.iter_mut().enumerate().skip(first) {
             let began = Instant::now();
+            let before = tally.clone();
             // A failing store: how far the search got, for its error.
             let fail = |e: SpillFail, tally: &Tally, frontier: &S| match e {
                 SpillFail::Overflow => Fail::Overflow,
@@ -132,7 +229,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 .take(store)
                 .map_err(|e| fail(e, &tally, frontier))?;
             let of = S::entries(&taking);
-            if of == 0 && !S::ON_DISK {
+            if of == 0 && !S::ON_DISK && P::ALONE {
                 continue;
             }
             let (mut done, mut nodes_in, mut pushed) = (0u64, 0u64, 0u64);
@@ -142,7 +239,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 .map_err(|e| fail(e, &tally, frontier))?
             {
                 let at = self.at(store, memory, frontier, opts);
-                if !S::ON_DISK {
+                if !S::ON_DISK && P::ALONE {
                     self.room(nodes.len(), successors_per_node, &at, &tally, opts)?;
                 }
                 // Progress within the bucket: `tick(d, o)` when `d` of the
@@ -166,7 +263,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                     }
                 };
                 let tick = opts.progress.map(|_| &report as &(dyn Fn(u64, u64) + Sync));
-                let expanded = self.expand_bucket(&nodes, store, stop, tick);
+                let expanded = peers.install(|| self.expand_bucket(&nodes, store, stop, tick));
                 // A bucket of many small waves reports between them, at
                 // the same steps as a bucket expanded at once (which
                 // reported from inside).
@@ -189,13 +286,15 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                     );
                 }
                 drop(nodes);
-                pushed += self.file(expanded, frontier, &mut tally.ended)?;
+                pushed += peers.file(self, expanded, frontier, &mut tally.ended)?;
                 frontier.relieve().map_err(|e| fail(e, &tally, frontier))?;
                 if stop.cause().is_some() || stop.memory_tripped() {
                     break;
                 }
+                peers.between_waves();
             }
-            self.cut_short(stop, &self.at(store, memory, frontier, opts), &tally)?;
+            let at = self.at(store, memory, frontier, opts);
+            let held = peers.settle(self, store, &before, &mut tally, &at, stop)?;
             if nodes_in > 0 {
                 successors_per_node = pushed as f64 / nodes_in as f64;
             }
@@ -209,12 +308,15 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 kept += level.memory();
             }
             memory = frontier.memory() + bucket_bytes + kept;
-            let at = self.at(store, memory, frontier, opts);
+            let mut at = self.at(store, memory, frontier, opts);
+            if let Some(held) = held {
+                at.memory = held;
+            }
             let progress = Progress {
                 left: self.left(&tally.by_store, store, None),
                 ..self.progress(&at, &tally)
             };
-            self.checkpoint(opts, stop, progress)?;
+            peers.report(self, progress, opts, stop)?;
         }
         Counted::new(tally.ended, tally.by_store, levels)
     }

@@ -12,7 +12,7 @@
 
 use super::forward::Counted;
 use super::key::Key;
-use super::rounds::Tally;
+use super::rounds::{Alone, Tally};
 use super::store::disk::Spill;
 use super::store::{Count, Run};
 use super::{Fail, Progress, Search, SolveOptions};
@@ -65,6 +65,6 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 Tally::fresh(first, self.max_store)
             }
         };
-        self.count(&mut spill, tally, false, opts, stop)
+        self.count(&mut spill, tally, false, opts, stop, &mut Alone)
     }
 }

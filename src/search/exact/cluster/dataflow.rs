@@ -3,15 +3,14 @@
 //! failures of timely itself. See the parent module for how it works.
 
 use super::quiet::{lost_messages, quiet_timely_panics, StdoutToStderr};
+use super::share::{ShareStore, Trouble};
 use super::{Cluster, Traffic};
 use crate::rules::{Board, Rules};
 use crate::search::control::Stop;
 use crate::search::error::{SearchError, StopCause};
-use crate::search::exact::forward::Counted;
 use crate::search::exact::forward::Expanded;
 use crate::search::exact::key::Key;
-use crate::search::exact::level::Level;
-use crate::search::exact::rounds::Tally;
+use crate::search::exact::rounds::{At, Peers, Tally};
 use crate::search::exact::store::disk::{Checkpoint, Spill, SpillFail};
 use crate::search::exact::store::memory::{Count, Frontier, Run};
 use crate::search::exact::store::{Entry, Store};
@@ -301,9 +300,9 @@ struct Wire<S> {
     peers: usize,
     share: Share<S>,
     heard: Rc<RefCell<Vec<Summary>>>,
-    /// A batch that did not decode (or held a count too big for the
-    /// count type) arrived: reported as an overflow.
-    damaged: Rc<RefCell<bool>>,
+    /// What went wrong in this worker's round, told to every worker at
+    /// its end.
+    trouble: Rc<RefCell<Trouble>>,
     batches: InputHandle<u64, CapacityContainerBuilder<Vec<Batch>>>,
     summaries: InputHandle<u64, CapacityContainerBuilder<Vec<Summary>>>,
     probe: ProbeHandle<u64>,
@@ -325,12 +324,12 @@ impl<S: 'static> Wire<S> {
     {
         let share = Rc::new(RefCell::new(share));
         let heard = Rc::new(RefCell::new(Vec::<Summary>::new()));
-        let damaged = Rc::new(RefCell::new(false));
+        let trouble = Rc::new(RefCell::new(Trouble::default()));
         let mut batches = InputHandle::new();
         let mut summaries = InputHandle::new();
         let probe = ProbeHandle::new();
         worker.dataflow::<u64, _, _>(|scope| {
-            let (share, damaged) = (Rc::clone(&share), Rc::clone(&damaged));
+            let (share, trouble) = (Rc::clone(&share), Rc::clone(&trouble));
             scope
                 .input_from(&mut batches)
                 .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
@@ -345,7 +344,7 @@ impl<S: 'static> Wire<S> {
                                         Some(entries) if store < shifts.len() => share
                                             .borrow_mut()
                                             .push(store, Run::new(entries, shifts[store])),
-                                        _ => *damaged.borrow_mut() = true,
+                                        _ => trouble.borrow_mut().overflow = true,
                                     }
                                 }
                             });
@@ -373,7 +372,7 @@ impl<S: 'static> Wire<S> {
             peers: worker.peers(),
             share,
             heard,
-            damaged,
+            trouble,
             batches,
             summaries,
             probe,
@@ -391,7 +390,7 @@ impl<S: 'static> Wire<S> {
             stop: 0,
             seconds: 0.0,
             memory: false,
-            overflow: *self.damaged.borrow(),
+            overflow: self.trouble.borrow().overflow,
             resident: crate::search::memory::resident_bytes().unwrap_or(0),
             sent: (0, 0, 0),
             resume: None,
@@ -471,8 +470,9 @@ impl Shared<'_> {
 
     /// Build the dataflow around `share` and run the search's rounds:
     /// the first, in which the workers agree where to start, then one
-    /// a bucket, in which each expands its share and sends the
-    /// successors to their owners, and all sum the round's summaries.
+    /// a bucket, run by the search's own round driver
+    /// ([`Search::count`]) with this worker's exchange as its peers
+    /// ([`Among`]).
     fn rounds<K: Key, C: Count, const W: usize, S>(
         &self,
         search: &Search<K, C, W>,
@@ -487,98 +487,39 @@ impl Shared<'_> {
         let mut wire = Wire::new(worker, share, search.shifts.clone());
         let Opened {
             checkpoint,
-            mut failure,
+            failure,
             dir,
         } = opened;
-        let spill_fail = |failure: &mut Option<SpillFail>, p: Progress| match failure.take() {
-            Some(e) => Fail::Spill(e, Box::new(p)),
-            None => Fail::Spill(
-                other_failed(dir.as_deref().unwrap_or(Path::new("."))),
-                Box::new(p),
-            ),
-        };
-        let progress = |store: usize, positions: u64, ended: &[u128], memory: u64| {
-            Progress::forward(store, search.max_store, positions, ended, memory)
-        };
-        let agreed = self.agree(
-            search,
-            &mut wire,
-            checkpoint,
-            (&failure, dir.as_deref()),
-            worker,
-        );
-        let mut tally = match agreed {
+        wire.trouble.borrow_mut().failure = failure;
+        let agreed = self.agree(search, &mut wire, checkpoint, dir.as_deref(), worker);
+        let tally = match agreed {
             Ok(tally) => tally,
             Err(Some(e)) => return Err(e),
             Err(None) => {
-                let p = progress(search.start.store() as usize, 0, &[], 0);
-                return Err(spill_fail(&mut failure, p));
+                let p =
+                    Progress::forward(search.start.store() as usize, search.max_store, 0, &[], 0);
+                return Err(wire.spill_fail(dir.as_deref(), p));
             }
         };
-        let mut traffic = Traffic::default();
-        for store in tally.next..=search.max_store {
-            let round_began = std::time::Instant::now();
-            let mut summary = wire.blank(search.max_store);
-            let taking =
-                self.expand_share(search, &mut wire, store, &mut summary, &mut failure, worker);
-            match self.stop.cause() {
-                Some(StopCause::Cancelled) => summary.stop = 1,
-                Some(StopCause::Deadline { seconds }) => {
-                    summary.stop = 2;
-                    summary.seconds = seconds;
-                }
-                None => {}
-            }
-            summary.failed = failure.is_some();
-            summary.resident = crate::search::memory::resident_bytes().unwrap_or(0);
-            summary.memory = summary.resident > self.max_memory;
-            let all = wire.round(summary, worker);
-            let positions_before = tally.positions();
-            let resident = self.sum(&all, (store, wire.me), &mut tally, &mut traffic)?;
-            let positions = tally.positions();
-            if all.iter().any(|s| s.overflow) {
-                return Err(Fail::Overflow);
-            }
-            if all.iter().any(|s| s.failed) {
-                let p = progress(store, positions_before, &tally.ended, resident);
-                return Err(spill_fail(&mut failure, p));
-            }
-            if let Some(s) = all.iter().find(|s| s.stop > 0) {
-                let cause = match s.stop {
-                    1 => StopCause::Cancelled,
-                    _ => StopCause::Deadline { seconds: s.seconds },
-                };
-                // The bucket may be cut short: report the one before.
-                let p = progress(store, positions_before, &tally.ended, resident);
-                return Err(Fail::Stopped(cause, Box::new(p)));
-            }
-            if all.iter().any(|s| s.memory) {
-                let p = progress(store, positions, &tally.ended, resident);
-                return Err(Fail::Memory(Box::new(p)));
-            }
-            // Every worker finished the round: each records it (the
-            // store's checkpoint hook; nothing for a store in memory).
-            tally.seconds += round_began.elapsed().as_secs_f64();
-            tally.next = store + 1;
-            if let Some(taken) = taking {
-                let done = store == search.max_store;
-                if let Err(e) = wire.share.borrow_mut().checkpoint(taken, &tally, done) {
-                    // The others learn of it in the next round, or not
-                    // at all after the last: this worker fails alone.
-                    let p = progress(store, positions, &tally.ended, resident);
-                    return Err(Fail::Spill(e, Box::new(p)));
-                }
-            }
-            if let Some(tell) = self.tell {
-                // The caller may have gone (its own error); nothing to do then.
-                let _ = tell.send(Progress {
-                    left: search.left(&tally.by_store, store, None),
-                    ..progress(store, positions, &tally.ended, resident)
-                });
-            }
-        }
-        let levels = (0..=search.max_store).map(|_| Level::default()).collect();
-        let counted = Counted::new(tally.ended, tally.by_store, levels)?;
+        let mut share = ShareStore {
+            share: Rc::clone(&wire.share),
+            trouble: Rc::clone(&wire.trouble),
+            pool: self.pool,
+        };
+        let mut among = Among {
+            shared: self,
+            wire: &mut wire,
+            worker,
+            dir: dir.as_deref(),
+            traffic: Traffic::default(),
+            sent: (0, 0, 0),
+        };
+        // The worker's own options: its progress goes back over a
+        // channel (`Among::report`) and its stop and memory are settled
+        // in each round's meeting, not by the guards of a search alone.
+        let opts = SolveOptions::default();
+        let counted = search.count(&mut share, tally, false, &opts, self.stop, &mut among)?;
+        let traffic = among.traffic;
         Ok((search.solution(counted, Vec::new()), traffic))
     }
 
@@ -621,12 +562,12 @@ impl Shared<'_> {
         search: &Search<K, C, W>,
         wire: &mut Wire<S>,
         checkpoint: Option<Checkpoint>,
-        (failure, dir): (&Option<SpillFail>, Option<&Path>),
+        dir: Option<&Path>,
         worker: &mut timely::worker::Worker,
     ) -> Result<Tally, Option<Fail>> {
         let mut summary = wire.blank(search.max_store);
         summary.resume = checkpoint.as_ref().map(|cp| cp.next_store as u64);
-        summary.failed = failure.is_some();
+        summary.failed = wire.trouble.borrow().failure.is_some();
         let all = wire.round(summary, worker);
         let first = search.start.store() as usize;
         if all.iter().any(|s| s.failed) {
@@ -667,118 +608,69 @@ impl Shared<'_> {
         }
         Ok(tally)
     }
+}
 
-    /// This worker's share of bucket `store`, taken from its store a
-    /// wave at a time (one wave in memory), each wave expanded with the
-    /// single-machine search's `expand_bucket` and its successors sent
-    /// to their owners ([`Shared::route`]), what the others sent taken
-    /// in between; counted in `summary`. The bucket being taken, for
-    /// the checkpoint; `None` when taking it failed (in `failure`, or
-    /// an overflow in `summary`).
-    fn expand_share<K: Key, C: Count, const W: usize, S>(
-        &self,
-        search: &Search<K, C, W>,
-        wire: &mut Wire<S>,
-        store: usize,
-        summary: &mut Summary,
-        failure: &mut Option<SpillFail>,
-        worker: &mut timely::worker::Worker,
-    ) -> Option<S::Taking>
-    where
-        S: Store<K, C> + Send + 'static,
-        S::Taking: Send,
-    {
-        let process_of = |w: usize| w / self.workers;
-        let (me, peers) = (wire.me, wire.peers);
-        // An overflow is the count type's, and every worker starts
-        // again with u128 counts; any other failure is the store's.
-        let failed = |e: SpillFail, summary: &mut Summary, failure: &mut Option<SpillFail>| match e
-        {
-            SpillFail::Overflow => summary.overflow = true,
-            e => *failure = Some(e),
-        };
-        if summary.overflow {
-            return None;
+impl<S> Wire<S> {
+    /// The error of a spill failure somewhere in the cluster: this
+    /// worker's own, or one naming `dir` and the other worker.
+    fn spill_fail(&self, dir: Option<&Path>, p: Progress) -> Fail {
+        match self.trouble.borrow_mut().failure.take() {
+            Some(e) => Fail::Spill(e, Box::new(p)),
+            None => Fail::Spill(other_failed(dir.unwrap_or(Path::new("."))), Box::new(p)),
         }
-        let taken = {
-            let mut share = wire.share.borrow_mut();
-            let share = &mut *share;
-            self.pool.install(|| share.take(store))
-        };
-        let mut taking = match taken {
-            Ok(taking) => taking,
-            Err(e) => {
-                failed(e, summary, failure);
-                return None;
-            }
-        };
-        loop {
-            let wave = {
-                let mut share = wire.share.borrow_mut();
-                let (share, taking) = (&mut *share, &mut taking);
-                self.pool.install(|| share.next_wave(taking))
-            };
-            let nodes = match wave {
-                Ok(Some((nodes, _))) if !nodes.is_empty() => nodes,
-                Ok(_) => break,
-                Err(e) => {
-                    failed(e, summary, failure);
-                    break;
-                }
-            };
-            summary.positions += nodes.len() as u64;
-            let expanded = self
-                .pool
-                .install(|| search.expand_bucket(&nodes, store, self.stop, None));
-            drop(nodes);
-            let batches = &mut wire.batches;
-            let send = |to: usize, s: usize, bytes: Vec<u8>, summary: &mut Summary| {
-                summary.sent.0 += bytes.len() as u64;
-                if process_of(to) != process_of(me) {
-                    summary.sent.1 += bytes.len() as u64;
-                }
-                batches.send((to as u32, s as u32, bytes));
-            };
-            self.route(search, expanded, (me, peers), &wire.share, summary, send);
-            if let Err(e) = wire.share.borrow_mut().relieve() {
-                failed(e, summary, failure);
-            }
-            if failure.is_some() || self.stop.cause().is_some() {
-                break;
-            }
-            // Take in what the others sent meanwhile.
-            worker.step();
-        }
-        Some(taking)
+    }
+}
+
+/// A worker among the cluster's: the exchange of successors and of the
+/// round's summaries, as the round driver's [`Peers`].
+struct Among<'a, 'w, S> {
+    shared: &'a Shared<'a>,
+    wire: &'w mut Wire<S>,
+    worker: &'w mut timely::worker::Worker,
+    /// The worker's spill directory, for the error when another's failed.
+    dir: Option<&'a Path>,
+    traffic: Traffic,
+    /// Sent in this round: all bytes, bytes to other processes, entries.
+    sent: (u64, u64, u64),
+}
+
+impl<K: Key, C: Count, const W: usize, S: 'static> Peers<K, C, W> for Among<'_, '_, S> {
+    const ALONE: bool = false;
+
+    fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        self.shared.pool.install(f)
     }
 
     /// Send the successors of `expanded` to their owners: this worker's
     /// own go straight to its share; the others' are gathered by owner
     /// in frontiers of their own, whose take sorts and merges them the
-    /// usual way, and handed to `send(worker, bucket, coded bytes)`.
-    fn route<K: Key, C: Count, const W: usize, S: Store<K, C>>(
-        &self,
+    /// usual way, and sent coded, one batch an owner and bucket.
+    fn file<F: Store<K, C>>(
+        &mut self,
         search: &Search<K, C, W>,
         expanded: Vec<Expanded<K, C>>,
-        (me, peers): (usize, usize),
-        share: &Share<S>,
-        summary: &mut Summary,
-        mut send: impl FnMut(usize, usize, Vec<u8>, &mut Summary),
-    ) {
+        frontier: &mut F,
+        ended: &mut [u128],
+    ) -> Result<u64, Fail> {
+        let (me, peers) = (self.wire.me, self.wire.peers);
+        let process_of = |w: usize| w / self.shared.workers;
+        let mut overflow = false;
         let mut outgoing: Vec<Option<Frontier<K, C>>> = (0..peers)
             .map(|w| (w != me).then(|| Frontier::new(search.max_store)))
             .collect();
+        let mut filed = 0;
         for chunk in expanded {
-            summary.overflow |= chunk.overflow;
-            for (total, c) in summary.ended.iter_mut().zip(chunk.ended) {
+            overflow |= chunk.overflow;
+            for (total, c) in ended.iter_mut().zip(chunk.ended) {
                 match total.checked_add(c) {
                     Some(t) => *total = t,
-                    None => summary.overflow = true,
+                    None => overflow = true,
                 }
             }
             for (s, run) in chunk.runs {
+                filed += run.entries().len() as u64;
                 if peers == 1 {
-                    share.borrow_mut().push(s, run);
+                    frontier.push(s, run);
                     continue;
                 }
                 let mut split: Vec<Vec<Entry<K, C>>> = vec![Vec::new(); peers];
@@ -789,7 +681,7 @@ impl Shared<'_> {
                     let run = Run::new(entries, search.shifts[s]);
                     match &mut outgoing[to] {
                         _ if run.entries().is_empty() => {}
-                        None => share.borrow_mut().push(s, run),
+                        None => frontier.push(s, run),
                         Some(out) => out.push(s, run),
                     }
                 }
@@ -798,16 +690,105 @@ impl Shared<'_> {
         for (to, out) in outgoing.iter_mut().enumerate() {
             let Some(out) = out else { continue };
             for s in out.pending_buckets() {
-                let Ok(nodes) = self.pool.install(|| out.take(s)) else {
-                    summary.overflow = true;
+                let Ok(nodes) = self.shared.pool.install(|| out.take(s)) else {
+                    overflow = true;
                     continue;
                 };
                 let mut bytes = Vec::with_capacity(nodes.len() * 4);
                 encode(nodes.iter(), &mut bytes);
-                summary.sent.2 += nodes.len() as u64;
-                send(to, s, bytes, summary);
+                self.sent.2 += nodes.len() as u64;
+                self.sent.0 += bytes.len() as u64;
+                if process_of(to) != process_of(me) {
+                    self.sent.1 += bytes.len() as u64;
+                }
+                self.wire.batches.send((to as u32, s as u32, bytes));
             }
         }
+        self.wire.trouble.borrow_mut().overflow |= overflow;
+        Ok(filed)
+    }
+
+    /// Take in what the others sent meanwhile.
+    fn between_waves(&mut self) {
+        self.worker.step();
+    }
+
+    /// The round's meeting: this worker's summary of bucket `store` (its
+    /// counts are `tally`'s beyond `before`'s) sent to all, every
+    /// worker's summed into `tally`, and the stop that any of them asks
+    /// for (an overflow, a failed store, Ctrl-C or a time budget, the
+    /// memory guard) taken by all. The most memory any process holds.
+    fn settle(
+        &mut self,
+        search: &Search<K, C, W>,
+        store: usize,
+        before: &Tally,
+        tally: &mut Tally,
+        _at: &At,
+        stop: &Stop,
+    ) -> Result<Option<u64>, Fail> {
+        let mut summary = self.wire.blank(search.max_store);
+        summary.positions = tally.positions() - before.positions();
+        for ((mine, &total), &was) in summary
+            .ended
+            .iter_mut()
+            .zip(&tally.ended)
+            .zip(&before.ended)
+        {
+            *mine = total.wrapping_sub(was);
+        }
+        match stop.cause() {
+            Some(StopCause::Cancelled) => summary.stop = 1,
+            Some(StopCause::Deadline { seconds }) => {
+                summary.stop = 2;
+                summary.seconds = seconds;
+            }
+            None => {}
+        }
+        summary.failed = self.wire.trouble.borrow().failure.is_some();
+        summary.memory = summary.resident > self.shared.max_memory;
+        summary.sent = std::mem::take(&mut self.sent);
+        let all = self.wire.round(summary, self.worker);
+        *tally = before.clone();
+        let resident = self
+            .shared
+            .sum(&all, (store, self.wire.me), tally, &mut self.traffic)?;
+        let progress = |positions| {
+            Progress::forward(store, search.max_store, positions, &tally.ended, resident)
+        };
+        if all.iter().any(|s| s.overflow) {
+            return Err(Fail::Overflow);
+        }
+        if all.iter().any(|s| s.failed) {
+            return Err(self.wire.spill_fail(self.dir, progress(before.positions())));
+        }
+        if let Some(s) = all.iter().find(|s| s.stop > 0) {
+            let cause = match s.stop {
+                1 => StopCause::Cancelled,
+                _ => StopCause::Deadline { seconds: s.seconds },
+            };
+            // The bucket may be cut short: report the one before.
+            return Err(Fail::Stopped(cause, Box::new(progress(before.positions()))));
+        }
+        if all.iter().any(|s| s.memory) {
+            return Err(Fail::Memory(Box::new(progress(tally.positions()))));
+        }
+        Ok(Some(resident))
+    }
+
+    /// The process's first worker sends the progress to the caller's thread.
+    fn report(
+        &mut self,
+        _search: &Search<K, C, W>,
+        progress: Progress,
+        _opts: &SolveOptions,
+        _stop: &Stop,
+    ) -> Result<(), Fail> {
+        if let Some(tell) = self.shared.tell {
+            // The caller may have gone (its own error); nothing to do then.
+            let _ = tell.send(progress);
+        }
+        Ok(())
     }
 }
 

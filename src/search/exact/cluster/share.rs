@@ -1,0 +1,128 @@
+//! A worker's share of the frontier as the round driver's [`Store`]:
+//! the cluster's search runs through the same driver as one in a single
+//! process ([`Search::count`](crate::search::exact::Search)), and this is
+//! where its store differs, keeping a failure for the round's end instead
+//! of returning it at once.
+
+use crate::search::control::Pool;
+use crate::search::exact::key::Key;
+use crate::search::exact::rounds::Tally;
+use crate::search::exact::store::disk::SpillFail;
+use crate::search::exact::store::memory::{Count, Run};
+use crate::search::exact::store::{Store, Wave};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// What went wrong in a worker's round: kept until the round's end,
+/// where every worker learns of it from the summaries and all stop
+/// together.
+#[derive(Default)]
+pub(super) struct Trouble {
+    /// This worker's store failed.
+    pub(super) failure: Option<SpillFail>,
+    /// A path count overflowed the count type, here or in a batch that
+    /// arrived (one that did not decode counts too): every worker starts
+    /// again with `u128` counts.
+    pub(super) overflow: bool,
+}
+
+/// A worker's share as the round driver's store: the share that the
+/// timely operator receiving batches fills too, borrowed for each call
+/// (never across a step of the worker, when batches arrive). A failure
+/// of the share is kept in [`Trouble`] and the bucket ends there, so
+/// that the worker still meets the others at the round's end.
+pub(super) struct ShareStore<'a, S> {
+    pub(super) share: Rc<RefCell<S>>,
+    pub(super) trouble: Rc<RefCell<Trouble>>,
+    pub(super) pool: &'a Pool,
+}
+
+impl<S> ShareStore<'_, S> {
+    /// Keep `e` for the round's end.
+    fn keep(&self, e: SpillFail) {
+        let mut trouble = self.trouble.borrow_mut();
+        match e {
+            SpillFail::Overflow => trouble.overflow = true,
+            e => trouble.failure = Some(e),
+        }
+    }
+}
+
+impl<K: Key, C: Count, S> Store<K, C> for ShareStore<'_, S>
+where
+    S: Store<K, C> + Send,
+    S::Taking: Send,
+{
+    /// `None` when the bucket could not be taken (the trouble is kept).
+    type Taking = Option<S::Taking>;
+    const ON_DISK: bool = S::ON_DISK;
+    fn push(&mut self, store: usize, run: Run<K, C>) {
+        self.share.borrow_mut().push(store, run);
+    }
+    fn take(&mut self, store: usize) -> Result<Self::Taking, SpillFail> {
+        if self.trouble.borrow().overflow {
+            return Ok(None);
+        }
+        let taken = {
+            let mut share = self.share.borrow_mut();
+            let share = &mut *share;
+            self.pool.install(|| share.take(store))
+        };
+        match taken {
+            Ok(taking) => Ok(Some(taking)),
+            Err(e) => {
+                self.keep(e);
+                Ok(None)
+            }
+        }
+    }
+    fn entries(taking: &Self::Taking) -> u64 {
+        taking.as_ref().map_or(0, S::entries)
+    }
+    fn next_wave(&mut self, taking: &mut Self::Taking) -> Result<Option<Wave<K, C>>, SpillFail> {
+        let Some(taking) = taking else {
+            return Ok(None);
+        };
+        if self.trouble.borrow().failure.is_some() {
+            return Ok(None);
+        }
+        let wave = {
+            let mut share = self.share.borrow_mut();
+            let share = &mut *share;
+            self.pool.install(|| share.next_wave(taking))
+        };
+        match wave {
+            Ok(Some(wave)) if !wave.0.is_empty() => Ok(Some(wave)),
+            Ok(_) => Ok(None),
+            Err(e) => {
+                self.keep(e);
+                Ok(None)
+            }
+        }
+    }
+    fn memory(&self) -> u64 {
+        self.share.borrow().memory()
+    }
+    fn relieve(&mut self) -> Result<(), SpillFail> {
+        let relieved = self.share.borrow_mut().relieve();
+        if let Err(e) = relieved {
+            self.keep(e);
+        }
+        Ok(())
+    }
+    /// After the round, when every worker finished it: a failure here is
+    /// this worker's alone (the others learn of it in the next round, or
+    /// not at all after the last).
+    fn checkpoint(
+        &mut self,
+        taken: Self::Taking,
+        tally: &Tally,
+        done: bool,
+    ) -> Result<(), SpillFail> {
+        match taken {
+            Some(taken) => self.share.borrow_mut().checkpoint(taken, tally, done),
+            None => Ok(()),
+        }
+    }
+    // `disk` is left `None`: one worker's run files are not the cluster's.
+}
