@@ -37,7 +37,18 @@ pub(super) struct ShareStore<'a, S> {
     pub(super) pool: &'a Pool,
 }
 
-impl<S> ShareStore<'_, S> {
+impl<S: Send> ShareStore<'_, S> {
+    /// `f` on the share, on the search's threads (taking a bucket sorts
+    /// and merges in parallel); its error kept for the round's end.
+    fn on_pool<R: Send>(&self, f: impl FnOnce(&mut S) -> Result<R, SpillFail> + Send) -> Option<R> {
+        let done = {
+            let mut share = self.share.borrow_mut();
+            let share = &mut *share;
+            self.pool.install(|| f(share))
+        };
+        done.map_err(|e| self.keep(e)).ok()
+    }
+
     /// Keep `e` for the round's end.
     fn keep(&self, e: SpillFail) {
         let mut trouble = self.trouble.borrow_mut();
@@ -63,18 +74,7 @@ where
         if self.trouble.borrow().overflow {
             return Ok(None);
         }
-        let taken = {
-            let mut share = self.share.borrow_mut();
-            let share = &mut *share;
-            self.pool.install(|| share.take(store))
-        };
-        match taken {
-            Ok(taking) => Ok(Some(taking)),
-            Err(e) => {
-                self.keep(e);
-                Ok(None)
-            }
-        }
+        Ok(self.on_pool(|share| share.take(store)))
     }
     fn entries(taking: &Self::Taking) -> u64 {
         taking.as_ref().map_or(0, S::entries)
@@ -86,19 +86,8 @@ where
         if self.trouble.borrow().failure.is_some() {
             return Ok(None);
         }
-        let wave = {
-            let mut share = self.share.borrow_mut();
-            let share = &mut *share;
-            self.pool.install(|| share.next_wave(taking))
-        };
-        match wave {
-            Ok(Some(wave)) if !wave.0.is_empty() => Ok(Some(wave)),
-            Ok(_) => Ok(None),
-            Err(e) => {
-                self.keep(e);
-                Ok(None)
-            }
-        }
+        let wave = self.on_pool(|share| share.next_wave(taking)).flatten();
+        Ok(wave.filter(|wave| !wave.0.is_empty()))
     }
     fn memory(&self) -> u64 {
         self.share.borrow().memory()
