@@ -21,7 +21,7 @@
 
 use crate::game::endgame::EndgameDb;
 use crate::game::error::GameError;
-use crate::game::solve::{SolveOptions, SolveWatch, Solver};
+use crate::game::solve::{GameSolveOptions, SolveWatch, Solver};
 use crate::game::state::{GameState, PickOutcome, Side};
 use crate::rules::Pit;
 use rand::{Rng, SeedableRng};
@@ -258,7 +258,7 @@ impl AgentSpec {
                         // The database is in memory already (its reader
                         // checked it against the cap) and shared: only the
                         // table is new.
-                        let opts = SolveOptions {
+                        let opts = GameSolveOptions {
                             memory_cap: opts.memory_cap.saturating_add(db.bytes()),
                             ..opts
                         };
@@ -293,14 +293,14 @@ impl AgentSpec {
         rules: crate::rules::Rules,
         n: usize,
         stones: u32,
-    ) -> Option<SolveOptions> {
+    ) -> Option<GameSolveOptions> {
         let opts = match self {
-            AgentSpec::Mtdf(_) | AgentSpec::Budget(_) => SolveOptions {
+            AgentSpec::Mtdf(_) | AgentSpec::Budget(_) => GameSolveOptions {
                 table_bytes: AGENT_TABLE_BYTES,
                 endgame_stones: 0,
-                ..SolveOptions::default()
+                ..GameSolveOptions::default()
             },
-            AgentSpec::Perfect => SolveOptions::default(),
+            AgentSpec::Perfect => GameSolveOptions::default(),
             _ => return None,
         };
         Some(opts.fit_to(rules, n, stones))
