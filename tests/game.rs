@@ -282,6 +282,7 @@ proptest! {
             (AgentSpec::Minimax(2), AgentSpec::AlphaBeta(3)),
             (AgentSpec::Mtdf(3), AgentSpec::Mcts(30)),
             (AgentSpec::MonteCarlo(20), AgentSpec::Random),
+            (AgentSpec::GreedyPick, AgentSpec::Budget(1)),
         ] {
             let games = matches::run(&start, a, b, &opts, Vec::new(), &never, &|_| {});
             prop_assert!(games.is_ok(), "{} vs {}: {:?}", a, b, games.err());
