@@ -84,7 +84,8 @@ impl Source {
 pub struct Generator {
     /// `mancala-sweep`.
     pub tool: String,
-    /// Tool version.
+    /// The version of the tool that made it: the collection's only
+    /// `version` (see [`Collection::format`]).
     pub version: String,
     /// The command line that made the collection.
     pub command: String,
@@ -120,7 +121,14 @@ pub struct Puzzle {
 /// A collection file.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct Collection {
-    /// [`PUZZLES_FORMAT`].
+    /// [`PUZZLES_FORMAT`], alone: not the shared [`crate::format::Header`],
+    /// whose `version` a collection has no place for. The tool's version is
+    /// [`Generator::version`], beside the command that made the collection,
+    /// where one looks to make it again; a second `version` at the top would
+    /// say the same thing twice, would have to be optional for the
+    /// collections written without it, and would change every file the
+    /// recorded commands make, so they would no longer remake the committed
+    /// collections byte for byte.
     pub format: String,
     /// Name of the collection.
     pub name: String,
