@@ -35,7 +35,7 @@
 //! (`target/tmp`): outside the sources.
 
 use mancala_sweep::game::{
-    analyze, solve, AgentSpec, Analysis, Budget, GameState, Level, SolveOptions, Solver,
+    analyze, solve, AgentSpec, Analysis, Budget, GameSolveOptions, GameState, Level, Solver,
 };
 use mancala_sweep::Preset;
 use rand::{Rng, SeedableRng};
@@ -185,20 +185,20 @@ fn sample(preset: Preset, n: usize) -> (Vec<GameState>, Vec<GameState>) {
 }
 
 /// The options of `game analyze` on `state` with `threads` threads.
-fn analyze_options(state: &GameState, threads: u32) -> SolveOptions {
-    SolveOptions {
+fn analyze_options(state: &GameState, threads: u32) -> GameSolveOptions {
+    GameSolveOptions {
         table_bytes: ANALYZE_TABLE,
         threads,
-        ..SolveOptions::default()
+        ..GameSolveOptions::default()
     }
     .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits())
 }
 
 /// The options of `game solve` on `state` with `threads` threads.
-fn solve_options(state: &GameState, threads: u32) -> SolveOptions {
-    SolveOptions {
+fn solve_options(state: &GameState, threads: u32) -> GameSolveOptions {
+    GameSolveOptions {
         threads,
-        ..SolveOptions::default()
+        ..GameSolveOptions::default()
     }
     .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits())
 }

@@ -9,48 +9,48 @@
 //! Run with `cargo bench --bench game`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use mancala_sweep::game::{GameState, SolveOptions, Solver};
+use mancala_sweep::game::{GameSolveOptions, GameState, Solver};
 use mancala_sweep::Rules;
 use std::sync::atomic::AtomicBool;
 
 /// The configurations compared for Kalah(`pits`, `stones`): the default
 /// as `game solve` sets it (fitted to the board, so the table has compact
 /// entries), then one technique off or changed.
-fn configurations(pits: usize, stones: u32) -> Vec<(&'static str, SolveOptions)> {
-    let default = SolveOptions::default().fit_to(Rules::KALAH, pits, 2 * pits as u32 * stones);
+fn configurations(pits: usize, stones: u32) -> Vec<(&'static str, GameSolveOptions)> {
+    let default = GameSolveOptions::default().fit_to(Rules::KALAH, pits, 2 * pits as u32 * stones);
     vec![
         ("default", default.clone()),
         (
             "wide_table",
-            SolveOptions {
+            GameSolveOptions {
                 max_stones: 0,
                 ..default.clone()
             },
         ),
         (
             "no_etc",
-            SolveOptions {
+            GameSolveOptions {
                 etc: false,
                 ..default.clone()
             },
         ),
         (
             "no_endgame_db",
-            SolveOptions {
+            GameSolveOptions {
                 endgame_stones: 0,
                 ..default.clone()
             },
         ),
         (
             "endgame_db_16",
-            SolveOptions {
+            GameSolveOptions {
                 endgame_stones: 16,
                 ..default.clone()
             },
         ),
         (
             "endgame_db_16_built",
-            SolveOptions {
+            GameSolveOptions {
                 endgame_stones: 16,
                 endgame_build: true,
                 ..default.clone()
@@ -58,7 +58,7 @@ fn configurations(pits: usize, stones: u32) -> Vec<(&'static str, SolveOptions)>
         ),
         (
             "deepening_4",
-            SolveOptions {
+            GameSolveOptions {
                 deepening: 4,
                 ..default
             },

@@ -24,6 +24,9 @@
 //!   endgame files and the JSON documents alike.
 //! - [`clock`], beside it: the clock of deadlines, `std`'s except in the
 //!   browser, where the host gives it.
+//! - `header` (private, re-exported as [`format::Header`]), beside them:
+//!   the `format` and `version` keys that open every JSON document, the
+//!   endgame file's of the game layer too.
 //! - [`rules`]: what the game is: pits, rule sets, the board and its text
 //!   format, the reference pick, turns and lines. No threads, no command
 //!   line.
@@ -59,6 +62,7 @@ pub mod clock;
 pub mod error;
 pub mod format;
 pub mod game;
+mod header;
 pub mod puzzle;
 pub mod rules;
 pub mod search;

@@ -4,7 +4,7 @@
 
 use mancala_sweep::game::agent::{alphabeta_value, minimax_value};
 use mancala_sweep::game::matches::{self, GameRecord, MatchOptions};
-use mancala_sweep::game::solve::{self, SolveOptions, Solver};
+use mancala_sweep::game::solve::{self, GameSolveOptions, Solver};
 use mancala_sweep::game::{AgentSpec, EndgameDb, GameState, Side};
 use mancala_sweep::rules::{Board, Capture, Rules, Scope};
 use proptest::prelude::*;
@@ -60,11 +60,11 @@ fn known_values(which: &str) -> usize {
         let s = GameState::start(pits, stones, rules).unwrap();
         // As `game solve` sets the options: fitted to the board (compact
         // entries), with a table of 4 GiB for the slow lines.
-        let opts = SolveOptions {
+        let opts = GameSolveOptions {
             table_bytes: if which == "slow" { 4 << 30 } else { 256 << 20 },
             memory_cap: 8 << 30,
             threads: 2,
-            ..SolveOptions::default()
+            ..GameSolveOptions::default()
         }
         .fit_to(s.rules(), pits, s.stones_in_pits());
         // An endgame database file for these rules and pits, when one is
@@ -115,9 +115,9 @@ fn threads_give_the_same_value_and_principal_variation() {
     }
     for s in states {
         let solve_with = |threads| {
-            let opts = SolveOptions {
+            let opts = GameSolveOptions {
                 threads,
-                ..SolveOptions::default()
+                ..GameSolveOptions::default()
             }
             .fit_to(s.rules(), s.pits_per_side(), s.stones_in_pits());
             let mut solver = Solver::new(s.rules(), s.pits_per_side(), opts).unwrap();
@@ -197,11 +197,11 @@ fn every_position_of_tiny_boards_agrees_with_the_exhaustive_analysis() {
                 (0, 1 << 10, max_stones),
                 (4, 1 << 10, max_stones),
             ] {
-                let opts = SolveOptions {
+                let opts = GameSolveOptions {
                     table_bytes,
                     endgame_stones: eg,
                     max_stones: max,
-                    ..SolveOptions::default()
+                    ..GameSolveOptions::default()
                 };
                 let mut solver = Solver::new(rules, n, opts).unwrap();
                 assert_eq!(solver.table_entries().1, if max > 0 { 8 } else { 32 });
@@ -261,7 +261,7 @@ proptest! {
             prop_assert!(m - s.mover_minus_opponent() >= 2 - s.stones_in_pits() as i32);
         }
         for (etc, eg, max) in [(false, 0, 0), (true, 0, 0), (true, 6, 0), (true, 6, 30), (false, 0, 30)] {
-            let opts = SolveOptions { table_bytes: 1 << 16, etc, endgame_stones: eg, max_stones: max, ..SolveOptions::default() };
+            let opts = GameSolveOptions { table_bytes: 1 << 16, etc, endgame_stones: eg, max_stones: max, ..GameSolveOptions::default() };
             let r = solve::solve(&s, &opts, &never).unwrap();
             prop_assert!(r.exact);
             prop_assert_eq!(r.value, m);
@@ -282,6 +282,7 @@ proptest! {
             (AgentSpec::Minimax(2), AgentSpec::AlphaBeta(3)),
             (AgentSpec::Mtdf(3), AgentSpec::Mcts(30)),
             (AgentSpec::MonteCarlo(20), AgentSpec::Random),
+            (AgentSpec::GreedyPick, AgentSpec::Budget(1)),
         ] {
             let games = matches::run(&start, a, b, &opts, Vec::new(), &never, &|_| {});
             prop_assert!(games.is_ok(), "{} vs {}: {:?}", a, b, games.err());
@@ -415,7 +416,7 @@ fn perfect_agents_with_an_endgame_file_get_the_exact_value() {
         assert_eq!(games.len(), 8);
         for g in &games {
             let (opening, _) = matches::opening(&start, opts.seed, g.game / 2, opts.opening_turns);
-            let solve_opts = SolveOptions::default().fit_to(Rules::KALAH, 4, 24);
+            let solve_opts = GameSolveOptions::default().fit_to(Rules::KALAH, 4, 24);
             let exact = solve::solve(&opening, &solve_opts, &never).unwrap();
             let first = match opening.mover() {
                 Side::First => exact.value,
@@ -478,7 +479,7 @@ fn endgame_files_resume_and_solve_as_the_search_does() {
             let db = EndgameDb::load(&twice, rules, n, 1 << 30).unwrap();
             assert_eq!(db.stones(), 9);
             let start = GameState::start(n, per_pit, rules).unwrap();
-            let opts = SolveOptions::default().fit_to(rules, n, 2 * n as u32 * per_pit);
+            let opts = GameSolveOptions::default().fit_to(rules, n, 2 * n as u32 * per_pit);
             let plain = solve::solve(&start, &opts, &cancel).unwrap();
             let with = solve::solve_with(&start, &opts, Some(&db), &cancel).unwrap();
             assert!(plain.exact && with.exact);

@@ -10,6 +10,7 @@ use std::path::Path;
 const LAYERS: &[(&str, u32)] = &[
     ("atomic_file", 0),
     ("clock", 0),
+    ("header", 0),
     ("rules", 0),
     ("search/error", 10),
     ("search/memory", 10),

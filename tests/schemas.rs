@@ -86,7 +86,7 @@ fn solve_find_and_replay_output_match_their_schemas() {
 }
 
 #[test]
-fn committed_collections_and_atlas_match_their_schemas() {
+fn collections_and_atlas_match_their_schemas() {
     for file in [
         "puzzles/avalanche.json",
         "puzzles/any-hole.json",
@@ -96,6 +96,36 @@ fn committed_collections_and_atlas_match_their_schemas() {
             serde_json::from_str(&std::fs::read_to_string(root().join(file)).unwrap()).unwrap();
         check("puzzles", &doc, file);
     }
+    // The source none of them holds: its ids start `game-hard-`.
+    let hard = std::env::temp_dir().join(format!("ms-schema-hard-{}.json", std::process::id()));
+    let f = hard.to_str().unwrap();
+    Command::cargo_bin("mancala-sweep")
+        .unwrap()
+        .args([
+            "puzzles",
+            "generate",
+            "--rules",
+            "kalah",
+            "--source",
+            "game-hard",
+        ])
+        .args(["--count", "2", "--seed", "2", "--out", f, "-q"])
+        .assert()
+        .success();
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&hard).unwrap()).unwrap();
+    check("puzzles", &doc, "a game-hard collection");
+    let id = doc["puzzles"][0]["id"].as_str().unwrap();
+    check(
+        "puzzle-list",
+        &output(&["puzzles", "list", f, "--json"]),
+        "its list",
+    );
+    check(
+        "puzzle-show",
+        &output(&["puzzles", "show", f, id, "--json"]),
+        "a puzzle of it",
+    );
+    let _ = std::fs::remove_file(&hard);
     let atlas: Value = serde_json::from_str(
         &std::fs::read_to_string(root().join("docs/atlas/atlas.json")).unwrap(),
     )

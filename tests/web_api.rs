@@ -999,7 +999,7 @@ fn game_values(rules: &str, board: &str) -> (i32, Vec<(Vec<u64>, i32)>) {
     let state = GameState::new(board, Side::First, rules).unwrap();
     let cancel = std::sync::atomic::AtomicBool::new(false);
     let value = |s: &GameState| {
-        let opts = game::SolveOptions {
+        let opts = game::GameSolveOptions {
             table_bytes: 4 << 20,
             ..Default::default()
         };

@@ -509,8 +509,8 @@ impl AnalyzeRequest {
 
 /// The solver options of a web analysis of `game`: one thread, the web's
 /// table (at most half of `max_memory`), sized for the stones of `game`.
-pub fn analysis_options(game: &GameState, max_memory: u64) -> game::SolveOptions {
-    game::SolveOptions {
+pub fn analysis_options(game: &GameState, max_memory: u64) -> game::GameSolveOptions {
+    game::GameSolveOptions {
         table_bytes: ANALYZE_TABLE.min(max_memory / 2),
         memory_cap: max_memory,
         threads: 1,

@@ -192,7 +192,7 @@ pub enum SourceArg {
     Start,
     /// A position part-way along an optimal line from a start board.
     Line,
-    /// A position met in a game between simple players.
+    /// A position met in a game between the random and greedy-pick agents.
     Game,
     /// A position met in a game between two mtdf:12 agents (the hard level when the committed collections were made): positions of strong play.
     GameHard,
@@ -752,7 +752,7 @@ pub struct GamePlayArgs {
         conflicts_with = "agent"
     )]
     pub level: String,
-    /// The computer's agent instead of a level: random, greedy, minimax:D, alphabeta:D, mtdf:D, perfect, mcts:N, montecarlo:N.
+    /// The computer's agent instead of a level: random, greedy, greedy-pick, minimax:D, alphabeta:D, mtdf:D, budget:K, perfect, mcts:N, montecarlo:N.
     #[arg(long, value_name = "A")]
     pub agent: Option<String>,
     /// Who moves first.
@@ -773,7 +773,7 @@ pub struct GamePlayArgs {
 #[derive(Args, Debug)]
 #[command(mut_arg("rules", game_rules_help))]
 pub struct GameMatchArgs {
-    /// Agent A: random, greedy, minimax:D, alphabeta:D, mtdf:D, budget:K, perfect, mcts:N, montecarlo:N, or a level (easy, medium, hard).
+    /// Agent A: random, greedy, greedy-pick, minimax:D, alphabeta:D, mtdf:D, budget:K, perfect, mcts:N, montecarlo:N, or a level (easy, medium, hard).
     #[arg(value_name = "A")]
     pub a: String,
     /// Agent B, as A.

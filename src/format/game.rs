@@ -26,7 +26,7 @@
 use super::json::{preset_name, PositionJson};
 use super::{Header, GAME_ANALYSIS_FORMAT, GAME_MATCH_FORMAT, GAME_SOLVE_FORMAT};
 use crate::game::matches::{GameRecord, MatchRecord, Summary};
-use crate::game::{Analysis, GameState, SolveResult, TurnValue};
+use crate::game::{Analysis, GameSolveResult, GameState, TurnValue};
 use crate::rules::{Pit, Rules};
 use serde::{Deserialize, Serialize};
 
@@ -74,7 +74,7 @@ fn numbers(picks: &[Pit]) -> Vec<u8> {
 
 impl GameSolveJson {
     /// The document for a solve of `state`.
-    pub fn new(state: &GameState, r: &SolveResult, table_bytes: u64) -> Self {
+    pub fn new(state: &GameState, r: &GameSolveResult, table_bytes: u64) -> Self {
         GameSolveJson {
             header: Header::new(GAME_SOLVE_FORMAT),
             rules: state.rules(),
@@ -355,7 +355,7 @@ pub fn verdict(value: i32) -> String {
 /// The text report of `game solve`.
 pub fn game_solve_text(
     state: &GameState,
-    r: &SolveResult,
+    r: &GameSolveResult,
     table_bytes: u64,
     threads: u32,
 ) -> String {

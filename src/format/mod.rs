@@ -47,33 +47,9 @@ pub mod text;
 pub use file::{write_atomic, FileError};
 pub use game::{GameAnalysisJson, GameMatchJson, GameSolveJson};
 pub use json::{FindJson, PositionJson, ReplayJson, SolveJson, SolveStoppedJson, StepJson};
-use serde::{Deserialize, Serialize};
 
-/// Version of this crate, written into every JSON document.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+pub use crate::header::{Header, VERSION};
 
-/// The two keys that open every versioned document: `format`, its kind and
-/// version (one of the `*_FORMAT` names), and `version`, the tool's
-/// [`VERSION`] that wrote it. Each document holds it flattened
-/// (`#[serde(flatten)]`), so the JSON keeps both keys first and at the top
-/// level, and no document spells them out or fills them in by hand.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
-pub struct Header {
-    /// The document's kind and version, such as [`SOLVE_FORMAT`].
-    pub format: String,
-    /// The tool's version that wrote it.
-    pub version: String,
-}
-
-impl Header {
-    /// The header of a document of `format` written by this build.
-    pub fn new(format: &str) -> Header {
-        Header {
-            format: format.into(),
-            version: VERSION.into(),
-        }
-    }
-}
 /// `format` of `solve --json`.
 pub const SOLVE_FORMAT: &str = "mancala-sweep-solve/1";
 /// `format` of `replay --json`.

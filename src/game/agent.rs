@@ -5,12 +5,14 @@
 //! any thread count. Agents choose among whole turns ([`GameState::turns`]:
 //! distinct end-of-turn positions, each with one pick sequence), except
 //! `mtdf` and `perfect`, which search pick by pick in [`Solver`] (its table
-//! is keyed on pits, where free-turn chains share positions).
+//! is keyed on pits, where free-turn chains share positions), and `random`
+//! and `greedy-pick`, which choose one pick at a time ([`PickRule`]).
 //!
 //! | name | what it does |
 //! |---|---|
 //! | `random` | a uniformly random legal pick, again after each free turn |
 //! | `greedy` | the turn that leaves the best store difference now (ties: random) |
+//! | `greedy-pick` | a pick that ends in the store if there is one, else the one that leaves the most in the store (ties: random), again after each free turn |
 //! | `minimax:D` | plain negamax over whole turns, `D` turns deep, leaves scored by the stores |
 //! | `alphabeta:D` | the same value with alpha-beta, move ordering and a transposition table |
 //! | `mtdf:D` | MTD(f) with iterative deepening over picks ([`Solver`]), `D` turns deep |
@@ -21,9 +23,9 @@
 
 use crate::game::endgame::EndgameDb;
 use crate::game::error::GameError;
-use crate::game::solve::{SolveOptions, SolveWatch, Solver};
+use crate::game::solve::{GameSolveOptions, SolveWatch, Solver};
 use crate::game::state::{GameState, PickOutcome, Side};
-use crate::rules::Pit;
+use crate::rules::{PickEnd, Pit, Turn};
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
 use std::fmt;
@@ -62,6 +64,8 @@ pub enum AgentSpec {
     Random,
     /// The best immediate store difference.
     Greedy,
+    /// The best single pick, one at a time ([`PickRule::Greedy`]).
+    GreedyPick,
     /// Negamax over turns to a depth.
     Minimax(u32),
     /// Alpha-beta over turns to a depth, with a table.
@@ -140,9 +144,9 @@ pub const MAX_PLAYOUTS: u32 = 10_000_000;
 
 impl FromStr for AgentSpec {
     type Err = GameError;
-    /// `random`, `greedy`, `perfect`, `minimax:D`, `alphabeta:D`, `mtdf:D`,
-    /// `budget:K`, `mcts:N`, `montecarlo:N`, or a level name (`easy`,
-    /// `medium`, `hard`).
+    /// `random`, `greedy`, `greedy-pick`, `perfect`, `minimax:D`,
+    /// `alphabeta:D`, `mtdf:D`, `budget:K`, `mcts:N`, `montecarlo:N`, or a
+    /// level name (`easy`, `medium`, `hard`).
     fn from_str(text: &str) -> Result<AgentSpec, GameError> {
         let bad = |reason: String| GameError::AgentSpec {
             spec: text.to_string(),
@@ -172,6 +176,7 @@ impl FromStr for AgentSpec {
         match kind {
             "random" => plain(AgentSpec::Random),
             "greedy" => plain(AgentSpec::Greedy),
+            "greedy-pick" => plain(AgentSpec::GreedyPick),
             "perfect" => plain(AgentSpec::Perfect),
             "easy" | "medium" | "hard" => plain(kind.parse::<Level>()?.agent()),
             "minimax" => Ok(AgentSpec::Minimax(number("depth", MAX_DEPTH, 4)?)),
@@ -193,8 +198,8 @@ impl FromStr for AgentSpec {
                 1000,
             )?)),
             _ => Err(bad(
-                "not an agent: use random, greedy, minimax:D, alphabeta:D, mtdf:D, budget:K, \
-                 perfect, mcts:N, montecarlo:N or a level (easy, medium, hard, perfect)"
+                "not an agent: use random, greedy, greedy-pick, minimax:D, alphabeta:D, mtdf:D, \
+                 budget:K, perfect, mcts:N, montecarlo:N or a level (easy, medium, hard, perfect)"
                     .into(),
             )),
         }
@@ -206,6 +211,7 @@ impl fmt::Display for AgentSpec {
         match self {
             AgentSpec::Random => write!(f, "random"),
             AgentSpec::Greedy => write!(f, "greedy"),
+            AgentSpec::GreedyPick => write!(f, "greedy-pick"),
             AgentSpec::Minimax(d) => write!(f, "minimax:{d}"),
             AgentSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
             AgentSpec::Mtdf(d) => write!(f, "mtdf:{d}"),
@@ -241,8 +247,15 @@ impl AgentSpec {
     ) -> Result<Box<dyn Agent>, GameError> {
         let rng = Rng64::seed_from_u64(seed);
         Ok(match self {
-            AgentSpec::Random => Box::new(RandomAgent { rng }),
+            AgentSpec::Random => Box::new(PickAgent {
+                rule: PickRule::Random,
+                rng,
+            }),
             AgentSpec::Greedy => Box::new(Greedy { rng }),
+            AgentSpec::GreedyPick => Box::new(PickAgent {
+                rule: PickRule::Greedy,
+                rng,
+            }),
             AgentSpec::Minimax(depth) => Box::new(Minimax { depth }),
             AgentSpec::AlphaBeta(depth) => Box::new(AlphaBeta {
                 depth,
@@ -258,7 +271,7 @@ impl AgentSpec {
                         // The database is in memory already (its reader
                         // checked it against the cap) and shared: only the
                         // table is new.
-                        let opts = SolveOptions {
+                        let opts = GameSolveOptions {
                             memory_cap: opts.memory_cap.saturating_add(db.bytes()),
                             ..opts
                         };
@@ -293,14 +306,14 @@ impl AgentSpec {
         rules: crate::rules::Rules,
         n: usize,
         stones: u32,
-    ) -> Option<SolveOptions> {
+    ) -> Option<GameSolveOptions> {
         let opts = match self {
-            AgentSpec::Mtdf(_) | AgentSpec::Budget(_) => SolveOptions {
+            AgentSpec::Mtdf(_) | AgentSpec::Budget(_) => GameSolveOptions {
                 table_bytes: AGENT_TABLE_BYTES,
                 endgame_stones: 0,
-                ..SolveOptions::default()
+                ..GameSolveOptions::default()
             },
-            AgentSpec::Perfect => SolveOptions::default(),
+            AgentSpec::Perfect => GameSolveOptions::default(),
             _ => return None,
         };
         Some(opts.fit_to(rules, n, stones))
@@ -321,8 +334,148 @@ impl AgentSpec {
     pub fn is_random(self) -> bool {
         matches!(
             self,
-            AgentSpec::Random | AgentSpec::Greedy | AgentSpec::Mcts(_) | AgentSpec::MonteCarlo(_)
+            AgentSpec::Random
+                | AgentSpec::Greedy
+                | AgentSpec::GreedyPick
+                | AgentSpec::Mcts(_)
+                | AgentSpec::MonteCarlo(_)
         )
+    }
+
+    /// The rule of an agent that chooses one pick at a time (`random`,
+    /// `greedy-pick`), which can also play on a bare [`Turn`] with a
+    /// generator it is lent; `None` for the agents that choose whole turns.
+    pub fn pick_rule(self) -> Option<PickRule> {
+        match self {
+            AgentSpec::Random => Some(PickRule::Random),
+            AgentSpec::GreedyPick => Some(PickRule::Greedy),
+            _ => None,
+        }
+    }
+}
+
+/// Where an agent that chooses one pick at a time plays: a game
+/// ([`GameState`]) or a bare turn on a board ([`Turn`]). The puzzle
+/// generator's games are bare turns, the board turned round between them,
+/// played on past the game's end (a side emptied is not swept): the
+/// positions of its committed `game` puzzles came from those games, so the
+/// same rule must keep playing them, and one rule serves both places.
+pub trait PickPlace: Clone {
+    /// The picks the mover may make now, in pit order; empty when the turn
+    /// (or the game) is over.
+    fn legal(&self) -> Vec<Pit>;
+    /// Plays `p`, one of [`PickPlace::legal`]: what it did.
+    fn play(&mut self, p: Pit) -> Picked;
+}
+
+/// What one pick did, as [`PickRule`] weighs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Picked {
+    /// The last stone fell into the mover's store, for a free turn. In a
+    /// game a pick that ends the game earns none, and counts by its store
+    /// alone (which then holds the mover's pits swept in).
+    pub in_store: bool,
+    /// The store of the player who picked, after the pick.
+    pub store: u8,
+    /// The same player picks again (a free turn with a pick left).
+    pub again: bool,
+}
+
+impl PickPlace for GameState {
+    fn legal(&self) -> Vec<Pit> {
+        self.legal_picks()
+    }
+    fn play(&mut self, p: Pit) -> Picked {
+        let me = self.mover();
+        let outcome = self.play_unchecked(p);
+        let free = outcome == PickOutcome::FreeTurn;
+        Picked {
+            in_store: free,
+            store: self.store(me),
+            again: free,
+        }
+    }
+}
+
+impl PickPlace for Turn {
+    fn legal(&self) -> Vec<Pit> {
+        if !self.to_move() {
+            return Vec::new();
+        }
+        self.board().legal_picks(self.rules()).collect()
+    }
+    fn play(&mut self, p: Pit) -> Picked {
+        let end = self.pick(p.number() as u32).expect("a legal pick");
+        Picked {
+            in_store: end == PickEnd::FreeTurn,
+            store: self.board().store(),
+            again: self.to_move(),
+        }
+    }
+}
+
+/// How an agent that chooses one pick at a time chooses it: the one
+/// definition of `random` and `greedy-pick`, for games and for the puzzle
+/// generator's. Every draw goes through the generator it is given, in the
+/// same order, so the puzzle generator (which lends its own, shared with
+/// its other choices) makes the same collection for the same seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PickRule {
+    /// Any legal pick, uniformly (`random`).
+    Random,
+    /// A pick that ends in the store if there is one, else the one that
+    /// leaves the most in the store; ties broken at random (`greedy-pick`).
+    Greedy,
+}
+
+impl PickRule {
+    /// The agent that plays by this rule.
+    pub fn agent(self) -> AgentSpec {
+        match self {
+            PickRule::Random => AgentSpec::Random,
+            PickRule::Greedy => AgentSpec::GreedyPick,
+        }
+    }
+
+    /// The next pick at `at`, drawn from `rng`; `None` when there is no
+    /// legal pick.
+    pub fn choose<P: PickPlace>(self, at: &P, rng: &mut Rng64) -> Option<Pit> {
+        let legal = at.legal();
+        if legal.is_empty() {
+            return None;
+        }
+        Some(match self {
+            PickRule::Random => legal[rng.random_range(0..legal.len())],
+            PickRule::Greedy => {
+                let score = |p: Pit| {
+                    let mut after = at.clone();
+                    let picked = after.play(p);
+                    (picked.in_store, picked.store)
+                };
+                let scores: Vec<_> = legal.iter().map(|&p| score(p)).collect();
+                let best = *scores.iter().max().expect("a legal pick");
+                let top: Vec<Pit> = legal
+                    .into_iter()
+                    .zip(scores)
+                    .filter(|&(_, s)| s == best)
+                    .map(|(p, _)| p)
+                    .collect();
+                top[rng.random_range(0..top.len())]
+            }
+        })
+    }
+
+    /// Plays a whole turn at `at` by this rule, drawing from `rng`: picks
+    /// until one ends the turn (or none is left); the picks played.
+    pub fn play_turn<P: PickPlace>(self, at: &mut P, rng: &mut Rng64) -> Vec<Pit> {
+        let mut picks = Vec::new();
+        while let Some(p) = self.choose(at, rng) {
+            picks.push(p);
+            if !at.play(p).again {
+                break;
+            }
+        }
+        picks
     }
 }
 
@@ -340,34 +493,26 @@ pub fn playout(state: &GameState, rng: &mut Rng64) -> i32 {
     s.first_minus_second()
 }
 
-/// Plays one legal pick of `s` chosen uniformly by `rng`: the one random
-/// step of both the `random` agent and the playouts. `s` must not be over.
-fn play_random_pick(s: &mut GameState, rng: &mut Rng64) -> (Pit, PickOutcome) {
-    let legal = s.legal_picks();
-    let p = legal[rng.random_range(0..legal.len())];
-    (p, s.play_unchecked(p))
+/// Plays one legal pick of `s` chosen uniformly by `rng`: the `random`
+/// agent's step, the playouts' too. `s` must not be over.
+fn play_random_pick(s: &mut GameState, rng: &mut Rng64) {
+    let p = PickRule::Random.choose(s, rng).expect("a game not over");
+    s.play_unchecked(p);
 }
 
-struct RandomAgent {
+/// `random` and `greedy-pick`: a [`PickRule`] with a generator of its own.
+struct PickAgent {
+    rule: PickRule,
     rng: Rng64,
 }
 
-impl Agent for RandomAgent {
+impl Agent for PickAgent {
     fn name(&self) -> String {
-        "random".into()
+        self.rule.agent().to_string()
     }
     fn choose(&mut self, state: &GameState) -> Vec<Pit> {
-        let me = state.mover();
         let mut s = *state;
-        let mut picks = Vec::new();
-        while !s.is_over() {
-            let (p, outcome) = play_random_pick(&mut s, &mut self.rng);
-            picks.push(p);
-            if outcome != PickOutcome::FreeTurn || s.mover() != me {
-                break;
-            }
-        }
-        picks
+        self.rule.play_turn(&mut s, &mut self.rng)
     }
 }
 
@@ -711,13 +856,14 @@ impl Agent for Mcts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rules;
+    use crate::rules::{Board, Rules};
 
     #[test]
     fn specs_read_and_print_back() {
         for text in [
             "random",
             "greedy",
+            "greedy-pick",
             "minimax:3",
             "alphabeta:6",
             "mtdf:10",
@@ -736,6 +882,7 @@ mod tests {
             "minimax:0",
             "mcts:x",
             "random:3",
+            "greedy-pick:2",
             "deep",
             "alphabeta:41",
             "budget:0",
@@ -743,6 +890,162 @@ mod tests {
         ] {
             assert!(bad.parse::<AgentSpec>().is_err(), "{bad}");
         }
+    }
+
+    /// The puzzle generator's players as `src/puzzle/sim.rs` wrote them
+    /// before they became the agents `random` and `greedy-pick`, kept here
+    /// word for word (picks as numbers, on a bare [`Turn`]) as the
+    /// reference that [`PickRule`] must match draw for draw: the committed
+    /// `game` puzzles came from these games. One pick:
+    fn sim_pick(turn: &Turn, greedy: bool, rng: &mut Rng64) -> u32 {
+        let rules = turn.rules();
+        let legal: Vec<u32> = turn
+            .board()
+            .legal_picks(rules)
+            .map(|p| p.number() as u32)
+            .collect();
+        if greedy {
+            let score = |p: u32| {
+                let mut t = turn.clone();
+                let end = t.pick(p).expect("legal");
+                (end == PickEnd::FreeTurn, t.board().store())
+            };
+            let best = legal.iter().map(|&p| score(p)).max().expect("a legal pick");
+            let top: Vec<u32> = legal.into_iter().filter(|&p| score(p) == best).collect();
+            top[rng.random_range(0..top.len())]
+        } else {
+            legal[rng.random_range(0..legal.len())]
+        }
+    }
+
+    /// ... and one whole turn: the picks and the board after them.
+    fn sim_turn(board: &Board, rules: Rules, greedy: bool, rng: &mut Rng64) -> (Vec<u32>, Board) {
+        let mut turn = Turn::new(*board, rules);
+        let mut picks = Vec::new();
+        while turn.to_move() {
+            let choice = sim_pick(&turn, greedy, rng);
+            turn.pick(choice).expect("legal");
+            picks.push(choice);
+        }
+        (picks, *turn.board())
+    }
+
+    /// The board turned round, as the generator's games hand it over.
+    fn turned(b: &Board) -> Board {
+        let n = b.pits_per_side();
+        let pits: Vec<u32> = b.pits()[n..]
+            .iter()
+            .chain(&b.pits()[..n])
+            .map(|&c| c as u32)
+            .collect();
+        Board::from_pits(&pits, b.opponent_store() as u32, b.store() as u32).unwrap()
+    }
+
+    const CAPTURE_ANY: Rules = Rules {
+        scope: crate::rules::Scope::Any,
+        relay: false,
+        capture: crate::rules::Capture::Kalah,
+    };
+
+    #[test]
+    fn pick_rules_play_the_puzzle_generators_turns() {
+        let numbers = |picks: &[Pit]| picks.iter().map(|p| p.number() as u32).collect::<Vec<_>>();
+        let mut turns = 0;
+        for rules in [Rules::AVALANCHE, Rules::ANY_HOLE, Rules::KALAH, CAPTURE_ANY] {
+            let mut rng = Rng64::seed_from_u64(7);
+            for game in 0..12 {
+                let mut board = Board::uniform(3 + game % 4, 3 + (game % 2) as u32).unwrap();
+                for _ in 0..200 {
+                    if !board.can_move(rules) {
+                        break;
+                    }
+                    let greedy = rng.random_range(0..2) == 1;
+                    let rule = if greedy {
+                        PickRule::Greedy
+                    } else {
+                        PickRule::Random
+                    };
+                    // The same generator lent to both: same picks, same
+                    // board, and the same draws taken from it.
+                    let (mut old_rng, mut new_rng) = (rng.clone(), rng.clone());
+                    let (old_picks, old_board) = sim_turn(&board, rules, greedy, &mut old_rng);
+                    let mut turn = Turn::new(board, rules);
+                    let picks = rule.play_turn(&mut turn, &mut new_rng);
+                    assert_eq!(numbers(&picks), old_picks, "{rules:?} {board}");
+                    assert_eq!(*turn.board(), old_board);
+                    assert!(old_rng == new_rng, "{rules:?} {board}: the draws differ");
+                    rng = new_rng;
+                    board = turned(&old_board);
+                    turns += 1;
+                }
+            }
+        }
+        assert!(turns > 500, "only {turns} turns");
+    }
+    /// The `random` agent as it was written before it became a
+    /// [`PickRule`]: its games in matches must not change.
+    fn old_random_turn(state: &GameState, rng: &mut Rng64) -> Vec<Pit> {
+        let me = state.mover();
+        let mut s = *state;
+        let mut picks = Vec::new();
+        while !s.is_over() {
+            let legal = s.legal_picks();
+            let p = legal[rng.random_range(0..legal.len())];
+            let outcome = s.play_unchecked(p);
+            picks.push(p);
+            if outcome != PickOutcome::FreeTurn || s.mover() != me {
+                break;
+            }
+        }
+        picks
+    }
+
+    #[test]
+    fn pick_agents_play_games_as_before() {
+        let mut checked = 0;
+        for rules in [Rules::AVALANCHE, Rules::ANY_HOLE, Rules::KALAH, CAPTURE_ANY] {
+            for seed in 0..6u64 {
+                let mut state = GameState::start(3 + seed as usize % 4, 4, rules).unwrap();
+                let mut random = AgentSpec::Random.build(&state, seed).unwrap();
+                let mut greedy = AgentSpec::GreedyPick.build(&state, seed).unwrap();
+                // Each agent's own generator, mirrored.
+                let mut old_rng = Rng64::seed_from_u64(seed);
+                let mut greedy_rng = Rng64::seed_from_u64(seed);
+                while !state.is_over() {
+                    let picks = random.choose(&state);
+                    assert_eq!(picks, old_random_turn(&state, &mut old_rng));
+                    let greedy_picks = greedy.choose(&state);
+                    // `greedy-pick` in a game chooses each pick as the
+                    // generator's player does on a bare turn, except where
+                    // a pick would end the game (the game sweeps the pits
+                    // then; the bare turn goes on).
+                    let mut s = state;
+                    for &p in &greedy_picks {
+                        let ends_game = s.legal_picks().into_iter().any(|q| {
+                            let mut t = s;
+                            t.play_unchecked(q) == PickOutcome::GameOver
+                        });
+                        let mut bare_rng = greedy_rng.clone();
+                        let chosen = PickRule::Greedy.choose(&s, &mut greedy_rng);
+                        assert_eq!(chosen, Some(p));
+                        if !ends_game {
+                            let bare = Turn::new(s.board(), rules);
+                            assert_eq!(sim_pick(&bare, true, &mut bare_rng), p.number() as u32);
+                            assert!(bare_rng == greedy_rng, "the draws differ");
+                            checked += 1;
+                        }
+                        s.play_unchecked(p);
+                    }
+                    let played = if state.turn().is_multiple_of(2) {
+                        picks
+                    } else {
+                        greedy_picks
+                    };
+                    state.play_turn(&played).unwrap();
+                }
+            }
+        }
+        assert!(checked > 100, "only {checked} picks");
     }
 
     #[test]

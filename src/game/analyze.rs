@@ -37,7 +37,7 @@
 use crate::clock::Instant;
 use crate::game::endgame::EndgameDb;
 use crate::game::error::GameError;
-use crate::game::solve::{SolveOptions, Solver};
+use crate::game::solve::{GameSolveOptions, Solver};
 use crate::game::state::{GameState, Side};
 use crate::rules::Pit;
 use std::sync::atomic::AtomicBool;
@@ -138,7 +138,7 @@ pub type Report<'a> = &'a (dyn Fn(&Analysis) + Sync);
 /// a finished game and a table over the memory cap, before any work.
 pub fn analyze(
     state: &GameState,
-    opts: &SolveOptions,
+    opts: &GameSolveOptions,
     db: Option<&EndgameDb>,
     budget: Budget,
     cancel: &AtomicBool,
@@ -511,7 +511,7 @@ mod tests {
     }
 
     fn exact_value(state: &GameState) -> i32 {
-        let opts = SolveOptions::default().fit_to(
+        let opts = GameSolveOptions::default().fit_to(
             state.rules(),
             state.pits_per_side(),
             state.stones_in_pits(),
@@ -536,7 +536,7 @@ mod tests {
     }
 
     fn analyse(state: &GameState, budget: Budget) -> Analysis {
-        let opts = SolveOptions::default().fit_to(
+        let opts = GameSolveOptions::default().fit_to(
             state.rules(),
             state.pits_per_side(),
             state.stones_in_pits(),
@@ -620,7 +620,7 @@ mod tests {
         assert!(state.is_over());
         let e = analyze(
             &state,
-            &SolveOptions::default(),
+            &GameSolveOptions::default(),
             None,
             Budget::Seconds(1.0),
             &AtomicBool::new(false),
@@ -637,9 +637,9 @@ mod tests {
     fn a_kept_solver_gives_the_values_of_a_fresh_one() {
         for rules in rule_sets() {
             let mut g = GameState::start(3, 3, rules).unwrap();
-            let opts = SolveOptions {
+            let opts = GameSolveOptions {
                 table_bytes: 1 << 20,
-                ..SolveOptions::default()
+                ..GameSolveOptions::default()
             }
             .fit_to(rules, 3, g.stones_in_pits());
             let mut kept = Solver::new(rules, 3, opts).unwrap();

@@ -11,6 +11,7 @@
 use crate::clock::Instant;
 use crate::game::error::{EndgameError, GameError};
 use crate::game::state::{sum, CYCLE_CAP};
+use crate::header::Header;
 use crate::rules::pick::{self, PickEnd};
 use crate::rules::{Rules, Scope, MAX_PITS_PER_SIDE};
 use serde::{Deserialize, Serialize};
@@ -549,14 +550,17 @@ impl Endgame {
 /// value as a signed byte, in the order of [`Ranks`].
 pub const ENDGAME_FORMAT: &str = "mancala-sweep-endgame/1";
 
-/// The first line of an endgame database file.
+/// The first line of an endgame database file. Its unknown keys are
+/// refused, so that a first line of some other JSON document is not taken
+/// for a database's.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EndgameHeader {
-    /// [`ENDGAME_FORMAT`].
-    pub format: String,
-    /// The version of the tool that wrote it.
-    pub version: String,
+    /// [`ENDGAME_FORMAT`] and the version of the tool that wrote it, the
+    /// header every document opens with (flattened: the line keeps
+    /// `format` and `version` first and at the top level).
+    #[serde(flatten)]
+    pub header: Header,
     /// Pits a side.
     pub pits_per_side: usize,
     /// The rules it was built under (scope own).
@@ -685,10 +689,10 @@ impl EndgameDb {
             .ok()
             .and_then(|l| serde_json::from_str(l.trim_end()).ok())
             .ok_or_else(|| EndgameError::NotADatabase { path: path.clone() })?;
-        if h.format != ENDGAME_FORMAT {
+        if h.header.format != ENDGAME_FORMAT {
             return Err(EndgameError::Format {
                 path,
-                format: h.format,
+                format: h.header.format,
             }
             .into());
         }
@@ -780,8 +784,7 @@ impl EndgameDb {
         let stones = stones.min(self.db.ranks.max_stones);
         let positions = Endgame::bytes(2 * self.n, stones);
         let header = EndgameHeader {
-            format: ENDGAME_FORMAT.into(),
-            version: env!("CARGO_PKG_VERSION").into(),
+            header: Header::new(ENDGAME_FORMAT),
             pits_per_side: self.n,
             rules: self.rules,
             stones,
@@ -881,6 +884,31 @@ impl EndgameDb {
 mod tests {
     use super::*;
     use crate::rules::Capture;
+
+    /// The first lines of the database files kept in the repository (the
+    /// fuzzer's seeds, written before the header was the shared one, each
+    /// after one byte that chooses the fuzzer's board) read, and write back
+    /// byte for byte; a line with a key more is refused.
+    #[test]
+    fn endgame_headers_read_and_write_back_the_same_line() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/endgame_db");
+        let mut read = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+            let line = bytes[1..].split(|&b| b == b'\n').next().unwrap();
+            let line = std::str::from_utf8(line).unwrap();
+            let h: EndgameHeader = serde_json::from_str(line).unwrap();
+            assert_eq!(h.header.format, ENDGAME_FORMAT);
+            assert_eq!(serde_json::to_string(&h).unwrap(), line);
+            let more = line.replacen('{', "{\"more\":1,", 1);
+            assert!(
+                serde_json::from_str::<EndgameHeader>(&more).is_err(),
+                "{more}"
+            );
+            read += 1;
+        }
+        assert!(read >= 3, "only {read} files");
+    }
 
     #[test]
     fn endgame_rank_is_dense() {

@@ -15,10 +15,10 @@ pub mod session;
 pub mod solve;
 pub mod state;
 
-pub use agent::{Agent, AgentSpec, Level};
+pub use agent::{Agent, AgentSpec, Level, PickPlace, PickRule, Picked};
 pub use analyze::{analyze, analyze_on, Analysis, Budget, TurnValue};
 pub use endgame::{EndgameBuild, EndgameDb, ENDGAME_FORMAT};
 pub use error::{EndgameError, GameError, MatchError, PickRefusal};
 pub use session::{GameSession, Played};
-pub use solve::{SolveOptions, SolveResult, SolveWatch, Solver, WatchReading};
+pub use solve::{GameSolveOptions, GameSolveResult, SolveWatch, Solver, WatchReading};
 pub use state::{GameState, PickOutcome, Side, TurnMove};

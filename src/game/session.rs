@@ -9,7 +9,7 @@ use crate::game::agent::{Agent, AgentSpec};
 use crate::game::analyze::{analyze, Analysis, Budget, Report};
 use crate::game::endgame::EndgameDb;
 use crate::game::error::{GameError, PickRefusal};
-use crate::game::solve::{SolveOptions, SolveWatch};
+use crate::game::solve::{GameSolveOptions, SolveWatch};
 use crate::game::state::{GameState, PickOutcome, Side};
 use crate::rules::pick::PickTrace;
 use crate::rules::Pit;
@@ -213,7 +213,7 @@ impl GameSession {
     /// when it is not the person's turn.
     pub fn hint_analysis(
         &mut self,
-        opts: &SolveOptions,
+        opts: &GameSolveOptions,
         budget: Budget,
         cancel: &AtomicBool,
         report: Option<Report<'_>>,

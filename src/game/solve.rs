@@ -27,12 +27,12 @@
 //!   the entry that looked further and cost more kept; the bucket is
 //!   prefetched while the children are ordered, and the table asks for huge
 //!   pages (the probes' TLB misses were most of the time). Under scope own
-//!   with a known stone count ([`SolveOptions::max_stones`]) its entries are
+//!   with a known stone count ([`GameSolveOptions::max_stones`]) its entries are
 //!   8 bytes, eight to a 64-byte bucket, keyed exactly by the rank of the
 //!   pit counts ([`CompactTable`]): four times the entries of the 32-byte
 //!   layout (two to a bucket) in the same memory, which is what made
 //!   Kalah(6,4) solvable in 4 GiB;
-//! - threads ([`SolveOptions::threads`]): helpers run their own MTD(f) on
+//! - threads ([`GameSolveOptions::threads`]): helpers run their own MTD(f) on
 //!   the shared compact table (lazy SMP); the value and the principal
 //!   variation do not depend on their number;
 //! - move ordering: the table's pick, then picks that end in the store (the
@@ -40,22 +40,22 @@
 //!   the store at once (sown past it, captured), nearest the store first
 //!   among equals ([`order_score`]; 7.5 M picks for Kalah(6,3)'s value
 //!   with captures first by size, 1.4 M with this);
-//! - enhanced transposition cutoffs ([`SolveOptions::etc`]): before
+//! - enhanced transposition cutoffs ([`GameSolveOptions::etc`]): before
 //!   searching a node's children, their table bounds are checked for a
-//!   cutoff, at nodes with [`SolveOptions::etc_stones`] stones or more;
-//! - an endgame database ([`SolveOptions::endgame_stones`]): exact values of
+//!   cutoff, at nodes with [`GameSolveOptions::etc_stones`] stones or more;
+//! - an endgame database ([`GameSolveOptions::endgame_stones`]): exact values of
 //!   every position with few stones in its pits, filled on demand in a dense
 //!   array indexed by the position's rank, never replaced (each position's
 //!   children ranked first and loaded together, so that their cache misses
 //!   overlap), or built whole before the search, bottom-up by stone count
-//!   ([`SolveOptions::endgame_build`]);
-//! - iterative deepening before the exact search ([`SolveOptions::deepening`]):
+//!   ([`GameSolveOptions::endgame_build`]);
+//! - iterative deepening before the exact search ([`GameSolveOptions::deepening`]):
 //!   measured, it did not lower the node count, so it is off by default.
 //!
 //! # Limits
 //!
-//! [`SolveOptions::table_bytes`] is refused before any work if it exceeds
-//! [`SolveOptions::memory_cap`] (the endgame database counts too). A cancel
+//! [`GameSolveOptions::table_bytes`] is refused before any work if it exceeds
+//! [`GameSolveOptions::memory_cap`] (the endgame database counts too). A cancel
 //! flag stops the search; the result then carries the bounds known so far.
 //! Under [`Scope::Any`] the value is that of the game with
 //! [`ANY_SCOPE_TURN_LIMIT`] (turns left are part of the key there).
@@ -78,14 +78,15 @@ mod options;
 mod search;
 mod table;
 mod watch;
-pub use options::{SolveOptions, ENDGAME_ON_DEMAND_BYTES};
+pub use options::{GameSolveOptions, ENDGAME_ON_DEMAND_BYTES};
 use search::*;
 use table::*;
 pub use watch::{SolveWatch, WatchReading};
 
-/// What the solver found.
+/// What the whole-game solver found: the game's value with perfect play,
+/// not one turn's best store (that is the search's [`crate::search::Solution`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SolveResult {
+pub struct GameSolveResult {
     /// The value (mover's final store minus opponent's) when exact, else
     /// the middle of the bounds rounded down.
     pub value: i32,
@@ -141,12 +142,12 @@ const DB_REACH: i32 = 8;
 pub struct Solver {
     rules: Rules,
     n: usize,
-    opts: SolveOptions,
+    opts: GameSolveOptions,
     table: Table,
     /// Buckets in the table, less one (a power of two, less one).
     mask: usize,
     nodes: u64,
-    /// Positions whose picks were searched (see [`SolveResult::expanded`]).
+    /// Positions whose picks were searched (see [`GameSolveResult::expanded`]).
     expanded: u64,
     stopped: bool,
     endgame: Option<Arc<Endgame>>,
@@ -189,7 +190,7 @@ impl Limits {
 impl Solver {
     /// A solver for `rules` on boards of `n` pits a side. Refuses when the
     /// table (and endgame database) would exceed `opts.memory_cap`.
-    pub fn new(rules: Rules, n: usize, opts: SolveOptions) -> Result<Solver, GameError> {
+    pub fn new(rules: Rules, n: usize, opts: GameSolveOptions) -> Result<Solver, GameError> {
         let never = AtomicBool::new(false);
         Ok(Solver::new_cancellable(rules, n, opts, &never)?.expect("not cancelled"))
     }
@@ -199,7 +200,7 @@ impl Solver {
     pub fn new_cancellable(
         rules: Rules,
         n: usize,
-        opts: SolveOptions,
+        opts: GameSolveOptions,
         cancel: &AtomicBool,
     ) -> Result<Option<Solver>, GameError> {
         Solver::create(rules, n, opts, None, cancel)
@@ -207,12 +208,12 @@ impl Solver {
 
     /// [`Solver::new_cancellable`] with a database filled whole (built or
     /// read from a file, see [`EndgameDb`]) instead of the one filled on
-    /// demand ([`SolveOptions::endgame_stones`] is not used). Its bytes
-    /// count against [`SolveOptions::memory_cap`] with the table's.
+    /// demand ([`GameSolveOptions::endgame_stones`] is not used). Its bytes
+    /// count against [`GameSolveOptions::memory_cap`] with the table's.
     pub fn with_endgame(
         rules: Rules,
         n: usize,
-        opts: SolveOptions,
+        opts: GameSolveOptions,
         db: &EndgameDb,
         cancel: &AtomicBool,
     ) -> Result<Option<Solver>, GameError> {
@@ -231,7 +232,7 @@ impl Solver {
     fn create(
         rules: Rules,
         n: usize,
-        mut opts: SolveOptions,
+        mut opts: GameSolveOptions,
         file_db: Option<&EndgameDb>,
         cancel: &AtomicBool,
     ) -> Result<Option<Solver>, GameError> {
@@ -309,13 +310,13 @@ impl Solver {
     }
 
     /// Table entries for `opts` (a power of two).
-    fn entries(opts: &SolveOptions) -> u64 {
+    fn entries(opts: &GameSolveOptions) -> u64 {
         let entries = (opts.table_bytes / ENTRY_BYTES).max(2);
         1u64 << (63 - entries.leading_zeros())
     }
 
     /// Stones up to which the endgame database is built under `rules`.
-    fn endgame_stones(rules: Rules, opts: &SolveOptions) -> u32 {
+    fn endgame_stones(rules: Rules, opts: &GameSolveOptions) -> u32 {
         if rules.scope == Scope::Own {
             opts.endgame_stones
         } else {
@@ -326,7 +327,7 @@ impl Solver {
     /// Bytes a solver for `rules` on `n` pits a side takes with `opts`
     /// (table and endgame database), as [`Solver::new`] counts them
     /// against the cap: a server that keeps solvers alive adds them up.
-    pub fn bytes(rules: Rules, n: usize, opts: &SolveOptions) -> u64 {
+    pub fn bytes(rules: Rules, n: usize, opts: &GameSolveOptions) -> u64 {
         let db_bytes = Endgame::bytes(2 * n, Solver::endgame_stones(rules, opts));
         let table_bytes = match CompactTable::layout(rules, n, opts) {
             Some((entries, _, _)) => entries * COMPACT_BYTES,
@@ -336,7 +337,7 @@ impl Solver {
     }
 
     /// The table's entries and the bytes of one: 8-byte entries keyed by
-    /// rank where [`SolveOptions::max_stones`] lets them, 32-byte ones
+    /// rank where [`GameSolveOptions::max_stones`] lets them, 32-byte ones
     /// otherwise.
     pub fn table_entries(&self) -> (u64, u64) {
         match &self.table {
@@ -346,13 +347,13 @@ impl Solver {
     }
 
     /// The options in force.
-    pub fn options(&self) -> &SolveOptions {
+    pub fn options(&self) -> &GameSolveOptions {
         &self.opts
     }
 
     /// True when this solver can search `state`: the same rules and board
     /// size, and no more stones in the pits than its table was made for
-    /// ([`SolveOptions::max_stones`]), so that it can be kept from one
+    /// ([`GameSolveOptions::max_stones`]), so that it can be kept from one
     /// position of a game to the next.
     pub fn takes(&self, state: &GameState) -> bool {
         self.rules == state.rules()
@@ -417,7 +418,7 @@ impl Solver {
     }
 
     /// Solve `state` exactly (or until `cancel` is set).
-    pub fn solve(&mut self, state: &GameState, cancel: &AtomicBool) -> SolveResult {
+    pub fn solve(&mut self, state: &GameState, cancel: &AtomicBool) -> GameSolveResult {
         let t0 = Instant::now();
         if let Some(w) = &self.watch {
             w.begin();
@@ -427,7 +428,7 @@ impl Solver {
         self.stopped = false;
         let base = state.mover_minus_opponent();
         if state.is_over() {
-            return SolveResult {
+            return GameSolveResult {
                 value: base,
                 exact: true,
                 lower: base,
@@ -478,7 +479,7 @@ impl Solver {
         } else {
             vec![]
         };
-        SolveResult {
+        GameSolveResult {
             value: base + if exact { lo } else { (lo + hi).div_euclid(2) },
             exact,
             lower: base + lo,
@@ -494,7 +495,7 @@ impl Solver {
     }
 
     /// [`Solver::mtdf`] to the end of the game on this thread while
-    /// [`SolveOptions::threads`] − 1 helpers run their own on the same
+    /// [`GameSolveOptions::threads`] − 1 helpers run their own on the same
     /// table (lazy SMP): every bound any of them stores is proven, so each
     /// reuses the others' work, and the helpers take the children of large
     /// positions in other orders so that they do not all search the same
@@ -794,9 +795,9 @@ impl Solver {
 /// or a server. Refuses before starting when the table would exceed the cap.
 pub fn solve(
     state: &GameState,
-    opts: &SolveOptions,
+    opts: &GameSolveOptions,
     cancel: &AtomicBool,
-) -> Result<SolveResult, GameError> {
+) -> Result<GameSolveResult, GameError> {
     solve_with(state, opts, None, cancel)
 }
 
@@ -804,10 +805,10 @@ pub fn solve(
 /// [`Solver::with_endgame`]).
 pub fn solve_with(
     state: &GameState,
-    opts: &SolveOptions,
+    opts: &GameSolveOptions,
     db: Option<&EndgameDb>,
     cancel: &AtomicBool,
-) -> Result<SolveResult, GameError> {
+) -> Result<GameSolveResult, GameError> {
     solve_watched(state, opts, db, cancel, None)
 }
 
@@ -815,11 +816,11 @@ pub fn solve_with(
 /// for another thread to show while it runs.
 pub fn solve_watched(
     state: &GameState,
-    opts: &SolveOptions,
+    opts: &GameSolveOptions,
     db: Option<&EndgameDb>,
     cancel: &AtomicBool,
     watch: Option<Arc<SolveWatch>>,
-) -> Result<SolveResult, GameError> {
+) -> Result<GameSolveResult, GameError> {
     let t0 = Instant::now();
     let (rules, n) = (state.rules(), state.pits_per_side());
     let solver = match db {
@@ -829,7 +830,7 @@ pub fn solve_watched(
     let Some(mut solver) = solver else {
         // Stopped while the table was zeroed: nothing is known yet.
         let (base, s) = (state.mover_minus_opponent(), state.stones_in_pits() as i32);
-        return Ok(SolveResult {
+        return Ok(GameSolveResult {
             value: base,
             exact: false,
             lower: base - s,

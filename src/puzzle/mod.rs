@@ -6,8 +6,9 @@
 //! reach this turn, which is always the proved best score of the position
 //! (every stone on the board when it is a sweep). Its solution is the pick
 //! sequence that reaches the goal; a good puzzle has exactly one. Puzzles
-//! come from three sources ([`Source`]): start boards, positions part-way
-//! along optimal lines, and positions of games played by simple players.
+//! come from four sources ([`Source`]): start boards, positions part-way
+//! along optimal lines, and positions of games played by simple agents
+//! (`random` and `greedy-pick`) or by strong ones.
 //!
 //! # JSON format `mancala-sweep-puzzles/1`
 //!
@@ -23,7 +24,6 @@
 pub mod error;
 pub mod report;
 pub mod session;
-pub mod sim;
 pub mod text;
 
 pub use error::PuzzleError;
@@ -31,11 +31,10 @@ pub use error::PuzzleError;
 use crate::format::VersionError;
 use crate::format::{FileError, VERSION};
 use crate::game::{AgentSpec, GameState};
-use crate::rules::{turn, Board, Line, Rules};
+use crate::rules::{turn, Board, Line, Rules, Turn};
 use crate::search::{solve, Listing, SolveOptions};
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
-use sim::{flip, play_turn, Player};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -59,7 +58,8 @@ pub enum Source {
     Start,
     /// A position part-way along an optimal line from a start board.
     Line,
-    /// A position met in a game between simple players.
+    /// A position met in a game between the `random` and `greedy-pick`
+    /// agents.
     Game,
     /// A position met in a game between two `mtdf:12` agents (what the
     /// `hard` level was when the collections were made): what people
@@ -84,7 +84,8 @@ impl Source {
 pub struct Generator {
     /// `mancala-sweep`.
     pub tool: String,
-    /// Tool version.
+    /// The version of the tool that made it: the collection's only
+    /// `version` (see [`Collection::format`]).
     pub version: String,
     /// The command line that made the collection.
     pub command: String,
@@ -120,7 +121,14 @@ pub struct Puzzle {
 /// A collection file.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct Collection {
-    /// [`PUZZLES_FORMAT`].
+    /// [`PUZZLES_FORMAT`], alone: not the shared [`crate::format::Header`],
+    /// whose `version` a collection has no place for. The tool's version is
+    /// [`Generator::version`], beside the command that made the collection,
+    /// where one looks to make it again; a second `version` at the top would
+    /// say the same thing twice, would have to be optional for the
+    /// collections written without it, and would change every file the
+    /// recorded commands make, so they would no longer remake the committed
+    /// collections byte for byte.
     pub format: String,
     /// Name of the collection.
     pub name: String,
@@ -703,9 +711,14 @@ impl Gather<'_, '_> {
         Ok(true)
     }
 
-    /// [`Source::Game`]: positions of games between a random and a greedy
-    /// player (each side drawn), a third of them past the opening, until
-    /// there are enough or 20 games a candidate wanted have been played.
+    /// [`Source::Game`]: positions of games between the `random` and
+    /// `greedy-pick` agents (each side drawn), a third of them past the
+    /// opening, until there are enough or 20 games a candidate wanted have
+    /// been played. The games are bare turns on a board turned round between
+    /// them, going on while the mover can pick (past the game's end, when a
+    /// side is empty but not swept), and the agents draw from `rng`, the
+    /// generator of the whole collection: that is how the committed
+    /// collections were made, and their recorded commands make them again.
     fn simple_games(&mut self, rng: &mut Rng64) -> Result<bool> {
         let opts = self.opts;
         let mut games = 0;
@@ -713,7 +726,10 @@ impl Gather<'_, '_> {
             games += 1;
             let pits = 4 + rng.random_range(0..3);
             let stones = 3 + rng.random_range(0..2u32);
-            let players = [Player::Random, Player::Greedy];
+            let players = [AgentSpec::Random, AgentSpec::GreedyPick].map(|a| {
+                a.pick_rule()
+                    .expect("an agent that picks one pick at a time")
+            });
             let (mut a, mut b) = (
                 players[rng.random_range(0..2)],
                 players[rng.random_range(0..2)],
@@ -730,7 +746,9 @@ impl Gather<'_, '_> {
                 {
                     return Ok(false);
                 }
-                board = flip(&play_turn(&board, opts.rules, a, rng));
+                let mut turn = Turn::new(board, opts.rules);
+                a.play_turn(&mut turn, rng);
+                board = flip(turn.board());
                 std::mem::swap(&mut a, &mut b);
             }
         }
@@ -773,6 +791,20 @@ impl Gather<'_, '_> {
         }
         Ok(true)
     }
+}
+
+/// The board seen from the other side: the opponent's pits become the
+/// mover's, and the stores swap.
+fn flip(board: &Board) -> Board {
+    let n = board.pits_per_side();
+    let pits = board.pits();
+    let turned: Vec<u32> = pits[n..]
+        .iter()
+        .chain(&pits[..n])
+        .map(|&c| c as u32)
+        .collect();
+    Board::from_pits(&turned, board.opponent_store() as u32, board.store() as u32)
+        .expect("a flipped board holds the same stones")
 }
 
 /// Up to `lines` optimal lines of `board` (none if it does not solve

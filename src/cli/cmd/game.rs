@@ -19,8 +19,8 @@ use mancala_sweep::format::{
 use mancala_sweep::game::agent::BUDGET_DEPTH;
 use mancala_sweep::game::matches::{self, MatchOptions, MatchRecord};
 use mancala_sweep::game::{
-    solve, AgentSpec, Analysis, Budget, EndgameDb, GameError, GameSession, GameState, Level,
-    PickOutcome, Played, Side, SolveOptions, SolveWatch, WatchReading,
+    solve, AgentSpec, Analysis, Budget, EndgameDb, GameError, GameSession, GameSolveOptions,
+    GameState, Level, PickOutcome, Played, Side, SolveWatch, WatchReading,
 };
 use mancala_sweep::rules::{Board, Pit, Preset};
 use mancala_sweep::search::default_max_memory;
@@ -81,12 +81,12 @@ fn solver_setup(
     args: &SolverArgs,
     state: &GameState,
     quiet: bool,
-) -> Result<(SolveOptions, Option<EndgameDb>), CliError> {
-    let opts = SolveOptions {
+) -> Result<(GameSolveOptions, Option<EndgameDb>), CliError> {
+    let opts = GameSolveOptions {
         table_bytes: table,
         memory_cap: args.max_memory.unwrap_or_else(default_max_memory),
         threads: args.threads.count() as u32,
-        ..SolveOptions::default()
+        ..GameSolveOptions::default()
     }
     .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits());
     let db = read_endgame(args.endgame.as_deref(), state, opts.memory_cap, quiet)?;
@@ -96,7 +96,9 @@ fn solver_setup(
 /// Run `game solve`.
 pub fn solve(args: &GameSolveArgs) -> Outcome {
     let (state, read) = start_read(&args.rules)?;
-    let table = args.table.unwrap_or(SolveOptions::default().table_bytes);
+    let table = args
+        .table
+        .unwrap_or(GameSolveOptions::default().table_bytes);
     let (opts, db) = solver_setup(table, &args.solver, &state, args.quiet.quiet)?;
     if !args.quiet.quiet && !state.is_over() {
         eprintln!(
@@ -613,11 +615,11 @@ pub const HINT_SECONDS: f64 = 2.0;
 /// a progress line while it is looked for.
 fn hint_waiting(s: &mut GameSession) -> Result<Option<Analysis>, GameError> {
     let st = s.state();
-    let opts = SolveOptions {
+    let opts = GameSolveOptions {
         table_bytes: ANALYZE_TABLE,
         memory_cap: default_max_memory(),
         threads: rayon::current_num_threads() as u32,
-        ..SolveOptions::default()
+        ..GameSolveOptions::default()
     }
     .fit_to(st.rules(), st.pits_per_side(), st.stones_in_pits());
     let latest = Mutex::new(String::new());

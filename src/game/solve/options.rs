@@ -3,9 +3,12 @@
 
 use super::*;
 
-/// What the solver may use.
+/// What the whole-game solver may use. Named apart from the one-turn
+/// search's [`crate::search::SolveOptions`], which a front end often
+/// imports beside it: with one name for both, which solver a file meant was
+/// up to its `use` lines.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SolveOptions {
+pub struct GameSolveOptions {
     /// Bytes for the transposition table (rounded down to a power of two
     /// entries).
     pub table_bytes: u64,
@@ -22,7 +25,7 @@ pub struct SolveOptions {
     /// into an endgame database (0: none). Only for [`Scope::Own`].
     pub endgame_stones: u32,
     /// Fill the whole endgame database before the search, layer by layer
-    /// from the fewest stones up, on [`SolveOptions::threads`] threads,
+    /// from the fewest stones up, on [`GameSolveOptions::threads`] threads,
     /// instead of on demand. Measured in docs/games.md: on Kalah(6,4) a
     /// 16-stone database built first cut the picks by 28% but not the
     /// time, so it is off by default.
@@ -33,7 +36,7 @@ pub struct SolveOptions {
     /// so that its move ordering comes from the table (0: none).
     pub deepening: u32,
     /// The most stones the pits of the positions to solve hold (0: not
-    /// known); [`SolveOptions::fit_to`] sets it. Known, and with scope own,
+    /// known); [`GameSolveOptions::fit_to`] sets it. Known, and with scope own,
     /// the table keys a position by the rank of its pit counts and packs an
     /// entry into 8 bytes, four times the entries of the 32-byte layout in
     /// the same memory, when the ranks fit its tag (see [`CompactTable`]).
@@ -54,11 +57,11 @@ fn one() -> u32 {
     1
 }
 
-impl Default for SolveOptions {
+impl Default for GameSolveOptions {
     /// 256 MiB of table, a 4 GiB cap, ETC at 20 stones and more, endgame
     /// database up to 12 stones, no deepening (measured in docs/games.md).
     fn default() -> Self {
-        SolveOptions {
+        GameSolveOptions {
             table_bytes: 256 << 20,
             memory_cap: 4 << 30,
             etc: true,
@@ -72,15 +75,15 @@ impl Default for SolveOptions {
     }
 }
 
-impl SolveOptions {
+impl GameSolveOptions {
     /// These options with the table no larger than the positions of at
     /// most `stones` stones in the pits of `n` pits a side can fill (twice
     /// their number, and a turn count per position under [`Scope::Any`]):
     /// a game on a small board needs kilobytes, not the default 256 MiB,
     /// and zeroing a table it cannot use was most of a small solve's time.
     /// Only ever lowers `table_bytes`. Records `stones` as
-    /// [`SolveOptions::max_stones`], for the compact table.
-    pub fn fit_to(mut self, rules: Rules, n: usize, stones: u32) -> SolveOptions {
+    /// [`GameSolveOptions::max_stones`], for the compact table.
+    pub fn fit_to(mut self, rules: Rules, n: usize, stones: u32) -> GameSolveOptions {
         self.max_stones = stones;
         // Positions with at most `stones` stones in 2n pits: C(stones + 2n, 2n).
         let (a, b) = (stones as u128 + 2 * n as u128, 2 * n as u128);
@@ -100,15 +103,15 @@ impl SolveOptions {
     }
 
     /// These options with the endgame database filled on demand
-    /// ([`SolveOptions::endgame_stones`]) lowered, a stone at a time, until
+    /// ([`GameSolveOptions::endgame_stones`]) lowered, a stone at a time, until
     /// it takes no more than the larger of the table and
     /// [`ENDGAME_ON_DEMAND_BYTES`], and the table and database together fit
-    /// [`SolveOptions::memory_cap`]. Its size grows with the board as
+    /// [`GameSolveOptions::memory_cap`]. Its size grows with the board as
     /// C(2n + stones, stones): 12 stones are 2.7 MB on 6 pits a side but
     /// 5.6 GB on 14 and 21 GB on 16, which would be refused for the cap (or
     /// take seconds to zero) although a smaller database does the same
     /// job. Only ever lowers `endgame_stones`.
-    fn fit_endgame(mut self, rules: Rules, n: usize) -> SolveOptions {
+    fn fit_endgame(mut self, rules: Rules, n: usize) -> GameSolveOptions {
         let most = self.table_bytes.max(ENDGAME_ON_DEMAND_BYTES);
         while self.endgame_stones > 0
             && (Endgame::bytes(2 * n, Solver::endgame_stones(rules, &self)) > most
@@ -120,7 +123,7 @@ impl SolveOptions {
     }
 }
 
-/// The most bytes [`SolveOptions::fit_to`] gives the endgame database filled
+/// The most bytes [`GameSolveOptions::fit_to`] gives the endgame database filled
 /// on demand when the table is smaller: 12 stones of 10 pits a side (225 MB)
 /// fit, larger boards get fewer stones.
 pub const ENDGAME_ON_DEMAND_BYTES: u64 = 256 << 20;

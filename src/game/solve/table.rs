@@ -62,7 +62,7 @@ pub(super) enum Table {
 
 /// A table of 8-byte entries, eight to a 64-byte bucket (scope own, at
 /// most 127 stones). A position's key is the rank of its 2n pit counts
-/// among all counts of at most [`SolveOptions::max_stones`] stones
+/// among all counts of at most [`GameSolveOptions::max_stones`] stones
 /// ([`Ranks`]), a number below 2^`key_bits`, put through a bijection of
 /// `key_bits`-bit numbers ([`mix_bits`]). Its low bits pick the bucket and
 /// the rest, at most [`TAG_BITS`] bits, are the tag kept in the entry, so
@@ -119,7 +119,11 @@ impl CompactTable {
     /// scope own, a known stone count of at most 127 (bounds are kept in a
     /// byte), and ranks that fit the bucket index and the tag together.
     /// Returns (entries, key bits, index bits).
-    pub(super) fn layout(rules: Rules, n: usize, opts: &SolveOptions) -> Option<(u64, u32, u32)> {
+    pub(super) fn layout(
+        rules: Rules,
+        n: usize,
+        opts: &GameSolveOptions,
+    ) -> Option<(u64, u32, u32)> {
         if rules.scope != Scope::Own || opts.max_stones == 0 || opts.max_stones > 127 {
             return None;
         }

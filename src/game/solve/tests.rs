@@ -5,7 +5,7 @@ use super::*;
 
 #[test]
 fn a_table_fits_the_board() {
-    let opts = SolveOptions::default();
+    let opts = GameSolveOptions::default();
     // 3 pits a side, 12 stones: C(18, 6) = 18,564 positions, a table of
     // twice as many entries, not 256 MiB.
     let small = opts.clone().fit_to(Rules::KALAH, 3, 12);
@@ -70,9 +70,9 @@ fn order_score_counts_the_gain_of_a_pick() {
 #[test]
 fn cancel_stops_the_zeroing() {
     let start = GameState::start(6, 4, Rules::KALAH).unwrap();
-    let opts = SolveOptions {
+    let opts = GameSolveOptions {
         table_bytes: 1 << 30,
-        ..SolveOptions::default()
+        ..GameSolveOptions::default()
     }
     .fit_to(Rules::KALAH, 6, 48);
     let cancel = AtomicBool::new(true);
@@ -101,11 +101,11 @@ fn mix_bits_is_a_bijection() {
 fn compact_keys_never_collide() {
     let n = 2;
     for table_bytes in [64, 1 << 10, 1 << 16] {
-        let opts = SolveOptions {
+        let opts = GameSolveOptions {
             table_bytes,
             endgame_stones: 0,
             max_stones: 9,
-            ..SolveOptions::default()
+            ..GameSolveOptions::default()
         };
         let solver = Solver::new(Rules::KALAH, n, opts).unwrap();
         let Table::Compact(t) = &solver.table else {
@@ -164,10 +164,10 @@ fn compact_entries_round_trip() {
 fn a_budget_of_picks_bounds_the_deepening() {
     let never = AtomicBool::new(false);
     let start = GameState::start(6, 4, Rules::AVALANCHE).unwrap();
-    let opts = SolveOptions {
+    let opts = GameSolveOptions {
         table_bytes: 32 << 20,
         endgame_stones: 0,
-        ..SolveOptions::default()
+        ..GameSolveOptions::default()
     }
     .fit_to(Rules::AVALANCHE, 6, 48);
     let budget = 100_000;
@@ -186,7 +186,7 @@ fn a_budget_of_picks_bounds_the_deepening() {
     assert_eq!(turns[0], turns[1]);
     // Kalah(3,2): twelve turns deep within far less than the budget.
     let small = GameState::start(3, 2, Rules::KALAH).unwrap();
-    let mut solver = Solver::new(Rules::KALAH, 3, SolveOptions::default()).unwrap();
+    let mut solver = Solver::new(Rules::KALAH, 3, GameSolveOptions::default()).unwrap();
     let (_, turn, depth) = solver.best_turn_within(&small, 12, 10_000_000, &never);
     assert_eq!(depth, 12);
     assert!(!turn.is_empty());
