@@ -213,8 +213,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         let mut memory = frontier.memory();
         // Until a bucket is measured: one successor a pit in scope.
         let mut successors_per_node = self.scope.len() as f64;
-        let first = tally.next;
-        for (store, level) in levels.iter_mut().enumerate().skip(first) {
+        for (store, level) in levels.iter_mut().enumerate().skip(tally.next) {
             let began = Instant::now();
             let before = tally.clone();
             // A failing store: how far the search got, for its error.
@@ -309,9 +308,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             }
             memory = frontier.memory() + bucket_bytes + kept;
             let mut at = self.at(store, memory, frontier, opts);
-            if let Some(held) = held {
-                at.memory = held;
-            }
+            at.memory = held.unwrap_or(at.memory);
             let progress = Progress {
                 left: self.left(&tally.by_store, store, None),
                 ..self.progress(&at, &tally)

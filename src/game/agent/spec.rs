@@ -1,0 +1,302 @@
+//! Agents by name: [`AgentSpec`] (`alphabeta:6`, `mcts:2000`), read and
+//! printed the same way on the command line, in the web API and in match
+//! files; the four levels ([`Level`]) as agents; and the agent each builds.
+
+use super::*;
+
+/// A description of an agent, such as `alphabeta:6` or `mcts:2000`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentSpec {
+    /// Random picks.
+    Random,
+    /// The best immediate store difference.
+    Greedy,
+    /// The best single pick, one at a time ([`PickRule::Greedy`]).
+    GreedyPick,
+    /// Negamax over turns to a depth.
+    Minimax(u32),
+    /// Alpha-beta over turns to a depth, with a table.
+    AlphaBeta(u32),
+    /// MTD(f) over picks to a depth in turns.
+    Mtdf(u32),
+    /// MTD(f) deepened a turn at a time up to [`BUDGET_DEPTH`] turns
+    /// within this many thousand picks a turn.
+    Budget(u32),
+    /// The exact solver.
+    Perfect,
+    /// UCT with this many playouts a move.
+    Mcts(u32),
+    /// Flat Monte Carlo with this many playouts a turn.
+    MonteCarlo(u32),
+}
+
+/// The levels offered to people, each an agent (see [`Level::agent`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// `greedy`: takes what it can now.
+    Easy,
+    /// `alphabeta:4`: looks four turns ahead.
+    Medium,
+    /// `budget:2000`: looks up to twelve turns ahead within two million
+    /// picks a turn (about a second on one core). It was `mtdf:12`, whose
+    /// first turn from avalanche's start took 80 s and more.
+    Hard,
+    /// `perfect`: the exact solver (small boards, or patience).
+    Perfect,
+}
+
+impl Level {
+    /// All levels, weakest first.
+    pub const ALL: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Perfect];
+
+    /// The agent behind the level.
+    pub fn agent(self) -> AgentSpec {
+        match self {
+            Level::Easy => AgentSpec::Greedy,
+            Level::Medium => AgentSpec::AlphaBeta(4),
+            Level::Hard => AgentSpec::Budget(2000),
+            Level::Perfect => AgentSpec::Perfect,
+        }
+    }
+
+    /// The level's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Perfect => "perfect",
+        }
+    }
+}
+
+impl FromStr for Level {
+    type Err = GameError;
+    fn from_str(s: &str) -> Result<Level, GameError> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| GameError::Level(s.to_string()))
+    }
+}
+
+/// Largest depth an agent accepts (turns).
+pub const MAX_DEPTH: u32 = 40;
+/// The deepest a `budget:K` agent looks (turns), as `mtdf:12` does.
+pub const BUDGET_DEPTH: u32 = 12;
+/// Most thousands of picks a turn a `budget:K` agent accepts.
+pub const MAX_BUDGET: u32 = 1_000_000;
+/// Most playouts a move an agent accepts.
+pub const MAX_PLAYOUTS: u32 = 10_000_000;
+
+impl FromStr for AgentSpec {
+    type Err = GameError;
+    /// `random`, `greedy`, `greedy-pick`, `perfect`, `minimax:D`,
+    /// `alphabeta:D`, `mtdf:D`, `budget:K`, `mcts:N`, `montecarlo:N`, or a
+    /// level name (`easy`, `medium`, `hard`).
+    fn from_str(text: &str) -> Result<AgentSpec, GameError> {
+        let bad = |reason: String| GameError::AgentSpec {
+            spec: text.to_string(),
+            reason,
+        };
+        let (kind, arg) = match text.split_once(':') {
+            Some((k, a)) => (k, Some(a)),
+            None => (text, None),
+        };
+        let number = |what: &str, max: u32, default: u32| -> Result<u32, GameError> {
+            match arg {
+                None => Ok(default),
+                Some(a) => match a.parse::<u32>() {
+                    Ok(v) if (1..=max).contains(&v) => Ok(v),
+                    _ => Err(bad(format!(
+                        "the {what} must be a whole number from 1 to {max}"
+                    ))),
+                },
+            }
+        };
+        let plain = |spec: AgentSpec| -> Result<AgentSpec, GameError> {
+            match arg {
+                None => Ok(spec),
+                Some(_) => Err(bad(format!("{kind} takes no ':' argument"))),
+            }
+        };
+        match kind {
+            "random" => plain(AgentSpec::Random),
+            "greedy" => plain(AgentSpec::Greedy),
+            "greedy-pick" => plain(AgentSpec::GreedyPick),
+            "perfect" => plain(AgentSpec::Perfect),
+            "easy" | "medium" | "hard" => plain(kind.parse::<Level>()?.agent()),
+            "minimax" => Ok(AgentSpec::Minimax(number("depth", MAX_DEPTH, 4)?)),
+            "alphabeta" => Ok(AgentSpec::AlphaBeta(number("depth", MAX_DEPTH, 6)?)),
+            "mtdf" => Ok(AgentSpec::Mtdf(number("depth", MAX_DEPTH, 12)?)),
+            "budget" => Ok(AgentSpec::Budget(number(
+                "thousands of picks",
+                MAX_BUDGET,
+                2000,
+            )?)),
+            "mcts" => Ok(AgentSpec::Mcts(number(
+                "playout count",
+                MAX_PLAYOUTS,
+                2000,
+            )?)),
+            "montecarlo" => Ok(AgentSpec::MonteCarlo(number(
+                "playout count",
+                MAX_PLAYOUTS,
+                1000,
+            )?)),
+            _ => Err(bad(
+                "not an agent: use random, greedy, greedy-pick, minimax:D, alphabeta:D, mtdf:D, \
+                 budget:K, perfect, mcts:N, montecarlo:N or a level (easy, medium, hard, perfect)"
+                    .into(),
+            )),
+        }
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentSpec::Random => write!(f, "random"),
+            AgentSpec::Greedy => write!(f, "greedy"),
+            AgentSpec::GreedyPick => write!(f, "greedy-pick"),
+            AgentSpec::Minimax(d) => write!(f, "minimax:{d}"),
+            AgentSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
+            AgentSpec::Mtdf(d) => write!(f, "mtdf:{d}"),
+            AgentSpec::Budget(k) => write!(f, "budget:{k}"),
+            AgentSpec::Perfect => write!(f, "perfect"),
+            AgentSpec::Mcts(n) => write!(f, "mcts:{n}"),
+            AgentSpec::MonteCarlo(n) => write!(f, "montecarlo:{n}"),
+        }
+    }
+}
+
+/// Table size of the `mtdf` agents (the `perfect` one uses the solver's
+/// default).
+const AGENT_TABLE_BYTES: u64 = 32 << 20;
+
+impl AgentSpec {
+    /// Build the agent for games under `state`'s rules and size, with its
+    /// own generator seeded by `seed`.
+    pub fn build(self, state: &GameState, seed: u64) -> Result<Box<dyn Agent>, GameError> {
+        self.build_with(state, seed, None)
+    }
+
+    /// [`AgentSpec::build`] with an endgame database filled whole (read
+    /// from a file, see [`EndgameDb`]) for the `perfect` agent, which then
+    /// plays big boards in seconds a move instead of minutes. The database
+    /// is shared, not copied; the other agents do not use it (their levels
+    /// stay what they are documented to be).
+    pub fn build_with(
+        self,
+        state: &GameState,
+        seed: u64,
+        endgame: Option<&EndgameDb>,
+    ) -> Result<Box<dyn Agent>, GameError> {
+        let rng = Rng64::seed_from_u64(seed);
+        Ok(match self {
+            AgentSpec::Random => Box::new(PickAgent {
+                rule: PickRule::Random,
+                rng,
+            }),
+            AgentSpec::Greedy => Box::new(Greedy { rng }),
+            AgentSpec::GreedyPick => Box::new(PickAgent {
+                rule: PickRule::Greedy,
+                rng,
+            }),
+            AgentSpec::Minimax(depth) => Box::new(Minimax { depth }),
+            AgentSpec::AlphaBeta(depth) => Box::new(AlphaBeta {
+                depth,
+                table: HashMap::new(),
+            }),
+            AgentSpec::Mtdf(_) | AgentSpec::Budget(_) | AgentSpec::Perfect => {
+                let (rules, n) = (state.rules(), state.pits_per_side());
+                let opts = self
+                    .solver_options(rules, n, state.stones_in_pits())
+                    .expect("a solver agent");
+                let solver = match (self, endgame) {
+                    (AgentSpec::Perfect, Some(db)) => {
+                        // The database is in memory already (its reader
+                        // checked it against the cap) and shared: only the
+                        // table is new.
+                        let opts = GameSolveOptions {
+                            memory_cap: opts.memory_cap.saturating_add(db.bytes()),
+                            ..opts
+                        };
+                        Solver::with_endgame(rules, n, opts, db, &AtomicBool::new(false))?
+                            .expect("a database read whole is not built, so not cancelled")
+                    }
+                    _ => Solver::new(rules, n, opts)?,
+                };
+                Box::new(SolverAgent {
+                    depth: match self {
+                        AgentSpec::Mtdf(depth) => Some(depth),
+                        AgentSpec::Budget(_) => Some(BUDGET_DEPTH),
+                        _ => None,
+                    },
+                    budget: match self {
+                        AgentSpec::Budget(k) => Some(k as u64 * 1000),
+                        _ => None,
+                    },
+                    solver,
+                })
+            }
+            AgentSpec::Mcts(playouts) => Box::new(Mcts { playouts, rng }),
+            AgentSpec::MonteCarlo(playouts) => Box::new(MonteCarlo { playouts, rng }),
+        })
+    }
+
+    /// The solver options of the agents built on the exact solver (`mtdf`
+    /// and `perfect`) for games of `stones` stones in the pits of `n` pits
+    /// a side; `None` for the others.
+    fn solver_options(
+        self,
+        rules: crate::rules::Rules,
+        n: usize,
+        stones: u32,
+    ) -> Option<GameSolveOptions> {
+        let opts = match self {
+            AgentSpec::Mtdf(_) | AgentSpec::Budget(_) => GameSolveOptions {
+                table_bytes: AGENT_TABLE_BYTES,
+                endgame_stones: 0,
+                ..GameSolveOptions::default()
+            },
+            AgentSpec::Perfect => GameSolveOptions::default(),
+            _ => return None,
+        };
+        Some(opts.fit_to(rules, n, stones))
+    }
+
+    /// Bytes the agent holds once built for games of `stones` stones in the
+    /// pits under `rules` on `n` pits a side: the solver's tables for
+    /// `mtdf` and `perfect` (up to hundreds of megabytes for `perfect`, less
+    /// on boards too small to fill them), nothing to speak of for the
+    /// others. A server that keeps many games alive adds these up against
+    /// its cap.
+    pub fn memory_bytes(self, rules: crate::rules::Rules, n: usize, stones: u32) -> u64 {
+        self.solver_options(rules, n, stones)
+            .map_or(0, |opts| Solver::bytes(rules, n, &opts))
+    }
+
+    /// True when the agent draws random numbers (its games depend on the seed).
+    pub fn is_random(self) -> bool {
+        matches!(
+            self,
+            AgentSpec::Random
+                | AgentSpec::Greedy
+                | AgentSpec::GreedyPick
+                | AgentSpec::Mcts(_)
+                | AgentSpec::MonteCarlo(_)
+        )
+    }
+
+    /// The rule of an agent that chooses one pick at a time (`random`,
+    /// `greedy-pick`), which can also play on a bare [`Turn`] with a
+    /// generator it is lent; `None` for the agents that choose whole turns.
+    pub fn pick_rule(self) -> Option<PickRule> {
+        match self {
+            AgentSpec::Random => Some(PickRule::Random),
+            AgentSpec::GreedyPick => Some(PickRule::Greedy),
+            _ => None,
+        }
+    }
+}

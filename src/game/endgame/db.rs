@@ -1,0 +1,340 @@
+//! The endgame database as a whole and as a file: [`EndgameDb`], filled
+//! bottom-up for every position up to a stone count, saved with a first
+//! line of JSON and read back checked (`game endgame`, `--endgame FILE`).
+
+use super::*;
+
+/// The format name of an endgame database file ([`EndgameDb::save`]): a
+/// first line of JSON ([`EndgameHeader`]), then one byte a position, the
+/// value as a signed byte, in the order of [`Ranks`].
+pub const ENDGAME_FORMAT: &str = "mancala-sweep-endgame/1";
+
+/// The first line of an endgame database file. Its unknown keys are
+/// refused, so that a first line of some other JSON document is not taken
+/// for a database's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EndgameHeader {
+    /// [`ENDGAME_FORMAT`] and the version of the tool that wrote it, the
+    /// header every document opens with (flattened: the line keeps
+    /// `format` and `version` first and at the top level).
+    #[serde(flatten)]
+    pub header: Header,
+    /// Pits a side.
+    pub pits_per_side: usize,
+    /// The rules it was built under (scope own).
+    pub rules: Rules,
+    /// Every position with at most this many stones in its pits is in it.
+    pub stones: u32,
+    /// Positions (bytes after the first line).
+    pub positions: u64,
+}
+
+/// An endgame database filled whole: every position with at most
+/// [`EndgameDb::stones`] stones in its pits, for one board size and rule
+/// set, built bottom-up ([`EndgameDb::build_file`]) or read from a file,
+/// and shared by the solvers given it ([`crate::game::Solver::with_endgame`]).
+///
+/// Why a file: the database does not depend on the stores or on the game
+/// it is met in, and its size is what decides a solve's time (each two
+/// stones more about halve the picks of Kalah(6,4); figures in
+/// docs/games.md), but building 24 stones takes minutes. Built once, it
+/// serves every later solve on that board and rule set.
+#[derive(Clone)]
+pub struct EndgameDb {
+    pub(in crate::game) db: Arc<Endgame>,
+    rules: Rules,
+    n: usize,
+    stones: u32,
+}
+
+impl std::fmt::Debug for EndgameDb {
+    /// What it holds, not its values (gigabytes of them).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EndgameDb")
+            .field("rules", &self.rules)
+            .field("pits_per_side", &self.n)
+            .field("stones", &self.stones)
+            .finish()
+    }
+}
+
+/// What [`EndgameDb::build_file`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EndgameBuild {
+    /// Stones the file held before (`None`: there was no file).
+    pub resumed_from: Option<u32>,
+    /// Stones the file holds now (`None`: the build was stopped before
+    /// its first layer and there was no file, so none was written).
+    pub stones: Option<u32>,
+    /// Positions in the file now (0 when there is none).
+    pub positions: u64,
+    /// False when the cancel flag stopped the build; the file then holds
+    /// the layers finished (the same command goes on from there).
+    pub complete: bool,
+}
+
+/// How often, at most, a build writes its file between layers.
+const CHECKPOINT_SECS: u64 = 60;
+
+impl EndgameDb {
+    /// Bytes a database of `stones` stones takes on `n` pits a side (and
+    /// on disk, after its first line).
+    pub fn bytes_for(n: usize, stones: u32) -> u64 {
+        Endgame::bytes(2 * n, stones)
+    }
+
+    /// Every position with at most this many stones in its pits is in it.
+    pub fn stones(&self) -> u32 {
+        self.stones
+    }
+
+    /// The rules it holds values for.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Pits a side.
+    pub fn pits_per_side(&self) -> usize {
+        self.n
+    }
+
+    /// Bytes in memory.
+    pub fn bytes(&self) -> u64 {
+        self.db.values.len() as u64
+    }
+
+    /// Checks what a database may be built for, before anything is
+    /// allocated: scope own (with scope any the game graph has cycles), 1
+    /// to 16 pits, 1 to 127 stones (the values are signed bytes), and the
+    /// memory cap.
+    pub fn check(rules: Rules, n: usize, stones: u32, memory_cap: u64) -> Result<(), GameError> {
+        if rules.scope != Scope::Own {
+            return Err(EndgameError::Scope(rules).into());
+        }
+        if n == 0 || n > MAX_PITS_PER_SIDE {
+            return Err(EndgameError::Pits(n).into());
+        }
+        if stones == 0 || stones > 127 {
+            return Err(EndgameError::Stones(stones).into());
+        }
+        let requested = Endgame::bytes(2 * n, stones);
+        if requested > memory_cap {
+            return Err(EndgameError::OverCap {
+                stones,
+                n,
+                requested,
+                cap: memory_cap,
+            }
+            .into());
+        }
+        Ok(())
+    }
+
+    /// The file's first line, checked against the rules and board asked
+    /// for; the reader is left at the first value.
+    fn header(
+        path: &Path,
+        r: &mut impl BufRead,
+        rules: Rules,
+        n: usize,
+    ) -> Result<(EndgameHeader, u64), GameError> {
+        let path = path.to_path_buf();
+        let mut line = Vec::new();
+        r.take(4096)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| io_error(&path, "read", e))?;
+        let h: EndgameHeader = std::str::from_utf8(&line)
+            .ok()
+            .and_then(|l| serde_json::from_str(l.trim_end()).ok())
+            .ok_or_else(|| EndgameError::NotADatabase { path: path.clone() })?;
+        if h.header.format != ENDGAME_FORMAT {
+            return Err(EndgameError::Format {
+                path,
+                format: h.header.format,
+            }
+            .into());
+        }
+        if h.rules != rules || h.pits_per_side != n {
+            return Err(EndgameError::ForeignFile {
+                path,
+                built_n: h.pits_per_side,
+                built: h.rules,
+                n,
+                rules,
+            }
+            .into());
+        }
+        if h.stones == 0 || h.stones > 127 || h.positions != Endgame::bytes(2 * n, h.stones) {
+            return Err(EndgameError::Damaged {
+                path,
+                positions: h.positions,
+                stones: h.stones,
+            }
+            .into());
+        }
+        Ok((h, line.len() as u64))
+    }
+
+    /// Reads the database in `path`, built for `rules` on `n` pits a side,
+    /// into memory room for `stones` stones (at least the file's; the rest
+    /// unknown). Refused when it would pass `memory_cap`.
+    fn read(
+        path: &Path,
+        rules: Rules,
+        n: usize,
+        stones: u32,
+        memory_cap: u64,
+    ) -> Result<(EndgameDb, EndgameHeader), GameError> {
+        let read_err = |e: std::io::Error| io_error(path, "read", e);
+        let file = std::fs::File::open(path).map_err(read_err)?;
+        let len = file.metadata().map_err(read_err)?.len();
+        let mut r = std::io::BufReader::with_capacity(1 << 20, file);
+        let (h, first_line) = EndgameDb::header(path, &mut r, rules, n)?;
+        let room = stones.max(h.stones);
+        EndgameDb::check(rules, n, room, memory_cap)?;
+        if len != first_line + h.positions {
+            return Err(EndgameError::Length {
+                path: path.to_path_buf(),
+                len,
+                positions: h.positions,
+            }
+            .into());
+        }
+        let mut db = Endgame::new(2 * n, room);
+        // SAFETY: `AtomicI8` has the same size, alignment and bit validity
+        // as `i8` (and so as `u8`), and this vector is not shared yet: the
+        // bytes are read straight into it, instead of a second copy of
+        // gigabytes.
+        let bytes = unsafe {
+            std::slice::from_raw_parts_mut(db.values.as_mut_ptr().cast::<u8>(), db.values.len())
+        };
+        r.read_exact(&mut bytes[..h.positions as usize])
+            .map_err(read_err)?;
+        let stones = h.stones;
+        Ok((
+            EndgameDb {
+                db: Arc::new(db),
+                rules,
+                n,
+                stones,
+            },
+            h,
+        ))
+    }
+
+    /// The database in `path`, built for `rules` on `n` pits a side;
+    /// refused when it would pass `memory_cap` bytes.
+    pub fn load(
+        path: &Path,
+        rules: Rules,
+        n: usize,
+        memory_cap: u64,
+    ) -> Result<EndgameDb, GameError> {
+        Ok(EndgameDb::read(path, rules, n, 0, memory_cap)?.0)
+    }
+
+    /// Writes the database's first `stones` stones to `path` whole: to a
+    /// temporary file beside it, synced and renamed, so that a reader (or
+    /// a build that is stopped) sees the old file whole or the new one. The
+    /// values go out a megabyte at a time, as the database is too large to
+    /// copy whole.
+    pub fn save(&self, path: &Path, stones: u32) -> Result<(), GameError> {
+        let stones = stones.min(self.db.ranks.max_stones);
+        let positions = Endgame::bytes(2 * self.n, stones);
+        let header = EndgameHeader {
+            header: Header::new(ENDGAME_FORMAT),
+            pits_per_side: self.n,
+            rules: self.rules,
+            stones,
+            positions,
+        };
+        crate::atomic_file::write_with(path, |w| {
+            w.write_all(serde_json::to_string(&header).expect("json").as_bytes())?;
+            w.write_all(b"\n")?;
+            let mut buf = vec![0u8; 1 << 20];
+            for chunk in self.db.values[..positions as usize].chunks(buf.len()) {
+                for (b, v) in buf.iter_mut().zip(chunk) {
+                    *b = v.load(Ordering::Relaxed) as u8;
+                }
+                w.write_all(&buf[..chunk.len()])?;
+            }
+            Ok(())
+        })
+        .map_err(|e| io_error(path, "write", e).into())
+    }
+
+    /// Builds the database of every position with at most `stones` stones
+    /// in its pits for `rules` on `n` pits a side into `path`, on
+    /// `threads` threads, layer by layer from the fewest stones up. A file
+    /// already there for the same rules and board is taken as the layers
+    /// it holds, and the build goes on from them: the file is written
+    /// (whole, see [`EndgameDb::save`]) after a layer at most once a
+    /// minute, at the end, and when `cancel` stops the build, so that the
+    /// same call resumes. `layer` hears of each layer finished (its stones
+    /// and how many positions it held).
+    #[allow(clippy::too_many_arguments)]
+    pub fn build_file(
+        path: &Path,
+        rules: Rules,
+        n: usize,
+        stones: u32,
+        threads: usize,
+        memory_cap: u64,
+        cancel: &AtomicBool,
+        mut layer: impl FnMut(u32, u64),
+    ) -> Result<EndgameBuild, GameError> {
+        EndgameDb::check(rules, n, stones, memory_cap)?;
+        let (db, resumed_from) = if path.exists() {
+            let (db, h) = EndgameDb::read(path, rules, n, stones, memory_cap)?;
+            (db, Some(h.stones))
+        } else {
+            let Some(fresh) = Endgame::new_until(2 * n, stones, cancel) else {
+                // Stopped while its values were set to unknown.
+                return Ok(EndgameBuild {
+                    resumed_from: None,
+                    stones: None,
+                    positions: 0,
+                    complete: false,
+                });
+            };
+            let db = EndgameDb {
+                db: Arc::new(fresh),
+                rules,
+                n,
+                stones: 0,
+            };
+            (db, None)
+        };
+        // The highest layer finished (in the file or in this run), and the
+        // highest in the file.
+        let mut finished = resumed_from;
+        let mut saved = resumed_from;
+        let mut last_save = Instant::now();
+        let first = resumed_from.map_or(0, |s| s + 1);
+        let mut complete = true;
+        for t in first..=stones {
+            if !db.db.build_layer(t, n, rules, threads.max(1), cancel) {
+                complete = false;
+                break;
+            }
+            finished = Some(t);
+            layer(t, db.db.ranks.layer_len(t));
+            if t == stones || last_save.elapsed().as_secs() >= CHECKPOINT_SECS {
+                db.save(path, t)?;
+                saved = Some(t);
+                last_save = Instant::now();
+            }
+        }
+        if let Some(t) = finished.filter(|&t| Some(t) != saved) {
+            // Stopped: keep what was finished since the last write.
+            db.save(path, t)?;
+        }
+        Ok(EndgameBuild {
+            resumed_from,
+            stones: finished,
+            positions: finished.map_or(0, |t| Endgame::bytes(2 * n, t)),
+            complete,
+        })
+    }
+}
