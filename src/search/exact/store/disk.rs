@@ -140,6 +140,12 @@ struct RunRecord {
 }
 
 /// The state of a spilled search after a whole bucket: `checkpoint.json`.
+///
+/// Unlike the documents the tool prints or publishes, it carries its
+/// format and no tool version (not the shared `Header`): it is one run's
+/// own file, matched to its search by `search`, and a newer build of the
+/// tool must resume a run that an older one began (a count of days may
+/// outlive a release) as long as the format is the same.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Checkpoint {
     /// `CHECKPOINT_FORMAT` (`mancala-sweep-spill/1`).
