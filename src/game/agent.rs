@@ -85,13 +85,16 @@ fn play_random_pick(s: &mut GameState, rng: &mut Rng64) {
 
 /// `random` and `greedy-pick`: a [`PickRule`] with a generator of its own.
 struct PickAgent {
+    /// The agent, for its name.
+    spec: AgentSpec,
+    /// Its rule ([`AgentSpec::pick_rule`]).
     rule: PickRule,
     rng: Rng64,
 }
 
 impl Agent for PickAgent {
     fn name(&self) -> String {
-        self.rule.agent().to_string()
+        self.spec.to_string()
     }
     fn choose(&mut self, state: &GameState) -> Vec<Pit> {
         let mut s = *state;

@@ -79,14 +79,6 @@ pub enum PickRule {
 }
 
 impl PickRule {
-    /// The agent that plays by this rule.
-    pub fn agent(self) -> AgentSpec {
-        match self {
-            PickRule::Random => AgentSpec::Random,
-            PickRule::Greedy => AgentSpec::GreedyPick,
-        }
-    }
-
     /// The next pick at `at`, drawn from `rng`; `None` when there is no
     /// legal pick.
     pub fn choose<P: PickPlace>(self, at: &P, rng: &mut Rng64) -> Option<Pit> {

@@ -194,15 +194,12 @@ impl AgentSpec {
     ) -> Result<Box<dyn Agent>, GameError> {
         let rng = Rng64::seed_from_u64(seed);
         Ok(match self {
-            AgentSpec::Random => Box::new(PickAgent {
-                rule: PickRule::Random,
+            AgentSpec::Random | AgentSpec::GreedyPick => Box::new(PickAgent {
+                spec: self,
+                rule: self.pick_rule().expect("an agent that picks one at a time"),
                 rng,
             }),
             AgentSpec::Greedy => Box::new(Greedy { rng }),
-            AgentSpec::GreedyPick => Box::new(PickAgent {
-                rule: PickRule::Greedy,
-                rng,
-            }),
             AgentSpec::Minimax(depth) => Box::new(Minimax { depth }),
             AgentSpec::AlphaBeta(depth) => Box::new(AlphaBeta {
                 depth,
