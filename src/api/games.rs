@@ -296,6 +296,10 @@ pub struct NewGameSpec {
     pub seed: u64,
     /// Bytes of the agent's tables.
     pub bytes: u64,
+    /// The bytes the agent was fitted to: build the game's session with
+    /// it ([`GameSession::within`](crate::game::GameSession::within)) so
+    /// that its tables are the ones counted here.
+    pub memory_cap: u64,
 }
 
 impl NewGame {
@@ -317,7 +321,12 @@ impl NewGame {
         };
         let start = GameState::new(board, Side::First, rules)
             .map_err(|e| Error::bad(e.to_string()).field("stones"))?;
-        let bytes = spec.memory_bytes(rules, start.pits_per_side(), start.stones_in_pits());
+        let bytes = spec.memory_bytes_within(
+            rules,
+            start.pits_per_side(),
+            start.stones_in_pits(),
+            max_memory,
+        );
         if bytes > max_memory {
             return Err(Error::status(
                 503,
@@ -334,6 +343,7 @@ impl NewGame {
             level,
             seed: self.seed.unwrap_or(0),
             bytes,
+            memory_cap: max_memory,
         })
     }
 }

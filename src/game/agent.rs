@@ -643,4 +643,39 @@ mod tests {
             assert_eq!(v, negamax(&s, depth), "depth {depth}");
         }
     }
+
+    /// A `perfect` agent fitted to a memory cap holds no more than the cap
+    /// and plays the turn of the agent with the default table (the exact
+    /// value, with ties broken the same way); a cap below its smallest
+    /// table is reported as passed, for the caller to refuse; the other
+    /// agents are not changed by a cap.
+    #[test]
+    fn a_perfect_agent_fitted_to_a_cap_holds_less_and_plays_the_same_turns() {
+        let cap = 40 << 20;
+        for (n, stones) in [(6, 2), (5, 3)] {
+            let s = GameState::start(n, stones, Rules::KALAH).unwrap();
+            let (rules, total) = (s.rules(), s.stones_in_pits());
+            let full = AgentSpec::Perfect.memory_bytes(rules, n, total);
+            let fitted = AgentSpec::Perfect.memory_bytes_within(rules, n, total, cap);
+            assert!(full > cap && fitted <= cap, "{n}x{stones}: {full} {fitted}");
+            let tiny = 1 << 20;
+            assert!(AgentSpec::Perfect.memory_bytes_within(rules, n, total, tiny) > tiny);
+            let mtdf = AgentSpec::Mtdf(4);
+            assert_eq!(
+                mtdf.memory_bytes_within(rules, n, total, tiny),
+                mtdf.memory_bytes(rules, n, total)
+            );
+            let mut whole = AgentSpec::Perfect.build(&s, 1).unwrap();
+            let mut small = AgentSpec::Perfect.build_within(&s, 1, None, cap).unwrap();
+            let mut game = s;
+            for _ in 0..3 {
+                if game.is_over() {
+                    break;
+                }
+                let turn = whole.choose(&game);
+                assert_eq!(small.choose(&game), turn, "{n}x{stones} at {game:?}");
+                game.play_turn(&turn).unwrap();
+            }
+        }
+    }
 }

@@ -174,6 +174,10 @@ impl fmt::Display for AgentSpec {
 /// default).
 const AGENT_TABLE_BYTES: u64 = 32 << 20;
 
+/// The smallest table a `perfect` agent is fitted down to for a memory
+/// cap ([`AgentSpec::build_within`]).
+const PERFECT_MIN_TABLE: u64 = 16 << 20;
+
 impl AgentSpec {
     /// Build the agent for games under `state`'s rules and size, with its
     /// own generator seeded by `seed`.
@@ -191,6 +195,21 @@ impl AgentSpec {
         state: &GameState,
         seed: u64,
         endgame: Option<&EndgameDb>,
+    ) -> Result<Box<dyn Agent>, GameError> {
+        self.build_within(state, seed, endgame, u64::MAX)
+    }
+
+    /// [`AgentSpec::build_with`] holding the agent's tables to `cap` bytes
+    /// where it can: a `perfect` agent whose tables would pass it gets a
+    /// smaller table (see [`AgentSpec::memory_bytes_within`]), for a page
+    /// whose engine holds at most 256 MiB. The value it plays for is the
+    /// same; only its speed changes.
+    pub fn build_within(
+        self,
+        state: &GameState,
+        seed: u64,
+        endgame: Option<&EndgameDb>,
+        cap: u64,
     ) -> Result<Box<dyn Agent>, GameError> {
         let rng = Rng64::seed_from_u64(seed);
         Ok(match self {
@@ -211,7 +230,7 @@ impl AgentSpec {
             AgentSpec::Mtdf(_) | AgentSpec::Budget(_) | AgentSpec::Perfect => {
                 let (rules, n) = (state.rules(), state.pits_per_side());
                 let opts = self
-                    .solver_options(rules, n, state.stones_in_pits())
+                    .solver_options(rules, n, state.stones_in_pits(), cap)
                     .expect("a solver agent");
                 let solver = match (self, endgame) {
                     (AgentSpec::Perfect, Some(db)) => {
@@ -253,6 +272,7 @@ impl AgentSpec {
         rules: crate::rules::Rules,
         n: usize,
         stones: u32,
+        cap: u64,
     ) -> Option<GameSolveOptions> {
         let opts = match self {
             AgentSpec::Mtdf(_) | AgentSpec::Budget(_) => GameSolveOptions {
@@ -263,7 +283,22 @@ impl AgentSpec {
             AgentSpec::Perfect => GameSolveOptions::default(),
             _ => return None,
         };
-        Some(opts.fit_to(rules, n, stones))
+        let mut opts = opts.fit_to(rules, n, stones);
+        // Halve the table (and let the endgame database follow it down)
+        // until both fit `cap`, but not below a table that still plays in
+        // reasonable time: past that the agent is refused for the cap.
+        while self == AgentSpec::Perfect
+            && Solver::bytes(rules, n, &opts) > cap
+            && opts.table_bytes / 2 >= PERFECT_MIN_TABLE
+        {
+            opts = GameSolveOptions {
+                table_bytes: opts.table_bytes / 2,
+                memory_cap: opts.memory_cap.min(cap),
+                ..opts
+            }
+            .fit_to(rules, n, stones);
+        }
+        Some(opts)
     }
 
     /// Bytes the agent holds once built for games of `stones` stones in the
@@ -273,7 +308,20 @@ impl AgentSpec {
     /// others. A server that keeps many games alive adds these up against
     /// its cap.
     pub fn memory_bytes(self, rules: crate::rules::Rules, n: usize, stones: u32) -> u64 {
-        self.solver_options(rules, n, stones)
+        self.memory_bytes_within(rules, n, stones, u64::MAX)
+    }
+
+    /// [`AgentSpec::memory_bytes`] of the agent [`AgentSpec::build_within`]
+    /// builds for `cap`: no more than `cap` when it could be fitted, more
+    /// (and so refused by its caller) when even its smallest table passes it.
+    pub fn memory_bytes_within(
+        self,
+        rules: crate::rules::Rules,
+        n: usize,
+        stones: u32,
+        cap: u64,
+    ) -> u64 {
+        self.solver_options(rules, n, stones, cap)
             .map_or(0, |opts| Solver::bytes(rules, n, &opts))
     }
 
