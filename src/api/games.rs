@@ -61,6 +61,26 @@ fn yes() -> bool {
 
 /// The computer's agent for a request: a level or an agent description
 /// whose cost the server can bound.
+/// Seconds a turn of the pages' `perfect` computer: the exact solver's
+/// first turn on Kalah 6x4 takes 85 s on one core (2026-11-26, AMD EPYC),
+/// more than a player waits and more than `serve`'s 30 s deadline.
+pub const PAGE_PERFECT_SECONDS: u32 = 15;
+
+/// The agent behind a level on the pages (`serve` and the static site):
+/// the level's own ([`Level::agent`]), but `perfect` is the analysis for at
+/// most [`PAGE_PERFECT_SECONDS`] a turn (`analyze:15`), which plays the
+/// exact solver's turn whenever it proves the position in that time (small
+/// boards, and every board once enough stones are stored) and its best
+/// estimate otherwise; the level's label on the page says so. The command
+/// line's `game play --level perfect` keeps the exact solver, with its
+/// progress line and Ctrl-C.
+pub fn page_agent(level: Level) -> AgentSpec {
+    match level {
+        Level::Perfect => AgentSpec::Analyze(PAGE_PERFECT_SECONDS),
+        other => other.agent(),
+    }
+}
+
 fn agent_of(req: &NewGame) -> Result<(AgentSpec, Option<Level>), Error> {
     match (&req.level, &req.agent) {
         (Some(_), Some(_)) => Err(Error::bad(
@@ -71,7 +91,7 @@ fn agent_of(req: &NewGame) -> Result<(AgentSpec, Option<Level>), Error> {
             let level = l
                 .parse::<Level>()
                 .map_err(|e| Error::bad(e.to_string()).field("level"))?;
-            Ok((level.agent(), Some(level)))
+            Ok((page_agent(level), Some(level)))
         }
         (None, Some(a)) => {
             let spec = a

@@ -24,6 +24,13 @@ pub enum AgentSpec {
     Budget(u32),
     /// The exact solver.
     Perfect,
+    /// The analysis of `game analyze` for at most this many seconds a
+    /// turn, playing its best turn: the exact solver's turn when it proves
+    /// the position in time (small boards, endgames), otherwise its best
+    /// estimate. `perfect` on the web pages, where a turn must come in a
+    /// time the page can state; it depends on the machine's speed, so its
+    /// games are not reproducible.
+    Analyze(u32),
     /// UCT with this many playouts a move.
     Mcts(u32),
     /// Flat Monte Carlo with this many playouts a turn.
@@ -86,13 +93,15 @@ pub const MAX_DEPTH: u32 = 40;
 pub const BUDGET_DEPTH: u32 = 12;
 /// Most thousands of picks a turn a `budget:K` agent accepts.
 pub const MAX_BUDGET: u32 = 1_000_000;
+/// Most seconds a turn an `analyze:S` agent accepts (an hour).
+pub const MAX_ANALYZE_SECONDS: u32 = 3600;
 /// Most playouts a move an agent accepts.
 pub const MAX_PLAYOUTS: u32 = 10_000_000;
 
 impl FromStr for AgentSpec {
     type Err = GameError;
-    /// `random`, `greedy`, `greedy-pick`, `perfect`, `minimax:D`,
-    /// `alphabeta:D`, `mtdf:D`, `budget:K`, `mcts:N`, `montecarlo:N`, or a
+    /// `random`, `greedy`, `greedy-pick`, `perfect`, `analyze:S`,
+    /// `minimax:D`, `alphabeta:D`, `mtdf:D`, `budget:K`, `mcts:N`, `montecarlo:N`, or a
     /// level name (`easy`, `medium`, `hard`).
     fn from_str(text: &str) -> Result<AgentSpec, GameError> {
         let bad = |reason: String| GameError::AgentSpec {
@@ -125,6 +134,11 @@ impl FromStr for AgentSpec {
             "greedy" => plain(AgentSpec::Greedy),
             "greedy-pick" => plain(AgentSpec::GreedyPick),
             "perfect" => plain(AgentSpec::Perfect),
+            "analyze" => Ok(AgentSpec::Analyze(number(
+                "seconds a turn",
+                MAX_ANALYZE_SECONDS,
+                15,
+            )?)),
             "easy" | "medium" | "hard" => plain(kind.parse::<Level>()?.agent()),
             "minimax" => Ok(AgentSpec::Minimax(number("depth", MAX_DEPTH, 4)?)),
             "alphabeta" => Ok(AgentSpec::AlphaBeta(number("depth", MAX_DEPTH, 6)?)),
@@ -146,7 +160,7 @@ impl FromStr for AgentSpec {
             )?)),
             _ => Err(bad(
                 "not an agent: use random, greedy, greedy-pick, minimax:D, alphabeta:D, mtdf:D, \
-                 budget:K, perfect, mcts:N, montecarlo:N or a level (easy, medium, hard, perfect)"
+                 budget:K, perfect, analyze:S, mcts:N, montecarlo:N or a level (easy, medium, hard, perfect)"
                     .into(),
             )),
         }
@@ -164,6 +178,7 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Mtdf(d) => write!(f, "mtdf:{d}"),
             AgentSpec::Budget(k) => write!(f, "budget:{k}"),
             AgentSpec::Perfect => write!(f, "perfect"),
+            AgentSpec::Analyze(s) => write!(f, "analyze:{s}"),
             AgentSpec::Mcts(n) => write!(f, "mcts:{n}"),
             AgentSpec::MonteCarlo(n) => write!(f, "montecarlo:{n}"),
         }
@@ -227,13 +242,16 @@ impl AgentSpec {
                 depth,
                 table: HashMap::new(),
             }),
-            AgentSpec::Mtdf(_) | AgentSpec::Budget(_) | AgentSpec::Perfect => {
+            AgentSpec::Mtdf(_)
+            | AgentSpec::Budget(_)
+            | AgentSpec::Perfect
+            | AgentSpec::Analyze(_) => {
                 let (rules, n) = (state.rules(), state.pits_per_side());
                 let opts = self
                     .solver_options(rules, n, state.stones_in_pits(), cap)
                     .expect("a solver agent");
                 let solver = match (self, endgame) {
-                    (AgentSpec::Perfect, Some(db)) => {
+                    (AgentSpec::Perfect | AgentSpec::Analyze(_), Some(db)) => {
                         // The database is in memory already (its reader
                         // checked it against the cap) and shared: only the
                         // table is new.
@@ -254,6 +272,10 @@ impl AgentSpec {
                     },
                     budget: match self {
                         AgentSpec::Budget(k) => Some(k as u64 * 1000),
+                        _ => None,
+                    },
+                    seconds: match self {
+                        AgentSpec::Analyze(s) => Some(s),
                         _ => None,
                     },
                     solver,
@@ -280,14 +302,14 @@ impl AgentSpec {
                 endgame_stones: 0,
                 ..GameSolveOptions::default()
             },
-            AgentSpec::Perfect => GameSolveOptions::default(),
+            AgentSpec::Perfect | AgentSpec::Analyze(_) => GameSolveOptions::default(),
             _ => return None,
         };
         let mut opts = opts.fit_to(rules, n, stones);
         // Halve the table (and let the endgame database follow it down)
         // until both fit `cap`, but not below a table that still plays in
         // reasonable time: past that the agent is refused for the cap.
-        while self == AgentSpec::Perfect
+        while matches!(self, AgentSpec::Perfect | AgentSpec::Analyze(_))
             && Solver::bytes(rules, n, &opts) > cap
             && opts.table_bytes / 2 >= PERFECT_MIN_TABLE
         {
