@@ -767,20 +767,10 @@ async fn rough_edges(c: &Client, url: &str, addr: SocketAddr) {
     // within the time its label states (the exact solver took 85 s for this
     // turn on one core, past `serve`'s 30 s), counting its seconds against
     // it meanwhile; the engine's agent is the analysis for those seconds.
-    c.find(Locator::Css("#g-level option[value=perfect]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    choose(c, "#g-level", "perfect").await;
     let label = text(c, "#g-level").await;
     check!(label.contains("perfect (15 s a turn"), "{label}");
-    c.find(Locator::Css("#g-person option[value=second]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    choose(c, "#g-person", "second").await;
     click(c, "#g-new").await;
     wait_for_text(c, "#g-status", "s of at most 15 s").await;
     let started = std::time::Instant::now();
@@ -811,18 +801,8 @@ async fn rough_edges(c: &Client, url: &str, addr: SocketAddr) {
     wait_for_text(c, "#g-status", "Your turn").await;
     shot(c, "play-perfect-390.png").await;
     // Back to the default level, the person first, for the walk on.
-    c.find(Locator::Css("#g-level option[value=medium]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    c.find(Locator::Css("#g-person option[value=first]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    choose(c, "#g-level", "medium").await;
+    choose(c, "#g-person", "first").await;
     click(c, "#g-new").await;
     wait_for_text(c, "#g-status", "Your turn (turn 1)").await;
 
@@ -1437,6 +1417,16 @@ async fn wait_js_for(c: &Client, js: &str, seconds: u64) {
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// Choose the option `value` of the select `css`, as a person does.
+async fn choose(c: &Client, css: &str, value: &str) {
+    c.find(Locator::Css(&format!("{css} option[value={value}]")))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
 }
 
 /// Let a click's request and redraw finish.
