@@ -511,12 +511,17 @@ function drawGame(pos, legal) {
   }, "computer");
 }
 
-// "The computer is thinking… 3 s", the seconds counted while it thinks;
-// thinking(false) stops the count (its turn is shown, or an error).
+// "The computer is thinking… 3 s", the seconds counted while it thinks,
+// against the most its level takes a turn when the level states one
+// ("… 3 s of at most 15 s": `data-seconds` of the level's option, which
+// the engine's agent for it, `analyze:15`, keeps); thinking(false) stops
+// the count (its turn is shown, or an error).
 let gThink = null;
-function thinking(on) {
+function thinking(on, level) {
   if (!on) { if (gThink) { clearInterval(gThink.timer); gThink = null; } return; }
-  const say = () => { $("g-status").textContent = `The computer is thinking… ${Math.floor((Date.now() - gThink.start) / 1000)} s`; };
+  const option = document.querySelector(`#g-level option[value="${level || (game && game.level) || ""}"]`);
+  const most = option && option.dataset.seconds ? ` of at most ${option.dataset.seconds} s` : "";
+  const say = () => { $("g-status").textContent = `The computer is thinking… ${Math.floor((Date.now() - gThink.start) / 1000)} s${most}`; };
   if (!gThink) gThink = { start: Date.now(), timer: setInterval(say, 250) };
   say();
 }
@@ -584,7 +589,7 @@ async function newGame() {
     pits: pitsN, stones: stonesN, seed: Math.floor(Math.random() * 1e9) };
   if (window.MANCALA_SEED != null) body.seed = window.MANCALA_SEED;
   thinking(false);
-  if (body.person === "second") thinking(true); else $("g-status").textContent = "";
+  if (body.person === "second") thinking(true, body.level); else $("g-status").textContent = "";
   const doc = await gameCall("/api/game/new", body);
   thinking(false);
   if (!doc) { if (game) { drawGame(game.position, game.legal); gameStatus(); } return; }

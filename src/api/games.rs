@@ -61,6 +61,26 @@ fn yes() -> bool {
 
 /// The computer's agent for a request: a level or an agent description
 /// whose cost the server can bound.
+/// Seconds a turn of the pages' `perfect` computer: the exact solver's
+/// first turn on Kalah 6x4 takes 85 s on one core (2026-11-26, AMD EPYC),
+/// more than a player waits and more than `serve`'s 30 s deadline.
+pub const PAGE_PERFECT_SECONDS: u32 = 15;
+
+/// The agent behind a level on the pages (`serve` and the static site):
+/// the level's own ([`Level::agent`]), but `perfect` is the analysis for at
+/// most [`PAGE_PERFECT_SECONDS`] a turn (`analyze:15`), which plays the
+/// exact solver's turn whenever it proves the position in that time (small
+/// boards, and every board once enough stones are stored) and its best
+/// estimate otherwise; the level's label on the page says so. The command
+/// line's `game play --level perfect` keeps the exact solver, with its
+/// progress line and Ctrl-C.
+pub fn page_agent(level: Level) -> AgentSpec {
+    match level {
+        Level::Perfect => AgentSpec::Analyze(PAGE_PERFECT_SECONDS),
+        other => other.agent(),
+    }
+}
+
 fn agent_of(req: &NewGame) -> Result<(AgentSpec, Option<Level>), Error> {
     match (&req.level, &req.agent) {
         (Some(_), Some(_)) => Err(Error::bad(
@@ -71,7 +91,7 @@ fn agent_of(req: &NewGame) -> Result<(AgentSpec, Option<Level>), Error> {
             let level = l
                 .parse::<Level>()
                 .map_err(|e| Error::bad(e.to_string()).field("level"))?;
-            Ok((level.agent(), Some(level)))
+            Ok((page_agent(level), Some(level)))
         }
         (None, Some(a)) => {
             let spec = a
@@ -296,6 +316,10 @@ pub struct NewGameSpec {
     pub seed: u64,
     /// Bytes of the agent's tables.
     pub bytes: u64,
+    /// The bytes the agent was fitted to: build the game's session with
+    /// it ([`GameSession::within`](crate::game::GameSession::within)) so
+    /// that its tables are the ones counted here.
+    pub memory_cap: u64,
 }
 
 impl NewGame {
@@ -317,7 +341,12 @@ impl NewGame {
         };
         let start = GameState::new(board, Side::First, rules)
             .map_err(|e| Error::bad(e.to_string()).field("stones"))?;
-        let bytes = spec.memory_bytes(rules, start.pits_per_side(), start.stones_in_pits());
+        let bytes = spec.memory_bytes_within(
+            rules,
+            start.pits_per_side(),
+            start.stones_in_pits(),
+            max_memory,
+        );
         if bytes > max_memory {
             return Err(Error::status(
                 503,
@@ -334,6 +363,7 @@ impl NewGame {
             level,
             seed: self.seed.unwrap_or(0),
             bytes,
+            memory_cap: max_memory,
         })
     }
 }

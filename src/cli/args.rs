@@ -752,7 +752,7 @@ pub struct GamePlayArgs {
         conflicts_with = "agent"
     )]
     pub level: String,
-    /// The computer's agent instead of a level: random, greedy, greedy-pick, minimax:D, alphabeta:D, mtdf:D, budget:K, perfect, mcts:N, montecarlo:N.
+    /// The computer's agent instead of a level: random, greedy, greedy-pick, minimax:D, alphabeta:D, mtdf:D, budget:K, perfect, analyze:S, mcts:N, montecarlo:N.
     #[arg(long, value_name = "A")]
     pub agent: Option<String>,
     /// Who moves first.
@@ -773,7 +773,7 @@ pub struct GamePlayArgs {
 #[derive(Args, Debug)]
 #[command(mut_arg("rules", game_rules_help))]
 pub struct GameMatchArgs {
-    /// Agent A: random, greedy, greedy-pick, minimax:D, alphabeta:D, mtdf:D, budget:K, perfect, mcts:N, montecarlo:N, or a level (easy, medium, hard).
+    /// Agent A: random, greedy, greedy-pick, minimax:D, alphabeta:D, mtdf:D, budget:K, perfect, analyze:S, mcts:N, montecarlo:N, or a level (easy, medium, hard).
     #[arg(value_name = "A")]
     pub a: String,
     /// Agent B, as A.

@@ -284,11 +284,16 @@ struct SolverAgent {
     depth: Option<u32>,
     /// Picks a turn, for `budget:K`.
     budget: Option<u64>,
+    /// Seconds a turn, for `analyze:S`.
+    seconds: Option<u32>,
     solver: Solver,
 }
 
 impl Agent for SolverAgent {
     fn name(&self) -> String {
+        if let Some(s) = self.seconds {
+            return format!("analyze:{s}");
+        }
         match (self.depth, self.budget) {
             (_, Some(picks)) => format!("budget:{}", picks / 1000),
             (Some(d), None) => format!("mtdf:{d}"),
@@ -299,6 +304,23 @@ impl Agent for SolverAgent {
         self.choose_until(state, &AtomicBool::new(false))
     }
     fn choose_until(&mut self, state: &GameState, cancel: &AtomicBool) -> Vec<Pit> {
+        if let Some(s) = self.seconds {
+            let budget = super::analyze::Budget::Seconds(s as f64);
+            // The solver was built for this game and the game is not over
+            // (an agent is asked only for a turn to play), so the analysis
+            // does not refuse; the exact solver's turn is the fallback all
+            // the same.
+            // Stopped, it plays nothing, as the other agents (the game
+            // stays as it was).
+            if let Ok(a) = super::analyze::best_turn_on(&mut self.solver, state, budget, cancel) {
+                return if a.cancelled {
+                    Vec::new()
+                } else {
+                    a.turns[0].picks.clone()
+                };
+            }
+            return self.solver.best_turn(state, None, cancel).1;
+        }
         match (self.depth, self.budget) {
             (Some(depth), Some(picks)) => {
                 self.solver.best_turn_within(state, depth, picks, cancel).1
@@ -644,6 +666,86 @@ mod tests {
             };
             let v = ab.search(&s, depth, i32::MIN + 1, i32::MAX);
             assert_eq!(v, negamax(&s, depth), "depth {depth}");
+        }
+    }
+
+    /// A `perfect` agent fitted to a memory cap holds no more than the cap
+    /// and plays the turn of the agent with the default table (the exact
+    /// value, with ties broken the same way); a cap below its smallest
+    /// table is reported as passed, for the caller to refuse; the other
+    /// agents are not changed by a cap.
+    #[test]
+    fn a_perfect_agent_fitted_to_a_cap_holds_less_and_plays_the_same_turns() {
+        let cap = 40 << 20;
+        for (n, stones) in [(6, 2), (5, 3)] {
+            let s = GameState::start(n, stones, Rules::KALAH).unwrap();
+            let (rules, total) = (s.rules(), s.stones_in_pits());
+            let full = AgentSpec::Perfect.memory_bytes(rules, n, total);
+            let fitted = AgentSpec::Perfect.memory_bytes_within(rules, n, total, cap);
+            assert!(full > cap && fitted <= cap, "{n}x{stones}: {full} {fitted}");
+            let tiny = 1 << 20;
+            assert!(AgentSpec::Perfect.memory_bytes_within(rules, n, total, tiny) > tiny);
+            let mtdf = AgentSpec::Mtdf(4);
+            assert_eq!(
+                mtdf.memory_bytes_within(rules, n, total, tiny),
+                mtdf.memory_bytes(rules, n, total)
+            );
+            let mut whole = AgentSpec::Perfect.build(&s, 1).unwrap();
+            let mut small = AgentSpec::Perfect.build_within(&s, 1, None, cap).unwrap();
+            let mut game = s;
+            for _ in 0..3 {
+                if game.is_over() {
+                    break;
+                }
+                let turn = whole.choose(&game);
+                assert_eq!(small.choose(&game), turn, "{n}x{stones} at {game:?}");
+                game.play_turn(&turn).unwrap();
+            }
+        }
+    }
+
+    /// The `analyze:S` agent (the pages' `perfect`) proves small boards
+    /// within its seconds, so every turn it plays keeps the position's
+    /// exact value: the value after its turn (by a second solver, from the
+    /// mover's view) is the value before it, on Kalah 5x3 and avalanche
+    /// 4x3, a whole game against itself. Its name reads back.
+    #[test]
+    fn the_analyze_agent_plays_exact_turns_on_small_boards() {
+        let never = AtomicBool::new(false);
+        for (n, stones, rules) in [(5, 3, Rules::KALAH), (4, 3, Rules::AVALANCHE)] {
+            let spec: AgentSpec = "analyze:30".parse().unwrap();
+            assert_eq!(spec, AgentSpec::Analyze(30));
+            let mut game = GameState::start(n, stones, rules).unwrap();
+            let mut agent = spec.build(&game, 1).unwrap();
+            assert_eq!(agent.name(), "analyze:30");
+            let mut judge = Solver::new(rules, n, GameSolveOptions::default()).unwrap();
+            let mut value_of = |s: &GameState, me: Side| {
+                let v = if s.is_over() {
+                    s.mover_minus_opponent()
+                } else {
+                    let r = judge.solve(s, &never);
+                    assert!(r.exact);
+                    r.value
+                };
+                if s.mover() == me {
+                    v
+                } else {
+                    -v
+                }
+            };
+            let mut turns = 0;
+            while !game.is_over() {
+                let me = game.mover();
+                let before = value_of(&game, me);
+                let turn = agent.choose(&game);
+                game.play_turn(&turn).unwrap();
+                assert_eq!(value_of(&game, me), before, "{n}x{stones} turn {turns}");
+                turns += 1;
+            }
+            assert!(turns >= 4, "{turns}");
+        }
+        for bad in ["analyze:0", "analyze:3601", "analyze:x"] {
+            assert!(bad.parse::<AgentSpec>().is_err(), "{bad}");
         }
     }
 }

@@ -171,11 +171,36 @@ pub fn analyze_on(
     cancel: &AtomicBool,
     report: Option<Report<'_>>,
 ) -> Result<Analysis, GameError> {
+    refuse_taken(solver, state)?;
+    Ok(Run::new(state, budget, Instant::now(), cancel, report).on(solver))
+}
+
+/// The best turn of `state` within `budget`, for a player that needs that
+/// turn only (the `analyze:S` agent, the pages' `perfect`): the first two
+/// phases of [`analyze_on`], without proving the other turns' values,
+/// which would spend the rest of the budget on turns it will not play.
+/// The best turn is proved when [`Analysis::exact`]; otherwise it is the
+/// best estimate, within proven bounds.
+pub fn best_turn_on(
+    solver: &mut Solver,
+    state: &GameState,
+    budget: Budget,
+    cancel: &AtomicBool,
+) -> Result<Analysis, GameError> {
+    refuse_taken(solver, state)?;
+    let mut run = Run::new(state, budget, Instant::now(), cancel, None);
+    run.estimates(solver);
+    run.root(solver);
+    Ok(run.finish())
+}
+
+/// Refuse a finished game, and a position `solver` was not built for.
+fn refuse_taken(solver: &Solver, state: &GameState) -> Result<(), GameError> {
     refuse_over(state)?;
     if !solver.takes(state) {
         return Err(GameError::SolverMismatch(state.board().one_line()));
     }
-    Ok(Run::new(state, budget, Instant::now(), cancel, report).on(solver))
+    Ok(())
 }
 
 /// A finished game has no turn to analyse.

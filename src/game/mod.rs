@@ -16,7 +16,7 @@ pub mod solve;
 pub mod state;
 
 pub use agent::{Agent, AgentSpec, Level, PickPlace, PickRule, Picked};
-pub use analyze::{analyze, analyze_on, Analysis, Budget, TurnValue};
+pub use analyze::{analyze, analyze_on, best_turn_on, Analysis, Budget, TurnValue};
 pub use endgame::{EndgameBuild, EndgameDb, ENDGAME_FORMAT};
 pub use error::{EndgameError, GameError, MatchError, PickRefusal};
 pub use session::{GameSession, Played};

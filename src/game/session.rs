@@ -44,6 +44,9 @@ pub struct GameSession {
     helped: bool,
     /// The database the `perfect` computer and its hints read.
     endgame: Option<EndgameDb>,
+    /// The bytes each of its agents (the computer's, a hint's) may hold
+    /// (see [`AgentSpec::build_within`]).
+    memory_cap: u64,
 }
 
 impl GameSession {
@@ -67,8 +70,22 @@ impl GameSession {
         seed: u64,
         endgame: Option<EndgameDb>,
     ) -> Result<GameSession, GameError> {
+        GameSession::within(start, person, spec, seed, endgame, u64::MAX)
+    }
+
+    /// [`GameSession::with_endgame`] whose computer, and every agent a hint
+    /// builds, holds its tables to `memory_cap` bytes where it can (a
+    /// `perfect` computer on a page whose engine has little memory).
+    pub fn within(
+        start: GameState,
+        person: Side,
+        spec: AgentSpec,
+        seed: u64,
+        endgame: Option<EndgameDb>,
+        memory_cap: u64,
+    ) -> Result<GameSession, GameError> {
         Ok(GameSession {
-            computer: spec.build_with(&start, seed, endgame.as_ref())?,
+            computer: spec.build_within(&start, seed, endgame.as_ref(), memory_cap)?,
             state: start,
             person,
             spec,
@@ -76,6 +93,7 @@ impl GameSession {
             starts: Vec::new(),
             helped: false,
             endgame,
+            memory_cap,
         })
     }
 
@@ -194,9 +212,12 @@ impl GameSession {
         self.helped = true;
         // An agent of its own, so that hints do not change the computer's
         // random choices.
-        let mut adviser =
-            self.spec
-                .build_with(&self.state, self.seed ^ 0x5eed, self.endgame.as_ref())?;
+        let mut adviser = self.spec.build_within(
+            &self.state,
+            self.seed ^ 0x5eed,
+            self.endgame.as_ref(),
+            self.memory_cap,
+        )?;
         let picks = adviser.choose_until(&self.state, cancel);
         if picks.is_empty() && cancel.load(Ordering::Relaxed) {
             return Err(GameError::Stopped);

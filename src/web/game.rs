@@ -217,6 +217,7 @@ pub(crate) async fn new_game(state: Shared_, body: Body) -> ApiResult {
         level,
         seed,
         bytes,
+        memory_cap,
     } = req.check(cap, &format!("the server's --max-memory of {cap}"))?;
     let seconds = state.config.seconds;
     // Build the agent (its tables) and play the computer's first turn off
@@ -228,8 +229,8 @@ pub(crate) async fn new_game(state: Shared_, body: Body) -> ApiResult {
     building.set(bytes);
     let entry = blocking(move |cancel| {
         let _slot = slot;
-        let session =
-            GameSession::new(start, person, spec, seed).map_err(|e| game_error(e, seconds))?;
+        let session = GameSession::within(start, person, spec, seed, None, memory_cap)
+            .map_err(|e| game_error(e, seconds))?;
         Ok::<_, ApiError>(Entry {
             id: new_id(),
             session: Mutex::new(session),

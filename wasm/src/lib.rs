@@ -52,10 +52,16 @@ fn collections() -> Result<&'static [Collection], api::Error> {
         .map_err(|e| api::Error::status(500, e.clone()))
 }
 
-/// The memory limit in the words of a search that passed it.
-fn memory_words() -> String {
+/// The memory a game's computer may hold, in the words of one that passed
+/// it: half the engine's, because a hint builds an agent of the same size
+/// beside the computer's.
+const GAME_MEMORY: u64 = MAX_MEMORY / 2;
+
+/// [`GAME_MEMORY`] in the words of a game refused for it.
+fn game_memory_words() -> String {
     format!(
-        "this page's engine holds at most {} MiB; the command line or `serve` can go further",
+        "the {} MiB a game may hold on this page (half its engine's {} MiB, leaving room for a hint); the command line or `serve` can go further",
+        GAME_MEMORY >> 20,
         MAX_MEMORY >> 20
     )
 }
@@ -153,9 +159,10 @@ fn route(
         }
         ("POST", ["api", "game", "new"]) => {
             let req: NewGame = api::parse(body, BODY_LIMIT)?;
-            let g = req.check(MAX_MEMORY, &memory_words())?;
-            let mut session = GameSession::new(g.start, g.person, g.spec, g.seed)
-                .map_err(|e| game_error(e, BUDGET_SECONDS))?;
+            let g = req.check(GAME_MEMORY, &game_memory_words())?;
+            let mut session =
+                GameSession::within(g.start, g.person, g.spec, g.seed, None, g.memory_cap)
+                    .map_err(|e| game_error(e, BUDGET_SECONDS))?;
             let mut played = Vec::new();
             computer_moves(&mut session, &never, BUDGET_SECONDS, &mut played)?;
             GAMES.with(|games| {

@@ -24,6 +24,13 @@ pub enum AgentSpec {
     Budget(u32),
     /// The exact solver.
     Perfect,
+    /// The analysis of `game analyze` for at most this many seconds a
+    /// turn, playing its best turn: the exact solver's turn when it proves
+    /// the position in time (small boards, endgames), otherwise its best
+    /// estimate. `perfect` on the web pages, where a turn must come in a
+    /// time the page can state; it depends on the machine's speed, so its
+    /// games are not reproducible.
+    Analyze(u32),
     /// UCT with this many playouts a move.
     Mcts(u32),
     /// Flat Monte Carlo with this many playouts a turn.
@@ -86,13 +93,15 @@ pub const MAX_DEPTH: u32 = 40;
 pub const BUDGET_DEPTH: u32 = 12;
 /// Most thousands of picks a turn a `budget:K` agent accepts.
 pub const MAX_BUDGET: u32 = 1_000_000;
+/// Most seconds a turn an `analyze:S` agent accepts (an hour).
+pub const MAX_ANALYZE_SECONDS: u32 = 3600;
 /// Most playouts a move an agent accepts.
 pub const MAX_PLAYOUTS: u32 = 10_000_000;
 
 impl FromStr for AgentSpec {
     type Err = GameError;
-    /// `random`, `greedy`, `greedy-pick`, `perfect`, `minimax:D`,
-    /// `alphabeta:D`, `mtdf:D`, `budget:K`, `mcts:N`, `montecarlo:N`, or a
+    /// `random`, `greedy`, `greedy-pick`, `perfect`, `analyze:S`,
+    /// `minimax:D`, `alphabeta:D`, `mtdf:D`, `budget:K`, `mcts:N`, `montecarlo:N`, or a
     /// level name (`easy`, `medium`, `hard`).
     fn from_str(text: &str) -> Result<AgentSpec, GameError> {
         let bad = |reason: String| GameError::AgentSpec {
@@ -125,6 +134,11 @@ impl FromStr for AgentSpec {
             "greedy" => plain(AgentSpec::Greedy),
             "greedy-pick" => plain(AgentSpec::GreedyPick),
             "perfect" => plain(AgentSpec::Perfect),
+            "analyze" => Ok(AgentSpec::Analyze(number(
+                "seconds a turn",
+                MAX_ANALYZE_SECONDS,
+                15,
+            )?)),
             "easy" | "medium" | "hard" => plain(kind.parse::<Level>()?.agent()),
             "minimax" => Ok(AgentSpec::Minimax(number("depth", MAX_DEPTH, 4)?)),
             "alphabeta" => Ok(AgentSpec::AlphaBeta(number("depth", MAX_DEPTH, 6)?)),
@@ -146,7 +160,7 @@ impl FromStr for AgentSpec {
             )?)),
             _ => Err(bad(
                 "not an agent: use random, greedy, greedy-pick, minimax:D, alphabeta:D, mtdf:D, \
-                 budget:K, perfect, mcts:N, montecarlo:N or a level (easy, medium, hard, perfect)"
+                 budget:K, perfect, analyze:S, mcts:N, montecarlo:N or a level (easy, medium, hard, perfect)"
                     .into(),
             )),
         }
@@ -164,6 +178,7 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Mtdf(d) => write!(f, "mtdf:{d}"),
             AgentSpec::Budget(k) => write!(f, "budget:{k}"),
             AgentSpec::Perfect => write!(f, "perfect"),
+            AgentSpec::Analyze(s) => write!(f, "analyze:{s}"),
             AgentSpec::Mcts(n) => write!(f, "mcts:{n}"),
             AgentSpec::MonteCarlo(n) => write!(f, "montecarlo:{n}"),
         }
@@ -173,6 +188,10 @@ impl fmt::Display for AgentSpec {
 /// Table size of the `mtdf` agents (the `perfect` one uses the solver's
 /// default).
 const AGENT_TABLE_BYTES: u64 = 32 << 20;
+
+/// The smallest table a `perfect` agent is fitted down to for a memory
+/// cap ([`AgentSpec::build_within`]).
+const PERFECT_MIN_TABLE: u64 = 16 << 20;
 
 impl AgentSpec {
     /// Build the agent for games under `state`'s rules and size, with its
@@ -192,6 +211,21 @@ impl AgentSpec {
         seed: u64,
         endgame: Option<&EndgameDb>,
     ) -> Result<Box<dyn Agent>, GameError> {
+        self.build_within(state, seed, endgame, u64::MAX)
+    }
+
+    /// [`AgentSpec::build_with`] holding the agent's tables to `cap` bytes
+    /// where it can: a `perfect` agent whose tables would pass it gets a
+    /// smaller table (see [`AgentSpec::memory_bytes_within`]), for a page
+    /// whose engine holds at most 256 MiB. The value it plays for is the
+    /// same; only its speed changes.
+    pub fn build_within(
+        self,
+        state: &GameState,
+        seed: u64,
+        endgame: Option<&EndgameDb>,
+        cap: u64,
+    ) -> Result<Box<dyn Agent>, GameError> {
         let rng = Rng64::seed_from_u64(seed);
         Ok(match self {
             AgentSpec::Random | AgentSpec::GreedyPick => Box::new(PickAgent {
@@ -205,13 +239,16 @@ impl AgentSpec {
                 depth,
                 table: HashMap::new(),
             }),
-            AgentSpec::Mtdf(_) | AgentSpec::Budget(_) | AgentSpec::Perfect => {
+            AgentSpec::Mtdf(_)
+            | AgentSpec::Budget(_)
+            | AgentSpec::Perfect
+            | AgentSpec::Analyze(_) => {
                 let (rules, n) = (state.rules(), state.pits_per_side());
                 let opts = self
-                    .solver_options(rules, n, state.stones_in_pits())
+                    .solver_options(rules, n, state.stones_in_pits(), cap)
                     .expect("a solver agent");
                 let solver = match (self, endgame) {
-                    (AgentSpec::Perfect, Some(db)) => {
+                    (AgentSpec::Perfect | AgentSpec::Analyze(_), Some(db)) => {
                         // The database is in memory already (its reader
                         // checked it against the cap) and shared: only the
                         // table is new.
@@ -234,6 +271,10 @@ impl AgentSpec {
                         AgentSpec::Budget(k) => Some(k as u64 * 1000),
                         _ => None,
                     },
+                    seconds: match self {
+                        AgentSpec::Analyze(s) => Some(s),
+                        _ => None,
+                    },
                     solver,
                 })
             }
@@ -250,6 +291,7 @@ impl AgentSpec {
         rules: crate::rules::Rules,
         n: usize,
         stones: u32,
+        cap: u64,
     ) -> Option<GameSolveOptions> {
         let opts = match self {
             AgentSpec::Mtdf(_) | AgentSpec::Budget(_) => GameSolveOptions {
@@ -257,10 +299,25 @@ impl AgentSpec {
                 endgame_stones: 0,
                 ..GameSolveOptions::default()
             },
-            AgentSpec::Perfect => GameSolveOptions::default(),
+            AgentSpec::Perfect | AgentSpec::Analyze(_) => GameSolveOptions::default(),
             _ => return None,
         };
-        Some(opts.fit_to(rules, n, stones))
+        let mut opts = opts.fit_to(rules, n, stones);
+        // Halve the table (and let the endgame database follow it down)
+        // until both fit `cap`, but not below a table that still plays in
+        // reasonable time: past that the agent is refused for the cap.
+        while matches!(self, AgentSpec::Perfect | AgentSpec::Analyze(_))
+            && Solver::bytes(rules, n, &opts) > cap
+            && opts.table_bytes / 2 >= PERFECT_MIN_TABLE
+        {
+            opts = GameSolveOptions {
+                table_bytes: opts.table_bytes / 2,
+                memory_cap: opts.memory_cap.min(cap),
+                ..opts
+            }
+            .fit_to(rules, n, stones);
+        }
+        Some(opts)
     }
 
     /// Bytes the agent holds once built for games of `stones` stones in the
@@ -270,7 +327,20 @@ impl AgentSpec {
     /// others. A server that keeps many games alive adds these up against
     /// its cap.
     pub fn memory_bytes(self, rules: crate::rules::Rules, n: usize, stones: u32) -> u64 {
-        self.solver_options(rules, n, stones)
+        self.memory_bytes_within(rules, n, stones, u64::MAX)
+    }
+
+    /// [`AgentSpec::memory_bytes`] of the agent [`AgentSpec::build_within`]
+    /// builds for `cap`: no more than `cap` when it could be fitted, more
+    /// (and so refused by its caller) when even its smallest table passes it.
+    pub fn memory_bytes_within(
+        self,
+        rules: crate::rules::Rules,
+        n: usize,
+        stones: u32,
+        cap: u64,
+    ) -> u64 {
+        self.solver_options(rules, n, stones, cap)
             .map_or(0, |opts| Solver::bytes(rules, n, &opts))
     }
 
