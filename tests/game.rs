@@ -5,7 +5,7 @@
 use mancala_sweep::game::agent::{alphabeta_value, minimax_value};
 use mancala_sweep::game::matches::{self, GameRecord, MatchOptions};
 use mancala_sweep::game::solve::{self, GameSolveOptions, Solver};
-use mancala_sweep::game::{AgentSpec, EndgameDb, GameState, Side};
+use mancala_sweep::game::{AgentSpec, EndgameDb, GameState, Horizon, Side};
 use mancala_sweep::rules::{Board, Capture, Rules, Scope};
 use proptest::prelude::*;
 use std::collections::HashMap;
@@ -225,6 +225,38 @@ fn every_position_of_tiny_boards_agrees_with_the_exhaustive_analysis() {
     assert!(checked > 10_000, "{checked} positions");
 }
 
+/// Negamax over whole turns to `depth`, the horizon scored as `horizon`
+/// says, from `s`'s mover's view: the reference for `Solver::estimate`.
+fn negamax_at(s: &GameState, depth: u32, horizon: Horizon) -> i32 {
+    let me = s.mover();
+    if s.is_over() {
+        return s.mover_minus_opponent();
+    }
+    if depth == 0 {
+        // The board is from the mover's view: their pits first.
+        let n = s.pits_per_side();
+        let pits: Vec<i32> = s.board().pits().into_iter().map(i32::from).collect();
+        let mine = pits[..n].iter().sum::<i32>() - pits[n..].iter().sum::<i32>();
+        return s.mover_minus_opponent()
+            + match horizon {
+                Horizon::Stores => 0,
+                Horizon::Material => mine / 2,
+            };
+    }
+    s.turns()
+        .iter()
+        .map(|t| {
+            let v = negamax_at(&t.after, depth - 1, horizon);
+            if t.after.mover() == me {
+                v
+            } else {
+                -v
+            }
+        })
+        .max()
+        .expect("a game that is not over has a turn")
+}
+
 fn small_position() -> impl Strategy<Value = (Rules, Board)> {
     (1usize..=3, 0usize..6)
         .prop_flat_map(|(n, r)| {
@@ -265,6 +297,33 @@ proptest! {
             let r = solve::solve(&s, &opts, &never).unwrap();
             prop_assert!(r.exact);
             prop_assert_eq!(r.value, m);
+        }
+    }
+
+    /// The solver's depth-limited estimate (MTD(f) over picks, in its
+    /// table) is plain negamax over whole turns to the same depth with the
+    /// same score at the horizon, for both horizons: the stores, and the
+    /// stores plus half the stones' difference between the sides (as the
+    /// analysis estimates capture games). Depths 1 to 3 on one table, so
+    /// that entries of one depth must not answer for another.
+    #[test]
+    fn estimates_are_negamax_at_the_horizon((rules, board) in small_position()) {
+        let never = AtomicBool::new(false);
+        let s = GameState::new(board, Side::First, rules).unwrap();
+        prop_assume!(!s.is_over());
+        for horizon in [Horizon::Stores, Horizon::Material] {
+            // No endgame database: its exact values would stand in for the
+            // horizon's.
+            let opts = GameSolveOptions { table_bytes: 1 << 16, endgame_stones: 0, ..GameSolveOptions::default() };
+            let mut solver = Solver::new(rules, s.pits_per_side(), opts).unwrap();
+            solver.set_horizon(horizon);
+            for depth in 1..=3 {
+                let want = negamax_at(&s, depth, horizon);
+                if horizon == Horizon::Stores {
+                    prop_assert_eq!(want, minimax_value(&s, depth));
+                }
+                prop_assert_eq!(solver.estimate(&s, depth, 0, &never), Some(want), "{:?} depth {}", horizon, depth);
+            }
         }
     }
 

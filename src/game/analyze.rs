@@ -16,10 +16,13 @@
 //!    quarter of the budget lasts, and at most a second (or two million
 //!    nodes): past that the estimates rarely change the best turn and the
 //!    time is better spent proving (on avalanche's start, a 30 s quarter of
-//!    a 120 s budget delayed the proof by as much). The evaluation at the horizon is the
-//!    stores: mover's store minus the opponent's after that many turns (the
-//!    material, as Irving's and most Kalah programs score it). Depth 0 is
-//!    the stores right after the turn.
+//!    a 120 s budget delayed the proof by as much). The evaluation at the
+//!    horizon ([`Horizon::for_analysis`]) is the stores (mover's store minus
+//!    the opponent's after that many turns) where nothing is captured, and
+//!    the stores plus half the difference of the stones on each side under
+//!    capture rules, where a side keeps the stones left on it: measured on
+//!    the same positions, each is the better one under its rules. Depth 0
+//!    is the stores right after the turn.
 //! 2. **The position's value.** MTD(f) to the end of the game on the
 //!    position itself, as `game solve` does. Finished, it proves the value
 //!    and the best turn (and its principal variation), and bounds every
@@ -37,7 +40,7 @@
 use crate::clock::Instant;
 use crate::game::endgame::EndgameDb;
 use crate::game::error::GameError;
-use crate::game::solve::{GameSolveOptions, Solver};
+use crate::game::solve::{GameSolveOptions, Horizon, Solver};
 use crate::game::state::{GameState, Side};
 use crate::rules::Pit;
 use std::sync::atomic::AtomicBool;
@@ -329,6 +332,13 @@ impl Run<'_> {
     /// pass, while [`Run::estimate_share`] of the budget lasts. A pass that
     /// is stopped keeps the estimates it finished (each turn says its own depth).
     fn estimates(&mut self, solver: &mut Solver) {
+        let was = solver.set_horizon(Horizon::for_analysis(self.state.rules()));
+        self.deepen(solver);
+        solver.set_horizon(was);
+    }
+
+    /// The passes of [`Run::estimates`], one turn deeper each.
+    fn deepen(&mut self, solver: &mut Solver) {
         let mut depth = 1;
         let share = self.estimate_share();
         while !self.spent(share) && self.analysis.turns.iter().any(|t| !t.exact) {

@@ -20,5 +20,5 @@ pub use analyze::{analyze, analyze_on, best_turn_on, Analysis, Budget, TurnValue
 pub use endgame::{EndgameBuild, EndgameDb, ENDGAME_FORMAT};
 pub use error::{EndgameError, GameError, MatchError, PickRefusal};
 pub use session::{GameSession, Played};
-pub use solve::{GameSolveOptions, GameSolveResult, SolveWatch, Solver, WatchReading};
+pub use solve::{GameSolveOptions, GameSolveResult, Horizon, SolveWatch, Solver, WatchReading};
 pub use state::{GameState, PickOutcome, Side, TurnMove};

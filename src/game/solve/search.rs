@@ -78,7 +78,10 @@ impl Solver {
             }
         }
         if depth == 0 {
-            return 0;
+            return match self.horizon {
+                Horizon::Stores => 0,
+                Horizon::Material => (sum(&pos[..n]) as i32 - sum(&pos[n + 1..=2 * n]) as i32) / 2,
+            };
         }
         let s = s as i32;
         let key = self.key(pos, turns_left);
