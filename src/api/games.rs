@@ -59,8 +59,6 @@ fn yes() -> bool {
     true
 }
 
-/// The computer's agent for a request: a level or an agent description
-/// whose cost the server can bound.
 /// Seconds a turn of the pages' `perfect` computer: the exact solver's
 /// first turn on Kalah 6x4 takes 85 s on one core (2026-11-26, AMD EPYC),
 /// more than a player waits and more than `serve`'s 30 s deadline.
@@ -81,6 +79,8 @@ pub fn page_agent(level: Level) -> AgentSpec {
     }
 }
 
+/// The computer's agent for a request: a level or an agent description
+/// whose cost the server can bound.
 fn agent_of(req: &NewGame) -> Result<(AgentSpec, Option<Level>), Error> {
     match (&req.level, &req.agent) {
         (Some(_), Some(_)) => Err(Error::bad(

@@ -309,9 +309,8 @@ impl Agent for SolverAgent {
             // The solver was built for this game and the game is not over
             // (an agent is asked only for a turn to play), so the analysis
             // does not refuse; the exact solver's turn is the fallback all
-            // the same.
-            // Stopped, it plays nothing, as the other agents (the game
-            // stays as it was).
+            // the same. Stopped, it plays nothing, as the other agents do
+            // (the game stays as it was).
             if let Ok(a) = super::analyze::best_turn_on(&mut self.solver, state, budget, cancel) {
                 return if a.cancelled {
                     Vec::new()
