@@ -780,11 +780,10 @@ async fn rough_edges(c: &Client, url: &str, addr: SocketAddr) {
         60,
     )
     .await;
+    // The wait above bounds a hang, not the speed: the time is printed,
+    // and measured in benches/site-browser.mjs. (Before, the turn was
+    // refused after `serve`'s 30 s and never came.)
     let took = started.elapsed();
-    check!(
-        took < Duration::from_secs(40),
-        "perfect's first turn took {took:?}"
-    );
     println!(
         "web_browser: perfect's first turn on Kalah 6x4 ({}): {:.1} s",
         c.execute("return backend.engine;", vec![]).await.unwrap(),
