@@ -10,7 +10,7 @@
 
 use crate::clock::Instant;
 use crate::game::error::{EndgameError, GameError};
-use crate::game::state::{sum, CYCLE_CAP};
+use crate::game::state::{a_side_is_empty, sum, CYCLE_CAP};
 use crate::header::Header;
 use crate::rules::pick::{self, PickEnd};
 use crate::rules::{Rules, Scope, MAX_PITS_PER_SIDE};
@@ -35,34 +35,48 @@ pub use db::{EndgameBuild, EndgameDb, EndgameHeader, ENDGAME_FORMAT};
 
 type Cells = [u8; CYCLE_CAP];
 
-/// [`table`] with each element made by `init`: the endgame database's
-/// random loads gain from huge pages as the table's probes do.
-pub(super) fn huge_vec<B>(
-    buckets: usize,
-    cancel: &AtomicBool,
-    mut init: impl FnMut() -> B,
-) -> Option<Vec<B>> {
-    let mut t: Vec<B> = Vec::with_capacity(buckets);
+/// Asks the system to back `bytes` bytes at `start` with huge pages where
+/// it gives them (rounded inward to whole 2 MiB pages): the endgame
+/// database's random loads and the table's probes land anywhere in
+/// hundreds of megabytes, and with 4 KiB pages most of them missed the TLB
+/// as well as the cache. Call before the memory is first touched.
+fn advise_huge(start: usize, bytes: usize) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
-        let start = t.as_mut_ptr() as usize;
-        let end = start + buckets * std::mem::size_of::<B>();
+        let end = start + bytes;
         let (from, to) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
         if to > from {
-            // SAFETY: madvise only advises: the range lies inside the
-            // vector's own allocation (rounded inward to whole huge pages),
-            // which nothing reads or writes yet, and no memory changes
-            // owner. A refusal (no transparent huge pages) changes nothing.
+            // SAFETY: madvise only advises: the range lies inside one
+            // allocation of the caller's (rounded inward to whole huge
+            // pages), and no memory changes owner. A refusal (no
+            // transparent huge pages) changes nothing.
             unsafe { libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE) };
         }
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (start, bytes);
+}
+
+/// A vector of `len` elements each made by `init`, on huge pages where the
+/// system gives them ([`advise_huge`]), written 64 MiB at a time with
+/// `cancel` checked between (a few gigabytes take seconds). `None` when
+/// cancelled. Written whole, not allocated zeroed: Rust's allocator zeroes
+/// memory aligned to 64 bytes by writing it, before the advice could be
+/// given (measured in docs/games.md: the table then fell on 4 KiB pages).
+pub(super) fn huge_vec<B>(
+    len: usize,
+    cancel: &AtomicBool,
+    mut init: impl FnMut() -> B,
+) -> Option<Vec<B>> {
+    let mut t: Vec<B> = Vec::with_capacity(len);
+    advise_huge(t.as_mut_ptr() as usize, len * std::mem::size_of::<B>());
     let step = ((64 << 20) / std::mem::size_of::<B>().max(1)).max(1);
-    while t.len() < buckets {
+    while t.len() < len {
         if cancel.load(Ordering::Relaxed) {
             return None;
         }
-        t.resize_with(buckets.min(t.len() + step), &mut init);
+        t.resize_with(len.min(t.len() + step), &mut init);
     }
     Some(t)
 }
@@ -90,6 +104,13 @@ pub(super) struct Ranks {
     /// of these a pit, where summing binomials stone by stone made the
     /// database's lookups a fifth of the solver's time.
     below: Vec<u64>,
+    /// `tail[p * (S + 1) + l]`: the compositions of exactly `l` stones
+    /// over `p + 1` pits, C(l + p, p). `below[p][l][c]` is
+    /// `tail[p][l] - tail[p][l - c]` (the hockey-stick identity), so the
+    /// rank is two loads a pit from this small table, each indexed by a
+    /// sum of the pits before it rather than by the last load: the hot
+    /// path's form ([`Ranks::rank_cells`]).
+    tail: Vec<u64>,
     /// First index of the positions with exactly `t` stones.
     offset: Vec<u64>,
 }
@@ -138,10 +159,17 @@ impl Ranks {
                 }
             }
         }
+        let mut tail = vec![0u64; pits.max(1) * side];
+        for p in 0..pits {
+            for l in 0..side {
+                tail[p * side + l] = binom[l + p][p];
+            }
+        }
         Ranks {
             pits,
             max_stones,
             below,
+            tail,
             offset,
         }
     }
@@ -149,6 +177,7 @@ impl Ranks {
     /// The rank of the counts `pits` (`pits` of them) holding `total`
     /// stones, at most `max_stones`.
     #[inline]
+    #[cfg(test)]
     pub(super) fn rank<'a>(&self, pits: impl Iterator<Item = &'a u8>, total: u32) -> u64 {
         let side = self.max_stones as usize + 1;
         let mut left = total as usize;
@@ -158,6 +187,38 @@ impl Ranks {
             let parts = m - j - 1;
             r += self.below[(parts * side + left) * side + c as usize];
             left -= c as usize;
+        }
+        r
+    }
+}
+
+impl Ranks {
+    /// [`Ranks::rank`] of a position as the search holds it (`cells`: the
+    /// mover's `n` pits, the store, the opponent's `n` pits; `2n` pits in
+    /// all), from the small `tail` table: the endgame database's fill and
+    /// the compact table's key rank every child, and `below`'s rows
+    /// (hundreds of kilobytes for 48 stones, each load waiting for the
+    /// last) were the largest single share of a small solve's instructions
+    /// (docs/games.md, sixth round).
+    #[inline]
+    pub(super) fn rank_cells(&self, cells: &Cells, n: usize, total: u32) -> u64 {
+        debug_assert_eq!(self.pits, 2 * n);
+        let side = self.max_stones as usize + 1;
+        let tail = &self.tail[..2 * n * side];
+        let mut left = total as usize;
+        let mut r = self.offset[left];
+        // Pit j of the 2n (the last adds nothing) has 2n - 1 - j after it.
+        let mut add = |j: usize, c: u8| {
+            let row = (2 * n - 1 - j) * side;
+            r += tail[row + left];
+            left -= c as usize;
+            r -= tail[row + left];
+        };
+        for j in 0..n {
+            add(j, cells[j]);
+        }
+        for j in n..2 * n - 1 {
+            add(j, cells[j + 1]);
         }
         r
     }
@@ -201,11 +262,11 @@ impl Endgame {
     /// see that it is in the database.
     #[inline]
     pub(super) fn rank_cells(&self, cells: &Cells, n: usize, total: u32) -> usize {
-        let pits = cells[..n].iter().chain(&cells[n + 1..=2 * n]);
-        self.ranks.rank(pits, total) as usize
+        self.ranks.rank_cells(cells, n, total) as usize
     }
 
-    /// [`Endgame::fill`] for a position as the search holds it.
+    /// [`Endgame::fill`] for a position as the search holds it (its
+    /// stores zero).
     pub(super) fn fill_cells(
         &self,
         cells: &Cells,
@@ -214,10 +275,7 @@ impl Endgame {
         rules: Rules,
         cancel: &AtomicBool,
     ) -> Option<i32> {
-        let mut pits = [0u8; CYCLE_CAP];
-        pits[..n].copy_from_slice(&cells[..n]);
-        pits[n..2 * n].copy_from_slice(&cells[n + 1..=2 * n]);
-        self.fill(&pits, r, n, rules, cancel)
+        self.fill(cells, r, n, rules, cancel)
     }
 
     /// Exact future value of the position whose pits (mover's n, then the
@@ -321,14 +379,37 @@ fn next_composition(c: &mut [u8]) -> bool {
 }
 
 /// A position of the endgame database with its children played and
-/// ranked ([`Endgame::plan`]): the ring it was played on, the children
-/// that are positions (rank, gain, free turn, pick), and the best value
-/// of the picks that end the game.
+/// ranked ([`Endgame::plan`]): the children that are positions (each
+/// played once and kept, for the fill that an unknown one needs), and the
+/// best value of the picks that end the game.
 struct Plan {
-    ring: Cells,
-    kids: [(usize, i32, bool, u8); crate::rules::MAX_PITS_PER_SIDE],
+    kids: [Kid; crate::rules::MAX_PITS_PER_SIDE],
     count: usize,
     best: i32,
+}
+
+/// A child of a database position: its rank, the stones the pick put in
+/// the mover's store, whether the mover picks again, and its cells from
+/// its own mover's view (stores zero).
+#[derive(Clone, Copy)]
+struct Kid {
+    rank: usize,
+    gain: i32,
+    free: bool,
+    cells: Cells,
+}
+
+/// The cells of the pit counts `pits` (the mover's `n`, then the
+/// opponent's `n`, as [`Ranks`] orders them): the mover's pits, an empty
+/// store, the opponent's pits, an empty store.
+#[inline]
+fn cells_of(pits: &[u8; CYCLE_CAP], n: usize) -> Cells {
+    let mut c = [0u8; CYCLE_CAP];
+    for i in 0..n {
+        c[i] = pits[i];
+        c[n + 1 + i] = pits[n + i];
+    }
+    c
 }
 
 /// Ask the CPU to bring the cache line of `p` in (a hint: no effect on
@@ -407,7 +488,7 @@ impl Endgame {
                     batch.clear();
                     while r < stop && batch.len() < BATCH {
                         if self.values[r as usize].load(Ordering::Relaxed) == UNKNOWN {
-                            batch.push((r as usize, self.plan(&c, n, rules, true)));
+                            batch.push((r as usize, self.plan(&cells_of(&c, n), n, rules, true)));
                         }
                         next_composition(&mut c[..m]);
                         r += 1;
@@ -432,15 +513,16 @@ impl Endgame {
         !cancel.load(Ordering::Relaxed)
     }
 
-    /// The value of the position `pits` of rank `r`, its children loaded
-    /// together (see [`Endgame::build`]); written to the database. `None`
-    /// when `cancel` was raised first: on a wide board one fill can visit
-    /// millions of positions (seconds), and a stop must be heard within
-    /// them. Only finished values are written, so a stopped fill leaves
-    /// the database right.
+    /// The value of the position `cells` (the search's form: the mover's
+    /// pits, an empty store, the opponent's pits) of rank `r`, its
+    /// children loaded together (see [`Endgame::build`]); written to the
+    /// database. `None` when `cancel` was raised first: on a wide board
+    /// one fill can visit millions of positions (seconds), and a stop must
+    /// be heard within them. Only finished values are written, so a
+    /// stopped fill leaves the database right.
     pub(super) fn fill(
         &self,
-        pits: &[u8; CYCLE_CAP],
+        cells: &Cells,
         r: usize,
         n: usize,
         rules: Rules,
@@ -449,32 +531,39 @@ impl Endgame {
         if cancel.load(Ordering::Relaxed) {
             return None;
         }
-        let plan = self.plan(pits, n, rules, false);
+        let plan = self.plan(cells, n, rules, false);
         self.finish(&plan, r, n, rules, cancel)
     }
 
-    /// The children of `pits` played and ranked, their values not yet
+    /// The children of `cells` played and ranked, their values not yet
     /// loaded; with `prefetch`, their cache lines asked for, so that a
     /// batch of positions waits for all its misses at once.
     #[inline]
-    fn plan(&self, pits: &[u8; CYCLE_CAP], n: usize, rules: Rules, prefetch: bool) -> Plan {
-        let len = 2 * n + 1;
+    fn plan(&self, cells: &Cells, n: usize, rules: Rules, prefetch: bool) -> Plan {
         let mut p = Plan {
-            ring: [0u8; CYCLE_CAP],
-            kids: [(0usize, 0i32, false, 0u8); crate::rules::MAX_PITS_PER_SIDE],
+            kids: [Kid {
+                rank: 0,
+                gain: 0,
+                free: false,
+                cells: [0; CYCLE_CAP],
+            }; crate::rules::MAX_PITS_PER_SIDE],
             count: 0,
             best: i32::MIN,
         };
-        p.ring[..n].copy_from_slice(&pits[..n]);
-        p.ring[n + 1..len].copy_from_slice(&pits[n..2 * n]);
-        for (from, _) in pits[..n].iter().enumerate().filter(|p| *p.1 > 0) {
-            match Endgame::child(&p.ring, from, n, rules) {
-                Ok((child, total, gain, free)) => {
-                    let cr = self.ranks.rank(child[..2 * n].iter(), total) as usize;
+        let total = sum(&cells[..n]) + sum(&cells[n + 1..=2 * n]);
+        for (from, _) in cells[..n].iter().enumerate().filter(|p| *p.1 > 0) {
+            match Endgame::child(cells, from, n, rules) {
+                Ok((child, gain, free)) => {
+                    let rank = self.ranks.rank_cells(&child, n, total - gain as u32) as usize;
                     if prefetch {
-                        prefetch_line(&self.values[cr]);
+                        prefetch_line(&self.values[rank]);
                     }
-                    p.kids[p.count] = (cr, gain, free, from as u8);
+                    p.kids[p.count] = Kid {
+                        rank,
+                        gain,
+                        free,
+                        cells: child,
+                    };
                     p.count += 1;
                 }
                 Err(v) => p.best = p.best.max(v),
@@ -497,54 +586,53 @@ impl Endgame {
         let kids = &plan.kids[..plan.count];
         let mut vals = [0i8; crate::rules::MAX_PITS_PER_SIDE];
         for (v, k) in vals.iter_mut().zip(kids) {
-            *v = self.values[k.0].load(Ordering::Relaxed);
+            *v = self.values[k.rank].load(Ordering::Relaxed);
         }
         let mut best = plan.best;
-        for (&v, &(cr, gain, free, from)) in vals.iter().zip(kids) {
+        for (&v, k) in vals.iter().zip(kids) {
             let v = if v == UNKNOWN {
-                match Endgame::child(&plan.ring, from as usize, n, rules) {
-                    Ok((child, ..)) => self.fill(&child, cr, n, rules, cancel)?,
-                    Err(_) => unreachable!("played the same pick before"),
-                }
+                self.fill(&k.cells, k.rank, n, rules, cancel)?
             } else {
                 v as i32
             };
-            best = best.max(if free { gain + v } else { gain - v });
+            best = best.max(if k.free { k.gain + v } else { k.gain - v });
         }
         self.values[r].store(best as i8, Ordering::Relaxed);
         Some(best)
     }
 
-    /// The pick from `from` on `ring` (the mover's pits, an empty store,
-    /// the opponent's pits): the child's pits from its mover's side, the
-    /// stones in them, the gain and whether the turn goes on; or the
-    /// value when the pick ends the game.
+    /// The pick from `from` on `cells` (the mover's pits, an empty store,
+    /// the opponent's pits): the child's cells from its mover's view
+    /// (stores zero), the gain and whether the turn goes on; or the value
+    /// when the pick ends the game. Fixed-size copies and short loops,
+    /// not slices of the board's length: those were calls to `memmove`
+    /// (docs/games.md, sixth round).
     #[inline]
     fn child(
-        ring: &Cells,
+        cells: &Cells,
         from: usize,
         n: usize,
         rules: Rules,
-    ) -> Result<(Cells, u32, i32, bool), i32> {
+    ) -> Result<(Cells, i32, bool), i32> {
         let len = 2 * n + 1;
-        let mut ring = *ring;
+        let mut ring = *cells;
         let end = pick::play(&mut ring[..len], from, rules);
         let gain = ring[n] as i32;
-        let own = sum(&ring[..n]);
-        let opp = sum(&ring[n + 1..len]);
-        if own == 0 || opp == 0 {
+        ring[n] = 0;
+        if a_side_is_empty(&ring, n) {
+            let own = sum(&ring[..n]);
+            let opp = sum(&ring[n + 1..len]);
             return Err(gain + own as i32 - opp as i32);
         }
-        let mut child = [0u8; CYCLE_CAP];
-        let free = end == PickEnd::FreeTurn;
-        if free {
-            child[..n].copy_from_slice(&ring[..n]);
-            child[n..2 * n].copy_from_slice(&ring[n + 1..len]);
-        } else {
-            child[..n].copy_from_slice(&ring[n + 1..len]);
-            child[n..2 * n].copy_from_slice(&ring[..n]);
+        if end == PickEnd::FreeTurn {
+            return Ok((ring, gain, true));
         }
-        Ok((child, own + opp, gain, free))
+        let mut child = [0u8; CYCLE_CAP];
+        for i in 0..n {
+            child[i] = ring[n + 1 + i];
+            child[n + 1 + i] = ring[i];
+        }
+        Ok((child, gain, false))
     }
 }
 
@@ -610,6 +698,29 @@ mod tests {
             assert_eq!(ranks.rank(u[..6].iter(), t), r);
             if !next_composition(&mut c[..6]) {
                 c = ranks.unrank(r + 1);
+            }
+        }
+    }
+
+    /// The search's rank of a position's cells (two loads a pit from the
+    /// small `tail` table) is [`Ranks::rank`] of its pits, for every
+    /// position of at most 9 stones on 2, 3 and 6 pits a side.
+    #[test]
+    fn rank_of_cells_is_the_rank_of_the_pits() {
+        for (n, most) in [(2usize, 9u32), (3, 9), (6, 7)] {
+            let ranks = Ranks::new(2 * n, most);
+            for r in 0..ranks.offset[most as usize + 1] {
+                let pits = ranks.unrank(r);
+                let total: u32 = pits[..2 * n].iter().map(|&c| c as u32).sum();
+                let cells = cells_of(&pits, n);
+                assert_eq!(cells[n], 0);
+                assert_eq!(
+                    ranks.rank_cells(&cells, n, total),
+                    r,
+                    "{:?}",
+                    &pits[..2 * n]
+                );
+                assert_eq!(ranks.rank(pits[..2 * n].iter(), total), r);
             }
         }
     }

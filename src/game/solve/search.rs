@@ -402,7 +402,11 @@ pub(super) fn stones(pos: &Cells, n: usize) -> u32 {
 pub(super) fn order_score(pos: &Cells, from: usize, n: usize, rules: Rules) -> i32 {
     let len = 2 * n + 1;
     let k = pos[from] as usize;
-    let last = (from + k) % len;
+    let last = if from + k < len {
+        from + k
+    } else {
+        (from + k) % len
+    };
     if last == n {
         return (1 << 16) + from as i32;
     }
@@ -413,15 +417,19 @@ pub(super) fn order_score(pos: &Cells, from: usize, n: usize, rules: Rules) -> i
     } else {
         // Stones sown into ring cell `p`: one at distance d, d + len, ...
         // (the picked pit itself is at distance len).
+        // (No divisions: `p + len - from` is below 2 len, and a pit
+        // rarely holds a lap of stones.)
         let into = |p: usize| {
-            let d = match (p + len - from) % len {
-                0 => len,
+            let d = match p + len - from {
+                d if d > len => d - len,
                 d => d,
             };
-            if k >= d {
-                1 + (k - d) / len
-            } else {
+            if k < d {
                 0
+            } else if k - d < len {
+                1
+            } else {
+                1 + (k - d) / len
             }
         };
         let mut gain = into(n);

@@ -183,9 +183,7 @@ impl Solver {
                 if total > t.ranks.max_stones {
                     return UNKEPT;
                 }
-                let r = t
-                    .ranks
-                    .rank(pos[..n].iter().chain(&pos[n + 1..=2 * n]), total);
+                let r = t.ranks.rank_cells(pos, n, total);
                 (mix_bits(r, t.key_bits), 0)
             }
             Table::Wide { exact: true, .. } => {
