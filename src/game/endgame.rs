@@ -207,19 +207,17 @@ impl Ranks {
         let tail = &self.tail[..2 * n * side];
         let mut left = total as usize;
         let mut r = self.offset[left];
-        // Pit j of the 2n (the last adds nothing) has 2n - 1 - j after it.
-        let mut add = |j: usize, c: u8| {
-            let row = (2 * n - 1 - j) * side;
+        // The row of the pits after this one: 2n - 1 after the first, one
+        // after the last but one (the last pit adds nothing).
+        let mut row = (2 * n - 1) * side;
+        let mut add = |c: u8| {
             r += tail[row + left];
             left -= c as usize;
             r -= tail[row + left];
+            row -= side;
         };
-        for j in 0..n {
-            add(j, cells[j]);
-        }
-        for j in n..2 * n - 1 {
-            add(j, cells[j + 1]);
-        }
+        cells[..n].iter().for_each(|&c| add(c));
+        cells[n + 1..2 * n].iter().for_each(|&c| add(c));
         r
     }
 }
