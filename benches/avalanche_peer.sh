@@ -53,7 +53,7 @@ public class WarmBench {
 }
 EOF
 javac -d "$tmp" "$tmp"/*.java
-flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|avx512f|avx512bw|avx512vbmi|avx512vbmi2|bmi2)$' | tr '\n' ' ')
+flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|avx512f|avx512bw|avx512vbmi|avx512_vbmi2|bmi2)$' | tr '\n' ' ')
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), flags: ${flags}load average at the start: $(cut -d' ' -f1-3 /proc/loadavg); $(java -version 2>&1 | head -1)"
 echo
 

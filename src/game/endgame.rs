@@ -10,7 +10,7 @@
 
 use crate::clock::Instant;
 use crate::game::error::{EndgameError, GameError};
-use crate::game::state::{a_side_is_empty, sum, CYCLE_CAP};
+use crate::game::state::{a_side_is_empty, flip_cells, sum, CYCLE_CAP};
 use crate::header::Header;
 use crate::rules::pick::{self, PickEnd};
 use crate::rules::{Rules, Scope, MAX_PITS_PER_SIDE};
@@ -261,19 +261,6 @@ impl Endgame {
     #[inline]
     pub(super) fn rank_cells(&self, cells: &Cells, n: usize, total: u32) -> usize {
         self.ranks.rank_cells(cells, n, total) as usize
-    }
-
-    /// [`Endgame::fill`] for a position as the search holds it (its
-    /// stores zero).
-    pub(super) fn fill_cells(
-        &self,
-        cells: &Cells,
-        r: usize,
-        n: usize,
-        rules: Rules,
-        cancel: &AtomicBool,
-    ) -> Option<i32> {
-        self.fill(cells, r, n, rules, cancel)
     }
 
     /// Exact future value of the position whose pits (mover's n, then the
@@ -602,8 +589,8 @@ impl Endgame {
     /// The pick from `from` on `cells` (the mover's pits, an empty store,
     /// the opponent's pits): the child's cells from its mover's view
     /// (stores zero), the gain and whether the turn goes on; or the value
-    /// when the pick ends the game. Fixed-size copies and short loops,
-    /// not slices of the board's length: those were calls to `memmove`
+    /// when the pick ends the game. A copy of the fixed-size cells, not
+    /// slices of the board's length: those were calls to `memmove`
     /// (docs/games.md, sixth round).
     #[inline]
     fn child(
@@ -622,15 +609,11 @@ impl Endgame {
             let opp = sum(&ring[n + 1..len]);
             return Err(gain + own as i32 - opp as i32);
         }
-        if end == PickEnd::FreeTurn {
-            return Ok((ring, gain, true));
+        let free = end == PickEnd::FreeTurn;
+        if !free {
+            flip_cells(&mut ring, n);
         }
-        let mut child = [0u8; CYCLE_CAP];
-        for i in 0..n {
-            child[i] = ring[n + 1 + i];
-            child[n + 1 + i] = ring[i];
-        }
-        Ok((child, gain, false))
+        Ok((ring, gain, free))
     }
 }
 

@@ -336,7 +336,7 @@ impl Solver {
         let db = self.endgame.as_deref().expect("endgame database");
         let r = db.rank_cells(pos, n, total);
         match db.values[r].load(Ordering::Relaxed) {
-            UNKNOWN => match db.fill_cells(pos, r, n, self.rules, cancel) {
+            UNKNOWN => match db.fill(pos, r, n, self.rules, cancel) {
                 Some(v) => v,
                 None => {
                     // Stopped inside the fill: the search's value is
