@@ -1,17 +1,21 @@
 //! The backward pass: which nodes can still reach the best score, found
 //! bucket by bucket from the top, so that the listing walks only those.
 //!
-//! Two ways give the same sets (tested): expanding every kept node again
-//! ([`Search::backward`]), and, for a sweep without captures, playing picks
-//! backwards from the good nodes only ([`Search::backward_by_unsowing`]).
+//! It plays picks backwards from the good nodes only ([`Search::backward`]),
+//! starting from the nodes the forward pass kept as it expanded them;
+//! the tests check it against expanding every kept node again
+//! ([`Search::backward_by_expanding`]).
 
+use super::forward::Finishers;
 use super::key::Key;
 use super::level::Level;
 use super::store::Count;
 use super::{Fail, Phase, Progress, Search, SolveOptions};
+#[cfg(test)]
 use crate::rules::PickEnd;
 use crate::search::control::Stop;
 use crate::search::kernel::packed::{self, Packed};
+#[cfg(test)]
 use crate::search::kernel::relay::Landings;
 use rayon::prelude::*;
 
@@ -55,64 +59,34 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         self.checkpoint(opts, stop, progress)
     }
 
-    /// Find, bucket by bucket from the top, the nodes from which a turn can
-    /// still end with `best` stones. Each level is freed once it is done.
-    /// The good sets are small next to the levels (a node is good only on an
-    /// optimal line), so membership is a hash look-up that stays in cache.
+    /// The good nodes, found from the top bucket down by playing picks
+    /// backwards ([`crate::rules::unsow`]) from the good nodes only.
+    ///
+    /// A node is good when it has a pick that ends the turn with `best`
+    /// stones (or no pick, with `best` in its store), or a free turn to a
+    /// good node. The first kind the forward pass kept as it expanded them
+    /// (`finishers`, see [`Finishers`]); the second are the free-turn
+    /// predecessors of good nodes that are nodes of the search (in their
+    /// level). A free turn never captures, under every rule set, so it
+    /// can be played backwards; and it puts a stone in the store, so the
+    /// predecessors of a bucket's good nodes lie in lower buckets, which
+    /// are not done yet. Each good node is unsown once and the look-ups
+    /// are binary searches in the levels: the pass costs a small part of
+    /// the forward pass, where expanding every node again cost as much
+    /// ([`Search::backward_by_expanding`], the tested second path).
     pub(super) fn backward(
         &self,
         mut levels: Vec<Level<K>>,
         best: usize,
+        finishers: Finishers<K>,
         opts: &SolveOptions,
         stop: &Stop,
         positions: u64,
     ) -> Result<Vec<GoodSet<W>>, Fail> {
-        let mut kept: u64 = levels.iter().map(Level::memory).sum();
-        let mut good_bytes = 0u64;
-        let mut good = no_good_sets::<W>(levels.len());
-        for store in (0..levels.len()).rev() {
-            let level = std::mem::take(&mut levels[store]);
-            if level.is_empty() {
-                continue;
-            }
-            let marked: Vec<Packed<W>> = level
-                .par_iter()
-                .map_init(Landings::default, |landings, key| {
-                    self.reaches(key, store, best, &good, landings)
-                        .then(|| self.ring_of(key, store))
-                })
-                .flatten()
-                .collect();
-            kept -= level.memory();
-            drop(level);
-            good[store] = marked.into_iter().collect();
-            good_bytes += good_set_bytes(&good[store]);
-            self.backward_checkpoint(opts, stop, store, best, positions, kept + good_bytes)?;
-        }
-        Ok(good)
-    }
-
-    /// The good nodes of a sweep without captures, found from the top down
-    /// by playing picks backwards ([`crate::rules::unsow`]) from the good nodes
-    /// only, instead of expanding every node as [`Search::backward`] does.
-    ///
-    /// In a sweep every stone ends in the store, so the last node of an
-    /// optimal line is the empty board with no pick left, and every pick on
-    /// the line is a free turn: a pick that ends the turn leaves its last
-    /// stone in a pit, and without captures nothing takes it back. So a
-    /// node is good exactly when it is the empty board at `best`, or a
-    /// free-turn pick leads from it to a good node: the predecessors of
-    /// good nodes that are nodes of the search (in their level). Each good
-    /// node is unsown once, and the look-ups are binary searches in the
-    /// levels; the good sets are the same as the other pass's (tested).
-    pub(super) fn backward_by_unsowing(
-        &self,
-        mut levels: Vec<Level<K>>,
-        best: usize,
-        opts: &SolveOptions,
-        stop: &Stop,
-        positions: u64,
-    ) -> Result<Vec<GoodSet<W>>, Fail> {
+        debug_assert_eq!(
+            finishers.top, best,
+            "the forward pass kept the best store's nodes"
+        );
         let (n, len) = (self.n, self.len);
         let mut in_scope = vec![false; len];
         for &i in &self.scope {
@@ -120,10 +94,8 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         }
         let mut kept: u64 = levels.iter().map(Level::memory).sum();
         let mut good = no_good_sets::<W>(levels.len());
-        let mut empty = vec![0u8; len];
-        empty[n] = best as u8;
-        if levels[best].contains(K::encode(&empty, n)) {
-            good[best].insert(packed::pack(&empty));
+        for (bucket, key) in finishers.nodes {
+            good[bucket].insert(self.ring_of(key, bucket));
         }
         for store in (0..levels.len()).rev() {
             let nodes: Vec<&Packed<W>> = good[store].iter().collect();
@@ -161,9 +133,36 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         Ok(good)
     }
 
+    /// The good nodes found the other way, for the tests: every kept node
+    /// expanded again, bucket by bucket from the top, and marked when one
+    /// of its picks ends the turn with `best` stones or continues it at a
+    /// good node.
+    #[cfg(test)]
+    pub(super) fn backward_by_expanding(
+        &self,
+        mut levels: Vec<Level<K>>,
+        best: usize,
+    ) -> Vec<GoodSet<W>> {
+        let mut good = no_good_sets::<W>(levels.len());
+        for store in (0..levels.len()).rev() {
+            let level = std::mem::take(&mut levels[store]);
+            let marked: Vec<Packed<W>> = level
+                .par_iter()
+                .map_init(Landings::default, |landings, key| {
+                    self.reaches(key, store, best, &good, landings)
+                        .then(|| self.ring_of(key, store))
+                })
+                .flatten()
+                .collect();
+            good[store] = marked.into_iter().collect();
+        }
+        good
+    }
+
     /// True when node `key` of bucket `store` has a pick that ends the turn
     /// with `best` stones or continues it at a good node (or it has no pick
     /// and `store` is `best`).
+    #[cfg(test)]
     fn reaches(
         &self,
         key: K,

@@ -34,9 +34,9 @@ impl WideBucket {
     /// board is the same), each store's runs concatenated.
     pub fn expand(&self) -> Vec<Vec<Entry<u64, u64>>> {
         let mut streams = vec![Vec::new(); self.search.max_store + 1];
-        for chunk in self
-            .search
-            .expand_bucket(&self.nodes, self.store, &Stop::default(), None)
+        for chunk in
+            self.search
+                .expand_bucket(&self.nodes, self.store, &Stop::default(), None, None)
         {
             for (t, run) in chunk.runs {
                 let narrow = run.entries().iter().map(|&(k, c)| (k as u64, c));
@@ -138,9 +138,9 @@ impl Bucket {
     /// within each run).
     pub fn expand(&self) -> Vec<Vec<Entry<u64, u64>>> {
         let mut streams = vec![Vec::new(); self.search.max_store + 1];
-        for chunk in self
-            .search
-            .expand_bucket(&self.nodes, self.store, &Stop::default(), None)
+        for chunk in
+            self.search
+                .expand_bucket(&self.nodes, self.store, &Stop::default(), None, None)
         {
             for (t, run) in chunk.runs {
                 streams[t].extend_from_slice(run.entries());

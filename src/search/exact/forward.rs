@@ -28,6 +28,69 @@ pub(super) struct Sink<K, C> {
     /// Path counts of turns that ended, by final store.
     ended: Vec<u128>,
     overflow: bool,
+    /// When lines are to be listed: the chunk's bucket and its nodes with
+    /// a turn ending at the highest store seen.
+    finishers: Option<(usize, Finishers<K>)>,
+}
+
+/// The nodes with a turn that ends with the most stones seen so far, and
+/// their buckets: what the forward pass keeps for the backward pass, which
+/// unsows from them instead of expanding every node again (see
+/// [`super::backward`]). A node is kept once the store its turn ends with
+/// reaches `top`, and the list starts again when `top` rises, so at the
+/// end it holds exactly the nodes with a turn ending at the best store.
+#[derive(Debug)]
+pub(super) struct Finishers<K> {
+    /// The highest final store seen.
+    pub(super) top: usize,
+    /// `(bucket, key)` of the nodes with a turn ending at `top`.
+    pub(super) nodes: Vec<(usize, K)>,
+}
+
+impl<K> Default for Finishers<K> {
+    fn default() -> Self {
+        Finishers {
+            top: 0,
+            nodes: Vec::new(),
+        }
+    }
+}
+
+impl<K: Key> Finishers<K> {
+    /// Nothing seen above `floor` yet.
+    pub(super) fn above(floor: usize) -> Self {
+        Finishers {
+            top: floor,
+            nodes: Vec::new(),
+        }
+    }
+
+    /// A turn from `node` of `bucket` ended with `store` stones, at least `top`.
+    #[inline]
+    fn note(&mut self, store: usize, bucket: usize, node: K) {
+        if store > self.top {
+            self.top = store;
+            self.nodes.clear();
+        }
+        // A node's picks are filed one after another: keep it once.
+        if self.nodes.last() != Some(&(bucket, node)) {
+            self.nodes.push((bucket, node));
+        }
+    }
+
+    /// Add another chunk's finishers: the higher top wins.
+    pub(super) fn merge(&mut self, other: Finishers<K>) {
+        if other.top > self.top {
+            *self = other;
+        } else if other.top == self.top {
+            self.nodes.extend(other.nodes);
+        }
+    }
+
+    /// Bytes held, for the memory guard.
+    pub(super) fn memory(&self) -> u64 {
+        (self.nodes.capacity() * size_of::<(usize, K)>()) as u64
+    }
 }
 
 impl<K: Key, C: Count> Sink<K, C> {
@@ -45,6 +108,7 @@ impl<K: Key, C: Count> Sink<K, C> {
             runs,
             ended: self.ended,
             overflow: self.overflow,
+            finishers: self.finishers.map(|(_, f)| f),
         }
     }
 
@@ -62,11 +126,14 @@ impl<K: Key, C: Count> Sink<K, C> {
         }
     }
 
-    fn new(max_store: usize) -> Self {
+    /// A sink for a chunk of bucket `bucket`, keeping its finishers above
+    /// `floor` when there is one.
+    fn new(max_store: usize, bucket: usize, floor: Option<usize>) -> Self {
         Sink {
             successors: (0..=max_store).map(|_| Vec::new()).collect(),
             ended: vec![0; max_store + 1],
             overflow: false,
+            finishers: floor.map(|f| (bucket, Finishers::above(f))),
         }
     }
 
@@ -74,17 +141,30 @@ impl<K: Key, C: Count> Sink<K, C> {
     /// sequences: how it ended and the stones then in the store, and the
     /// running sums of its ring (see [`Key::from_sums`], over `pits` pits).
     #[inline]
-    fn file(&mut self, (end, to): (PickEnd, u8), sums: &[u8; 16], pits: usize, count: C) {
+    fn file(
+        &mut self,
+        (end, to): (PickEnd, u8),
+        sums: &[u8; 16],
+        pits: usize,
+        (node, count): Entry<K, C>,
+    ) {
         match end {
             PickEnd::FreeTurn => {
                 self.successors[to as usize].push((K::from_sums(sums, pits), count))
             }
-            PickEnd::TurnOver => self.end(to as usize, count),
+            PickEnd::TurnOver => self.end(to as usize, (node, count)),
         }
     }
 
+    /// A turn from `node`, reached by `count` sequences, ended with `store`
+    /// stones (a pick that ended it, or no pick left).
     #[inline]
-    fn end(&mut self, store: usize, count: C) {
+    fn end(&mut self, store: usize, (node, count): Entry<K, C>) {
+        if let Some((bucket, finishers)) = &mut self.finishers {
+            if store >= finishers.top {
+                finishers.note(store, *bucket, node);
+            }
+        }
         let total = &mut self.ended[store];
         if C::BITS <= 64 {
             // A chunk adds far fewer than 2^64 counts, each below 2^64: the
@@ -105,6 +185,8 @@ pub(super) struct Expanded<K, C> {
     pub(super) runs: Vec<(usize, Run<K, C>)>,
     pub(super) ended: Vec<u128>,
     pub(super) overflow: bool,
+    /// The chunk's finishers, when they were kept.
+    pub(super) finishers: Option<Finishers<K>>,
 }
 
 /// Nodes the streaming kernel takes at a time: node numbers fit the two
@@ -209,7 +291,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 &mut buffers.stuck,
             );
             for &i in &buffers.stuck {
-                sink.end(store, nodes[i as usize].1);
+                sink.end(store, nodes[i as usize]);
             }
             made
         } else {
@@ -220,7 +302,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 let out = &mut buffers.picks[made..];
                 let m = lanes.records_ring([ring[0], ring[1]], i as u16, scope, out);
                 if m == 0 {
-                    sink.end(store, count);
+                    sink.end(store, (key, count));
                 }
                 made += m;
             }
@@ -244,7 +326,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         for record in over.iter() {
             let (end, to) = self.engine.finish_record(record);
             debug_assert_eq!(end, PickEnd::TurnOver, "a free turn lands in the store");
-            sink.end(to as usize, nodes[node(record)].1);
+            sink.end(to as usize, nodes[node(record)]);
         }
     }
 
@@ -262,10 +344,10 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             // every pick without a look at its ring.
             for i in 0..picks {
                 let end = self.engine.finish(landings, i);
-                sink.file(end, &landings.sums[i], self.len - 1, count);
+                sink.file(end, &landings.sums[i], self.len - 1, (key, count));
             }
             if picks == 0 {
-                sink.end(store, count);
+                sink.end(store, (key, count));
             }
             return;
         }
@@ -274,14 +356,16 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             PickEnd::FreeTurn => {
                 sink.successors[self.store_of(after)].push((self.key_of(after), count))
             }
-            PickEnd::TurnOver => sink.end(self.store_of(after), count),
+            PickEnd::TurnOver => sink.end(self.store_of(after), (key, count)),
         });
         if !moved {
-            sink.end(store, count);
+            sink.end(store, (key, count));
         }
     }
 
-    /// Expand every node of a bucket, in parallel chunks.
+    /// Expand every node of a bucket, in parallel chunks, keeping the
+    /// nodes with a turn ending at `finishers` stones or more when it is
+    /// given (see [`Finishers`]).
     /// A chunk whose worker sees `stop` is skipped; the caller then stops
     /// at its checkpoint.
     pub(super) fn expand_bucket(
@@ -290,6 +374,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         store: usize,
         stop: &Stop,
         tick: Option<Tick>,
+        finishers: Option<usize>,
     ) -> Vec<Expanded<K, C>> {
         let chunk = CHUNK.max(bucket.len() / (rayon::current_num_threads() * CHUNKS_PER_THREAD));
         // Progress within a large bucket: `tick(done, of)` each time the
@@ -310,7 +395,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             .chunks(chunk)
             .into_par_iter()
             .map(|slices| {
-                let mut sink = Sink::new(self.max_store);
+                let mut sink = Sink::new(self.max_store, store, finishers);
                 let mut landings = Landings::default();
                 match self.engine.streaming() {
                     _ if stop.cause().is_some() || stop.over_memory() => {}
@@ -390,7 +475,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         }
         room(bucket.len())?;
         let mut ended = vec![0u128; self.max_store + 1];
-        let expanded = self.expand_bucket(&bucket, store, stop, tick);
+        let expanded = self.expand_bucket(&bucket, store, stop, tick, None);
         let pushed = self.file(expanded, frontier, &mut ended)?;
         Ok(Some((bucket, ended, pushed)))
     }
@@ -407,6 +492,7 @@ impl<K> Counted<K> {
         ended: Vec<u128>,
         by_store: Vec<u64>,
         levels: Vec<Level<K>>,
+        finishers: Finishers<K>,
     ) -> Result<Self, Fail> {
         let best = ended
             .iter()
@@ -423,6 +509,7 @@ impl<K> Counted<K> {
             positions: by_store.iter().sum(),
             by_store,
             levels,
+            finishers,
         })
     }
 }
@@ -441,4 +528,6 @@ pub(super) struct Counted<K> {
     pub(super) by_store: Vec<u64>,
     /// Each bucket's keys, when they were kept.
     pub(super) levels: Vec<Level<K>>,
+    /// The nodes with a turn ending at `best`, when the levels were kept.
+    pub(super) finishers: Finishers<K>,
 }

@@ -1,9 +1,8 @@
 //! A bucket's keys, kept after it is expanded for the listing pass, coded
 //! as the gaps between sorted keys in LEB128 varints.
 //!
-//! Listing needs every position's key again, top bucket first (see
-//! [`crate::search::exact`]): to expand it, or, for a sweep, to look up whether a
-//! position found by playing backwards is a node. Stored plainly that is 8
+//! Listing needs to know, top bucket first (see [`crate::search::exact`]),
+//! whether a position found by playing backwards is a node. Stored plainly that is 8
 //! bytes a position (982 MB for any-hole 2x6x4). A bucket's sorted
 //! stars-and-bars keys lie close together, so their gaps mostly fit one
 //! byte: measured over all 122,793,486 positions of any-hole 2x6x4 the coded
@@ -12,6 +11,7 @@
 //! parallel and a look-up decodes one block.
 
 use crate::search::exact::key::Key;
+#[cfg(test)]
 use rayon::prelude::*;
 
 /// Keys a block holds: small enough that [`Level::contains`] decodes few
@@ -20,7 +20,7 @@ use rayon::prelude::*;
 const BLOCK: usize = 512;
 
 /// Sorted keys, delta-coded in blocks.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Level<K> {
     len: usize,
     /// First key of each block, where its gaps start in `bytes`, and the
@@ -101,6 +101,7 @@ impl<K: Key> Level<K> {
     }
 
     /// True when there are no keys.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -154,6 +155,7 @@ impl<K: Key> Level<K> {
     }
 
     /// Every key, decoded block by block in parallel.
+    #[cfg(test)]
     pub fn par_iter(&self) -> impl ParallelIterator<Item = K> + '_ {
         (0..self.blocks.len())
             .into_par_iter()

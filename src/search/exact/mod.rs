@@ -14,15 +14,16 @@
 //!
 //! Listing optimal sequences needs to know which nodes can still reach the
 //! best score. When a listing is asked for, the forward pass keeps each
-//! bucket's sorted keys (delta-coded, see `level`), and a *backward
-//! pass* finds the good nodes from the top bucket down. For a sweep without
-//! captures it plays picks backwards from the good nodes only
-//! ([`crate::rules::unsow`], in `backward`) and looks the positions found up in the levels;
-//! otherwise it expands every node again. A depth-first walk over good
-//! nodes in pit order then emits optimal sequences in lexicographic order of
-//! their pit numbers, without ever entering a dead end.
+//! bucket's sorted keys (delta-coded, see `level`) and the nodes with a
+//! pick that ends the turn at the best store seen, and a *backward pass*
+//! finds the other good nodes from the top bucket down: it plays free
+//! turns backwards from the good nodes only ([`crate::rules::unsow`], in
+//! `backward`) and looks the positions found up in the levels. A
+//! depth-first walk over good nodes in pit order then emits optimal
+//! sequences in lexicographic order of their pit numbers, without ever
+//! entering a dead end.
 //!
-//! Both expanding passes play picks through the kernel that
+//! The forward pass plays picks through the kernel that
 //! [`crate::search::kernel::plan`] chose for the search; the worker threads only split the nodes of a bucket between them, and all
 //! results are exact integer sums or sorted lists, so they do not depend on
 //! `--threads`.
@@ -543,24 +544,14 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         )?;
         let best = counted.best;
         let optimal = if keep_levels {
-            let good =
-                if best == self.max_store && self.rules.capture == crate::rules::Capture::None {
-                    self.backward_by_unsowing(
-                        std::mem::take(&mut counted.levels),
-                        best,
-                        opts,
-                        stop,
-                        counted.positions,
-                    )?
-                } else {
-                    self.backward(
-                        std::mem::take(&mut counted.levels),
-                        best,
-                        opts,
-                        stop,
-                        counted.positions,
-                    )?
-                };
+            let good = self.backward(
+                std::mem::take(&mut counted.levels),
+                best,
+                std::mem::take(&mut counted.finishers),
+                opts,
+                stop,
+                counted.positions,
+            )?;
             self.list(&good, best, listing.max())
         } else {
             Vec::new()
@@ -602,7 +593,6 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
 
 #[cfg(test)]
 mod tests {
-    use super::level::Level;
     use super::*;
     use crate::search::kernel::Kernel;
 
@@ -672,9 +662,12 @@ mod tests {
         }
     }
 
-    /// The two listing passes agree: unsowing from the good nodes finds
-    /// exactly the good nodes that expanding every node finds, on sweeps
-    /// of both scopes.
+    /// The two backward passes agree: unsowing from the nodes the forward
+    /// pass kept finds exactly the good nodes that expanding every node
+    /// again finds, on sweeps and on turns that fall short, with and
+    /// without captures, through every kernel this CPU runs (each files
+    /// the finished turns its own way); and the listing walks exactly the
+    /// optimal count.
     #[test]
     fn unsowing_finds_the_same_good_nodes_as_expanding_every_node() {
         let opts = SolveOptions {
@@ -682,62 +675,97 @@ mod tests {
             ..Default::default()
         };
         let stop = Stop::default();
-        let mut sweeps = 0;
-        // An own-side relay sweep: pits 1..6 hold 0 0 4 2 2 1.
-        let own = Board::from_pits(&[0, 0, 4, 2, 2, 1, 0, 0, 0, 0, 0, 0], 0, 0).unwrap();
-        for (rules, board) in [
+        let pits = |p: &[u32]| Board::from_pits(p, 0, 0).unwrap();
+        let empty_capture = Rules {
+            capture: crate::rules::Capture::Empty,
+            ..Rules::KALAH
+        };
+        let relay_capture = Rules {
+            relay: true,
+            ..Rules::KALAH
+        };
+        let cases = [
             (Rules::ANY_HOLE, Board::uniform(6, 3).unwrap()),
             (Rules::ANY_HOLE, Board::uniform(5, 3).unwrap()),
             (Rules::ANY_HOLE, Board::uniform(4, 4).unwrap()),
             (Rules::ANY_HOLE, Board::uniform(3, 5).unwrap()),
+            (Rules::ANY_HOLE, pits(&[3, 0, 7, 1, 2, 5, 0, 4, 1, 6, 2, 3])),
             (Rules::AVALANCHE, Board::uniform(6, 1).unwrap()),
-            (Rules::AVALANCHE, own),
-        ] {
-            let (n, s) = (board.pits_per_side(), board.stones_in_play());
-            let search = Search::<u64, u64, 2>::new(&board, rules, scalar());
-            let solution = search.run(&opts, &stop).ok().unwrap();
-            if !solution.sweep() {
-                continue;
+            (Rules::AVALANCHE, Board::uniform(6, 4).unwrap()),
+            // An own-side relay sweep: pits 1..6 hold 0 0 4 2 2 1.
+            (
+                Rules::AVALANCHE,
+                pits(&[0, 0, 4, 2, 2, 1, 0, 0, 0, 0, 0, 0]),
+            ),
+            (
+                Rules::AVALANCHE,
+                pits(&[5, 1, 0, 9, 2, 3, 4, 0, 6, 2, 1, 3]),
+            ),
+            (Rules::KALAH, Board::uniform(6, 4).unwrap()),
+            (Rules::KALAH, pits(&[1, 0, 3, 0, 2, 1, 4, 4, 0, 5, 1, 2])),
+            (empty_capture, pits(&[6, 5, 4, 3, 2, 1, 0, 3, 3, 0, 2, 8])),
+            (relay_capture, pits(&[2, 0, 5, 1, 0, 3, 2, 4, 0, 1, 6, 2])),
+        ];
+        let mut kernels = vec![Kernel::Scalar];
+        for kernel in Kernel::ALL.into_iter().filter(|&k| k != Kernel::Scalar) {
+            match kernel.supported() {
+                Ok(()) => kernels.push(kernel),
+                Err(missing) => println!("kernel {kernel}: NOT TESTED, this CPU lacks {missing}"),
             }
-            sweeps += 1;
-            let best = solution.best_store as usize;
-            let levels = || levels_of(&search);
-            let quick = search
-                .backward_by_unsowing(levels(), best, &opts, &stop, 0)
-                .ok()
-                .unwrap();
-            let full = search
-                .backward(levels(), best, &opts, &stop, 0)
-                .ok()
-                .unwrap();
-            assert_eq!(quick, full, "{rules} {n}x{s}");
-            assert!(quick.iter().map(|g| g.len()).sum::<usize>() > 1);
-            let lines = search.list(&quick, best, usize::MAX);
-            assert_eq!(
-                lines.len() as u128,
-                solution.optimal_count,
-                "{rules} {n}x{s}"
+        }
+        for kernel in kernels {
+            let (mut sweeps, mut short) = (0, 0);
+            for (rules, board) in &cases {
+                let n = board.pits_per_side();
+                let bits = bits_needed(board.stones_in_pits(), 2 * n);
+                let plan = match kernel {
+                    Kernel::Scalar => scalar(),
+                    _ => plan(n, bits, KernelChoice::AtMost(kernel)),
+                };
+                if plan.kernel != kernel {
+                    continue;
+                }
+                let search = Search::<u64, u64, 2>::new(board, *rules, plan);
+                let fresh = rounds::Tally::fresh(board.store() as usize, search.max_store);
+                let counted = search
+                    .count(
+                        &mut search.seeded(),
+                        fresh,
+                        true,
+                        &opts,
+                        &stop,
+                        &mut rounds::Alone,
+                    )
+                    .ok()
+                    .unwrap();
+                let best = counted.best;
+                let at = format!("{rules} {} with kernel {kernel}", board.one_line());
+                assert_eq!(counted.finishers.top, best, "{at}");
+                if best == search.max_store {
+                    sweeps += 1;
+                } else {
+                    short += 1;
+                }
+                let full = search.backward_by_expanding(counted.levels.clone(), best);
+                let quick = search
+                    .backward(counted.levels, best, counted.finishers, &opts, &stop, 0)
+                    .ok()
+                    .unwrap();
+                assert_eq!(quick, full, "{at}");
+                let optimal = counted.ended[best];
+                if optimal <= 100_000 {
+                    let lines = search.list(&quick, best, usize::MAX);
+                    assert_eq!(lines.len() as u128, optimal, "{at}");
+                }
+            }
+            assert!(
+                sweeps >= 4 && short >= 4,
+                "kernel {kernel}: {sweeps} sweeps, {short} short"
+            );
+            println!(
+                "kernel {kernel}: backward passes agree on {sweeps} sweeps and {short} short turns"
             );
         }
-        assert!(sweeps >= 5, "the cases include sweeps of both scopes");
-    }
-
-    /// Every bucket's keys, as the forward pass keeps them for listing.
-    fn levels_of(search: &Search<u64, u64, 2>) -> Vec<Level<u64>> {
-        let mut levels: Vec<Level<u64>> =
-            (0..=search.max_store).map(|_| Level::default()).collect();
-        let mut frontier = search.seeded();
-        let first = search.start.store() as usize;
-        for (s, level) in levels.iter_mut().enumerate().skip(first) {
-            if let Some((bucket, _, _)) = search
-                .step(&mut frontier, s, &Stop::default(), None, &|_| Ok(()))
-                .ok()
-                .unwrap()
-            {
-                *level = Level::from_sorted(bucket.iter().map(|e| e.0));
-            }
-        }
-        levels
     }
 
     /// The guard between the chunks of a bucket's expansion (issue 17): a

@@ -18,7 +18,7 @@
 //! worker's counts and decides together whether to stop). A search in one
 //! process has no peers ([`Alone`]).
 
-use super::forward::{Counted, Expanded};
+use super::forward::{Counted, Expanded, Finishers};
 use super::key::Key;
 use super::level::Level;
 use super::store::disk::SpillFail;
@@ -197,8 +197,8 @@ impl<K: Key, C: Count, const W: usize> Peers<K, C, W> for Alone {
 impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// The forward pass over every bucket of `frontier` from `tally.next`
     /// up, meeting `peers` where a worker of a cluster must: the counts,
-    /// and each bucket's keys when `keep_levels` (for the listing; a
-    /// search in memory only).
+    /// and each bucket's keys and the nodes with a turn ending at the best
+    /// store when `keep_levels` (for the listing; a search in memory only).
     pub(super) fn count<S: Store<K, C>, P: Peers<K, C, W>>(
         &self,
         frontier: &mut S,
@@ -210,6 +210,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     ) -> Result<Counted<K>, Fail> {
         let mut levels: Vec<Level<K>> = (0..=self.max_store).map(|_| Level::default()).collect();
         let mut kept = 0u64;
+        let mut finishers = Finishers::above(0);
         let mut memory = frontier.memory();
         // Until a bucket is measured: one successor a pit in scope.
         let mut successors_per_node = self.scope.len() as f64;
@@ -262,7 +263,14 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                     }
                 };
                 let tick = opts.progress.map(|_| &report as &(dyn Fn(u64, u64) + Sync));
-                let expanded = peers.install(|| self.expand_bucket(&nodes, store, stop, tick));
+                let floor = keep_levels.then_some(finishers.top);
+                let mut expanded =
+                    peers.install(|| self.expand_bucket(&nodes, store, stop, tick, floor));
+                for chunk in &mut expanded {
+                    if let Some(found) = chunk.finishers.take() {
+                        finishers.merge(found);
+                    }
+                }
                 // A bucket of many small waves reports between them, at
                 // the same steps as a bucket expanded at once (which
                 // reported from inside).
@@ -306,7 +314,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 *level = Level::join(parts);
                 kept += level.memory();
             }
-            memory = frontier.memory() + bucket_bytes + kept;
+            memory = frontier.memory() + bucket_bytes + kept + finishers.memory();
             let mut at = self.at(store, memory, frontier, opts);
             at.memory = held.unwrap_or(at.memory);
             let progress = Progress {
@@ -315,7 +323,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             };
             peers.report(self, progress, opts, stop)?;
         }
-        Counted::new(tally.ended, tally.by_store, levels)
+        Counted::new(tally.ended, tally.by_store, levels, finishers)
     }
 
     /// Where bucket `store` stands, for a report: the bytes held are the
