@@ -104,6 +104,27 @@ fn a_search_stopped_after_any_bucket_resumes_to_the_same_answer() {
     assert_eq!(stops, 31);
 }
 
+/// Avalanche 2x5x6 needs 69-bit keys at the start and goes on with
+/// 64-bit ones from bucket 5 (see `Search::count_narrowing`): stopped
+/// after any bucket, on either side of that change, it resumes to the
+/// answer of the search in memory.
+#[test]
+fn a_search_on_wide_keys_resumes_on_either_side_of_the_change_to_narrow_keys() {
+    let (board, rules) = (Board::uniform(5, 6).unwrap(), Rules::AVALANCHE);
+    let want = in_memory(&board, rules);
+    let mut stops = 0;
+    for bucket in 0..=12 {
+        let dir = scratch(&format!("narrow-{bucket}"));
+        let when = |p: &Progress| p.store == bucket && p.within.is_none();
+        let (stopped, resumed) = stop_then_resume(&board, rules, &dir, when);
+        assert!(stopped.is_cancelled(), "bucket {bucket}: {stopped}");
+        assert_eq!(resumed, want, "stopped after bucket {bucket}");
+        stops += 1;
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    assert_eq!(stops, 13);
+}
+
 #[test]
 fn a_search_stopped_inside_a_bucket_does_it_again() {
     // Any-hole 2x6x3 has buckets of more than 65,536 positions, which

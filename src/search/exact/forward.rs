@@ -91,6 +91,18 @@ impl<K: Key> Finishers<K> {
     pub(super) fn memory(&self) -> u64 {
         (self.nodes.capacity() * size_of::<(usize, K)>()) as u64
     }
+
+    /// The same nodes with keys of type `K2` (which hold them).
+    pub(super) fn rekey<K2: Key>(self) -> Finishers<K2> {
+        Finishers {
+            top: self.top,
+            nodes: self
+                .nodes
+                .into_iter()
+                .map(|(bucket, key)| (bucket, K2::from_u128(key.to_u128())))
+                .collect(),
+        }
+    }
 }
 
 impl<K: Key, C: Count> Sink<K, C> {

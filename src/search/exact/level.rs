@@ -148,6 +148,13 @@ impl<K: Key> Level<K> {
                 .any(|k| k == key)
     }
 
+    /// The same keys as type `K2` (which must hold them), for a search
+    /// that went on with narrower keys and lists with its first ones.
+    pub fn rekey<K2: Key>(&self) -> Level<K2> {
+        let keys = (0..self.blocks.len()).flat_map(move |b| self.block(b));
+        Level::from_sorted(keys.map(|k| K2::from_u128(k.to_u128())))
+    }
+
     /// Every key, in order.
     #[cfg(test)]
     pub fn iter(&self) -> impl Iterator<Item = K> + '_ {

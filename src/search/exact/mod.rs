@@ -31,7 +31,10 @@
 //! The search is generic over the key width (`u64` or `u128`, see
 //! `key`), the count width (`u64`, rerun with `u128` if a count
 //! overflows) and the packed ring width (see [`crate::search::kernel::packed`]), so the
-//! common boards run on the narrowest types.
+//! common boards run on the narrowest types. A search in memory on `u128`
+//! keys goes on with `u64` keys from the first bucket whose keys fit them
+//! (`Search::count_narrowing`): on the boards that need wide keys at the
+//! start, nearly every position is in those buckets.
 
 //!
 //! The code follows the passes: `rounds` (the forward pass's one loop
@@ -58,7 +61,7 @@ pub(crate) mod store;
 
 use self::key::{bits_needed, Key};
 use self::store::disk::SpillFail;
-use self::store::{Count, Frontier};
+use self::store::{Count, Frontier, Rekey, Store};
 use super::control::{guarded, worker_pool, Stop};
 use super::error::{Reached, SearchError, StopCause};
 use super::kernel::packed::Engine;
@@ -527,21 +530,32 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// The forward pass, then the backward pass and the listing when lines
     /// are asked for.
     fn run(&self, opts: &SolveOptions, stop: &Stop) -> Result<Solution, Fail> {
+        self.run_keys(opts, stop, true)
+    }
+
+    /// [`Search::run`], going on with `u64` keys once the buckets left fit
+    /// them when `narrow` (the tests compare both ways).
+    fn run_keys(&self, opts: &SolveOptions, stop: &Stop, narrow: bool) -> Result<Solution, Fail> {
         if let Some(dir) = opts.spill {
-            let counted = self.count_spilled(dir, opts, stop)?;
+            let counted = self.count_spilled(dir, opts, stop, narrow)?;
             return Ok(self.solution(counted, Vec::new()));
         }
         let listing = opts.listing;
         let keep_levels = listing.max() > 0;
         let fresh = rounds::Tally::fresh(self.start.store() as usize, self.max_store);
-        let mut counted = self.count(
-            &mut self.seeded(),
-            fresh,
-            keep_levels,
-            opts,
-            stop,
-            &mut rounds::Alone,
-        )?;
+        let mut counted = match self.narrow_from().filter(|_| narrow) {
+            Some(from) => {
+                self.count_narrowing(self.seeded(), fresh, from, keep_levels, opts, stop)?
+            }
+            None => self.count(
+                &mut self.seeded(),
+                fresh,
+                keep_levels,
+                opts,
+                stop,
+                &mut rounds::Alone,
+            )?,
+        };
         let best = counted.best;
         let optimal = if keep_levels {
             let good = self.backward(
@@ -557,6 +571,62 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             Vec::new()
         };
         Ok(self.solution(counted, optimal))
+    }
+
+    /// The first bucket whose keys all fit 64 bits, when this search's
+    /// keys are wider: a bucket's key has a bit for every stone left in
+    /// the pits and a separator between pits, so the keys narrow as the
+    /// store fills (any-hole 2x6x5 needs 71 bits at the start and 64 from
+    /// its bucket 7 on; avalanche 2x6x6 83 bits, and 64 from bucket 19,
+    /// after 518 of its 2.16 million positions).
+    fn narrow_from(&self) -> Option<usize> {
+        if K::BITS <= 64 {
+            return None;
+        }
+        let pits = 2 * self.n;
+        let from = (self.max_store + pits).checked_sub(65)?;
+        (from > self.start.store() as usize && from <= self.max_store).then_some(from)
+    }
+
+    /// The forward pass over `frontier` from `tally` with this search's
+    /// keys up to bucket `from`, then with `u64` keys (in memory or on
+    /// disk; a search resumed past `from` goes on with them at once): the
+    /// kernels decode 64-bit keys themselves and sort and file half the
+    /// bytes, so the buckets that hold nearly every position run at the
+    /// speed of a narrow board. The kept levels and finishers come back
+    /// to this search's keys for the backward pass.
+    pub(super) fn count_narrowing<S: Store<K, C> + Rekey<C>>(
+        &self,
+        mut frontier: S,
+        tally: rounds::Tally,
+        from: usize,
+        keep_levels: bool,
+        opts: &SolveOptions,
+        stop: &Stop,
+    ) -> Result<forward::Counted<K>, Fail> {
+        let alone = &mut rounds::Alone;
+        let wide = self.rounds(&mut frontier, tally, from, keep_levels, opts, stop, alone)?;
+        let bits = bits_needed((self.max_store - from) as u32, 2 * self.n);
+        let narrow =
+            Search::<u64, C, W>::new(&self.start, self.rules, plan(self.n, bits, opts.kernel));
+        let mut frontier = frontier.rekey::<u64>();
+        let end = self.max_store + 1;
+        let rest = narrow.rounds(
+            &mut frontier,
+            wide.tally,
+            end,
+            keep_levels,
+            opts,
+            stop,
+            alone,
+        )?;
+        let mut levels = wide.levels;
+        for (level, kept) in levels.iter_mut().zip(rest.levels).skip(from) {
+            *level = kept.rekey();
+        }
+        let mut finishers = wide.finishers;
+        finishers.merge(rest.finishers.rekey());
+        forward::Counted::new(rest.tally.ended, rest.tally.by_store, levels, finishers)
     }
 
     /// The answer from the forward pass's counts and the lines listed.
@@ -659,6 +729,67 @@ mod tests {
             }
             assert!(boards >= 3, "kernel {kernel} ran on {boards} boards");
             println!("kernel {kernel}: tested on {boards} whole searches against scalar");
+        }
+    }
+
+    /// A search on wide keys that goes on with `u64` keys from the first
+    /// bucket they fit gives exactly the answer of the same search on wide
+    /// keys all the way (counts by store, positions by bucket, every
+    /// optimal line listed): through every kernel this CPU runs on small
+    /// boards, and through the default one on avalanche 2x6x6 (2.16
+    /// million positions), with Kalah captures, and on 7 pits a side.
+    #[test]
+    fn going_on_with_narrow_keys_changes_nothing() {
+        let stop = Stop::default();
+        let relay_capture = Rules {
+            relay: true,
+            ..Rules::KALAH
+        };
+        let small = [
+            (Rules::AVALANCHE, "5 5 5 5 5 5 / 0 0 / 5 5 5 5 5 5"),
+            (Rules::AVALANCHE, "6 6 6 6 6 / 0 0 / 6 6 6 6 6"),
+            (relay_capture, "7 7 7 7 7 / 0 0 / 7 7 7 7 7"),
+            (Rules::KALAH, "6 6 6 6 6 6 / 0 0 / 6 6 6 6 6 6"),
+        ];
+        let large = [
+            (Rules::AVALANCHE, "6 6 6 6 6 6 / 0 0 / 6 6 6 6 6 6"),
+            (relay_capture, "6 6 6 6 6 6 / 0 0 / 6 6 6 6 6 6"),
+            (Rules::AVALANCHE, "5 5 5 5 5 5 5 / 0 0 / 5 5 5 5 5 5 5"),
+        ];
+        let runs = Kernel::ALL
+            .into_iter()
+            .filter(|kernel| match kernel.supported() {
+                Ok(()) => true,
+                Err(missing) => {
+                    println!("kernel {kernel}: NOT TESTED, this CPU lacks {missing}");
+                    false
+                }
+            })
+            .flat_map(|kernel| small.map(|case| (KernelChoice::AtMost(kernel), case)))
+            .chain(large.map(|case| (KernelChoice::Auto, case)));
+        for (choice, (rules, board)) in runs {
+            let opts = SolveOptions {
+                listing: Listing::All,
+                kernel: choice,
+                ..Default::default()
+            };
+            let board: Board = board.parse().unwrap();
+            let n = board.pits_per_side();
+            let bits = bits_needed(board.stones_in_pits(), 2 * n);
+            assert!(bits > 64, "{board} needs wide keys");
+            let plan = plan(n, bits, choice);
+            let search = Search::<u128, u64, 2>::new(&board, rules, plan);
+            let from = search.narrow_from().expect("narrows");
+            let wide = search.run_keys(&opts, &stop, false).unwrap();
+            let narrow = search.run_keys(&opts, &stop, true).unwrap();
+            let at = format!(
+                "{rules} on {}, kernel {}, u64 from bucket {from}",
+                board.one_line(),
+                plan.kernel
+            );
+            assert!(!wide.optimal.is_empty(), "{at}");
+            assert_eq!(narrow, wide, "{at}");
+            println!("{at}: {} positions, the same answer", wide.positions);
         }
     }
 

@@ -156,6 +156,15 @@ pub(in crate::search::exact) trait Peers<K: Key, C: Count, const W: usize> {
     ) -> Result<(), Fail>;
 }
 
+/// What [`Search::rounds`] leaves: the counts so far, each bucket's keys
+/// and the nodes with a turn ending at the highest store seen, when they
+/// were kept.
+pub(super) struct Rounds<K> {
+    pub(super) tally: Tally,
+    pub(super) levels: Vec<Level<K>>,
+    pub(super) finishers: Finishers<K>,
+}
+
 /// The search in one process: successors filed in its own store, stopped
 /// at once by its stop or guards, its progress reported to the caller.
 pub(in crate::search::exact) struct Alone;
@@ -202,19 +211,45 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     pub(super) fn count<S: Store<K, C>, P: Peers<K, C, W>>(
         &self,
         frontier: &mut S,
-        mut tally: Tally,
+        tally: Tally,
         keep_levels: bool,
         opts: &SolveOptions,
         stop: &Stop,
         peers: &mut P,
     ) -> Result<Counted<K>, Fail> {
+        let end = self.max_store + 1;
+        let done = self.rounds(frontier, tally, end, keep_levels, opts, stop, peers)?;
+        Counted::new(
+            done.tally.ended,
+            done.tally.by_store,
+            done.levels,
+            done.finishers,
+        )
+    }
+
+    /// The rounds of [`Search::count`] for the buckets from `tally.next`
+    /// up to `end` (not included), leaving the higher buckets' successors
+    /// in `frontier`: a search in memory on wide keys stops where the
+    /// rest fit `u64` keys and goes on with them (see `Search::run`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn rounds<S: Store<K, C>, P: Peers<K, C, W>>(
+        &self,
+        frontier: &mut S,
+        mut tally: Tally,
+        end: usize,
+        keep_levels: bool,
+        opts: &SolveOptions,
+        stop: &Stop,
+        peers: &mut P,
+    ) -> Result<Rounds<K>, Fail> {
         let mut levels: Vec<Level<K>> = (0..=self.max_store).map(|_| Level::default()).collect();
         let mut kept = 0u64;
         let mut finishers = Finishers::above(0);
         let mut memory = frontier.memory();
         // Until a bucket is measured: one successor a pit in scope.
         let mut successors_per_node = self.scope.len() as f64;
-        for (store, level) in levels.iter_mut().enumerate().skip(tally.next) {
+        let (from, to) = (tally.next, end.min(self.max_store + 1));
+        for (store, level) in levels.iter_mut().enumerate().take(to).skip(from) {
             let began = Instant::now();
             let before = tally.clone();
             // A failing store: how far the search got, for its error.
@@ -323,7 +358,11 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             };
             peers.report(self, progress, opts, stop)?;
         }
-        Counted::new(tally.ended, tally.by_store, levels, finishers)
+        Ok(Rounds {
+            tally,
+            levels,
+            finishers,
+        })
     }
 
     /// Where bucket `store` stands, for a report: the bytes held are the

@@ -32,12 +32,15 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     }
 
     /// The forward pass with the frontier in `dir`, resuming from its
-    /// checkpoint if it has one for this search.
+    /// checkpoint if it has one for this search; on `u64` keys from the
+    /// first bucket they fit when `narrow` (see `Search::count_narrowing`;
+    /// the checkpoint names the search with its first key type either way).
     pub(super) fn count_spilled(
         &self,
         dir: &Path,
         opts: &SolveOptions,
         stop: &Stop,
+        narrow: bool,
     ) -> Result<Counted<K>, Fail> {
         let buffer = opts.spill_buffer.unwrap_or(opts.max_memory / 3);
         let first = self.start.store() as usize;
@@ -65,6 +68,9 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 Tally::fresh(first, self.max_store)
             }
         };
-        self.count(&mut spill, tally, false, opts, stop, &mut Alone)
+        match self.narrow_from().filter(|_| narrow) {
+            Some(from) => self.count_narrowing(spill, tally, from, false, opts, stop),
+            None => self.count(&mut spill, tally, false, opts, stop, &mut Alone),
+        }
     }
 }

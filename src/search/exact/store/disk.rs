@@ -35,8 +35,8 @@ pub use self::taking::Taking;
 #[cfg(feature = "cluster")]
 pub(crate) use self::run_file::{get_varint, put_varint};
 
-use self::run_file::{encode, DiskRun, END, FOOTER, MAGIC};
-use super::memory::{Count, Entry, Frontier, Nodes, Overflow, Run, PARTS};
+use self::run_file::{assemble, encode_parts, DiskRun, END, FOOTER, MAGIC};
+use super::memory::{Count, Entry, Frontier, Overflow, Run, PARTS};
 use super::{Store, Wave};
 use crate::search::exact::key::Key;
 use crate::search::exact::rounds::Tally;
@@ -292,6 +292,25 @@ impl<K: Key, C: Count> Spill<K, C> {
         Ok(cp)
     }
 
+    /// The same store with keys of type `K2`: the buffer re-typed, the
+    /// run files as they are (they code keys as gaps, whatever the type),
+    /// and the checkpoint's search unchanged, so that a search that went
+    /// on with narrower keys resumes either side of the change.
+    pub(crate) fn rekey<K2: Key>(self) -> Spill<K2, C> {
+        Spill {
+            dir: self.dir,
+            search: self.search,
+            buffer: self.buffer.rekey(),
+            runs: self.runs,
+            shifts: self.shifts,
+            budget: self.budget,
+            max_disk: self.max_disk,
+            seq: self.seq,
+            written: self.written,
+            taken: self.taken,
+        }
+    }
+
     /// File a run of successors (in memory until [`Spill::relieve`] or the
     /// next checkpoint writes it out).
     pub fn push(&mut self, store: usize, run: Run<K, C>) {
@@ -309,20 +328,25 @@ impl<K: Key, C: Count> Spill<K, C> {
     /// Write every bucket of the buffer to a run file.
     fn flush(&mut self) -> Result<(), SpillFail> {
         for store in self.buffer.pending_buckets() {
-            let nodes = self.buffer.take(store)?;
-            self.write_run(store, &nodes)?;
+            self.write_run(store)?;
         }
         Ok(())
     }
 
-    /// Write `nodes` as a new run file of bucket `store`: coded in memory,
-    /// checked against the disk guards, written to a temporary name,
-    /// synced and renamed.
-    fn write_run(&mut self, store: usize, nodes: &Nodes<K, C>) -> Result<(), SpillFail> {
-        if nodes.is_empty() {
+    /// Write what the buffer holds of bucket `store` as a new run file:
+    /// deduplicated and coded a take task at a time (so that the bucket is
+    /// never held twice decoded), checked against the disk guards, written
+    /// to a temporary name and renamed.
+    fn write_run(&mut self, store: usize) -> Result<(), SpillFail> {
+        let shift = self.shifts[store];
+        let coded = self
+            .buffer
+            .take_into(store, |entries| encode_parts(entries, shift))?;
+        if coded.is_empty() {
             return Ok(());
         }
-        let (chunks, offsets, counts) = encode(nodes, self.shifts[store]);
+        let (chunks, offsets, counts) = assemble(coded);
+        let len: u64 = counts.iter().sum();
         let needed = offsets[PARTS] + FOOTER as u64;
         let on_disk = self.disk_used() + needed;
         if on_disk > self.max_disk {
@@ -357,7 +381,7 @@ impl<K: Key, C: Count> Spill<K, C> {
             for chunk in &chunks {
                 out.write_all(chunk)?;
             }
-            for word in offsets.iter().chain(&counts).chain([&(nodes.len() as u64)]) {
+            for word in offsets.iter().chain(&counts).chain([&len]) {
                 out.write_all(&word.to_le_bytes())?;
             }
             out.write_all(END)?;
@@ -388,8 +412,7 @@ impl<K: Key, C: Count> Spill<K, C> {
     /// written out first, so that every entry comes through the same path.
     pub fn take(&mut self, store: usize) -> Result<Taking, SpillFail> {
         if self.buffer.pending_buckets().contains(&store) {
-            let nodes = self.buffer.take(store)?;
-            self.write_run(store, &nodes)?;
+            self.write_run(store)?;
         }
         let runs = std::mem::take(&mut self.runs[store]);
         self.taken = runs.iter().map(|r| r.bytes).sum();
@@ -509,6 +532,13 @@ impl<K: Key, C: Count> Spill<K, C> {
 /// and a copy while they are filed) take a few buffers' worth of tenths.
 pub(crate) fn wave_entries(buffer: u64, entry: usize) -> u64 {
     (buffer / (10 * entry as u64)).clamp(1 << 12, 1 << 26)
+}
+
+impl<K: Key, C: Count> super::Rekey<C> for Spill<K, C> {
+    type With<K2: Key> = Spill<K2, C>;
+    fn rekey<K2: Key>(self) -> Spill<K2, C> {
+        Spill::rekey(self)
+    }
 }
 
 /// The store on disk hands a bucket out in waves of a tenth of its buffer

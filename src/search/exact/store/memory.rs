@@ -169,6 +169,24 @@ impl<K: Key, C: Count> Run<K, C> {
     pub fn entries(&self) -> &[Entry<K, C>] {
         &self.entries
     }
+
+    /// The same run with keys of type `K2`, which must hold every key (the
+    /// parts stay: a part's shift depends on the bucket, not the type).
+    fn rekey<K2: Key>(self) -> Run<K2, C> {
+        let entries = self
+            .entries
+            .into_iter()
+            .map(|(key, count)| {
+                let wide = key.to_u128();
+                debug_assert!(K2::BITS >= 128 || wide >> K2::BITS == 0, "{wide} fits");
+                (K2::from_u128(wide), count)
+            })
+            .collect();
+        Run {
+            entries,
+            starts: self.starts,
+        }
+    }
 }
 
 /// A taken bucket: deduplicated nodes in key order, held as the parts they
@@ -272,6 +290,22 @@ impl<K: Key, C: Count> Frontier<K, C> {
     /// gathers its parts from every run into a buffer it reuses, sorts and
     /// merges them there, and keeps a copy of what is left.
     pub fn take(&mut self, store: usize) -> Result<Nodes<K, C>, Overflow> {
+        let parts = self.take_into(store, |entries| entries.to_vec())?;
+        Ok(Nodes::from_parts(parts))
+    }
+
+    /// Take bucket `store` out as [`Frontier::take`] does, but hand each
+    /// task's deduplicated entries (whole key parts, in key order from
+    /// task to task; never empty) to `keep` in the task's own buffer, and
+    /// return what it made of them. Writing a bucket out codes it this
+    /// way, so that it never holds the bucket twice decoded: a copy of
+    /// the whole bucket beside the runs it came from took a store on disk
+    /// past its memory guard, between two of the guard's readings.
+    pub fn take_into<T: Send>(
+        &mut self,
+        store: usize,
+        keep: impl Fn(&[Entry<K, C>]) -> T + Sync,
+    ) -> Result<Vec<T>, Overflow> {
         let runs = std::mem::take(&mut self.pending[store]);
         let mut sizes = vec![0usize; PARTS];
         for run in &runs {
@@ -288,7 +322,7 @@ impl<K: Key, C: Count> Frontier<K, C> {
                 (from, gathered) = (p + 1, 0);
             }
         }
-        let parts: Vec<Vec<Entry<K, C>>> = tasks
+        let kept: Vec<Option<T>> = tasks
             .into_par_iter()
             .map_init(
                 || (Vec::new(), Vec::new()),
@@ -299,13 +333,24 @@ impl<K: Key, C: Count> Frontier<K, C> {
                     }
                     radix_sort(buffer, spare);
                     let kept = merge_in_place(buffer)?;
-                    Ok(buffer[..kept].to_vec())
+                    Ok((kept > 0).then(|| keep(&buffer[..kept])))
                 },
             )
-            .filter(|part: &Result<Vec<_>, _>| part.as_ref().map_or(true, |p| !p.is_empty()))
             .collect::<Result<_, _>>()?;
-        let len = parts.iter().map(Vec::len).sum();
-        Ok(Nodes { parts, len })
+        Ok(kept.into_iter().flatten().collect())
+    }
+
+    /// The same frontier with keys of type `K2`: for a search that goes
+    /// on with narrower keys once every bucket left fits them. Each key
+    /// must fit `K2`.
+    pub(crate) fn rekey<K2: Key>(self) -> Frontier<K2, C> {
+        Frontier {
+            pending: self
+                .pending
+                .into_iter()
+                .map(|runs| runs.into_iter().map(Run::rekey).collect())
+                .collect(),
+        }
     }
 
     /// Bytes held by the waiting runs.

@@ -68,3 +68,21 @@ pub(crate) trait Store<K: Key, C: Count> {
         None
     }
 }
+
+/// A store whose keys can be re-typed as they are: a search on wide keys
+/// goes on with `u64` keys once every bucket left fits them (see
+/// `Search::count_narrowing`). Every key it holds must fit the new type;
+/// the parts stay, since a part's key range depends on the bucket alone.
+pub(crate) trait Rekey<C: Count> {
+    /// The same store with keys of type `K2`.
+    type With<K2: Key>: Store<K2, C>;
+    /// Re-type the keys.
+    fn rekey<K2: Key>(self) -> Self::With<K2>;
+}
+
+impl<K: Key, C: Count> Rekey<C> for Frontier<K, C> {
+    type With<K2: Key> = Frontier<K2, C>;
+    fn rekey<K2: Key>(self) -> Frontier<K2, C> {
+        Frontier::rekey(self)
+    }
+}

@@ -8,8 +8,7 @@
 
 use super::{io_fail, SpillFail};
 use crate::search::exact::key::Key;
-use crate::search::exact::store::memory::{part_of, Count, Entry, Nodes, PARTS};
-use rayon::prelude::*;
+use crate::search::exact::store::memory::{part_of, Count, Entry, PARTS};
 use std::fs::File;
 use std::io;
 use std::ops::Range;
@@ -363,39 +362,34 @@ impl<'a> Reader<'a> {
 
 /// Bytes coded from some whole parts, and where each part starts in them:
 /// `(part, byte offset, entries)`.
-type Coded = (Vec<u8>, Vec<(usize, usize, u64)>);
+pub(super) type Coded = (Vec<u8>, Vec<(usize, usize, u64)>);
 
-/// Code `nodes` (sorted, deduplicated, part shift `shift`) as a run file's
-/// bytes after its magic: each part's entries, and the offsets and counts.
-pub(super) fn encode<K: Key, C: Count>(
-    nodes: &Nodes<K, C>,
-    shift: u32,
-) -> (Vec<Vec<u8>>, Vec<u64>, Vec<u64>) {
-    // Each of the nodes' parts holds whole key parts (a take task gathers
-    // whole parts): code them in parallel, noting where each part starts.
-    let coded: Vec<Coded> = nodes
-        .parts()
-        .par_iter()
-        .map(|entries| {
-            let mut out = Vec::with_capacity(entries.len() * 6);
-            let mut starts = Vec::new();
-            let mut prev = 0u128;
-            let mut current = usize::MAX;
-            for &(key, count) in entries {
-                let p = part_of(key, shift);
-                if p != current {
-                    starts.push((p, out.len(), 0));
-                    current = p;
-                    prev = 0;
-                }
-                starts.last_mut().expect("pushed above").2 += 1;
-                put_varint(&mut out, key.to_u128() - prev);
-                put_varint(&mut out, count.into());
-                prev = key.to_u128();
-            }
-            (out, starts)
-        })
-        .collect();
+/// Code `entries` (sorted, deduplicated, whole key parts of part shift
+/// `shift`) as a piece of a run file's body, noting where each part starts.
+pub(super) fn encode_parts<K: Key, C: Count>(entries: &[Entry<K, C>], shift: u32) -> Coded {
+    let mut out = Vec::with_capacity(entries.len() * 6);
+    let mut starts: Vec<(usize, usize, u64)> = Vec::new();
+    let mut prev = 0u128;
+    let mut current = usize::MAX;
+    for &(key, count) in entries {
+        let p = part_of(key, shift);
+        if p != current {
+            starts.push((p, out.len(), 0));
+            current = p;
+            prev = 0;
+        }
+        starts.last_mut().expect("pushed above").2 += 1;
+        put_varint(&mut out, key.to_u128() - prev);
+        put_varint(&mut out, count.into());
+        prev = key.to_u128();
+    }
+    (out, starts)
+}
+
+/// A run file's body from its pieces in key order ([`encode_parts`]): the
+/// pieces' bytes to write after the magic, each part's byte offset (and
+/// the end's) and each part's entries.
+pub(super) fn assemble(coded: Vec<Coded>) -> (Vec<Vec<u8>>, Vec<u64>, Vec<u64>) {
     let mut offsets = vec![u64::MAX; PARTS + 1];
     let mut counts = vec![0u64; PARTS];
     let mut at = MAGIC.len() as u64;
