@@ -31,10 +31,10 @@
 //! The search is generic over the key width (`u64` or `u128`, see
 //! `key`), the count width (`u64`, rerun with `u128` if a count
 //! overflows) and the packed ring width (see [`crate::search::kernel::packed`]), so the
-//! common boards run on the narrowest types. A search in memory on `u128`
-//! keys goes on with `u64` keys from the first bucket whose keys fit them
-//! (`Search::count_narrowing`): on the boards that need wide keys at the
-//! start, nearly every position is in those buckets.
+//! common boards run on the narrowest types. A search on `u128` keys, in
+//! memory or on disk, goes on with `u64` keys from the first bucket whose
+//! keys fit them (`Search::count_narrowing`): on the boards that need wide
+//! keys at the start, nearly every position is in those buckets.
 
 //!
 //! The code follows the passes: `rounds` (the forward pass's one loop
