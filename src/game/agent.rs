@@ -280,51 +280,60 @@ impl Agent for AlphaBeta {
     }
 }
 
+/// The agents built on the exact solver: one solver, four ways to ask it
+/// for a turn.
 struct SolverAgent {
-    depth: Option<u32>,
-    /// Picks a turn, for `budget:K`.
-    budget: Option<u64>,
-    /// Seconds a turn, for `analyze:S`.
-    seconds: Option<u32>,
+    mode: SolverMode,
     solver: Solver,
+}
+
+/// How a [`SolverAgent`] asks its solver for a turn.
+#[derive(Clone, Copy, Debug)]
+enum SolverMode {
+    /// MTD(f) to this many turns (`mtdf:D`).
+    Depth(u32),
+    /// MTD(f) deepened a turn at a time up to `depth` turns within `picks`
+    /// picks a turn (`budget:K`, K thousand picks).
+    Budget { depth: u32, picks: u64 },
+    /// The exact value's turn (`perfect`).
+    Exact,
+    /// The analysis of `game analyze` for at most this many seconds a
+    /// turn (`analyze:S`).
+    Analyze(u32),
 }
 
 impl Agent for SolverAgent {
     fn name(&self) -> String {
-        if let Some(s) = self.seconds {
-            return format!("analyze:{s}");
-        }
-        match (self.depth, self.budget) {
-            (_, Some(picks)) => format!("budget:{}", picks / 1000),
-            (Some(d), None) => format!("mtdf:{d}"),
-            (None, None) => "perfect".into(),
+        match self.mode {
+            SolverMode::Depth(d) => format!("mtdf:{d}"),
+            SolverMode::Budget { picks, .. } => format!("budget:{}", picks / 1000),
+            SolverMode::Exact => "perfect".into(),
+            SolverMode::Analyze(s) => format!("analyze:{s}"),
         }
     }
     fn choose(&mut self, state: &GameState) -> Vec<Pit> {
         self.choose_until(state, &AtomicBool::new(false))
     }
     fn choose_until(&mut self, state: &GameState, cancel: &AtomicBool) -> Vec<Pit> {
-        if let Some(s) = self.seconds {
-            let budget = super::analyze::Budget::Seconds(s as f64);
-            // The solver was built for this game and the game is not over
-            // (an agent is asked only for a turn to play), so the analysis
-            // does not refuse; the exact solver's turn is the fallback all
-            // the same. Stopped, it plays nothing, as the other agents do
-            // (the game stays as it was).
-            if let Ok(a) = super::analyze::best_turn_on(&mut self.solver, state, budget, cancel) {
-                return if a.cancelled {
-                    Vec::new()
-                } else {
-                    a.turns[0].picks.clone()
-                };
-            }
-            return self.solver.best_turn(state, None, cancel).1;
-        }
-        match (self.depth, self.budget) {
-            (Some(depth), Some(picks)) => {
+        match self.mode {
+            SolverMode::Depth(depth) => self.solver.best_turn(state, Some(depth), cancel).1,
+            SolverMode::Budget { depth, picks } => {
                 self.solver.best_turn_within(state, depth, picks, cancel).1
             }
-            _ => self.solver.best_turn(state, self.depth, cancel).1,
+            SolverMode::Exact => self.solver.best_turn(state, None, cancel).1,
+            SolverMode::Analyze(s) => {
+                let budget = super::analyze::Budget::Seconds(s as f64);
+                // The solver was built for this game and the game is not
+                // over (an agent is asked only for a turn to play), so the
+                // analysis does not refuse; the exact solver's turn is the
+                // fallback all the same. Stopped, it plays nothing, as the
+                // other agents do (the game stays as it was).
+                match super::analyze::best_turn_on(&mut self.solver, state, budget, cancel) {
+                    Ok(a) if a.cancelled => Vec::new(),
+                    Ok(a) => a.turns[0].picks.clone(),
+                    Err(_) => self.solver.best_turn(state, None, cancel).1,
+                }
+            }
         }
     }
     fn watch(&self) -> Option<Arc<SolveWatch>> {

@@ -261,22 +261,16 @@ impl AgentSpec {
                     }
                     _ => Solver::new(rules, n, opts)?,
                 };
-                Box::new(SolverAgent {
-                    depth: match self {
-                        AgentSpec::Mtdf(depth) => Some(depth),
-                        AgentSpec::Budget(_) => Some(BUDGET_DEPTH),
-                        _ => None,
+                let mode = match self {
+                    AgentSpec::Mtdf(depth) => SolverMode::Depth(depth),
+                    AgentSpec::Budget(k) => SolverMode::Budget {
+                        depth: BUDGET_DEPTH,
+                        picks: k as u64 * 1000,
                     },
-                    budget: match self {
-                        AgentSpec::Budget(k) => Some(k as u64 * 1000),
-                        _ => None,
-                    },
-                    seconds: match self {
-                        AgentSpec::Analyze(s) => Some(s),
-                        _ => None,
-                    },
-                    solver,
-                })
+                    AgentSpec::Analyze(s) => SolverMode::Analyze(s),
+                    _ => SolverMode::Exact,
+                };
+                Box::new(SolverAgent { mode, solver })
             }
             AgentSpec::Mcts(playouts) => Box::new(Mcts { playouts, rng }),
             AgentSpec::MonteCarlo(playouts) => Box::new(MonteCarlo { playouts, rng }),
