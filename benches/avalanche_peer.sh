@@ -30,6 +30,7 @@ src=${GERNER:-}/mancalaavalanche/java
   exit 2
 }
 command -v javac >/dev/null || { echo "benches/avalanche_peer.sh needs a JDK (javac, java)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "benches/avalanche_peer.sh needs GNU time at /usr/bin/time (apt-get install time)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp "$src"/*.java "$tmp/"
@@ -57,35 +58,26 @@ flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|avx512f|
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), flags: ${flags}load average at the start: $(cut -d' ' -f1-3 /proc/loadavg); $(java -version 2>&1 | head -1)"
 echo
 
-# fastest CMD...: the least wall time of $reps runs (stdout of that run in
-# $tmp/out), in seconds.
-fastest() {
-  local best="" t
-  for _ in $(seq "$reps"); do
-    local t0=$(date +%s.%N)
-    "$@" >"$tmp/out.now"
-    t=$(echo "$(date +%s.%N) - $t0" | bc)
-    if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then
-      best=$t
-      cp "$tmp/out.now" "$tmp/out"
-    fi
-  done
-  printf '%.3f' "$best"
-}
+# best_of CMD...: the fastest of $reps runs, "wall user rss", its stdout
+# in $tmp/out (benches/lib.sh).
+. benches/lib.sh
 
-java_run() { # stones: the program as a player runs it, its answers piped in
-  local row
-  row=$(printf '%s,%s,%s,%s,%s,%s' "$1" "$1" "$1" "$1" "$1" "$1")
-  printf '1\n%s\n%s\n\nn\n' "$row" "$row" | java -cp "$tmp" MancalaAvalanche
-}
+# The Java program as a player runs it (its answers piped in), as a
+# command that GNU time can run: java_run STONES.
+cat > "$tmp/java_run" <<EOF
+#!/usr/bin/env bash
+row=\$(printf '%s,%s,%s,%s,%s,%s' "\$1" "\$1" "\$1" "\$1" "\$1" "\$1")
+printf '1\n%s\n%s\n\nn\n' "\$row" "\$row" | java -cp "$tmp" MancalaAvalanche
+EOF
+chmod +x "$tmp/java_run"
 
 echo "| 2×6×S avalanche, from the start | Java, whole program s | Java search alone (JIT warm) s | mancala-sweep \`solve --limit 1\`, whole program, $threads threads s | ratio (Java whole / ours) | best store (Java / ours) |"
 echo "|---|---:|---:|---:|---:|---|"
 for s in "${stones[@]}"; do
-  jw=$(fastest java_run "$s")
+  jw=$(best_of "$tmp/java_run" "$s" | cut -d" " -f1)
   jbest=$(sed -n 's/.*Points scored this round: \([0-9]*\).*/\1/p' "$tmp/out" | head -1)
   warm=$(java -cp "$tmp" WarmBench "$s" "$reps")
-  ow=$(fastest "$ms" solve --rules avalanche --pits 6 --stones "$s" --limit 1 --threads "$threads" --json -q)
+  ow=$(best_of "$ms" solve --rules avalanche --pits 6 --stones "$s" --limit 1 --threads "$threads" --json -q | cut -d" " -f1)
   obest=$(sed -n 's/.*"best_store":\([0-9]*\).*/\1/p' "$tmp/out" | head -1)
   if [ "$jbest" != "$obest" ]; then
     echo "disagreement on 2x6x$s: Java $jbest, mancala-sweep $obest" >&2

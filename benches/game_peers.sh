@@ -35,21 +35,8 @@ flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|avx512f|
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), flags: ${flags}load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
-# best_of CMD...: runs CMD $reps times (stdout to $tmp/out), keeps the run
-# with the least wall time; prints "wall user rss" of it.
-best_of() {
-  local best="" line
-  for _ in $(seq "$reps"); do
-    /usr/bin/time -f "%e %U %M" -o "$tmp/time" "$@" >"$tmp/out.now" 2>"$tmp/err.now"
-    line=$(cat "$tmp/time")
-    if [ -z "$best" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then
-      best=$line
-      cp "$tmp/out.now" "$tmp/out"
-      cp "$tmp/err.now" "$tmp/err"
-    fi
-  done
-  echo "$best"
-}
+# best_of CMD...: the fastest of $reps runs, "wall user rss" (benches/lib.sh).
+. benches/lib.sh
 
 row() { # program position wall user rss value nodes note
   printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@"
