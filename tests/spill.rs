@@ -8,6 +8,7 @@
 use mancala_sweep::search::exact::{self, solve, Listing, SolveOptions};
 use mancala_sweep::search::{Phase, Progress, SearchError};
 use mancala_sweep::{Board, Preset, Rules};
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -87,13 +88,19 @@ fn stop_then_resume(
     (stopped, json(resumed))
 }
 
-#[test]
-fn a_search_stopped_after_any_bucket_resumes_to_the_same_answer() {
-    let (board, rules) = (Board::uniform(5, 3).unwrap(), Rules::ANY_HOLE);
+/// Stop a spilled search of `board` after each bucket of `buckets` in
+/// turn (a folder each, named after `name`), resume it, and check the
+/// answer against the search in memory every time.
+fn stopped_after_every_bucket(
+    board: Board,
+    rules: Rules,
+    buckets: RangeInclusive<usize>,
+    name: &str,
+) {
     let want = in_memory(&board, rules);
     let mut stops = 0;
-    for bucket in 0..=30 {
-        let dir = scratch(&format!("resume-{bucket}"));
+    for bucket in buckets.clone() {
+        let dir = scratch(&format!("{name}-{bucket}"));
         let when = |p: &Progress| p.store == bucket && p.within.is_none();
         let (stopped, resumed) = stop_then_resume(&board, rules, &dir, when);
         assert!(stopped.is_cancelled(), "bucket {bucket}: {stopped}");
@@ -101,7 +108,13 @@ fn a_search_stopped_after_any_bucket_resumes_to_the_same_answer() {
         stops += 1;
         std::fs::remove_dir_all(&dir).unwrap();
     }
-    assert_eq!(stops, 31);
+    assert_eq!(stops, buckets.count());
+}
+
+#[test]
+fn a_search_stopped_after_any_bucket_resumes_to_the_same_answer() {
+    let board = Board::uniform(5, 3).unwrap();
+    stopped_after_every_bucket(board, Rules::ANY_HOLE, 0..=30, "resume");
 }
 
 /// Avalanche 2x5x6 needs 69-bit keys at the start and goes on with
@@ -110,19 +123,8 @@ fn a_search_stopped_after_any_bucket_resumes_to_the_same_answer() {
 /// answer of the search in memory.
 #[test]
 fn a_search_on_wide_keys_resumes_on_either_side_of_the_change_to_narrow_keys() {
-    let (board, rules) = (Board::uniform(5, 6).unwrap(), Rules::AVALANCHE);
-    let want = in_memory(&board, rules);
-    let mut stops = 0;
-    for bucket in 0..=12 {
-        let dir = scratch(&format!("narrow-{bucket}"));
-        let when = |p: &Progress| p.store == bucket && p.within.is_none();
-        let (stopped, resumed) = stop_then_resume(&board, rules, &dir, when);
-        assert!(stopped.is_cancelled(), "bucket {bucket}: {stopped}");
-        assert_eq!(resumed, want, "stopped after bucket {bucket}");
-        stops += 1;
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-    assert_eq!(stops, 13);
+    let board = Board::uniform(5, 6).unwrap();
+    stopped_after_every_bucket(board, Rules::AVALANCHE, 0..=12, "narrow");
 }
 
 #[test]

@@ -99,7 +99,7 @@ impl<K: Key> Finishers<K> {
             nodes: self
                 .nodes
                 .into_iter()
-                .map(|(bucket, key)| (bucket, K2::from_u128(key.to_u128())))
+                .map(|(bucket, key)| (bucket, key.to_key()))
                 .collect(),
         }
     }

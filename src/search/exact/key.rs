@@ -33,6 +33,15 @@ pub trait Key: Copy + Ord + Eq + std::hash::Hash + Send + Sync + std::fmt::Debug
     /// The key back from [`Key::to_u128`].
     fn from_u128(v: u128) -> Self;
 
+    /// The same key as type `K2`, which must be wide enough for it: a
+    /// search that goes on with narrower keys once its keys fit them.
+    #[inline]
+    fn to_key<K2: Key>(self) -> K2 {
+        let wide = self.to_u128();
+        debug_assert!(K2::BITS >= 128 || wide >> K2::BITS == 0, "{wide} fits");
+        K2::from_u128(wide)
+    }
+
     /// Hand each pit's count to `set(ring index, count)`, skipping the store.
     fn decode_with(self, len: usize, n: usize, set: impl FnMut(usize, u8));
 

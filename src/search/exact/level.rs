@@ -152,7 +152,7 @@ impl<K: Key> Level<K> {
     /// that went on with narrower keys and lists with its first ones.
     pub fn rekey<K2: Key>(&self) -> Level<K2> {
         let keys = (0..self.blocks.len()).flat_map(move |b| self.block(b));
-        Level::from_sorted(keys.map(|k| K2::from_u128(k.to_u128())))
+        Level::from_sorted(keys.map(Key::to_key))
     }
 
     /// Every key, in order.

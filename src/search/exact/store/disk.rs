@@ -292,25 +292,6 @@ impl<K: Key, C: Count> Spill<K, C> {
         Ok(cp)
     }
 
-    /// The same store with keys of type `K2`: the buffer re-typed, the
-    /// run files as they are (they code keys as gaps, whatever the type),
-    /// and the checkpoint's search unchanged, so that a search that went
-    /// on with narrower keys resumes either side of the change.
-    pub(crate) fn rekey<K2: Key>(self) -> Spill<K2, C> {
-        Spill {
-            dir: self.dir,
-            search: self.search,
-            buffer: self.buffer.rekey(),
-            runs: self.runs,
-            shifts: self.shifts,
-            budget: self.budget,
-            max_disk: self.max_disk,
-            seq: self.seq,
-            written: self.written,
-            taken: self.taken,
-        }
-    }
-
     /// File a run of successors (in memory until [`Spill::relieve`] or the
     /// next checkpoint writes it out).
     pub fn push(&mut self, store: usize, run: Run<K, C>) {
@@ -534,10 +515,25 @@ pub(crate) fn wave_entries(buffer: u64, entry: usize) -> u64 {
     (buffer / (10 * entry as u64)).clamp(1 << 12, 1 << 26)
 }
 
+/// The store on disk with keys of another type: the buffer re-typed, the
+/// run files as they are (they code keys as gaps, whatever the type),
+/// and the checkpoint's search unchanged, so that a search that went
+/// on with narrower keys resumes either side of the change.
 impl<K: Key, C: Count> super::Rekey<C> for Spill<K, C> {
     type With<K2: Key> = Spill<K2, C>;
     fn rekey<K2: Key>(self) -> Spill<K2, C> {
-        Spill::rekey(self)
+        Spill {
+            dir: self.dir,
+            search: self.search,
+            buffer: super::Rekey::rekey(self.buffer),
+            runs: self.runs,
+            shifts: self.shifts,
+            budget: self.budget,
+            max_disk: self.max_disk,
+            seq: self.seq,
+            written: self.written,
+            taken: self.taken,
+        }
     }
 }
 

@@ -176,11 +176,7 @@ impl<K: Key, C: Count> Run<K, C> {
         let entries = self
             .entries
             .into_iter()
-            .map(|(key, count)| {
-                let wide = key.to_u128();
-                debug_assert!(K2::BITS >= 128 || wide >> K2::BITS == 0, "{wide} fits");
-                (K2::from_u128(wide), count)
-            })
+            .map(|(key, count)| (key.to_key(), count))
             .collect();
         Run {
             entries,
@@ -338,19 +334,6 @@ impl<K: Key, C: Count> Frontier<K, C> {
             )
             .collect::<Result<_, _>>()?;
         Ok(kept.into_iter().flatten().collect())
-    }
-
-    /// The same frontier with keys of type `K2`: for a search that goes
-    /// on with narrower keys once every bucket left fits them. Each key
-    /// must fit `K2`.
-    pub(crate) fn rekey<K2: Key>(self) -> Frontier<K2, C> {
-        Frontier {
-            pending: self
-                .pending
-                .into_iter()
-                .map(|runs| runs.into_iter().map(Run::rekey).collect())
-                .collect(),
-        }
     }
 
     /// Bytes held by the waiting runs.
@@ -542,6 +525,21 @@ impl<K: Key, C: Count> Store<K, C> for Frontier<K, C> {
     }
     fn memory(&self) -> u64 {
         Frontier::memory(self)
+    }
+}
+
+/// The frontier with keys of another type: for a search that goes on with
+/// narrower keys once every bucket left fits them.
+impl<K: Key, C: Count> super::Rekey<C> for Frontier<K, C> {
+    type With<K2: Key> = Frontier<K2, C>;
+    fn rekey<K2: Key>(self) -> Frontier<K2, C> {
+        Frontier {
+            pending: self
+                .pending
+                .into_iter()
+                .map(|runs| runs.into_iter().map(Run::rekey).collect())
+                .collect(),
+        }
     }
 }
 

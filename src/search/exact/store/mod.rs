@@ -79,10 +79,3 @@ pub(crate) trait Rekey<C: Count> {
     /// Re-type the keys.
     fn rekey<K2: Key>(self) -> Self::With<K2>;
 }
-
-impl<K: Key, C: Count> Rekey<C> for Frontier<K, C> {
-    type With<K2: Key> = Frontier<K2, C>;
-    fn rekey<K2: Key>(self) -> Frontier<K2, C> {
-        Frontier::rekey(self)
-    }
-}
