@@ -10,7 +10,7 @@
 
 use crate::atlas::AtlasError;
 use crate::format::FileError;
-use crate::game::{EndgameError, GameError};
+use crate::game::{CheckpointError, EndgameError, GameError};
 use crate::puzzle::PuzzleError;
 use crate::rules::{BoardError, ReplayError};
 use crate::search::SearchError;
@@ -67,6 +67,10 @@ impl Error {
                 GameError::AgentFailed(_)
                     | GameError::SolverMismatch(_)
                     | GameError::Endgame(EndgameError::Io {
+                        disk_full: true,
+                        ..
+                    })
+                    | GameError::Checkpoint(CheckpointError::Io {
                         disk_full: true,
                         ..
                     })

@@ -99,6 +99,61 @@ fn game_solve_refuses_a_table_over_the_memory_cap_before_it_starts() {
     assert!(err.contains("exceed the memory cap"), "{err}");
 }
 
+/// `--checkpoint`'s bad input: a time that is no time, the interval
+/// without the file, and a file that is not a checkpoint, each one line
+/// with status 2, and the file left as it was.
+#[test]
+fn game_solve_refuses_a_bad_checkpoint_in_one_line() {
+    for every in ["0", "-1", "abc"] {
+        let (code, _, err) = run(&[
+            "game",
+            "solve",
+            "--pits",
+            "3",
+            "--stones",
+            "2",
+            "--checkpoint",
+            "x",
+            "--checkpoint-every",
+            every,
+        ]);
+        assert_eq!(code, 2, "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        // clap takes "-1" for a flag: named, if not as a time.
+        assert!(
+            err.contains(every) && (every == "-1" || err.contains("seconds")),
+            "{err}"
+        );
+    }
+    let (code, _, err) = run(&["game", "solve", "--pits", "3", "--checkpoint-every", "5"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--checkpoint"), "{err}");
+    let dir = std::env::temp_dir().join(format!("ms-game-cli-checkpoint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("not-a-checkpoint.json");
+    std::fs::write(&file, "{\"format\":\"mancala-sweep-game-solve/1\"}\n").unwrap();
+    let path = file.to_str().unwrap();
+    let (code, _, err) = run(&[
+        "game",
+        "solve",
+        "--pits",
+        "3",
+        "--stones",
+        "2",
+        "--checkpoint",
+        path,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        err.trim().lines().last().unwrap(),
+        format!("error: checkpoint {path}: not a checkpoint (its first line is not a mancala-sweep-game-checkpoint/1 header)")
+    );
+    assert!(std::fs::read_to_string(&file)
+        .unwrap()
+        .contains("game-solve/1"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn bad_agents_levels_and_game_counts_get_one_line_and_status_2() {
     for (args, needle) in [

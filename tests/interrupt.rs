@@ -301,6 +301,71 @@ fn game_solve_stopped_by_sigterm_says_the_bounds_it_knows() {
     assert!(s.said("interrupted: the value is between"), "{:?}", s.err);
 }
 
+/// `game solve --checkpoint`: it writes its work as it goes, once more on
+/// SIGTERM (exit 143, the bounds and the file named), leaves no temporary
+/// file; the same command reads it back, says so, proves Kalah(6,3)'s
+/// published +2 and removes the file.
+#[test]
+fn game_solve_stopped_by_sigterm_keeps_its_work_and_the_same_command_goes_on() {
+    let dir = temp_dir("game-checkpoint");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("k63.checkpoint");
+    let file = file.to_str().unwrap();
+    let args = [
+        "game",
+        "solve",
+        "--pits",
+        "6",
+        "--stones",
+        "3",
+        "--threads",
+        "1",
+        "--table",
+        "8M",
+        "--checkpoint",
+        file,
+        "--checkpoint-every",
+        "0.05",
+        "--json",
+    ];
+    let s = stop_with("TERM", &args, "checkpoint written", None);
+    assert_eq!(s.code, 143, "{:?}", s.err);
+    assert!(s.said("writing the checkpoint "), "{:?}", s.err);
+    let v: serde_json::Value = serde_json::from_str(&s.out).unwrap();
+    assert_eq!(v["complete"], false);
+    let last = s.err.last().unwrap();
+    assert!(
+        last.starts_with("interrupted: the value is between")
+            && last.ends_with(&format!(
+                "; the work is kept in {file}: the same command goes on from it"
+            )),
+        "{last}"
+    );
+    assert!(std::path::Path::new(file).exists());
+    assert!(no_temp_files(&dir));
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
+        .args(args)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("resuming from {file}: the value is between ")),
+        "{err}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["complete"].as_bool(), v["value"].as_i64()),
+        (Some(true), Some(2))
+    );
+    assert!(
+        !std::path::Path::new(file).exists(),
+        "removed once the value is proved"
+    );
+    assert!(no_temp_files(&dir));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Issue 32, item 7: 16 pits a side were refused for "a transposition
 /// table of 21091731189 bytes" that was really the endgame database filled
 /// on demand (`--table` changed nothing); now the database is sized to fit

@@ -672,6 +672,12 @@ pub struct GameSolveArgs {
     /// `--max-memory`, `--endgame` and `--threads` (the value and the principal variation are the same for any number of threads).
     #[command(flatten)]
     pub solver: SolverArgs,
+    /// Keep the search's work in FILE (its table, about --table bytes): written every --checkpoint-every seconds and when stopped (Ctrl-C, SIGTERM), read back by the same command, which goes on from it; removed once the value is proved.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// Seconds of search between writes of --checkpoint [default: 600].
+    #[arg(long, value_name = "T", value_parser = parse_seconds, requires = "checkpoint")]
+    pub checkpoint_every: Option<f64>,
     /// `--json`.
     #[command(flatten)]
     pub json: JsonArg,

@@ -209,6 +209,7 @@ pub struct Spinner {
     last_line: std::sync::Mutex<Option<Instant>>,
     enabled: bool,
     lines: bool,
+    quiet: bool,
 }
 
 impl Spinner {
@@ -222,6 +223,15 @@ impl Spinner {
             last_line: std::sync::Mutex::new(None),
             enabled: !quiet && std::io::stderr().is_terminal(),
             lines: !quiet && lines(),
+            quiet,
+        }
+    }
+
+    /// Print `line` on stderr above the spinner, which goes on (nothing
+    /// when quiet).
+    pub fn println(&self, line: &str) {
+        if !self.quiet {
+            self.bar.suspend(|| eprintln!("{line}"));
         }
     }
 
@@ -255,11 +265,12 @@ impl Spinner {
 /// `status` says, asked four times a second with the seconds so far (unless
 /// `quiet`): every wait that can pass a second (the computer's turn, a
 /// hint, a whole-game solve) shows that the program works, how far it got
-/// and for how long, instead of a silent terminal.
+/// and for how long, instead of a silent terminal. `work` may print lines
+/// above the spinner through the one it is given.
 pub fn thinking<T>(
     quiet: bool,
     status: &(dyn Fn(f64) -> String + Sync),
-    work: impl FnOnce() -> T,
+    work: impl FnOnce(&Spinner) -> T,
 ) -> T {
     let spinner = Spinner::new(quiet);
     let started = Instant::now();
@@ -271,7 +282,7 @@ pub fn thinking<T>(
                 std::thread::park_timeout(Duration::from_millis(250));
             }
         });
-        let out = work();
+        let out = work(&spinner);
         done.store(true, Ordering::Relaxed);
         shower.thread().unpark();
         out

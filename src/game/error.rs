@@ -64,6 +64,10 @@ pub enum GameError {
     #[error("match: {0}")]
     Match(#[from] MatchError),
 
+    /// A solve's checkpoint file that cannot be read, written or resumed.
+    #[error("checkpoint {0}")]
+    Checkpoint(#[from] CheckpointError),
+
     /// A position whose game is over, where a turn was asked for.
     #[error("the game is over on this board ({0}): there is no turn to analyse")]
     GameOver(String),
@@ -199,6 +203,71 @@ pub enum EndgameError {
         len: u64,
         /// Positions the header gives.
         positions: u64,
+    },
+}
+
+/// Why a whole-game solve's checkpoint file (`game solve --checkpoint`)
+/// cannot be read, written or resumed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CheckpointError {
+    /// The file could not be read, written or removed; `message` is the
+    /// system's.
+    #[error("{}: cannot {action} it ({message})", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// `read`, `write` or `remove`.
+        action: &'static str,
+        /// The system's message.
+        message: String,
+        /// The disk (or the quota) was full: the run failed, not its
+        /// input; the file holds the work of the last write.
+        disk_full: bool,
+    },
+    /// The file's first line is not a checkpoint's header.
+    #[error("{}: not a checkpoint (its first line is not a {} header)", path.display(), crate::game::solve::CHECKPOINT_FORMAT)]
+    NotACheckpoint {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A header of another format version.
+    #[error("{}: format {format:?}: this version reads {}", path.display(), crate::game::solve::CHECKPOINT_FORMAT)]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// The format the header names.
+        format: String,
+    },
+    /// The work of another search: other rules, position, table or
+    /// endgame database.
+    #[error("{}: the work of another search ({made_for}), not of this one ({asked})", path.display())]
+    Foreign {
+        /// The file.
+        path: PathBuf,
+        /// The search the file holds the work of.
+        made_for: String,
+        /// The search asked for.
+        asked: String,
+    },
+    /// A header whose bounds cross.
+    #[error("{}: its bounds cross ({lower} above {upper}): the header is damaged", path.display())]
+    Bounds {
+        /// The file.
+        path: PathBuf,
+        /// The lower bound it gives.
+        lower: i32,
+        /// The upper bound it gives.
+        upper: i32,
+    },
+    /// A file shorter or longer than its header says.
+    #[error("{}: {len} bytes where its header promises {expected}: the file is cut short or damaged", path.display())]
+    Length {
+        /// The file.
+        path: PathBuf,
+        /// Its bytes.
+        len: u64,
+        /// The bytes its header promises.
+        expected: u64,
     },
 }
 

@@ -74,10 +74,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+mod checkpoint;
 mod options;
 mod search;
 mod table;
 mod watch;
+pub use checkpoint::{solve_kept, Keep, KeepEvent, CHECKPOINT_FORMAT};
 pub use options::{GameSolveOptions, ENDGAME_ON_DEMAND_BYTES};
 use search::*;
 use table::*;
@@ -462,10 +464,21 @@ impl Solver {
 
     /// Solve `state` exactly (or until `cancel` is set).
     pub fn solve(&mut self, state: &GameState, cancel: &AtomicBool) -> GameSolveResult {
+        self.solve_from(state, None, cancel)
+    }
+
+    /// [`Solver::solve`] going on from `known`, the bounds (`lower`,
+    /// `upper`, as [`GameSolveResult`] gives them) that an earlier solve of
+    /// `state` stopped with on this solver's table (a checkpoint's): MTD(f)
+    /// starts inside them, and the table's proven bounds spare the work
+    /// already done.
+    pub(super) fn solve_from(
+        &mut self,
+        state: &GameState,
+        known: Option<(i32, i32)>,
+        cancel: &AtomicBool,
+    ) -> GameSolveResult {
         let t0 = Instant::now();
-        if let Some(w) = &self.watch {
-            w.begin();
-        }
         self.nodes = 0;
         self.expanded = 0;
         self.stopped = false;
@@ -500,10 +513,29 @@ impl Solver {
         for depth in 1..=self.opts.deepening.min(TO_THE_END as u32 - 1) {
             g = self.mtdf(&pos, g, s, depth as u8, turns_left, cancel).0;
         }
+        let mut window = (self.floor(s, TO_THE_END), s);
+        if let Some((lower, upper)) = known {
+            window = (
+                (lower - base).clamp(window.0, s),
+                (upper - base).clamp(window.0, s),
+            );
+            // The next pass tests just above a lower bound earlier passes
+            // raised, or at an upper bound they lowered (from the first
+            // guess when they did neither).
+            if window.0 > self.floor(s, TO_THE_END) {
+                g = window.0;
+            } else if window.1 < s {
+                g = window.1;
+            }
+        }
+        if let Some(w) = &self.watch {
+            w.begin(window.0, window.1);
+        }
         let (lo, hi) = if self.opts.threads > 1 && matches!(self.table, Table::Compact(_)) {
-            self.mtdf_shared(&pos, g, s, turns_left, cancel)
+            self.mtdf_shared(&pos, g, window, turns_left, cancel)
         } else {
-            self.mtdf(&pos, g, s, TO_THE_END, turns_left, cancel).1
+            self.mtdf_within(&pos, g, window, TO_THE_END, turns_left, cancel)
+                .1
         };
         let exact = lo == hi;
         let (value_nodes, expanded) = (self.nodes, self.expanded);
@@ -548,12 +580,14 @@ impl Solver {
         &mut self,
         pos: &Cells,
         g: i32,
-        stones: i32,
+        window: (i32, i32),
         turns_left: u32,
         cancel: &AtomicBool,
     ) -> (i32, i32) {
         let Table::Compact(t) = &self.table else {
-            return self.mtdf(pos, g, stones, TO_THE_END, turns_left, cancel).1;
+            return self
+                .mtdf_within(pos, g, window, TO_THE_END, turns_left, cancel)
+                .1;
         };
         let helpers: Vec<Solver> = (1..self.opts.threads as usize)
             .map(|helper| Solver {
@@ -582,12 +616,14 @@ impl Solver {
                 .map(|mut h| {
                     let done = &done;
                     scope.spawn(move || {
-                        h.mtdf(pos, g, stones, TO_THE_END, turns_left, done);
+                        h.mtdf_within(pos, g, window, TO_THE_END, turns_left, done);
                         (h.nodes, h.expanded)
                     })
                 })
                 .collect();
-            let bounds = self.mtdf(pos, g, stones, TO_THE_END, turns_left, cancel).1;
+            let bounds = self
+                .mtdf_within(pos, g, window, TO_THE_END, turns_left, cancel)
+                .1;
             done.store(true, Ordering::Relaxed);
             for h in running {
                 let (nodes, expanded) = h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
@@ -604,13 +640,34 @@ impl Solver {
     fn mtdf(
         &mut self,
         pos: &Cells,
-        mut g: i32,
+        g: i32,
         stones: i32,
         depth: u8,
         turns_left: u32,
         cancel: &AtomicBool,
     ) -> (i32, (i32, i32)) {
-        let (mut lo, mut hi) = (self.floor(stones, depth), stones);
+        self.mtdf_within(
+            pos,
+            g,
+            (self.floor(stones, depth), stones),
+            depth,
+            turns_left,
+            cancel,
+        )
+    }
+
+    /// [`Solver::mtdf`] with the value known to lie in `window` (both ends
+    /// included) already.
+    fn mtdf_within(
+        &mut self,
+        pos: &Cells,
+        mut g: i32,
+        window: (i32, i32),
+        depth: u8,
+        turns_left: u32,
+        cancel: &AtomicBool,
+    ) -> (i32, (i32, i32)) {
+        let (mut lo, mut hi) = window;
         while lo < hi {
             let beta = if g == lo { g + 1 } else { g };
             let v = self.search(pos, beta - 1, beta, depth, turns_left, cancel);
@@ -866,15 +923,43 @@ pub fn solve_watched(
     watch: Option<Arc<SolveWatch>>,
 ) -> Result<GameSolveResult, GameError> {
     let t0 = Instant::now();
-    let (rules, n) = (state.rules(), state.pits_per_side());
-    let solver = match db {
-        Some(db) => Solver::with_endgame(rules, n, opts.clone(), db, cancel)?,
-        None => Solver::new_cancellable(rules, n, opts.clone(), cancel)?,
+    let Some(mut solver) = Solver::for_state(state, opts, db, cancel, watch)? else {
+        return Ok(GameSolveResult::not_started(state, t0));
     };
-    let Some(mut solver) = solver else {
-        // Stopped while the table was zeroed: nothing is known yet.
+    Ok(solver.solve(state, cancel))
+}
+
+impl Solver {
+    /// A fresh solver for `state`'s rules and board size, with `db` when
+    /// given, reporting to `watch` when given; `Ok(None)` when `cancel`
+    /// stopped it while its table was zeroed.
+    fn for_state(
+        state: &GameState,
+        opts: &GameSolveOptions,
+        db: Option<&EndgameDb>,
+        cancel: &AtomicBool,
+        watch: Option<Arc<SolveWatch>>,
+    ) -> Result<Option<Solver>, GameError> {
+        let (rules, n) = (state.rules(), state.pits_per_side());
+        let solver = match db {
+            Some(db) => Solver::with_endgame(rules, n, opts.clone(), db, cancel)?,
+            None => Solver::new_cancellable(rules, n, opts.clone(), cancel)?,
+        };
+        Ok(solver.map(|mut s| {
+            if let Some(w) = watch {
+                s.watch = Some(w);
+            }
+            s
+        }))
+    }
+}
+
+impl GameSolveResult {
+    /// The answer of a solve stopped before it began (while its table was
+    /// zeroed): nothing known but what the stones allow.
+    fn not_started(state: &GameState, t0: Instant) -> GameSolveResult {
         let (base, s) = (state.mover_minus_opponent(), state.stones_in_pits() as i32);
-        return Ok(GameSolveResult {
+        GameSolveResult {
             value: base,
             exact: false,
             lower: base - s,
@@ -886,12 +971,8 @@ pub fn solve_watched(
             expanded: 0,
             elapsed: t0.elapsed(),
             cancelled: true,
-        });
-    };
-    if let Some(w) = watch {
-        solver.watch = Some(w);
+        }
     }
-    Ok(solver.solve(state, cancel))
 }
 
 #[cfg(test)]

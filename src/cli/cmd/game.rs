@@ -20,7 +20,7 @@ use mancala_sweep::game::agent::BUDGET_DEPTH;
 use mancala_sweep::game::matches::{self, MatchOptions, MatchRecord};
 use mancala_sweep::game::{
     solve, AgentSpec, Analysis, Budget, EndgameDb, GameError, GameSession, GameSolveOptions,
-    GameState, Level, PickOutcome, Played, Side, SolveWatch, WatchReading,
+    GameState, Keep, KeepEvent, Level, PickOutcome, Played, Side, SolveWatch, WatchReading,
 };
 use mancala_sweep::rules::{Board, Pit, Preset};
 use mancala_sweep::search::default_max_memory;
@@ -109,14 +109,32 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
     let watch = Arc::new(SolveWatch::default());
     let (base, stones) = (state.mover_minus_opponent(), state.stones_in_pits() as i32);
     let status = |t: f64| solving_status(&watch.read(), base, stones, t);
-    let r = thinking(args.quiet.quiet, &status, || {
-        solve::solve_watched(
+    let quiet = args.quiet.quiet;
+    let r = thinking(quiet, &status, |spinner| match &args.checkpoint {
+        None => solve::solve_watched(
             &state,
             &opts,
             db.as_ref(),
             &INTERRUPTED,
             Some(Arc::clone(&watch)),
-        )
+        ),
+        Some(path) => {
+            let every = args.checkpoint_every.unwrap_or(CHECKPOINT_EVERY);
+            let keep = Keep {
+                path,
+                every: std::time::Duration::from_secs_f64(every),
+            };
+            let mut heard = |e: KeepEvent| spinner.println(&kept(&e, path));
+            solve::solve_kept(
+                &state,
+                &opts,
+                db.as_ref(),
+                &INTERRUPTED,
+                Some(Arc::clone(&watch)),
+                keep,
+                &mut heard,
+            )
+        }
     })?;
     let out = if args.json.json {
         serde_json::to_string(&GameSolveJson::new(&state, &r, opts.table_bytes)).expect("json")
@@ -126,10 +144,17 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
             + &game_solve_text(&state, &r, opts.table_bytes, opts.threads)
     };
     if !r.exact {
+        let kept = match &args.checkpoint {
+            Some(path) => format!(
+                "; the work is kept in {}: the same command goes on from it",
+                path.display()
+            ),
+            None => String::new(),
+        };
         return Err(CliError::Partial {
             stdout: out,
             error: Box::new(CliError::Stopped(format!(
-                "the value is between {} and {}",
+                "the value is between {} and {}{kept}",
                 r.lower, r.upper
             ))),
         });
@@ -137,15 +162,41 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
     Ok(out)
 }
 
+/// `--checkpoint-every`'s default: ten minutes of search between writes.
+const CHECKPOINT_EVERY: f64 = 600.0;
+
+/// What `game solve --checkpoint` says of its file on stderr: read back,
+/// being written, written.
+fn kept(e: &KeepEvent, path: &std::path::Path) -> String {
+    match e {
+        KeepEvent::Resumed {
+            lower,
+            upper,
+            nodes,
+            seconds,
+        } => format!(
+            "resuming from {}: the value is between {lower:+} and {upper:+} ({} picks and {seconds:.0} s so far)",
+            path.display(),
+            picks_count(*nodes)
+        ),
+        KeepEvent::Saving { bytes } => format!(
+            "writing the checkpoint {} ({})",
+            path.display(),
+            mancala_sweep::search::format_bytes(*bytes)
+        ),
+        KeepEvent::Saved { lower, upper } => format!(
+            "checkpoint written: the value is between {lower:+} and {upper:+}"
+        ),
+    }
+}
+
 /// The progress line of a whole-game solve: the bounds of the value so far
 /// (from the position's stores, as the answer gives it), the passes of
 /// MTD(f) that narrowed them, the picks searched and the seconds.
 fn solving_status(w: &WatchReading, base: i32, stones: i32, seconds: f64) -> String {
-    let (lo, hi) = if w.passes == 0 {
-        (-stones, stones)
-    } else {
-        (w.lower, w.upper)
-    };
+    // Bounds relative to the stores, from the start (a resumed solve's
+    // from its checkpoint) or the last pass.
+    let (lo, hi) = (w.lower.max(-stones), w.upper.min(stones));
     format!(
         "solving to the end of the game: the value is between {:+} and {:+} after {} pass{} | {} picks | {seconds:.1} s",
         base + lo,
@@ -631,7 +682,7 @@ fn hint_waiting(s: &mut GameSession) -> Result<Option<Analysis>, GameError> {
         )
     };
     let never = AtomicBool::new(false);
-    thinking(false, &status, || {
+    thinking(false, &status, |_| {
         s.hint_analysis(&opts, Budget::Seconds(HINT_SECONDS), &never, Some(&report))
     })
 }
@@ -716,7 +767,7 @@ fn play_loop(
             let spec = s.agent();
             let status = |t: f64| computer_status(spec, watch.as_ref(), t);
             let turn =
-                thinking(false, &status, || s.computer_turn()).map_err(std::io::Error::other)?;
+                thinking(false, &status, |_| s.computer_turn()).map_err(std::io::Error::other)?;
             for p in &turn {
                 say_pick(out, p, s.person(), n)?;
             }

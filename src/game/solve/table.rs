@@ -1,10 +1,12 @@
 //! The solver's transposition table: entries of proven bounds, in one of
 //! two layouts (wide entries keyed by the pits or a 128-bit hash, or
 //! compact 8-byte entries keyed by rank), and the [`Solver`]'s probe and
-//! store. Apart from the search so that the layouts and their packing can
-//! be read (and tested) on their own.
+//! store, and its entries as a checkpoint holds them. Apart from the search
+//! so that the layouts and their packing can be read (and tested) on their
+//! own.
 
 use super::*;
+use std::io::{self, Read, Write};
 
 #[derive(Clone, Copy, Default)]
 pub(super) struct Entry {
@@ -311,5 +313,114 @@ impl Solver {
                 merge(&mut b[j], &fresh);
             }
         }
+    }
+}
+
+/// Bytes a wide entry takes in a checkpoint: its two keys, bounds, pick,
+/// work and depth, little-endian.
+const WIDE_FILE_BYTES: usize = 23;
+
+/// Entries a checkpoint moves through its buffer at a time.
+const FILE_CHUNK: usize = 1 << 16;
+
+impl Table {
+    /// What the layout is, for a checkpoint to name the table it holds:
+    /// its entries are read back only into the same layout.
+    pub(super) fn layout_name(&self) -> String {
+        match self {
+            Table::Compact(t) => format!(
+                "{} compact entries (ranks of up to {} stones, {}-bit keys)",
+                t.buckets.len() * 8,
+                t.ranks.max_stones,
+                t.key_bits
+            ),
+            Table::Wide { buckets, exact } => format!(
+                "{} wide entries keyed by {}",
+                buckets.len() * 2,
+                if *exact { "the pits" } else { "a hash" }
+            ),
+        }
+    }
+
+    /// Bytes [`Table::write_to`] writes.
+    pub(super) fn file_bytes(&self) -> u64 {
+        match self {
+            Table::Compact(t) => t.buckets.len() as u64 * 8 * COMPACT_BYTES,
+            Table::Wide { buckets, .. } => buckets.len() as u64 * 2 * WIDE_FILE_BYTES as u64,
+        }
+    }
+
+    /// Every entry, bucket by bucket, little-endian (a checkpoint's body).
+    /// Called between searches: a bound is written by a search only once
+    /// proven, so the entries are proven bounds whenever no search runs.
+    pub(super) fn write_to(&self, w: &mut dyn Write) -> io::Result<()> {
+        match self {
+            Table::Compact(t) => {
+                let mut buf = Vec::with_capacity(FILE_CHUNK * 8);
+                for chunk in t.buckets.chunks(FILE_CHUNK / 8) {
+                    buf.clear();
+                    for e in chunk.iter().flat_map(|b| &b.0) {
+                        buf.extend_from_slice(&e.load(Ordering::Relaxed).to_le_bytes());
+                    }
+                    w.write_all(&buf)?;
+                }
+            }
+            Table::Wide { buckets, .. } => {
+                let mut buf = Vec::with_capacity(FILE_CHUNK * WIDE_FILE_BYTES);
+                for chunk in buckets.chunks(FILE_CHUNK / 2) {
+                    buf.clear();
+                    for e in chunk.iter().flat_map(|b| &b.0) {
+                        buf.extend_from_slice(&e.k0.to_le_bytes());
+                        buf.extend_from_slice(&e.k1.to_le_bytes());
+                        buf.extend_from_slice(&e.lo.to_le_bytes());
+                        buf.extend_from_slice(&e.hi.to_le_bytes());
+                        buf.extend_from_slice(&[e.best, e.work, e.depth]);
+                    }
+                    w.write_all(&buf)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The entries [`Table::write_to`] wrote for a table of this layout.
+    pub(super) fn read_from(&mut self, r: &mut dyn Read) -> io::Result<()> {
+        match self {
+            Table::Compact(t) => {
+                let mut buf = vec![0u8; FILE_CHUNK * 8];
+                for chunk in t.buckets.chunks(FILE_CHUNK / 8) {
+                    let bytes = &mut buf[..chunk.len() * 64];
+                    r.read_exact(bytes)?;
+                    for (e, b) in chunk.iter().flat_map(|b| &b.0).zip(bytes.chunks_exact(8)) {
+                        let v = u64::from_le_bytes(b.try_into().expect("8 bytes"));
+                        e.store(v, Ordering::Relaxed);
+                    }
+                }
+            }
+            Table::Wide { buckets, .. } => {
+                let mut buf = vec![0u8; FILE_CHUNK * WIDE_FILE_BYTES];
+                for chunk in buckets.chunks_mut(FILE_CHUNK / 2) {
+                    let bytes = &mut buf[..chunk.len() * 2 * WIDE_FILE_BYTES];
+                    r.read_exact(bytes)?;
+                    let fields = bytes.chunks_exact(WIDE_FILE_BYTES);
+                    for (e, b) in chunk.iter_mut().flat_map(|b| &mut b.0).zip(fields) {
+                        let u64_at =
+                            |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8"));
+                        let i16_at =
+                            |i: usize| i16::from_le_bytes(b[i..i + 2].try_into().expect("2"));
+                        *e = Entry {
+                            k0: u64_at(0),
+                            k1: u64_at(8),
+                            lo: i16_at(16),
+                            hi: i16_at(18),
+                            best: b[20],
+                            work: b[21],
+                            depth: b[22],
+                        };
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 }
