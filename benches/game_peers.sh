@@ -6,7 +6,8 @@
 # nothing built beforehand (whatever it builds counts in its time).
 # Prints one Markdown table: wall and CPU time (GNU time), peak memory,
 # the value (the mover's final store minus the opponent's) and the nodes
-# each program says it searched. Values must agree: a disagreement stops
+# each program says it searched; for ours also the search's own time (its
+# JSON `seconds`), so that the set-up is the wall time less it. Values must agree: a disagreement stops
 # the script with status 1.
 #
 # Usage: bash benches/game_peers.sh [STONES...]      (default: 3 4)
@@ -49,10 +50,11 @@ ours() { # label capture stones threads [extra flags]
   times=$(best_of "$ms" game solve --pits 6 --stones "$s" --capture "$capture" --threads "$t" --json -q "$@")
   value=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["value"])' "$tmp/out")
   nodes=$(python3 -c 'import json,sys; j = json.load(open(sys.argv[1])); print(j["nodes"], "picks (" + str(j["expanded"]) + " expanded)")' "$tmp/out")
+  search=$(python3 -c 'import json,sys; print("%.2f" % json.load(open(sys.argv[1]))["seconds"])' "$tmp/out")
   read -r wall user rss <<<"$times"
   local threads_said="$t threads"
   [ "$t" = 1 ] && threads_said="1 thread"
-  row "mancala-sweep, $threads_said" "$label" "$wall" "$user" "$((rss / 1024))" "$value" "$nodes" "nothing built beforehand"
+  row "mancala-sweep, $threads_said" "$label" "$wall" "$user" "$((rss / 1024))" "$value" "$nodes" "nothing built beforehand; the search $search s of the wall (the rest is set-up: table, threads)"
   echo "$value" >"$tmp/value.$label.ours.$t"
 }
 

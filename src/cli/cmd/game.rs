@@ -145,11 +145,13 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
     };
     if !r.exact {
         let kept = match &args.checkpoint {
-            Some(path) => format!(
+            // Stopped while the table was zeroed, before any work: there is
+            // a file only if an earlier run left one.
+            Some(path) if path.exists() => format!(
                 "; the work is kept in {}: the same command goes on from it",
                 path.display()
             ),
-            None => String::new(),
+            _ => String::new(),
         };
         return Err(CliError::Partial {
             stdout: out,
