@@ -117,6 +117,9 @@ pub fn solve_kept(
     let Some(mut solver) = Solver::for_state(state, opts, db, cancel, watch)? else {
         return Ok(GameSolveResult::not_started(state, t0));
     };
+    // A write cut short by a kill leaves its temporary file (the file
+    // itself is the last whole one): it is this file's, by its name.
+    let _ = std::fs::remove_file(crate::atomic_file::tmp_path(keep.path));
     let (base, s) = (state.mover_minus_opponent(), state.stones_in_pits() as i32);
     let mut so_far = CheckpointHeader {
         header: Header::new(CHECKPOINT_FORMAT),
@@ -421,6 +424,9 @@ mod tests {
                 first.lower <= whole.value && whole.value <= first.upper,
                 "{what}"
             );
+            // What a kill in the middle of a write leaves beside it.
+            let tmp = crate::atomic_file::tmp_path(&path);
+            std::fs::write(&tmp, b"half a checkpoint").unwrap();
             let (last, events) = kept(&state, &opts, &path, Duration::from_millis(1), None);
             let last = last.unwrap();
             let what = format!("{rules} {n}x{stones}: {events:?}");
@@ -444,6 +450,10 @@ mod tests {
             assert!(
                 !path.exists(),
                 "the file is removed once the value is proved: {what}"
+            );
+            assert!(
+                !tmp.exists(),
+                "a temporary file left by a kill is removed: {what}"
             );
         }
     }
