@@ -370,12 +370,23 @@ const DIGIT_BITS: u32 = 8;
 // `radix_sort` reads a digit as a byte.
 const _: () = assert!(DIGIT_BITS <= 8);
 
-/// Sort `entries` by key, least significant digit first, on just the bits
-/// in which their keys differ, using `spare` as the second buffer. A task's
-/// keys share their top bits (its parts are a range of keys), so that is
-/// 20 to 40 bits on any-hole 2x6x4: three to five passes over entries in
-/// cache, where a comparison sort needs about 16 levels. Wider spreads and
-/// short slices go to the standard library's sort.
+/// Bytes of entries a radix sort scatters within the L2 cache: with its
+/// second buffer, about the 2 MiB a core has on the machines measured.
+const SORT_IN_CACHE: usize = 1 << 20;
+
+/// Sort `entries` by key on just the bits in which their keys differ,
+/// using `spare` as the second buffer. A task's keys share their top bits
+/// (its parts are a range of keys), so that is 20 to 40 bits on any-hole
+/// 2x6x4: three to five passes, where a comparison sort needs about 16
+/// levels. Wider spreads and short slices go to the standard library's
+/// sort.
+///
+/// Why a first pass on the top digit: the slices a bucket on disk is
+/// taken in hold millions of entries (tens of MiB on 2x6x6), and every
+/// pass of a least-significant-digit sort over them scattered entries
+/// far beyond the L2 cache; the sort was a third of a large bucket's time
+/// (perf, any-hole 2x6x6 bucket 40). Split by the top digit first, such
+/// a slice crosses memory once and sorts the rest piece by piece in cache.
 pub(crate) fn radix_sort<K: Key, C: Count>(
     entries: &mut Vec<Entry<K, C>>,
     spare: &mut Vec<Entry<K, C>>,
@@ -383,38 +394,81 @@ pub(crate) fn radix_sort<K: Key, C: Count>(
     let Some(&first) = entries.first() else {
         return;
     };
-    let (low, high) = entries
+    let len = entries.len();
+    if spare.len() < len {
+        spare.resize(len, first);
+    }
+    if sort_in(entries, &mut spare[..len]) {
+        std::mem::swap(entries, spare);
+        entries.truncate(len);
+    }
+}
+
+/// Sort `a` by key with `b` (as long) as the second buffer; true when the
+/// sorted entries ended in `b`, false when in `a`.
+fn sort_in<K: Key, C: Count>(a: &mut [Entry<K, C>], b: &mut [Entry<K, C>]) -> bool {
+    let Some(&first) = a.first() else {
+        return false;
+    };
+    let (low, high) = a
         .iter()
         .fold((first.0, first.0), |(lo, hi), e| (lo.min(e.0), hi.max(e.0)));
     let width = 128 - (low.to_u128() ^ high.to_u128()).leading_zeros();
     let passes = width.div_ceil(DIGIT_BITS);
-    if entries.len() < 1024 || passes > 6 {
-        entries.sort_unstable_by_key(|e| e.0);
-        return;
+    if a.len() < 1024 || passes > 6 {
+        a.sort_unstable_by_key(|e| e.0);
+        return false;
     }
     if passes == 0 {
-        return; // one key
+        return false; // one key
     }
-    let bits = width.div_ceil(passes);
-    let mask = (1usize << bits) - 1;
     // The keys agree above bit `width`, at most 48 here, so their low 64
     // bits order them: digits come from a 64-bit shift (a `u128` shift by a
     // variable amount is two double shifts and a select, and was a fifth
     // of the sort's time), and a digit is at most a byte, which the
     // compiler sees, so the counters are indexed without a bounds check.
     debug_assert!(width <= 64);
-    let digit = |key: K, pass: u32| {
-        ((key.to_u128() as u64 >> (pass * bits)) as usize & mask) as u8 as usize
-    };
+    let low64 = |key: K| key.to_u128() as u64;
+    if passes > 1 && size_of_val(a) > SORT_IN_CACHE {
+        let shift = width - DIGIT_BITS;
+        let digit = |key: K| (low64(key) >> shift) as u8 as usize;
+        let mut at = [0usize; 1 << DIGIT_BITS];
+        for e in a.iter() {
+            at[digit(e.0)] += 1;
+        }
+        let mut sum = 0;
+        let ends: Vec<usize> = at
+            .iter_mut()
+            .map(|start| {
+                (*start, sum) = (sum, sum + *start);
+                sum
+            })
+            .collect();
+        for &e in a.iter() {
+            let d = digit(e.0);
+            b[at[d]] = e;
+            at[d] += 1;
+        }
+        // Each piece sorted where it landed, with its range of `a` as the
+        // second buffer, and left in `a`.
+        let mut from = 0;
+        for to in ends {
+            if to > from && !sort_in(&mut b[from..to], &mut a[from..to]) {
+                a[from..to].copy_from_slice(&b[from..to]);
+            }
+            from = to;
+        }
+        return false;
+    }
+    let bits = width.div_ceil(passes);
+    let mask = (1usize << bits) - 1;
+    let digit = |key: K, pass: u32| ((low64(key) >> (pass * bits)) as usize & mask) as u8 as usize;
     // Every pass's counts in one read of the entries.
     let mut counts = vec![[0usize; 1 << DIGIT_BITS]; passes as usize];
-    for e in entries.iter() {
+    for e in a.iter() {
         for (pass, count) in counts.iter_mut().enumerate() {
             count[digit(e.0, pass as u32)] += 1;
         }
-    }
-    if spare.len() < entries.len() {
-        spare.resize(entries.len(), first);
     }
     for (pass, count) in counts.iter().enumerate() {
         let mut at = [0usize; 1 << DIGIT_BITS];
@@ -423,16 +477,18 @@ pub(crate) fn radix_sort<K: Key, C: Count>(
             *a = sum;
             sum += c;
         }
-        let out = &mut spare[..entries.len()];
-        for &e in entries.iter() {
+        let (from, to) = if pass % 2 == 0 {
+            (&*a, &mut *b)
+        } else {
+            (&*b, &mut *a)
+        };
+        for &e in from.iter() {
             let d = digit(e.0, pass as u32);
-            out[at[d]] = e;
+            to[at[d]] = e;
             at[d] += 1;
         }
-        let len = entries.len();
-        std::mem::swap(entries, spare);
-        entries.truncate(len);
     }
+    passes % 2 == 1
 }
 
 /// Sort `entries` by key and merge equal keys, summing their counts. Both
@@ -667,20 +723,35 @@ mod tests {
     }
 
     /// The radix sort against the standard sort: spreads of a few bits to
-    /// beyond what it takes, with repeats, for both key widths.
+    /// beyond what it takes, with repeats, for both key widths; slices
+    /// short, in cache, and beyond it (split by the top digit first), and
+    /// crowded ones whose largest piece is split again.
     #[test]
     fn radix_sort_sorts_like_the_standard_sort() {
         let mut x = 7u64;
         let mut spare = Vec::new();
         let mut wide_spare = Vec::new();
+        let beyond = SORT_IN_CACHE / size_of::<(u64, u64)>() * 3;
         for width in [1u32, 5, 8, 9, 17, 30, 47, 48, 49, 64] {
-            for len in [0usize, 3, 1023, 1024, 5000] {
+            for (len, crowded) in [
+                (0usize, false),
+                (3, false),
+                (1023, false),
+                (1024, false),
+                (5000, false),
+                (beyond, false),
+                (beyond, true),
+            ] {
                 let mut v: Vec<(u64, u64)> = (0..len as u64)
                     .map(|i| {
                         x = x
                             .wrapping_mul(6364136223846793005)
                             .wrapping_add(1442695040888963407);
-                        let spread = if width == 64 { x } else { x >> (64 - width) };
+                        let mut spread = if width == 64 { x } else { x >> (64 - width) };
+                        // Nine in ten keys share their top byte.
+                        if crowded && width > 16 && !x.is_multiple_of(10) {
+                            spread &= (1 << (width - 8)) - 1;
+                        }
                         ((0xABCD << 40 | spread >> 3 << 3).wrapping_add(i % 4), i)
                     })
                     .collect();
@@ -691,7 +762,7 @@ mod tests {
                 assert_eq!(
                     v.iter().map(|e| e.0).collect::<Vec<_>>(),
                     want.iter().map(|e| e.0).collect::<Vec<_>>(),
-                    "width {width}, len {len}"
+                    "width {width}, len {len}, crowded {crowded}"
                 );
                 let (mut a, mut b) = (v.clone(), want.clone());
                 a.sort();
