@@ -10,7 +10,7 @@
 
 use crate::atlas::AtlasError;
 use crate::format::FileError;
-use crate::game::{CheckpointError, EndgameError, GameError};
+use crate::game::{CheckpointError, EndgameError, GameError, GameFileError};
 use crate::puzzle::PuzzleError;
 use crate::rules::{BoardError, ReplayError};
 use crate::search::SearchError;
@@ -66,14 +66,14 @@ impl Error {
                 e,
                 GameError::AgentFailed(_)
                     | GameError::SolverMismatch(_)
-                    | GameError::Endgame(EndgameError::Io {
+                    | GameError::Endgame(EndgameError::Io(GameFileError {
                         disk_full: true,
                         ..
-                    })
-                    | GameError::Checkpoint(CheckpointError::Io {
+                    }))
+                    | GameError::Checkpoint(CheckpointError::Io(GameFileError {
                         disk_full: true,
                         ..
-                    })
+                    }))
             ),
         }
     }

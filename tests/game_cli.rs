@@ -713,7 +713,7 @@ fn a_hint_is_the_best_turn_for_the_game_at_any_level() {
 #[test]
 fn a_full_disk_is_a_failed_run_not_bad_input() {
     use mancala_sweep::format::{file::is_disk_full, FileError};
-    use mancala_sweep::game::{EndgameError, GameError};
+    use mancala_sweep::game::{EndgameError, GameError, GameFileError};
     use std::io::{Error as IoError, ErrorKind};
     let write = |source| {
         mancala_sweep::Error::File(FileError::Write {
@@ -728,12 +728,12 @@ fn a_full_disk_is_a_failed_run_not_bad_input() {
     }
     assert!(write(IoError::from(ErrorKind::PermissionDenied)).is_input());
     let endgame = |disk_full| {
-        mancala_sweep::Error::Game(GameError::Endgame(EndgameError::Io {
+        mancala_sweep::Error::Game(GameError::Endgame(EndgameError::Io(GameFileError {
             path: "kalah6.db".into(),
             action: "write",
             message: "No space left on device (os error 28)".into(),
             disk_full,
-        }))
+        })))
     };
     assert!(!endgame(true).is_input());
     assert!(endgame(false).is_input());

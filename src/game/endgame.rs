@@ -9,26 +9,16 @@
 //! filled on demand during a search or bottom-up ([`Endgame::build`]).
 
 use crate::clock::Instant;
-use crate::game::error::{EndgameError, GameError};
+use crate::game::error::{EndgameError, GameError, GameFileError};
 use crate::game::state::{a_side_is_empty, flip_cells, sum, CYCLE_CAP};
 use crate::header::Header;
 use crate::rules::pick::{self, PickEnd};
 use crate::rules::{Rules, Scope, MAX_PITS_PER_SIDE};
 use serde::{Deserialize, Serialize};
-use std::io::{BufRead, Read};
+use std::io::{BufRead, Read, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
 use std::sync::Arc;
-
-/// A read or write of `path` that failed, with the system's message.
-fn io_error(path: &Path, action: &'static str, e: std::io::Error) -> EndgameError {
-    EndgameError::Io {
-        path: path.to_path_buf(),
-        action,
-        message: e.to_string(),
-        disk_full: crate::atomic_file::is_disk_full(&e),
-    }
-}
 
 mod db;
 pub use db::{EndgameBuild, EndgameDb, EndgameHeader, ENDGAME_FORMAT};
@@ -246,6 +236,40 @@ impl Endgame {
             ranks,
             values: huge_vec(total as usize, cancel, || AtomicI8::new(UNKNOWN))?,
         })
+    }
+
+    /// Writes the values of the first `positions` positions to `w`, a
+    /// byte each (a database file's body, and the part of a solve's
+    /// checkpoint after its table), a megabyte at a time: the database is
+    /// too large to copy whole, and threads may still be filling it.
+    pub(crate) fn write_values<W: Write + ?Sized>(
+        &self,
+        positions: usize,
+        w: &mut W,
+    ) -> std::io::Result<()> {
+        let mut buf = vec![0u8; 1 << 20];
+        for chunk in self.values[..positions].chunks(buf.len()) {
+            for (b, v) in buf.iter_mut().zip(chunk) {
+                *b = v.load(Ordering::Relaxed) as u8;
+            }
+            w.write_all(&buf[..chunk.len()])?;
+        }
+        Ok(())
+    }
+
+    /// Reads every value from `r` as [`Endgame::write_values`] wrote them,
+    /// into a database that may be shared already (a solver's, resumed
+    /// from its checkpoint).
+    pub(crate) fn read_values(&self, r: &mut impl Read) -> std::io::Result<()> {
+        let mut buf = vec![0u8; 1 << 20];
+        for chunk in self.values.chunks(buf.len()) {
+            let bytes = &mut buf[..chunk.len()];
+            r.read_exact(bytes)?;
+            for (v, &b) in chunk.iter().zip(bytes.iter()) {
+                v.store(b as i8, Ordering::Relaxed);
+            }
+        }
+        Ok(())
     }
 
     #[cfg(test)]

@@ -2,7 +2,7 @@
 //! is allowed, so a CLI or a web server can show it as it is.
 
 use crate::rules::{Rules, MAX_PITS_PER_SIDE};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 /// Everything the game module can refuse.
@@ -101,6 +101,36 @@ pub enum PickRefusal {
     ComputersTurn,
 }
 
+/// A file of the game layer (an endgame database, a solve's checkpoint)
+/// that could not be read, written or removed. One type for both files:
+/// the message, and what a front end makes of a full disk, are the same.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{}: cannot {action} it ({message})", path.display())]
+pub struct GameFileError {
+    /// The file.
+    pub path: PathBuf,
+    /// `read`, `write` or `remove`.
+    pub action: &'static str,
+    /// The system's message (kept as text so that errors compare and
+    /// clone).
+    pub message: String,
+    /// The disk (or the quota) was full: the run failed, not its input,
+    /// and the same command resumes once space is freed.
+    pub disk_full: bool,
+}
+
+impl GameFileError {
+    /// The system's error `e` on `action` of the file at `path`.
+    pub(crate) fn new(path: &Path, action: &'static str, e: std::io::Error) -> GameFileError {
+        GameFileError {
+            path: path.to_path_buf(),
+            action,
+            message: e.to_string(),
+            disk_full: crate::atomic_file::is_disk_full(&e),
+        }
+    }
+}
+
 /// Why an endgame database cannot be built, read, written or used.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum EndgameError {
@@ -128,20 +158,9 @@ pub enum EndgameError {
         /// The cap in force.
         cap: u64,
     },
-    /// The file could not be read or written; `message` is the system's
-    /// (kept as text so that errors compare and clone).
-    #[error("{}: cannot {action} it ({message})", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// `read` or `write`.
-        action: &'static str,
-        /// The system's message.
-        message: String,
-        /// The disk (or the quota) was full: the run failed, not its
-        /// input, and the same command resumes once space is freed.
-        disk_full: bool,
-    },
+    /// The file could not be read or written.
+    #[error(transparent)]
+    Io(#[from] GameFileError),
     /// The file's first line is not a header of this format.
     #[error("{}: not an endgame database (its first line is not a {} header)", path.display(), crate::game::endgame::ENDGAME_FORMAT)]
     NotADatabase {
@@ -210,20 +229,10 @@ pub enum EndgameError {
 /// cannot be read, written or resumed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum CheckpointError {
-    /// The file could not be read, written or removed; `message` is the
-    /// system's.
-    #[error("{}: cannot {action} it ({message})", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// `read`, `write` or `remove`.
-        action: &'static str,
-        /// The system's message.
-        message: String,
-        /// The disk (or the quota) was full: the run failed, not its
-        /// input; the file holds the work of the last write.
-        disk_full: bool,
-    },
+    /// The file could not be read, written or removed (a full disk
+    /// leaves the file with the work of the last write).
+    #[error(transparent)]
+    Io(#[from] GameFileError),
     /// The file's first line is not a checkpoint's header.
     #[error("{}: not a checkpoint (its first line is not a {} header)", path.display(), crate::game::solve::CHECKPOINT_FORMAT)]
     NotACheckpoint {

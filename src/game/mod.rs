@@ -18,7 +18,7 @@ pub mod state;
 pub use agent::{Agent, AgentSpec, Level, PickPlace, PickRule, Picked};
 pub use analyze::{analyze, analyze_on, best_turn_on, Analysis, Budget, TurnValue};
 pub use endgame::{EndgameBuild, EndgameDb, ENDGAME_FORMAT};
-pub use error::{CheckpointError, EndgameError, GameError, MatchError, PickRefusal};
+pub use error::{CheckpointError, EndgameError, GameError, GameFileError, MatchError, PickRefusal};
 pub use session::{GameSession, Played};
 pub use solve::{
     GameSolveOptions, GameSolveResult, Horizon, Keep, KeepEvent, SolveWatch, Solver, WatchReading,

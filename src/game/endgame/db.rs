@@ -143,7 +143,7 @@ impl EndgameDb {
         let mut line = Vec::new();
         r.take(4096)
             .read_until(b'\n', &mut line)
-            .map_err(|e| io_error(&path, "read", e))?;
+            .map_err(|e| EndgameError::from(GameFileError::new(&path, "read", e)))?;
         let h: EndgameHeader = std::str::from_utf8(&line)
             .ok()
             .and_then(|l| serde_json::from_str(l.trim_end()).ok())
@@ -186,7 +186,7 @@ impl EndgameDb {
         stones: u32,
         memory_cap: u64,
     ) -> Result<(EndgameDb, EndgameHeader), GameError> {
-        let read_err = |e: std::io::Error| io_error(path, "read", e);
+        let read_err = |e: std::io::Error| EndgameError::from(GameFileError::new(path, "read", e));
         let file = std::fs::File::open(path).map_err(read_err)?;
         let len = file.metadata().map_err(read_err)?.len();
         let mut r = std::io::BufReader::with_capacity(1 << 20, file);
@@ -252,16 +252,9 @@ impl EndgameDb {
         crate::atomic_file::write_with(path, |w| {
             w.write_all(serde_json::to_string(&header).expect("json").as_bytes())?;
             w.write_all(b"\n")?;
-            let mut buf = vec![0u8; 1 << 20];
-            for chunk in self.db.values[..positions as usize].chunks(buf.len()) {
-                for (b, v) in buf.iter_mut().zip(chunk) {
-                    *b = v.load(Ordering::Relaxed) as u8;
-                }
-                w.write_all(&buf[..chunk.len()])?;
-            }
-            Ok(())
+            self.db.write_values(positions as usize, w)
         })
-        .map_err(|e| io_error(path, "write", e).into())
+        .map_err(|e| EndgameError::from(GameFileError::new(path, "write", e)).into())
     }
 
     /// Builds the database of every position with at most `stones` stones

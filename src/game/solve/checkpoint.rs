@@ -13,7 +13,7 @@
 //! removed once the value is proved.
 
 use super::*;
-use crate::game::error::CheckpointError;
+use crate::game::error::{CheckpointError, GameFileError};
 use crate::game::state::Side;
 use crate::header::Header;
 use std::io::{BufRead, Read};
@@ -172,7 +172,9 @@ pub fn solve_kept(
         } else {
             match std::fs::remove_file(keep.path) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(io_error(keep.path, "remove", e).into());
+                    return Err(
+                        CheckpointError::from(GameFileError::new(keep.path, "remove", e)).into(),
+                    );
                 }
                 _ => {}
             }
@@ -189,15 +191,6 @@ pub fn solve_kept(
             }
             return Ok(r);
         }
-    }
-}
-
-fn io_error(path: &Path, action: &'static str, e: std::io::Error) -> CheckpointError {
-    CheckpointError::Io {
-        path: path.to_path_buf(),
-        action,
-        message: e.to_string(),
-        disk_full: crate::atomic_file::is_disk_full(&e),
     }
 }
 
@@ -246,17 +239,11 @@ impl Solver {
             w.write_all(b"\n")?;
             self.table.write_to(w)?;
             if let (Some(db), false) = (&self.endgame, self.endgame_whole) {
-                let mut buf = vec![0u8; 1 << 20];
-                for chunk in db.values.chunks(buf.len()) {
-                    for (b, v) in buf.iter_mut().zip(chunk) {
-                        *b = v.load(Ordering::Relaxed) as u8;
-                    }
-                    w.write_all(&buf[..chunk.len()])?;
-                }
+                db.write_values(db.values.len(), w)?;
             }
             Ok(())
         })
-        .map_err(|e| io_error(path, "write", e).into())
+        .map_err(|e| CheckpointError::from(GameFileError::new(path, "write", e)).into())
     }
 
     /// Reads the checkpoint in `path` into this solver, checked against
@@ -267,7 +254,8 @@ impl Solver {
         path: &Path,
         fresh: &CheckpointHeader,
     ) -> Result<CheckpointHeader, GameError> {
-        let read_err = |e: std::io::Error| io_error(path, "read", e);
+        let read_err =
+            |e: std::io::Error| CheckpointError::from(GameFileError::new(path, "read", e));
         let file = std::fs::File::open(path).map_err(read_err)?;
         let len = file.metadata().map_err(read_err)?.len();
         let mut r = std::io::BufReader::with_capacity(1 << 20, file);
@@ -319,14 +307,7 @@ impl Solver {
         }
         self.table.read_from(&mut r).map_err(read_err)?;
         if let (Some(db), false) = (&self.endgame, self.endgame_whole) {
-            let mut buf = vec![0u8; 1 << 20];
-            for chunk in db.values.chunks(buf.len()) {
-                let bytes = &mut buf[..chunk.len()];
-                r.read_exact(bytes).map_err(read_err)?;
-                for (v, &b) in chunk.iter().zip(bytes.iter()) {
-                    v.store(b as i8, Ordering::Relaxed);
-                }
-            }
+            db.read_values(&mut r).map_err(read_err)?;
         }
         Ok(h)
     }
