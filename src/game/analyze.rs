@@ -84,7 +84,8 @@ pub struct TurnValue {
     /// (0: the stores right after the turn).
     pub depth: u32,
     /// When `exact`: the best line after this turn, a turn an entry (pits
-    /// from each mover's view); empty otherwise and at the game's end.
+    /// from each mover's view), as far as the budget reached (to the end
+    /// of the game when it lasted); empty otherwise and at the game's end.
     pub line: Vec<Vec<Pit>>,
 }
 

@@ -151,7 +151,7 @@ pub fn solve_kept(
         if let Some(w) = &solver.watch {
             w.carry(so_far.nodes, passes);
         }
-        solver.set_limits(None, Some(Instant::now() + keep.every));
+        solver.set_pause(Instant::now() + keep.every);
         let mut r = solver.solve_from(state, Some((so_far.lower, so_far.upper)), cancel);
         passes = solver.watch.as_ref().map_or(0, |w| w.read().passes);
         so_far.nodes += r.nodes;

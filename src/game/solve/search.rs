@@ -5,10 +5,20 @@
 
 use super::*;
 
-/// A child of a node, played: (position ready for its mover, gain, kind):
-/// kind 0 = terminal (gain is the whole value), 1 = free turn, 2 = turn
-/// over.
-pub(super) type Child = (Cells, i32, u8);
+/// A child of a node, played: its position ready for its mover and the
+/// stones the pick put in the store (the gain), or the whole value when the
+/// game is over. The search adds a child's value to the gain when the
+/// mover picks again and subtracts it when the turn passed (negamax).
+#[derive(Clone, Copy)]
+pub(super) enum Child {
+    /// The game ended with this pick (or the database settled the child):
+    /// the pick's whole value for the mover.
+    Over(i32),
+    /// The pick ended in the store: the mover picks again.
+    Again(Cells, i32),
+    /// The turn passed: the position from the opponent's view.
+    Passed(Cells, i32),
+}
 
 /// The window and depths of a node, handed to its children's loop.
 #[derive(Clone, Copy)]
@@ -183,26 +193,24 @@ impl Solver {
         cancel: &AtomicBool,
     ) -> Result<(i32, u8), i32> {
         let n = self.n;
-        let mut played = [(0u8, ([0u8; CYCLE_CAP], 0i32, 0u8)); CYCLE_CAP];
+        let mut played = [(0u8, Child::Over(0)); CYCLE_CAP];
         let mut keys = [(0u64, 0u64); CYCLE_CAP];
         // Per child: its database rank, or usize::MAX when not in it.
         let mut ranks = [usize::MAX; CYCLE_CAP];
         let db = self.endgame.clone();
         let mut in_db = 0;
         for (i, &(from, _)) in kids.iter().enumerate() {
-            let child = play(from);
-            let (c, gain, kind) = child;
-            if kind == 0 && gain >= frame.beta {
-                return Err(gain);
-            }
-            played[i] = (from, child);
-            if kind == 0 {
-                continue;
-            }
+            played[i] = (from, play(from));
+            let (c, turns_left) = match &played[i].1 {
+                Child::Over(v) if *v >= frame.beta => return Err(*v),
+                Child::Over(_) => continue,
+                Child::Again(c, _) => (c, frame.turns_left),
+                Child::Passed(c, _) => (c, frame.turns_left.saturating_sub(1)),
+            };
             if let Some(db) = &db {
-                let total = stones(&c, n);
+                let total = stones(c, n);
                 if total <= db.ranks.max_stones {
-                    let r = db.rank_cells(&c, n, total);
+                    let r = db.rank_cells(c, n, total);
                     prefetch_line(&db.values[r]);
                     ranks[i] = r;
                     in_db += 1;
@@ -210,17 +218,14 @@ impl Solver {
                 }
             }
             if etc {
-                keys[i] = match kind {
-                    1 => self.key(&c, frame.turns_left),
-                    _ => self.key(&c, frame.turns_left.saturating_sub(1)),
-                };
+                keys[i] = self.key(c, turns_left);
                 self.prefetch(keys[i]);
             }
         }
         let played = &mut played[..kids.len()];
         if in_db > 0 {
             let db = db.as_deref().expect("ranked in the database");
-            for (r, (_, (_, gain, kind))) in ranks.iter().zip(played.iter_mut()) {
+            for (r, (_, child)) in ranks.iter().zip(played.iter_mut()) {
                 if *r == usize::MAX {
                     continue;
                 }
@@ -231,23 +236,32 @@ impl Solver {
                     v => v as i32,
                 };
                 self.nodes += 1;
-                let v = if *kind == 1 { *gain + v } else { *gain - v };
+                let v = match *child {
+                    Child::Again(_, gain) => gain + v,
+                    Child::Passed(_, gain) => gain - v,
+                    Child::Over(_) => unreachable!("only positions are ranked"),
+                };
                 if v >= frame.beta {
                     return Err(v);
                 }
                 // Settled: searched as a child whose game is over. Counted
                 // as a pick searched, as when it was a search of its own.
-                (*gain, *kind) = (v, 0);
+                *child = Child::Over(v);
             }
         }
         if etc {
-            for ((&k, &(_, (_, gain, kind))), r) in keys.iter().zip(played.iter()).zip(&ranks) {
+            for ((&k, (_, child)), r) in keys.iter().zip(played.iter()).zip(&ranks) {
                 if *r != usize::MAX {
                     continue;
                 }
-                let bound = match (kind, self.probe(k)) {
-                    (1, Some(e)) if e.depth == TO_THE_END => gain + e.lo as i32,
-                    (2, Some(e)) if e.depth == TO_THE_END => gain - e.hi as i32,
+                let (gain, again) = match *child {
+                    Child::Again(_, gain) => (gain, true),
+                    Child::Passed(_, gain) => (gain, false),
+                    Child::Over(_) => continue,
+                };
+                let bound = match self.probe(k) {
+                    Some(e) if e.depth == TO_THE_END && again => gain + e.lo as i32,
+                    Some(e) if e.depth == TO_THE_END => gain - e.hi as i32,
                     _ => continue,
                 };
                 if bound >= frame.beta {
@@ -276,11 +290,13 @@ impl Solver {
         } = frame;
         let mut best = i32::MIN;
         let mut best_move = NO_MOVE;
-        for (from, (c, gain, kind)) in kids {
-            let v = match kind {
-                0 => gain,
-                1 => gain + self.search(&c, alpha - gain, beta - gain, depth, turns_left, cancel),
-                _ => {
+        for (from, child) in kids {
+            let v = match child {
+                Child::Over(v) => v,
+                Child::Again(c, gain) => {
+                    gain + self.search(&c, alpha - gain, beta - gain, depth, turns_left, cancel)
+                }
+                Child::Passed(c, gain) => {
                     gain - self.search(
                         &c,
                         gain - beta,
@@ -362,12 +378,12 @@ fn play_child(pos: &Cells, from: u8, n: usize, len: usize, rules: Rules, turns_l
     if a_side_is_empty(&c, n) || (end == PickEnd::TurnOver && turns_left == 1) {
         let own = sum(&c[..n]) as i32;
         let opp = sum(&c[n + 1..=2 * n]) as i32;
-        (c, gain + own - opp, 0)
+        Child::Over(gain + own - opp)
     } else if end == PickEnd::FreeTurn {
-        (c, gain, 1)
+        Child::Again(c, gain)
     } else {
         flip_cells(&mut c, n);
-        (c, gain, 2)
+        Child::Passed(c, gain)
     }
 }
 

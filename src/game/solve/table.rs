@@ -234,23 +234,8 @@ impl Solver {
     pub(super) fn probe(&self, k: (u64, u64)) -> Option<Entry> {
         let i = self.slot(k);
         match &self.table {
-            Table::Compact(t) => {
-                if k == UNKEPT {
-                    return None;
-                }
-                let tag = k.0 >> t.index_bits;
-                t.buckets[i]
-                    .0
-                    .iter()
-                    .map(|e| e.load(Ordering::Relaxed))
-                    .find(|&e| e >> 36 == tag && (e >> 28) & 0xff != 0)
-                    .map(CompactTable::unpack)
-            }
-            Table::Wide { buckets, .. } => buckets[i]
-                .0
-                .iter()
-                .find(|e| e.k0 == k.0 && e.k1 == k.1)
-                .copied(),
+            Table::Compact(t) => t.probe(i, k),
+            Table::Wide { buckets, .. } => buckets[i].probe(k),
         }
     }
 
@@ -266,51 +251,78 @@ impl Solver {
             depth,
         };
         match &mut self.table {
-            Table::Compact(t) => {
-                if k == UNKEPT {
-                    return;
-                }
-                let t: &CompactTable = t;
-                let tag = k.0 >> t.index_bits;
-                let cells = &t.buckets[i].0;
-                let mut b = [0u64; 8];
-                for (w, c) in b.iter_mut().zip(cells) {
-                    *w = c.load(Ordering::Relaxed);
-                }
-                let same = b
-                    .iter()
-                    .position(|&e| e >> 36 == tag && (e >> 28) & 0xff != 0);
-                let (j, e) = match same {
-                    Some(j) => {
-                        let mut e = CompactTable::unpack(b[j]);
-                        merge(&mut e, &fresh);
-                        (j, e)
-                    }
-                    // Keep the entries that looked further, then the ones
-                    // that cost more (an empty one has depth 0).
-                    None => (
-                        (0..8)
-                            .min_by_key(|&j| (b[j] >> 28 & 0xff, b[j] >> 6 & 0x3f))
-                            .unwrap_or(0),
-                        fresh,
-                    ),
-                };
-                cells[j].store(CompactTable::pack(tag, &e), Ordering::Relaxed);
+            Table::Compact(t) => t.store(i, k, &fresh),
+            Table::Wide { buckets, .. } => buckets[i].store(k, fresh),
+        }
+    }
+}
+
+impl CompactTable {
+    /// The entry of key `k` in bucket `i`, if the bucket holds it.
+    #[inline]
+    pub(super) fn probe(&self, i: usize, k: (u64, u64)) -> Option<Entry> {
+        if k == UNKEPT {
+            return None;
+        }
+        let tag = k.0 >> self.index_bits;
+        self.buckets[i]
+            .0
+            .iter()
+            .map(|e| e.load(Ordering::Relaxed))
+            .find(|&e| e >> 36 == tag && (e >> 28) & 0xff != 0)
+            .map(CompactTable::unpack)
+    }
+
+    /// `fresh` folded into the entry of key `k` in bucket `i` ([`merge`]),
+    /// or written over the entry that looked least far, then cost least
+    /// (an empty one has depth 0). Shared between threads: each entry is
+    /// read and written whole.
+    pub(super) fn store(&self, i: usize, k: (u64, u64), fresh: &Entry) {
+        if k == UNKEPT {
+            return;
+        }
+        let tag = k.0 >> self.index_bits;
+        let cells = &self.buckets[i].0;
+        let mut b = [0u64; 8];
+        for (w, c) in b.iter_mut().zip(cells) {
+            *w = c.load(Ordering::Relaxed);
+        }
+        let same = b
+            .iter()
+            .position(|&e| e >> 36 == tag && (e >> 28) & 0xff != 0);
+        let (j, e) = match same {
+            Some(j) => {
+                let mut e = CompactTable::unpack(b[j]);
+                merge(&mut e, fresh);
+                (j, e)
             }
-            Table::Wide { buckets, .. } => {
-                let b = &mut buckets[i].0;
-                let j = if b[0].k0 == k.0 && b[0].k1 == k.1 {
-                    0
-                } else if b[1].k0 == k.0 && b[1].k1 == k.1 {
-                    1
-                } else {
-                    // Keep the entry that looked further, then the one that
-                    // cost more.
-                    let j = usize::from((b[0].depth, b[0].work) > (b[1].depth, b[1].work));
-                    b[j] = fresh;
-                    return;
-                };
-                merge(&mut b[j], &fresh);
+            None => (
+                (0..8)
+                    .min_by_key(|&j| (b[j] >> 28 & 0xff, b[j] >> 6 & 0x3f))
+                    .unwrap_or(0),
+                *fresh,
+            ),
+        };
+        cells[j].store(CompactTable::pack(tag, &e), Ordering::Relaxed);
+    }
+}
+
+impl Bucket {
+    /// The entry of key `k`, if this bucket of the wide layout holds it.
+    #[inline]
+    pub(super) fn probe(&self, k: (u64, u64)) -> Option<Entry> {
+        self.0.iter().find(|e| e.k0 == k.0 && e.k1 == k.1).copied()
+    }
+
+    /// `fresh` folded into the entry of key `k` ([`merge`]), or written
+    /// over the entry that looked less far, then cost less.
+    pub(super) fn store(&mut self, k: (u64, u64), fresh: Entry) {
+        let b = &mut self.0;
+        match b.iter_mut().find(|e| e.k0 == k.0 && e.k1 == k.1) {
+            Some(e) => merge(e, &fresh),
+            None => {
+                let j = usize::from((b[0].depth, b[0].work) > (b[1].depth, b[1].work));
+                b[j] = fresh;
             }
         }
     }

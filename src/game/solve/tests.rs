@@ -191,3 +191,37 @@ fn a_budget_of_picks_bounds_the_deepening() {
     assert_eq!(depth, 12);
     assert!(!turn.is_empty());
 }
+
+/// A budgeted solve that proves its value gives the first turn of the
+/// line whatever the budget, and the rest of the line only within it: with
+/// a budget of picks that the proof just fits in, the value is exact and
+/// the line a shorter prefix of the unbudgeted one (Kalah(4,4): about
+/// 209,000 picks prove the value, and the whole line takes 33,000 more).
+#[test]
+fn a_budget_cuts_the_line_short_not_the_value() {
+    let never = AtomicBool::new(false);
+    let start = GameState::start(4, 4, Rules::KALAH).unwrap();
+    let opts = GameSolveOptions {
+        table_bytes: 32 << 20,
+        threads: 1,
+        ..GameSolveOptions::default()
+    };
+    let whole = Solver::new(Rules::KALAH, 4, opts.clone())
+        .unwrap()
+        .solve(&start, &never);
+    assert!(whole.exact && whole.pv.len() > 2, "{whole:?}");
+    // The budget is checked every 4,096 picks: the line needs more.
+    assert!(whole.nodes > whole.value_nodes + 2 * 4096, "{whole:?}");
+    let mut solver = Solver::new(Rules::KALAH, 4, opts).unwrap();
+    solver.set_limits(Some(whole.value_nodes + 1), None);
+    let cut = solver.solve(&start, &never);
+    assert!(cut.exact);
+    assert_eq!(cut.value, whole.value);
+    assert_eq!(cut.best_turn, whole.best_turn);
+    assert!(
+        !cut.pv.is_empty() && cut.pv.len() < whole.pv.len(),
+        "{:?}",
+        cut.pv
+    );
+    assert_eq!(cut.pv[..], whole.pv[..cut.pv.len()]);
+}
