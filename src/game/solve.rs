@@ -484,18 +484,34 @@ impl Solver {
 
     /// Solve `state` exactly (or until `cancel` is set).
     pub fn solve(&mut self, state: &GameState, cancel: &AtomicBool) -> GameSolveResult {
-        self.solve_from(state, None, cancel)
+        self.solve_from(state, None, None, cancel)
+    }
+
+    /// [`Solver::solve`] with MTD(f)'s first null-window test at `guess`
+    /// (the value from `state`'s mover's view, as an estimate gives it)
+    /// rather than at the stores as they are. Same answer; a guess near
+    /// the value needs fewer passes to prove it, which is what an analysis
+    /// with estimates in hand and a second to spend needs.
+    pub fn solve_near(
+        &mut self,
+        state: &GameState,
+        guess: i32,
+        cancel: &AtomicBool,
+    ) -> GameSolveResult {
+        self.solve_from(state, None, Some(guess), cancel)
     }
 
     /// [`Solver::solve`] going on from `known`, the bounds (`lower`,
     /// `upper`, as [`GameSolveResult`] gives them) that an earlier solve of
     /// `state` stopped with on this solver's table (a checkpoint's): MTD(f)
     /// starts inside them, and the table's proven bounds spare the work
-    /// already done.
+    /// already done; the first pass tests at `guess` when one is given
+    /// ([`Solver::solve_near`]).
     pub(super) fn solve_from(
         &mut self,
         state: &GameState,
         known: Option<(i32, i32)>,
+        guess: Option<i32>,
         cancel: &AtomicBool,
     ) -> GameSolveResult {
         let t0 = Instant::now();
@@ -534,6 +550,9 @@ impl Solver {
             g = self.mtdf(&pos, g, s, depth as u8, turns_left, cancel).0;
         }
         let mut window = (self.floor(s, TO_THE_END), s);
+        if let Some(guess) = guess {
+            g = (guess - base).clamp(window.0, s);
+        }
         if let Some((lower, upper)) = known {
             window = (
                 (lower - base).clamp(window.0, s),

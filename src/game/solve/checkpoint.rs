@@ -152,7 +152,7 @@ pub fn solve_kept(
             w.carry(so_far.nodes, passes);
         }
         solver.set_pause(Instant::now() + keep.every);
-        let mut r = solver.solve_from(state, Some((so_far.lower, so_far.upper)), cancel);
+        let mut r = solver.solve_from(state, Some((so_far.lower, so_far.upper)), None, cancel);
         passes = solver.watch.as_ref().map_or(0, |w| w.read().passes);
         so_far.nodes += r.nodes;
         so_far.value_nodes += r.value_nodes;

@@ -177,6 +177,22 @@ pub(super) fn mix(mut x: u64) -> u64 {
 }
 
 impl Solver {
+    /// The proven bounds on `state`'s value (from its mover's view, the
+    /// stores included, as [`GameSolveResult`] gives values) that the
+    /// table holds, if it holds any: what a search to the end of the game
+    /// proved about a position it went through, even one that was stopped
+    /// before its own root was proved. Depth-limited entries are not proofs
+    /// and are left out.
+    pub fn proven_bounds(&self, state: &GameState) -> Option<(i32, i32)> {
+        if state.is_over() {
+            return None;
+        }
+        let (pos, turns_left) = ready(self.n, state);
+        let e = self.probe(self.key(&pos, turns_left))?;
+        let base = state.mover_minus_opponent();
+        (e.depth == TO_THE_END).then(|| (base + e.lo as i32, base + e.hi as i32))
+    }
+
     pub(super) fn key(&self, pos: &Cells, turns_left: u32) -> (u64, u64) {
         let n = self.n;
         match &self.table {

@@ -226,3 +226,115 @@ fn a_budget_cuts_the_line_short_not_the_value() {
     );
     assert_eq!(cut.pv[..], whole.pv[..cut.pv.len()]);
 }
+
+/// MTD(f)'s first guess changes how many passes a proof takes, never what
+/// it proves: from any guess, in range or not, [`Solver::solve_near`] gives
+/// [`Solver::solve`]'s value, best turn and line (on a fresh table each, so
+/// that neither reuses the other's bounds), for both capture rules and
+/// avalanche.
+#[test]
+fn a_first_guess_changes_the_passes_not_the_answer() {
+    let never = AtomicBool::new(false);
+    let kalah_empty = Rules {
+        capture: Capture::Empty,
+        ..Rules::KALAH
+    };
+    for (rules, n, stones) in [
+        (Rules::KALAH, 4, 3),
+        (kalah_empty, 4, 3),
+        (Rules::AVALANCHE, 4, 3),
+    ] {
+        let start = GameState::start(n, stones, rules).unwrap();
+        let mut positions = vec![start];
+        positions.extend(start.turns().into_iter().map(|t| t.after).take(3));
+        for state in positions.iter().filter(|s| !s.is_over()) {
+            let opts = GameSolveOptions {
+                threads: 1,
+                ..GameSolveOptions::default()
+            }
+            .fit_to(rules, n, state.stones_in_pits());
+            let plain = Solver::new(rules, n, opts.clone())
+                .unwrap()
+                .solve(state, &never);
+            assert!(plain.exact);
+            let s = state.stones_in_pits() as i32 + state.mover_minus_opponent().abs();
+            for guess in [
+                -1000,
+                -s,
+                plain.value - 3,
+                plain.value,
+                plain.value + 5,
+                s,
+                1000,
+            ] {
+                let near = Solver::new(rules, n, opts.clone())
+                    .unwrap()
+                    .solve_near(state, guess, &never);
+                assert!(near.exact, "{rules} {state:?} guess {guess}");
+                assert_eq!(near.value, plain.value, "{rules} {state:?} guess {guess}");
+                assert_eq!(
+                    near.best_turn, plain.best_turn,
+                    "{rules} {state:?} guess {guess}"
+                );
+                assert_eq!(near.pv, plain.pv, "{rules} {state:?} guess {guess}");
+            }
+        }
+    }
+}
+
+/// A solve stopped before its root is proved leaves proven bounds in the
+/// table on positions it went through ([`Solver::proven_bounds`]): after
+/// a stopped solve of Kalah(4,4)'s start and of avalanche 5×3's, every
+/// turn's bounds that the table holds contain the exact value of the
+/// position after it (by a fresh solver), and some of them say more than
+/// the stones left do.
+#[test]
+fn a_stopped_solve_leaves_proven_bounds_in_the_table() {
+    let never = AtomicBool::new(false);
+    for (rules, n, stones) in [(Rules::KALAH, 4, 4), (Rules::AVALANCHE, 5, 3)] {
+        let start = GameState::start(n, stones, rules).unwrap();
+        let opts = GameSolveOptions {
+            table_bytes: 32 << 20,
+            threads: 1,
+            ..GameSolveOptions::default()
+        };
+        let whole = Solver::new(rules, n, opts.clone())
+            .unwrap()
+            .solve(&start, &never);
+        assert!(whole.exact);
+        let mut solver = Solver::new(rules, n, opts.clone()).unwrap();
+        solver.set_limits(Some(whole.value_nodes / 2), None);
+        let stopped = solver.solve(&start, &never);
+        assert!(
+            !stopped.exact,
+            "{rules}: half of {} picks proved it",
+            whole.value_nodes
+        );
+        let mut informative = 0;
+        for t in start.turns() {
+            let Some((lo, hi)) = solver.proven_bounds(&t.after) else {
+                continue;
+            };
+            let exact = if t.after.is_over() {
+                t.after.mover_minus_opponent()
+            } else {
+                let r = Solver::new(rules, n, opts.clone())
+                    .unwrap()
+                    .solve(&t.after, &never);
+                assert!(r.exact);
+                r.value
+            };
+            assert!(
+                lo <= exact && exact <= hi,
+                "{rules} {:?}: {lo}..{hi} against {exact}",
+                t.picks
+            );
+            let left = t.after.stones_in_pits() as i32;
+            let now = t.after.mover_minus_opponent();
+            if lo > now - left || hi < now + left {
+                informative += 1;
+            }
+        }
+        assert!(informative > 0, "{rules}: no turn's bounds in the table");
+    }
+}
