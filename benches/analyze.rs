@@ -28,11 +28,19 @@
 //! ```text
 //! cargo bench --bench analyze                       # 100 positions a class and mode
 //! cargo bench --bench analyze -- --positions 10     # a quick look
+//! cargo bench --bench analyze -- --nodes 2000000    # a budget of picks, one thread
 //! ```
 //!
+//! With `--nodes N` every analysis has a budget of `N` picks on one thread
+//! instead of a second on every thread: the answers are then the same on
+//! every run and machine and under any load, which is how two builds are
+//! compared (a quiet second on two threads searches fewer useful picks
+//! than two million on one, so the shares come out higher than timed).
+//!
 //! The state file is `$MANCALA_SWEEP_BENCH_STATE`, by default
-//! `analyze-bench.jsonl` in Cargo's scratch folder for benches
-//! (`target/tmp`): outside the sources.
+//! `analyze-bench.jsonl` (`analyze-bench-nodes-N.jsonl` with `--nodes N`)
+//! in Cargo's scratch folder for benches (`target/tmp`): outside the
+//! sources.
 
 use mancala_sweep::game::{
     analyze, solve, AgentSpec, Analysis, Budget, GameSolveOptions, GameState, Level, Solver,
@@ -91,9 +99,23 @@ fn main() {
         },
         None => 100,
     };
+    let nodes = match args.iter().position(|a| a == "--nodes") {
+        Some(i) => match args.get(i + 1).and_then(|v| v.parse::<u64>().ok()) {
+            Some(n) if n > 0 => Some(n),
+            _ => {
+                eprintln!("--nodes: give a whole number of picks above 0");
+                std::process::exit(2);
+            }
+        },
+        None => None,
+    };
+    let default_state = match nodes {
+        Some(n) => format!("analyze-bench-nodes-{n}.jsonl"),
+        None => "analyze-bench.jsonl".into(),
+    };
     let state_file = std::env::var_os("MANCALA_SWEEP_BENCH_STATE")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("analyze-bench.jsonl"));
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(default_state));
     if args.iter().any(|a| a == "--fresh") {
         let _ = std::fs::remove_file(&state_file);
     }
@@ -103,9 +125,21 @@ fn main() {
         state_file.display(),
         done.len()
     );
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+    let (threads, budget) = match nodes {
+        Some(n) => (1, Budget::Nodes(n)),
+        None => (
+            std::thread::available_parallelism().map_or(1, |n| n.get()) as u32,
+            Budget::Seconds(1.0),
+        ),
+    };
     println!("machine: {}", mancala_sweep::search::kernel::machine());
-    println!("threads: {threads}, positions a class and mode: {positions}\n");
+    println!(
+        "threads: {threads}, budget: {}, positions a class and mode: {positions}\n",
+        match budget {
+            Budget::Nodes(n) => format!("{n} picks"),
+            Budget::Seconds(s) => format!("{s} s"),
+        }
+    );
 
     let mut rows: Vec<Row> = vec![];
     for (mode, preset) in MODES {
@@ -117,7 +151,7 @@ fn main() {
                 let row = match done.remove(&key) {
                     Some(r) if r.board == board => r,
                     _ => {
-                        let r = measure(mode, class, index, state, threads);
+                        let r = measure(mode, class, index, state, threads, budget);
                         append(&state_file, &r);
                         r
                     }
@@ -134,8 +168,9 @@ fn main() {
             }
         }
     }
-    let start = avalanche_start(threads);
-    print_tables(&rows, &start);
+    // The start is timed: a budget of picks says nothing of its seconds.
+    let start = nodes.is_none().then(|| avalanche_start(threads));
+    print_tables(&rows, start.as_ref(), budget);
 }
 
 /// The positions of `preset` on 6×4: `n` with at most 30 stones in the
@@ -203,16 +238,23 @@ fn solve_options(state: &GameState, threads: u32) -> GameSolveOptions {
     .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits())
 }
 
-/// One position: the one-second analysis, and for the mid class the exact
-/// value of the position and of the analysis's best turn.
-fn measure(mode: &str, class: &str, index: usize, state: &GameState, threads: u32) -> Row {
+/// One position: the analysis within `budget`, and for the mid class the
+/// exact value of the position and of the analysis's best turn.
+fn measure(
+    mode: &str,
+    class: &str,
+    index: usize,
+    state: &GameState,
+    threads: u32,
+    budget: Budget,
+) -> Row {
     let never = AtomicBool::new(false);
     let t0 = Instant::now();
     let a = analyze(
         state,
         &analyze_options(state, threads),
         None,
-        Budget::Seconds(1.0),
+        budget,
         &never,
         None,
     )
@@ -327,8 +369,12 @@ fn class_rows<'a>(rows: &'a [Row], mode: &str, class: &str) -> Vec<&'a Row> {
         .collect()
 }
 
-fn print_tables(rows: &[Row], start: &Start) {
-    println!("Positions with at most 30 stones in the pits, 1 s analysis:\n");
+fn print_tables(rows: &[Row], start: Option<&Start>, budget: Budget) {
+    let analysis = match budget {
+        Budget::Nodes(n) => format!("analysis of {n} picks on one thread"),
+        Budget::Seconds(s) => format!("{s} s analysis"),
+    };
+    println!("Positions with at most 30 stones in the pits, {analysis}:\n");
     println!(
         "| mode | positions | every turn proved | best turn proved | median time | worst time |"
     );
@@ -349,7 +395,7 @@ fn print_tables(rows: &[Row], start: &Start) {
         );
     }
     println!(
-        "\nPositions with 31 to 44 stones in the pits, 1 s analysis against the exact solver:\n"
+        "\nPositions with 31 to 44 stones in the pits, {analysis} against the exact solver:\n"
     );
     println!(
         "| mode | positions | best turn is a best turn | proved | estimate off by (mean / worst) | stones lost when not (worst) | worst time | exact check (median / worst) |"
@@ -385,6 +431,9 @@ fn print_tables(rows: &[Row], start: &Start) {
             check[n - 1]
         );
     }
+    let Some(start) = start else {
+        return;
+    };
     let secs = |s: Option<f64>| s.map_or("not within 120 s".into(), |s| format!("{s:.1} s"));
     println!(
         "\nAvalanche 6x4 from the start (value {:+}):\n",

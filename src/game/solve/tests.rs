@@ -16,6 +16,15 @@ fn a_table_fits_the_board() {
     // Kalah(6,4) can fill more than the default: left alone.
     let big = opts.clone().fit_to(Rules::KALAH, 6, 48);
     assert_eq!((big.table_bytes, big.max_stones), (opts.table_bytes, 48));
+    // Deepening for a first guess where nothing is captured, not otherwise,
+    // and never over one that is set.
+    assert_eq!(opts.clone().fit_to(Rules::AVALANCHE, 6, 48).deepening, 2);
+    assert_eq!(opts.clone().fit_to(Rules::KALAH, 6, 48).deepening, 0);
+    let set = GameSolveOptions {
+        deepening: 4,
+        ..opts.clone()
+    };
+    assert_eq!(set.fit_to(Rules::AVALANCHE, 6, 48).deepening, 4);
     // The same value with the fitted table as with the default one.
     let start = GameState::start(3, 4, Rules::KALAH).unwrap();
     let cancel = AtomicBool::new(false);
