@@ -107,10 +107,11 @@ impl GameSolveOptions {
     /// turns where nothing is captured. There the first player's lead
     /// grows large (avalanche 6×4: +42), far from MTD(f)'s first guess of
     /// no more gains, and the passes from there cost most of the proof;
-    /// two turns of deepening put the guess near the value (avalanche
-    /// 6×4: 65 M picks for the value without, 2.2 M with). With captures
-    /// the values stay near that guess and deepening did not pay
-    /// (docs/games.md). Called by [`GameSolveOptions::fit_to`].
+    /// two turns of deepening put the guess near the value, and the proof
+    /// then needs a few passes. With captures the values stay near that
+    /// guess and deepening did not pay. Measured in docs/games.md (the
+    /// targets of `game analyze`, seventh run). Called by
+    /// [`GameSolveOptions::fit_to`].
     fn fit_deepening(mut self, rules: Rules) -> GameSolveOptions {
         if self.deepening == 0 && rules.capture == Capture::None {
             self.deepening = 2;
