@@ -101,7 +101,12 @@ impl Solver {
         let (mut kids, count) = self.picks_scored(pos);
         let (mut lo, mut hi) = (self.floor(s, depth), s);
         if let Some(e) = self.probe(key) {
-            if e.depth >= depth {
+            // Bounds of this depth, or proven to the end. Not those of a
+            // deeper depth-limited search (the same pits met earlier in the
+            // tree, or in another turn's search): an estimate "to depth d"
+            // is then negamax to depth d whatever else the table holds, the
+            // same from any order of searches and any number of threads.
+            if e.depth == depth || e.depth == TO_THE_END {
                 lo = lo.max(e.lo as i32);
                 hi = hi.min(e.hi as i32);
             }
