@@ -116,6 +116,18 @@ pub struct Analysis {
     pub cancelled: bool,
 }
 
+impl TurnValue {
+    /// Narrows the turn's bounds to what a proof found, `lo..=hi` (from
+    /// the analysed player's view), and keeps the estimate inside them:
+    /// every phase that proves something about a turn goes through here.
+    fn narrow(&mut self, lo: i32, hi: i32) {
+        self.low = self.low.max(lo);
+        self.high = self.high.min(hi).max(self.low);
+        self.exact = self.low == self.high;
+        self.value = self.value.clamp(self.low, self.high);
+    }
+}
+
 impl Analysis {
     /// The position's value for the player to move: the best turn's.
     pub fn value(&self) -> i32 {
@@ -407,10 +419,7 @@ impl Run<'_> {
         self.nodes += r.nodes;
         // Every turn is at most the position's value (bound proved either way).
         for t in &mut self.analysis.turns {
-            t.high = t.high.min(r.upper);
-            t.low = t.low.min(t.high);
-            t.value = t.value.clamp(t.low, t.high);
-            t.exact |= t.low == t.high;
+            t.narrow(i32::MIN, r.upper);
         }
         self.tighten(solver);
         if r.exact {
@@ -460,10 +469,7 @@ impl Run<'_> {
                 let (lo, hi) = (self.mine(&after, r.upper), self.mine(&after, r.lower));
                 let (lo, hi) = (lo.min(hi), lo.max(hi));
                 let t = &mut self.analysis.turns[i];
-                t.low = t.low.max(lo);
-                t.high = t.high.min(hi).max(t.low);
-                t.exact = t.low == t.high;
-                t.value = t.value.clamp(t.low, t.high);
+                t.narrow(lo, hi);
                 if r.exact {
                     t.line = r.pv;
                 }
@@ -486,10 +492,7 @@ impl Run<'_> {
                 } else {
                     (-hi, -lo)
                 };
-                t.low = t.low.max(lo);
-                t.high = t.high.min(hi).max(t.low);
-                t.exact = t.low == t.high;
-                t.value = t.value.clamp(t.low, t.high);
+                t.narrow(lo, hi);
             }
         }
     }
