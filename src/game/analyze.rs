@@ -22,7 +22,11 @@
 //!    the stores plus half the difference of the stones on each side under
 //!    capture rules, where a side keeps the stones left on it: measured on
 //!    the same positions, each is the better one under its rules. Depth 0
-//!    is the stores right after the turn.
+//!    is the stores right after the turn. The estimates run on one thread;
+//!    with more than one, a helper starts phase 2's proof beside them in
+//!    the same table ([`Solver::help_prove`]), where a core would idle;
+//!    what it proves serves the estimates too (exact values stand in for
+//!    the horizon's) and the proof that follows (docs/games.md#targets).
 //! 2. **The position's value.** MTD(f) to the end of the game on the
 //!    position itself, as `game solve` does, its first null-window test at
 //!    the best estimate ([`Solver::solve_near`]): a guess near the value
@@ -54,7 +58,7 @@ use crate::game::error::GameError;
 use crate::game::solve::{GameSolveOptions, Horizon, Solver};
 use crate::game::state::{GameState, Side};
 use crate::rules::Pit;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The most time the estimates (phase 1) take of a budget in seconds.
@@ -336,7 +340,7 @@ impl Run<'_> {
 
     /// True once the share `share` of the budget is spent, or cancelled.
     fn spent(&self, share: f64) -> bool {
-        self.cancel.load(std::sync::atomic::Ordering::Relaxed)
+        self.cancel.load(Ordering::Relaxed)
             || match self.budget {
                 Budget::Nodes(all) => self.nodes >= (all as f64 * share) as u64,
                 Budget::Seconds(s) => self.t0.elapsed().as_secs_f64() >= s * share,
@@ -357,7 +361,22 @@ impl Run<'_> {
     /// is stopped keeps the estimates it finished (each turn says its own depth).
     fn estimates(&mut self, solver: &mut Solver) {
         let was = solver.set_horizon(Horizon::for_analysis(self.state.rules()));
-        self.deepen(solver);
+        match solver.helper() {
+            // The estimates run on one thread: the position's proof (phase
+            // 2's work) starts beside them on another, in the same table.
+            Some(mut helper) => {
+                let (stop, state) = (AtomicBool::new(false), self.state);
+                std::thread::scope(|scope| {
+                    let proof = scope.spawn(|| helper.help_prove(&state, &stop));
+                    self.deepen(solver);
+                    stop.store(true, Ordering::Relaxed);
+                    self.nodes += proof
+                        .join()
+                        .unwrap_or_else(|e| std::panic::resume_unwind(e));
+                });
+            }
+            None => self.deepen(solver),
+        }
         solver.set_horizon(was);
     }
 
@@ -536,7 +555,7 @@ impl Run<'_> {
     }
 
     fn finish(mut self) -> Analysis {
-        self.analysis.cancelled |= self.cancel.load(std::sync::atomic::Ordering::Relaxed);
+        self.analysis.cancelled |= self.cancel.load(Ordering::Relaxed);
         self.analysis.nodes = self.nodes;
         self.analysis.elapsed = self.t0.elapsed();
         self.analysis

@@ -547,17 +547,13 @@ impl Solver {
                     db.build(n, self.rules, self.opts.threads.max(1) as usize, cancel);
             }
         }
-        let mut g = 0;
         // Deepening is for a first guess: a given guess or known bounds
         // are better ones.
-        let deepening = if guess.is_none() && known.is_none() {
-            self.opts.deepening
+        let mut g = if guess.is_none() && known.is_none() {
+            self.deepened_guess(&pos, s, turns_left, cancel)
         } else {
             0
         };
-        for depth in 1..=deepening.min(TO_THE_END as u32 - 1) {
-            g = self.mtdf(&pos, g, s, depth as u8, turns_left, cancel).0;
-        }
         let mut window = (self.floor(s, TO_THE_END), s);
         if let Some(guess) = guess {
             g = (guess - base).clamp(window.0, s);
@@ -635,31 +631,14 @@ impl Solver {
         turns_left: u32,
         cancel: &AtomicBool,
     ) -> (i32, i32) {
-        let Table::Compact(t) = &self.table else {
+        let helpers: Option<Vec<Solver>> = (1..self.opts.threads as usize)
+            .map(|helper| self.sibling(helper))
+            .collect();
+        let Some(helpers) = helpers else {
             return self
                 .mtdf_within(pos, g, window, TO_THE_END, turns_left, cancel)
                 .1;
         };
-        let helpers: Vec<Solver> = (1..self.opts.threads as usize)
-            .map(|helper| Solver {
-                rules: self.rules,
-                n: self.n,
-                opts: self.opts.clone(),
-                table: Table::Compact(Arc::clone(t)),
-                mask: self.mask,
-                nodes: 0,
-                expanded: 0,
-                stopped: false,
-                endgame: self.endgame.clone(),
-                endgame_whole: self.endgame_whole,
-                helper,
-                etc_stones: self.etc_stones,
-                // Helpers stop when this thread does.
-                limits: Limits::NONE,
-                watch: None,
-                horizon: self.horizon,
-            })
-            .collect();
         let done = AtomicBool::new(false);
         std::thread::scope(|scope| {
             let running: Vec<_> = helpers
@@ -683,6 +662,73 @@ impl Solver {
             }
             bounds
         })
+    }
+
+    /// A solver for another thread on this one's table, helper number
+    /// `helper` (which varies its order of the children of large
+    /// positions): no limits of its own (it stops when told) and no watch.
+    /// `None` when the table is not one to share (the wide layout).
+    fn sibling(&self, helper: usize) -> Option<Solver> {
+        let Table::Compact(t) = &self.table else {
+            return None;
+        };
+        Some(Solver {
+            rules: self.rules,
+            n: self.n,
+            opts: self.opts.clone(),
+            table: Table::Compact(Arc::clone(t)),
+            mask: self.mask,
+            nodes: 0,
+            expanded: 0,
+            stopped: false,
+            endgame: self.endgame.clone(),
+            endgame_whole: self.endgame_whole,
+            helper,
+            etc_stones: self.etc_stones,
+            limits: Limits::NONE,
+            watch: None,
+            horizon: self.horizon,
+        })
+    }
+
+    /// A helper for work beside this solver's own on another thread, when
+    /// it has more than one ([`GameSolveOptions::threads`]) and a table to
+    /// share: see [`Solver::help_prove`].
+    pub fn helper(&self) -> Option<Solver> {
+        (self.opts.threads > 1).then(|| self.sibling(1)).flatten()
+    }
+
+    /// Searches `state` to the end of the game, as [`Solver::solve`] does
+    /// its value (MTD(f), from a deepened guess when the options deepen),
+    /// until `stop` is set
+    /// or the value is proved, and returns the picks searched: on a
+    /// [`Solver::helper`], while the solver it came from does other work on
+    /// the same table (an analysis's estimates, which leave a core idle).
+    /// What it proves stays in the table for the solver's own searches;
+    /// no principal variation, no result of its own.
+    pub fn help_prove(&mut self, state: &GameState, stop: &AtomicBool) -> u64 {
+        self.nodes = 0;
+        self.stopped = false;
+        if state.is_over() {
+            return 0;
+        }
+        let (pos, turns_left) = ready(self.n, state);
+        let s = state.stones_in_pits() as i32;
+        let g = self.deepened_guess(&pos, s, turns_left, stop);
+        self.mtdf(&pos, g, s, TO_THE_END, turns_left, stop);
+        self.nodes
+    }
+
+    /// MTD(f)'s first guess for the search to the end of `pos` (`s` stones
+    /// in its pits): the value of [`GameSolveOptions::deepening`] turns of
+    /// depth-limited search, each from the last, or 0 (no more gains)
+    /// without deepening.
+    fn deepened_guess(&mut self, pos: &Cells, s: i32, turns_left: u32, cancel: &AtomicBool) -> i32 {
+        let mut g = 0;
+        for depth in 1..=self.opts.deepening.min(TO_THE_END as u32 - 1) {
+            g = self.mtdf(pos, g, s, depth as u8, turns_left, cancel).0;
+        }
+        g
     }
 
     /// MTD(f): null-window searches from the guess `g` until the bounds

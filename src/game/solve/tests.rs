@@ -347,3 +347,39 @@ fn a_stopped_solve_leaves_proven_bounds_in_the_table() {
         assert!(informative > 0, "{rules}: no turn's bounds in the table");
     }
 }
+
+/// A helper's proof, run alone, leaves the position's value in the table
+/// it shares: the solver it came from reads it back as proven bounds that
+/// meet at the value a fresh solver finds. No helper on one thread.
+#[test]
+fn a_helpers_proof_is_in_the_shared_table() {
+    let never = AtomicBool::new(false);
+    for (rules, n, stones) in [(Rules::KALAH, 4, 4), (Rules::AVALANCHE, 5, 3)] {
+        let start = GameState::start(n, stones, rules).unwrap();
+        // Fitted, as `game analyze` builds its solver: the compact table,
+        // and two turns of deepening first under avalanche.
+        let opts = |threads| {
+            GameSolveOptions {
+                table_bytes: 32 << 20,
+                threads,
+                ..GameSolveOptions::default()
+            }
+            .fit_to(rules, n, start.stones_in_pits())
+        };
+        let one = Solver::new(rules, n, opts(1)).unwrap();
+        assert!(one.helper().is_none(), "{rules}: a helper on one thread");
+        let whole = Solver::new(rules, n, opts(1))
+            .unwrap()
+            .solve(&start, &never);
+        assert!(whole.exact);
+        let solver = Solver::new(rules, n, opts(2)).unwrap();
+        assert_eq!(solver.proven_bounds(&start), None);
+        let mut helper = solver.helper().expect("a table to share");
+        assert!(helper.help_prove(&start, &never) > 0);
+        assert_eq!(
+            solver.proven_bounds(&start),
+            Some((whole.value, whole.value)),
+            "{rules}"
+        );
+    }
+}
