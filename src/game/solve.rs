@@ -693,9 +693,12 @@ impl Solver {
 
     /// A helper for work beside this solver's own on another thread, when
     /// it has more than one ([`GameSolveOptions::threads`]) and a table to
-    /// share: see [`Solver::help_prove`].
+    /// share: see [`Solver::help_prove`]. It orders the children as this
+    /// solver does (helper number 0): it searches alone what it searches,
+    /// and the rotated order of lazy SMP's helpers is for searching the
+    /// same tree at once (on its own it costs many times the picks).
     pub fn helper(&self) -> Option<Solver> {
-        (self.opts.threads > 1).then(|| self.sibling(1)).flatten()
+        (self.opts.threads > 1).then(|| self.sibling(0)).flatten()
     }
 
     /// Searches `state` to the end of the game, as [`Solver::solve`] does
