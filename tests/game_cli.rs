@@ -623,6 +623,35 @@ fn game_analyze_follow_keeps_the_game_typed_in() {
     assert!(best_line.contains("(exact)"), "{best_line}");
 }
 
+/// `--follow`: a line that plays some pits and then stops at a bad word
+/// tells what it played first, then why it stopped (the reason had come
+/// before the pits it followed).
+#[test]
+fn game_analyze_follow_tells_what_a_line_played_before_why_it_stopped() {
+    let (code, out, err) = run_with(
+        &[
+            "game",
+            "analyze",
+            "--follow",
+            "--pits",
+            "3",
+            "--stones",
+            "1",
+            "--nodes",
+            "1000",
+            "--threads",
+            "1",
+            "-q",
+        ],
+        "3 x
+quit
+",
+    );
+    assert_eq!(code, 0, "{err}");
+    let want = "You played 3: a free turn, the same player picks again.\n\"x\" is not a pit number or a word (best, board, undo, quit).\n";
+    assert!(out.contains(want), "{want:?} not in:\n{out}");
+}
+
 /// Issue 32, item 3: `game solve` said nothing while it worked, although
 /// `-q` promises to silence its progress; now a line tells the bounds of the
 /// value so far, the picks searched and the seconds.

@@ -206,16 +206,15 @@ fn play_words(
     let any = state.rules().scope == Scope::Any;
     let mover = state.mover();
     let mut played = Vec::new();
+    // Why the line stopped, said after what it played.
+    let mut refused = None;
     for (i, word) in words.iter().enumerate() {
         let left = words.len() - i - 1;
         let Ok(seen) = word.parse::<u32>() else {
-            say(
-                out,
-                format!(
-                    "{word:?} is not a pit number or a word (best, board, undo, quit).{}",
-                    dropped(left)
-                ),
-            )?;
+            refused = Some(format!(
+                "{word:?} is not a pit number or a word (best, board, undo, quit).{}",
+                dropped(left)
+            ));
             break;
         };
         // The opponent's pits as the player sees them are n+1..2n; as the
@@ -227,15 +226,12 @@ fn play_words(
         } else if any && (1..=n as u32).contains(&seen) {
             seen + n as u32
         } else {
-            say(
-                out,
-                format!(
+            refused = Some(format!(
                 "Pit {seen}: not one of the opponent's pits: they are {} to {} as you see them.{}",
                 n + 1,
                 2 * n,
                 dropped(left)
-            ),
-            )?;
+            ));
             break;
         };
         let before = *state;
@@ -244,15 +240,15 @@ fn play_words(
                 history.push(before);
                 played.push(seen);
                 if outcome != PickOutcome::FreeTurn && left > 0 {
-                    say(
-                        out,
-                        format!("The turn is over after pit {seen}:{}", dropped(left)),
-                    )?;
+                    refused = Some(format!(
+                        "The turn is over after pit {seen}:{}",
+                        dropped(left)
+                    ));
                     break;
                 }
             }
             Err(e) => {
-                say(out, format!("Pit {seen}: {}.{}", reason(&e), dropped(left)))?;
+                refused = Some(format!("Pit {seen}: {}.{}", reason(&e), dropped(left)));
                 break;
             }
         }
@@ -276,6 +272,9 @@ fn play_words(
                 }
             ),
         )?;
+    }
+    if let Some(why) = refused {
+        say(out, why)?;
     }
     Ok(Line::Next)
 }
