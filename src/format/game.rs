@@ -311,16 +311,9 @@ pub fn game_analysis_text(state: &GameState, a: &Analysis, threads: u32, top: us
             ));
         }
     }
-    let per = |v: u64| {
-        if v >= 1_000_000 {
-            format!("{:.1} M", v as f64 / 1e6)
-        } else {
-            v.to_string()
-        }
-    };
     out.push_str(&format!(
         "\nSearched {} picks in {:.2} s on {threads} thread{}; every turn looked at least {} turn{} ahead{}.\n",
-        per(a.nodes),
+        picks_count(a.nodes),
         a.elapsed.as_secs_f64(),
         if threads == 1 { "" } else { "s" },
         a.depth,
@@ -328,6 +321,16 @@ pub fn game_analysis_text(state: &GameState, a: &Analysis, threads: u32, top: us
         if a.cancelled { " (stopped)" } else { "" }
     ));
     out
+}
+
+/// A count of picks searched, as the terminal shows it in progress lines
+/// and summaries: `830`, `12.4 k`, `3.1 M`.
+pub fn picks_count(picks: u64) -> String {
+    match picks {
+        p if p < 10_000 => p.to_string(),
+        p if p < 1_000_000 => format!("{:.1} k", p as f64 / 1e3),
+        p => format!("{:.1} M", p as f64 / 1e6),
+    }
 }
 
 /// Picks as text: `3 1`.
@@ -526,4 +529,25 @@ pub fn match_text(m: &MatchRecord, s: &Summary) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::picks_count;
+
+    /// Counts read at a glance: whole below ten thousand, then thousands
+    /// and millions with one decimal.
+    #[test]
+    fn picks_counts_read_at_a_glance() {
+        for (n, want) in [
+            (0, "0"),
+            (830, "830"),
+            (9_999, "9999"),
+            (12_400, "12.4 k"),
+            (893_288, "893.3 k"),
+            (3_100_000, "3.1 M"),
+        ] {
+            assert_eq!(picks_count(n), want);
+        }
+    }
 }

@@ -9,7 +9,7 @@ use crate::cli::progress::{thinking, Counter, Spinner};
 use crate::cli::signal::{exit_on_first_ctrl_c, INTERRUPTED};
 use crate::cli::words::{self, rules_label, CliError};
 use mancala_sweep::format::game::{
-    game_analysis_text, game_solve_text, match_text, picks_text, turn_value_text,
+    game_analysis_text, game_solve_text, match_text, picks_count, picks_text, turn_value_text,
 };
 use mancala_sweep::format::text::{self, trace_text, trace_text_seen};
 use mancala_sweep::format::{
@@ -207,15 +207,6 @@ fn solving_status(w: &WatchReading, base: i32, stones: i32, seconds: f64) -> Str
         if w.passes == 1 { "" } else { "es" },
         picks_count(w.picks)
     )
-}
-
-/// A count of picks for a progress line: `830`, `12.4 k`, `3.1 M`.
-fn picks_count(picks: u64) -> String {
-    match picks {
-        p if p < 10_000 => p.to_string(),
-        p if p < 1_000_000 => format!("{:.1} k", p as f64 / 1e3),
-        p => format!("{:.1} M", p as f64 / 1e6),
-    }
 }
 
 /// How far an analysis got, for a progress line (`game analyze`'s and a
