@@ -241,7 +241,7 @@ fn play_words(
                 played.push(seen);
                 if outcome != PickOutcome::FreeTurn && left > 0 {
                     refused = Some(format!(
-                        "The turn is over after pit {seen}:{}",
+                        "The turn is over after pit {seen}.{}",
                         dropped(left)
                     ));
                     break;
