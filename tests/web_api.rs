@@ -295,9 +295,21 @@ fn errors_name_their_field_and_match_the_schema() {
         (r#"{"scope":"some"}"#, Some("scope")),
         (r#"{"limit":100000}"#, Some("limit")),
         (r#"{"colour":"red"}"#, None),
+        // Not the last field: serde names an unknown key at the object's end.
+        (r#"{"colour":"red","pits":4}"#, None),
     ] {
         refused(call(addr, "POST", "/api/solve", body), 400, field);
     }
+    refused(
+        call(
+            addr,
+            "POST",
+            "/api/analyze",
+            r#"{"preset":"kalah","board":"4 4 4 / 0 0 / 4 4 4","seconds":1}"#,
+        ),
+        400,
+        None,
+    );
     refused(
         call(addr, "POST", "/api/replay", r#"{"picks":[0]}"#),
         400,

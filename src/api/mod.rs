@@ -109,6 +109,12 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8], limit: usize) -> Result<T, Error
             return Error::bad(msg).field(field);
         }
         let err = Error::bad(format!("request body: {e}"));
+        // A key that is no field is not beside any field (and through the
+        // flattened `Position` serde reports it at the object's end, where
+        // the last key before it is some other, valid field).
+        if e.to_string().starts_with("unknown field") {
+            return err;
+        }
         match field_at(bytes, e.line(), e.column()) {
             Some(f) => err.field(f),
             None => err,
