@@ -703,8 +703,8 @@ impl Solver {
 
     /// Searches `state` to the end of the game, as [`Solver::solve`] does
     /// its value (MTD(f), from a deepened guess when the options deepen),
-    /// until `stop` is set
-    /// or the value is proved, and returns the picks searched: on a
+    /// until `stop` is set or the value is proved, and returns the picks
+    /// searched: on a
     /// [`Solver::helper`], while the solver it came from does other work on
     /// the same table (an analysis's estimates, which leave a core idle).
     /// What it proves stays in the table for the solver's own searches;
