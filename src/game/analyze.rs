@@ -26,13 +26,18 @@
 //!    with more than one, a helper starts phase 2's proof beside them in
 //!    the same table ([`Solver::help_prove`]), where a core would idle;
 //!    what it proves serves the estimates too (exact values stand in for
-//!    the horizon's) and the proof that follows (docs/games.md#targets).
+//!    the horizon's) and the proof that follows (docs/games.md#targets),
+//!    and once it has the value the estimates end ([`Solver::stop_when`]):
+//!    the time left goes to the other turns' proofs.
 //! 2. **The position's value.** MTD(f) to the end of the game on the
 //!    position itself, as `game solve` does, its first null-window test at
 //!    the best estimate ([`Solver::solve_near`]): a guess near the value
 //!    needs fewer passes, so more positions are proved within the budget.
 //!    Finished, it proves the value and the best turn (and its principal
 //!    variation), and bounds every other turn from above by that value.
+//!    When the budget runs out before the solver has found the best turn
+//!    pick by pick, the turn is one whose end the table proves to reach
+//!    the value ([`Solver::set_limits_within`]): the proof went through it.
 //! 3. **Every other turn's value.** The positions after the other turns,
 //!    best estimate first, solved to the end (from their estimates) in
 //!    rounds of time (or node) slices that grow as turns are settled; a
@@ -59,6 +64,7 @@ use crate::game::solve::{GameSolveOptions, Horizon, Solver};
 use crate::game::state::{GameState, Side};
 use crate::rules::Pit;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The most time the estimates (phase 1) take of a budget in seconds.
@@ -363,17 +369,25 @@ impl Run<'_> {
         let was = solver.set_horizon(Horizon::for_analysis(self.state.rules()));
         match solver.helper() {
             // The estimates run on one thread: the position's proof (phase
-            // 2's work) starts beside them on another, in the same table.
+            // 2's work) starts beside them on another, in the same table,
+            // and ends them once it has the value.
             Some(mut helper) => {
                 let (stop, state) = (AtomicBool::new(false), self.state);
+                let proved = Arc::new(AtomicBool::new(false));
+                solver.stop_when(Some(Arc::clone(&proved)));
                 std::thread::scope(|scope| {
-                    let proof = scope.spawn(|| helper.help_prove(&state, &stop));
+                    let proof = scope.spawn(|| {
+                        let nodes = helper.help_prove(&state, &stop);
+                        proved.store(true, Ordering::Relaxed);
+                        nodes
+                    });
                     self.deepen(solver);
                     stop.store(true, Ordering::Relaxed);
                     self.nodes += proof
                         .join()
                         .unwrap_or_else(|e| std::panic::resume_unwind(e));
                 });
+                solver.stop_when(None);
             }
             None => self.deepen(solver),
         }
@@ -430,7 +444,7 @@ impl Run<'_> {
             return;
         }
         let (nodes, deadline) = self.limits(1.0);
-        solver.set_limits(nodes, deadline);
+        solver.set_limits_within(nodes, deadline);
         // The best estimate is MTD(f)'s first guess: near the value, the
         // proof needs fewer passes.
         let guess = self.analysis.turns[0].value;
@@ -442,11 +456,18 @@ impl Run<'_> {
         }
         self.tighten(solver);
         if r.exact {
-            // The best turn: the one that ends where the solver's best turn does.
-            let mut end = self.state;
-            for &p in &r.best_turn {
-                end.play_unchecked(p);
-            }
+            // The best turn: the one that ends where the solver's best turn
+            // does; when the budget ran out before the solver found it, a
+            // turn the table proves to reach the value.
+            let end = if r.best_turn.is_empty() {
+                self.turn_reaching(solver, r.value)
+            } else {
+                let mut end = self.state;
+                for &p in &r.best_turn {
+                    end.play_unchecked(p);
+                }
+                end
+            };
             if let Some(t) = self.analysis.turns.iter_mut().find(|t| t.after == end) {
                 *t = TurnValue {
                     value: r.value,
@@ -480,7 +501,7 @@ impl Run<'_> {
                 // the turns still open in this round.
                 let share = self.slice_end(open.len() - k);
                 let (nodes, deadline) = self.limits(share);
-                solver.set_limits(nodes, deadline);
+                solver.set_limits_within(nodes, deadline);
                 let after = self.analysis.turns[i].after;
                 let guess = self.mine(&after, self.analysis.turns[i].value);
                 let r = solver.solve_near(&after, guess, self.cancel);
@@ -497,6 +518,26 @@ impl Run<'_> {
                 self.progress();
             }
         }
+    }
+
+    /// The end of a turn that reaches `value`, the position's proved value:
+    /// the best ranked whose proven bounds (after [`Run::tighten`]) say so,
+    /// which the proof leaves in the table for the turn it went through;
+    /// else the solver's, found pick by pick past the budget (so that a
+    /// proved value always comes with its turn).
+    fn turn_reaching(&mut self, solver: &mut Solver, value: i32) -> GameState {
+        if let Some(t) = self.analysis.turns.iter().find(|t| t.low >= value) {
+            return t.after;
+        }
+        solver.set_limits(None, None);
+        let before = solver.nodes();
+        let (_, picks) = solver.best_turn(&self.state, None, self.cancel);
+        self.nodes += solver.nodes() - before;
+        let mut end = self.state;
+        for &p in &picks {
+            end.play_unchecked(p);
+        }
+        end
     }
 
     /// Every open turn's bounds narrowed by what the table proved about the
@@ -677,20 +718,56 @@ mod tests {
     /// holds the exact value.
     #[test]
     fn a_short_analysis_never_claims_more_than_it_proved() {
+        let budgets = [1, 5_000, 20_000, 60_000].map(Budget::Nodes);
+        short_analyses_hold(1, 12, &budgets);
+    }
+
+    /// The same on two threads, where a helper proves the position beside
+    /// the estimates and ends them when it has the value: budgets of time,
+    /// which end anywhere in the three phases.
+    #[test]
+    fn a_short_analysis_on_two_threads_never_claims_more_than_it_proved() {
+        let budgets = [0.002, 0.01, 0.05].map(Budget::Seconds);
+        short_analyses_hold(2, 12, &budgets);
+    }
+
+    fn short_analyses_hold(threads: u32, seed: u64, budgets: &[Budget]) {
         for rules in rule_sets() {
-            for state in positions(rules, 12) {
-                for nodes in [1, 5_000, 20_000] {
-                    let a = analyse(&state, Budget::Nodes(nodes));
+            for state in positions(rules, seed) {
+                // Each turn's exact value, by the solver on the position
+                // after it, once for every budget.
+                let exact: Vec<(GameState, i32)> = state
+                    .turns()
+                    .into_iter()
+                    .map(|t| (t.after, turn_value(state.mover(), &t.after)))
+                    .collect();
+                let value = exact.iter().map(|e| e.1).max().unwrap();
+                assert_eq!(value, exact_value(&state));
+                for &budget in budgets {
+                    let opts = GameSolveOptions {
+                        threads,
+                        ..GameSolveOptions::default()
+                    }
+                    .fit_to(
+                        rules,
+                        state.pits_per_side(),
+                        state.stones_in_pits(),
+                    );
+                    let never = AtomicBool::new(false);
+                    let a = analyze(&state, &opts, None, budget, &never, None).unwrap();
                     for t in &a.turns {
-                        let v = turn_value(state.mover(), &t.after);
-                        assert!(t.low <= v && v <= t.high, "{rules} {nodes} {t:?} exact {v}");
+                        let v = exact.iter().find(|e| e.0 == t.after).unwrap().1;
+                        assert!(
+                            t.low <= v && v <= t.high,
+                            "{rules} {budget:?} {t:?} exact {v}"
+                        );
                         assert!(t.low <= t.value && t.value <= t.high);
                         if t.exact {
-                            assert_eq!(t.value, v, "{rules} {nodes} {t:?}");
+                            assert_eq!(t.value, v, "{rules} {budget:?} {t:?}");
                         }
                     }
                     if a.exact() {
-                        assert_eq!(a.value(), exact_value(&state), "{rules} {nodes}");
+                        assert_eq!(a.value(), value, "{rules} {budget:?}");
                     }
                 }
             }

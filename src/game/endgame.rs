@@ -25,18 +25,27 @@ pub use db::{EndgameBuild, EndgameDb, EndgameHeader, ENDGAME_FORMAT};
 
 type Cells = [u8; CYCLE_CAP];
 
+/// The smallest allocation [`advise_huge`] asks huge pages for. Where the
+/// system has no free huge page, the first touch of one waits for the
+/// kernel to compact memory: a long solve earns that back in fewer TLB
+/// misses, a one-second analysis on its 64 MiB table does not (a fifth of
+/// its second, measured in docs/games.md#huge-pages).
+#[cfg(target_os = "linux")]
+const HUGE_FROM: usize = 128 << 20;
+
 /// Asks the system to back `bytes` bytes at `start` with huge pages where
 /// it gives them (rounded inward to whole 2 MiB pages): the endgame
 /// database's random loads and the table's probes land anywhere in
 /// hundreds of megabytes, and with 4 KiB pages most of them missed the TLB
-/// as well as the cache. Call before the memory is first touched.
+/// as well as the cache. Call before the memory is first touched. Not
+/// below [`HUGE_FROM`].
 fn advise_huge(start: usize, bytes: usize) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
         let end = start + bytes;
         let (from, to) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
-        if to > from {
+        if to > from && bytes >= HUGE_FROM {
             // SAFETY: madvise only advises: the range lies inside one
             // allocation of the caller's (rounded inward to whole huge
             // pages), and no memory changes owner. A refusal (no

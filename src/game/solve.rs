@@ -100,7 +100,8 @@ pub struct GameSolveResult {
     pub lower: i32,
     /// The value is at most this.
     pub upper: i32,
-    /// The picks of the best first turn (empty when not exact or over).
+    /// The picks of the best first turn (empty when not exact or over,
+    /// or when limits of [`Solver::set_limits_within`] ran out first).
     pub best_turn: Vec<Pit>,
     /// The principal variation: one entry per turn, each its picks (pit
     /// numbers from that turn's mover's view). Empty when not exact; to the
@@ -171,6 +172,9 @@ pub struct Solver {
     /// Where a search stops by itself as if cancelled: an analysis with a
     /// budget of time or of nodes (nodes for runs that must repeat exactly).
     limits: Limits,
+    /// Set by another thread to stop the next calls as a limit would
+    /// ([`Solver::stop_when`]).
+    stop_when: Option<Arc<AtomicBool>>,
     /// What the search has done so far, for another thread to show; the
     /// calling thread's alone (helpers have none).
     watch: Option<Arc<SolveWatch>>,
@@ -218,16 +222,28 @@ struct Limits {
     nodes: u64,
     /// Stop at this moment.
     deadline: Option<Instant>,
-    /// A pause, not a budget: a value proved within these limits still
-    /// gets its whole principal variation ([`Solver::set_pause`]).
-    pause: bool,
+    /// How far past them the line of a value proved within them goes.
+    line: LineLimits,
+}
+
+/// What a value proved within [`Limits`] gets of its principal variation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LineLimits {
+    /// Its first turn past the limits, the rest within them: a budget
+    /// ([`Solver::set_limits`]), so that a proved value has its turn.
+    TurnPast,
+    /// All of it within them, the first turn too: a budget whose caller
+    /// finds the turn otherwise ([`Solver::set_limits_within`]).
+    Within,
+    /// The whole line: a pause, not a budget ([`Solver::set_pause`]).
+    Whole,
 }
 
 impl Limits {
     const NONE: Limits = Limits {
         nodes: u64::MAX,
         deadline: None,
-        pause: false,
+        line: LineLimits::TurnPast,
     };
 }
 
@@ -348,6 +364,7 @@ impl Solver {
             helper: 0,
             etc_stones: opts.etc_stones as i32,
             limits: Limits::NONE,
+            stop_when: None,
             watch: Some(Arc::default()),
             horizon: Horizon::Stores,
             opts,
@@ -415,8 +432,20 @@ impl Solver {
         self.limits = Limits {
             nodes: nodes.unwrap_or(u64::MAX),
             deadline,
-            pause: false,
+            line: LineLimits::TurnPast,
         };
+    }
+
+    /// [`Solver::set_limits`], but the best turn of a value proved within
+    /// them is found within them too: a value proved as they run out then
+    /// comes without its turn ([`GameSolveResult::best_turn`] empty). For
+    /// a caller that can find the turn another way: an analysis knows its
+    /// turns' end positions and reads their proven bounds, where the
+    /// search for the turn, pick by pick, overran one-second analyses by
+    /// up to a second (docs/games.md).
+    pub fn set_limits_within(&mut self, nodes: Option<u64>, deadline: Option<Instant>) {
+        self.set_limits(nodes, deadline);
+        self.limits.line = LineLimits::Within;
     }
 
     /// Make the next calls stop at `deadline` to be taken up again (a
@@ -426,13 +455,27 @@ impl Solver {
         self.limits = Limits {
             nodes: u64::MAX,
             deadline: Some(deadline),
-            pause: true,
+            line: LineLimits::Whole,
         };
     }
 
-    /// True once a limit of [`Solver::set_limits`] is reached.
+    /// Make the next calls stop, as a limit does, once `flag` is set (by
+    /// another thread: an analysis's estimates end when its helper has
+    /// proved the position); `None` forgets the flag. The caller's cancel
+    /// flag still stops them too.
+    pub fn stop_when(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.stop_when = flag;
+    }
+
+    /// True once a limit of [`Solver::set_limits`] is reached, or the flag
+    /// of [`Solver::stop_when`] set.
     fn past_limits(&self) -> bool {
-        self.nodes >= self.limits.nodes || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+        self.nodes >= self.limits.nodes
+            || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .stop_when
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
     }
 
     /// What the search of the current call has done so far, readable from
@@ -585,15 +628,22 @@ impl Solver {
         let (value_nodes, expanded) = (self.nodes, self.expanded);
         let pv = if exact {
             // The value is proved: the line that shows it follows from the
-            // table's exact bounds. Its first turn is found past any budget
-            // (the cancel flag still stops it), so that a proved value
-            // always comes with its turn; the rest of the line within what
-            // is left of the budget (see `principal_variation`). Its
+            // table's exact bounds. Its first turn is found past a budget
+            // of `set_limits` (the cancel flag still stops it), so that a
+            // proved value always comes with its turn, or within one of
+            // `set_limits_within`; the rest of the line within what is
+            // left of the budget (see `principal_variation`). Its
             // searches of later positions do not report to the watch,
             // which keeps the root's bounds.
-            let limits = std::mem::replace(&mut self.limits, Limits::NONE);
+            let limits = self.limits;
+            if limits.line != LineLimits::Within {
+                self.limits = Limits::NONE;
+            }
             let watch = self.watch.take();
-            let line = if limits.pause { Limits::NONE } else { limits };
+            let line = match limits.line {
+                LineLimits::Whole => Limits::NONE,
+                LineLimits::TurnPast | LineLimits::Within => limits,
+            };
             let pv = self.principal_variation(state, base + lo, line, cancel);
             self.watch = watch;
             self.limits = limits;
@@ -686,6 +736,7 @@ impl Solver {
             helper,
             etc_stones: self.etc_stones,
             limits: Limits::NONE,
+            stop_when: None,
             watch: None,
             horizon: self.horizon,
         })

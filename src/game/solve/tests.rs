@@ -236,6 +236,39 @@ fn a_budget_cuts_the_line_short_not_the_value() {
     assert_eq!(cut.pv[..], whole.pv[..cut.pv.len()]);
 }
 
+/// Under [`Solver::set_limits_within`] the best turn of a value proved at
+/// the budget's end is looked for within the budget too: the value is the
+/// same as under [`Solver::set_limits`], and the turn and line are the
+/// unbudgeted ones cut short, down to none. With the budget the proof just
+/// fits in (Kalah(4,4), as the test above) `set_limits` still gives the
+/// turn, `set_limits_within` does not (its search takes more picks than
+/// the budget's checks leave, as asserted there).
+#[test]
+fn limits_within_cut_the_turn_too() {
+    let never = AtomicBool::new(false);
+    let start = GameState::start(4, 4, Rules::KALAH).unwrap();
+    let opts = GameSolveOptions {
+        table_bytes: 32 << 20,
+        threads: 1,
+        ..GameSolveOptions::default()
+    };
+    let whole = Solver::new(Rules::KALAH, 4, opts.clone())
+        .unwrap()
+        .solve(&start, &never);
+    let mut solver = Solver::new(Rules::KALAH, 4, opts).unwrap();
+    solver.set_limits_within(Some(whole.value_nodes + 1), None);
+    let cut = solver.solve(&start, &never);
+    assert!(cut.exact);
+    assert_eq!(cut.value, whole.value);
+    assert!(cut.best_turn.is_empty() && cut.pv.is_empty(), "{cut:?}");
+    // With more budget the turn and line come back, a prefix of the whole.
+    let mut solver = Solver::new(Rules::KALAH, 4, solver.options().clone()).unwrap();
+    solver.set_limits_within(Some(whole.nodes), None);
+    let more = solver.solve(&start, &never);
+    assert_eq!(more.best_turn, whole.best_turn);
+    assert_eq!(more.pv[..], whole.pv[..more.pv.len()]);
+}
+
 /// MTD(f)'s first guess changes how many passes a proof takes, never what
 /// it proves: from any guess, in range or not, [`Solver::solve_near`] gives
 /// [`Solver::solve`]'s value, best turn and line (on a fresh table each, so
