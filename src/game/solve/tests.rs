@@ -201,6 +201,21 @@ fn a_budget_of_picks_bounds_the_deepening() {
     assert!(!turn.is_empty());
 }
 
+/// Kalah(4,4)'s start, the options of the two budget tests below (one
+/// thread, 32 MiB) and its solve without a budget.
+fn kalah_4_4_unbudgeted() -> (GameState, GameSolveOptions, GameSolveResult) {
+    let start = GameState::start(4, 4, Rules::KALAH).unwrap();
+    let opts = GameSolveOptions {
+        table_bytes: 32 << 20,
+        threads: 1,
+        ..GameSolveOptions::default()
+    };
+    let whole = Solver::new(Rules::KALAH, 4, opts.clone())
+        .unwrap()
+        .solve(&start, &AtomicBool::new(false));
+    (start, opts, whole)
+}
+
 /// A budgeted solve that proves its value gives the first turn of the
 /// line whatever the budget, and the rest of the line only within it: with
 /// a budget of picks that the proof just fits in, the value is exact and
@@ -210,15 +225,7 @@ fn a_budget_of_picks_bounds_the_deepening() {
 #[test]
 fn a_budget_cuts_the_line_short_not_the_value() {
     let never = AtomicBool::new(false);
-    let start = GameState::start(4, 4, Rules::KALAH).unwrap();
-    let opts = GameSolveOptions {
-        table_bytes: 32 << 20,
-        threads: 1,
-        ..GameSolveOptions::default()
-    };
-    let whole = Solver::new(Rules::KALAH, 4, opts.clone())
-        .unwrap()
-        .solve(&start, &never);
+    let (start, opts, whole) = kalah_4_4_unbudgeted();
     assert!(whole.exact && whole.pv.len() > 2, "{whole:?}");
     // The budget is checked every 4,096 picks: the line needs more.
     assert!(whole.nodes > whole.value_nodes + 2 * 4096, "{whole:?}");
@@ -246,23 +253,15 @@ fn a_budget_cuts_the_line_short_not_the_value() {
 #[test]
 fn limits_within_cut_the_turn_too() {
     let never = AtomicBool::new(false);
-    let start = GameState::start(4, 4, Rules::KALAH).unwrap();
-    let opts = GameSolveOptions {
-        table_bytes: 32 << 20,
-        threads: 1,
-        ..GameSolveOptions::default()
-    };
-    let whole = Solver::new(Rules::KALAH, 4, opts.clone())
-        .unwrap()
-        .solve(&start, &never);
-    let mut solver = Solver::new(Rules::KALAH, 4, opts).unwrap();
+    let (start, opts, whole) = kalah_4_4_unbudgeted();
+    let mut solver = Solver::new(Rules::KALAH, 4, opts.clone()).unwrap();
     solver.set_limits_within(Some(whole.value_nodes + 1), None);
     let cut = solver.solve(&start, &never);
     assert!(cut.exact);
     assert_eq!(cut.value, whole.value);
     assert!(cut.best_turn.is_empty() && cut.pv.is_empty(), "{cut:?}");
     // With more budget the turn and line come back, a prefix of the whole.
-    let mut solver = Solver::new(Rules::KALAH, 4, solver.options().clone()).unwrap();
+    let mut solver = Solver::new(Rules::KALAH, 4, opts).unwrap();
     solver.set_limits_within(Some(whole.nodes), None);
     let more = solver.solve(&start, &never);
     assert_eq!(more.best_turn, whole.best_turn);
