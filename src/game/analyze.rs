@@ -522,7 +522,8 @@ impl Run<'_> {
 
     /// The end of a turn that reaches `value`, the position's proved value:
     /// the best ranked whose proven bounds (after [`Run::tighten`]) say so,
-    /// which the proof leaves in the table for the turn it went through;
+    /// which the proof leaves in the table for the turn it went through
+    /// (in the endgame database when the turn sweeps the board down to it);
     /// else the solver's, found pick by pick past the budget (so that a
     /// proved value always comes with its turn).
     fn turn_reaching(&mut self, solver: &mut Solver, value: i32) -> GameState {

@@ -182,14 +182,27 @@ impl Solver {
     /// table holds, if it holds any: what a search to the end of the game
     /// proved about a position it went through, even one that was stopped
     /// before its own root was proved. Depth-limited entries are not proofs
-    /// and are left out.
+    /// and are left out. A position within the endgame database has its
+    /// value there once filled, and never in the table (the search reads
+    /// it from the database): a proof whose best turn sweeps the board
+    /// down to the database leaves its value only there.
     pub fn proven_bounds(&self, state: &GameState) -> Option<(i32, i32)> {
         if state.is_over() {
             return None;
         }
         let (pos, turns_left) = ready(self.n, state);
-        let e = self.probe(self.key(&pos, turns_left))?;
         let base = state.mover_minus_opponent();
+        if let Some(db) = &self.endgame {
+            let total = stones(&pos, self.n);
+            if total <= db.ranks.max_stones {
+                let r = db.rank_cells(&pos, self.n, total);
+                return match db.values[r].load(Ordering::Relaxed) {
+                    UNKNOWN => None,
+                    v => Some((base + v as i32, base + v as i32)),
+                };
+            }
+        }
+        let e = self.probe(self.key(&pos, turns_left))?;
         (e.depth == TO_THE_END).then(|| (base + e.lo as i32, base + e.hi as i32))
     }
 

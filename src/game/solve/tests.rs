@@ -380,6 +380,44 @@ fn a_stopped_solve_leaves_proven_bounds_in_the_table() {
     }
 }
 
+/// A position within the endgame database has its proven value there, not
+/// in the table: after a solve of a 12-stone start (the whole game inside
+/// the default 12-stone database), the turns of the start have their
+/// values as bounds that meet, equal to what a solver without a database
+/// finds.
+#[test]
+fn proven_bounds_read_the_endgame_database() {
+    let never = AtomicBool::new(false);
+    for rules in [Rules::KALAH, Rules::AVALANCHE] {
+        let start = GameState::start(3, 2, rules).unwrap();
+        let opts = GameSolveOptions {
+            table_bytes: 8 << 20,
+            threads: 1,
+            ..GameSolveOptions::default()
+        };
+        assert!(opts.endgame_stones >= 12);
+        let mut solver = Solver::new(rules, 3, opts.clone()).unwrap();
+        assert!(solver.solve(&start, &never).exact);
+        let plain = GameSolveOptions {
+            endgame_stones: 0,
+            ..opts
+        };
+        let mut known = 0;
+        for t in start.turns().iter().filter(|t| !t.after.is_over()) {
+            let Some((lo, hi)) = solver.proven_bounds(&t.after) else {
+                continue;
+            };
+            let r = Solver::new(rules, 3, plain.clone())
+                .unwrap()
+                .solve(&t.after, &never);
+            assert!(r.exact);
+            assert_eq!((lo, hi), (r.value, r.value), "{rules} {:?}", t.picks);
+            known += 1;
+        }
+        assert!(known > 0, "{rules}: no turn's value read back");
+    }
+}
+
 /// A helper's proof, run alone, leaves the position's value in the table
 /// it shares: the solver it came from reads it back as proven bounds that
 /// meet at the value a fresh solver finds. No helper on one thread.
