@@ -8,11 +8,17 @@ fn run_with(args: &[&str], stdin: &str) -> (i32, String, String) {
     run_env(args, stdin, &[])
 }
 
-/// [`run_with`] with the environment variables `env` set.
+/// The cache folder of `game analyze`'s endgame databases in these tests:
+/// Cargo's scratch folder, not the user's cache.
+const CACHE: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/endgame-cache");
+
+/// [`run_with`] with the environment variables `env` set (after the
+/// cache folder [`CACHE`], which `env` may override).
 fn run_env(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> (i32, String, String) {
     let out = Command::cargo_bin("mancala-sweep")
         .unwrap()
         .args(args)
+        .env("MANCALA_SWEEP_CACHE", CACHE)
         .envs(env.iter().copied())
         .write_stdin(stdin)
         .output()
@@ -436,6 +442,69 @@ fn game_analyze_ranks_every_turn_and_agrees_with_game_solve() {
         "--brief",
     ]);
     assert!(brief.contains("ending with 19 of 40 stones"), "{brief}");
+}
+
+/// The endgame database kept in the cache folder: built on the first
+/// analysis of a rule set and board size (said on stderr, the file named
+/// for them), read back by the next without building, left alone with
+/// `--no-cache`; the values are the same in all three runs (the database
+/// holds exact values, so only how much is proved in the budget changes).
+#[test]
+fn game_analyze_builds_the_endgame_cache_once() {
+    let dir = std::env::temp_dir().join(format!("ms-analyze-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let args = [
+        "game",
+        "analyze",
+        "--pits",
+        "3",
+        "--stones",
+        "3",
+        "--seconds",
+        "5",
+        "--json",
+    ];
+    let (code, first, err) = run_env(&args, "", &[("MANCALA_SWEEP_CACHE", d)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("building the endgame database"), "{err}");
+    let files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        files,
+        ["mancala-sweep-endgame-1-relay-off-capture-kalah-3-pits-16-stones.bin"]
+    );
+    let (code, second, err) = run_env(&args, "", &[("MANCALA_SWEEP_CACHE", d)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("building"), "{err}");
+    let other = dir.join("none");
+    let (code, plain, err) = run_env(
+        &[&args[..], &["--no-cache"]].concat(),
+        "",
+        &[("MANCALA_SWEEP_CACHE", other.to_str().unwrap())],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!other.exists());
+    let values = |out: &str| {
+        let v: Value = serde_json::from_str(out).unwrap();
+        assert_eq!(v["exact"], true, "{v}");
+        let mut turns: Vec<(String, i64)> = v["turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| (t["picks"].to_string(), t["value"].as_i64().unwrap()))
+            .collect();
+        turns.sort();
+        (v["value"].as_i64().unwrap(), turns)
+    };
+    assert_eq!(values(&first), values(&second));
+    assert_eq!(values(&first), values(&plain));
+    // --no-cache with --endgame is refused: the file is the database.
+    let (code, _, err) = run(&["game", "analyze", "--no-cache", "--endgame", "x.bin"]);
+    assert_eq!(code, 2, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A short budget still answers, and says what it has not proved.

@@ -32,6 +32,10 @@ fn output(args: &[&str]) -> Value {
     let out = Command::cargo_bin("mancala-sweep")
         .unwrap()
         .args(args)
+        .env(
+            "MANCALA_SWEEP_CACHE",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/endgame-cache"),
+        )
         .output()
         .unwrap();
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"))

@@ -723,6 +723,9 @@ pub struct GameAnalyzeArgs {
     /// Transposition table size, e.g. 64M or 2G [default: 64M, which a one-second answer fills faster than it zeroes a larger one; give more for long runs].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub table: Option<u64>,
+    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep): built once for each rule set and board size (30 MB and about 5 s for 6 pits a side), it lets a one-second analysis prove far more.
+    #[arg(long, conflicts_with = "endgame")]
+    pub no_cache: bool,
     /// `--max-memory`, `--endgame` and `--threads`.
     #[command(flatten)]
     pub solver: SolverArgs,

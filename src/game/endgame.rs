@@ -20,7 +20,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
 use std::sync::Arc;
 
+mod cache;
 mod db;
+pub use cache::{EndgameCache, CACHE_BYTES, CACHE_STONES};
 pub use db::{EndgameBuild, EndgameDb, EndgameHeader, ENDGAME_FORMAT};
 
 type Cells = [u8; CYCLE_CAP];

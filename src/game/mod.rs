@@ -17,7 +17,7 @@ pub mod state;
 
 pub use agent::{Agent, AgentSpec, Level, PickPlace, PickRule, Picked};
 pub use analyze::{analyze, analyze_on, best_turn_on, Analysis, Budget, TurnValue};
-pub use endgame::{EndgameBuild, EndgameDb, ENDGAME_FORMAT};
+pub use endgame::{EndgameBuild, EndgameCache, EndgameDb, ENDGAME_FORMAT};
 pub use error::{CheckpointError, EndgameError, GameError, GameFileError, MatchError, PickRefusal};
 pub use session::{GameSession, Played};
 pub use solve::{

@@ -6,7 +6,7 @@ use crate::cli::args::{
     RuleArgs, SolverArgs, GAME_RULES,
 };
 use crate::cli::progress::{thinking, Counter, Spinner};
-use crate::cli::signal::{exit_on_first_ctrl_c, INTERRUPTED};
+use crate::cli::signal::{exit_on_first_ctrl_c, interrupted, INTERRUPTED};
 use crate::cli::words::{self, rules_label, CliError};
 use mancala_sweep::format::game::{
     game_analysis_text, game_solve_text, match_text, picks_count, picks_text, turn_value_text,
@@ -19,12 +19,14 @@ use mancala_sweep::format::{
 use mancala_sweep::game::agent::BUDGET_DEPTH;
 use mancala_sweep::game::matches::{self, MatchOptions, MatchRecord};
 use mancala_sweep::game::{
-    solve, AgentSpec, Analysis, Budget, EndgameDb, GameError, GameSession, GameSolveOptions,
-    GameState, Keep, KeepEvent, Level, PickOutcome, Played, Side, SolveWatch, WatchReading,
+    solve, AgentSpec, Analysis, Budget, EndgameCache, EndgameDb, GameError, GameSession,
+    GameSolveOptions, GameState, Keep, KeepEvent, Level, PickOutcome, Played, Side, SolveWatch,
+    WatchReading,
 };
 use mancala_sweep::rules::{Board, Pit, Preset};
-use mancala_sweep::search::default_max_memory;
+use mancala_sweep::search::{default_max_memory, format_bytes};
 use std::io::{BufRead, Write};
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
@@ -71,6 +73,97 @@ fn read_endgame(
         );
     }
     Ok(Some(db))
+}
+
+/// The environment variable that names the folder of cached endgame
+/// databases (`game analyze`).
+pub const CACHE_VAR: &str = "MANCALA_SWEEP_CACHE";
+
+/// The folder of cached endgame databases: `$MANCALA_SWEEP_CACHE`, else
+/// `$XDG_CACHE_HOME/mancala-sweep`, else `~/.cache/mancala-sweep`; none
+/// when none of these is set.
+fn endgame_cache() -> Option<EndgameCache> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    let dir = match var(CACHE_VAR) {
+        Some(dir) => PathBuf::from(dir),
+        None => var("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .or_else(|| var("HOME").map(|home| PathBuf::from(home).join(".cache")))?
+            .join("mancala-sweep"),
+    };
+    Some(EndgameCache::new(dir))
+}
+
+/// The cached endgame database of `state`'s rules and board size, read
+/// from the cache folder, or built there first (once, on `threads`
+/// threads, with a progress line; Ctrl-C keeps the layers finished for
+/// the next run). A cache that cannot be read or written is said in a
+/// line on stderr and the analysis goes on without it; none for rules
+/// without a database (any-hole) or without a cache folder.
+fn cached_endgame(
+    state: &GameState,
+    memory_cap: u64,
+    threads: usize,
+    quiet: bool,
+) -> Result<Option<EndgameDb>, CliError> {
+    let (rules, n) = (state.rules(), state.pits_per_side());
+    let Some(cache) = endgame_cache() else {
+        return Ok(None);
+    };
+    let (Some(path), Some(stones)) = (cache.path(rules, n), EndgameCache::stones(rules, n)) else {
+        return Ok(None);
+    };
+    let say = |line: String| {
+        if !quiet {
+            eprintln!("{line}");
+        }
+    };
+    match cache.load(rules, n, memory_cap) {
+        Ok(Some(db)) => return Ok(Some(db)),
+        Ok(None) => {}
+        Err(e) => {
+            say(format!(
+                "the cached endgame database {} could not be read ({e}); building it again",
+                path.display()
+            ));
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+    say(format!(
+        "building the endgame database of these rules on {n} pits a side, once (every position with at most {stones} stones, {} in {}; --no-cache skips it)",
+        format_bytes(EndgameDb::bytes_for(n, stones)),
+        path.display()
+    ));
+    let spinner = Spinner::new(quiet);
+    let t0 = std::time::Instant::now();
+    let built = cache.build(rules, n, threads, memory_cap, &INTERRUPTED, |t, _| {
+        spinner.set(format!(
+            "building the endgame database: {t} of {stones} stones, {:.1} s",
+            t0.elapsed().as_secs_f64()
+        ))
+    });
+    spinner.finish();
+    match built {
+        Ok(Some(db)) => {
+            say(format!(
+                "endgame database built in {:.1} s",
+                t0.elapsed().as_secs_f64()
+            ));
+            Ok(Some(db))
+        }
+        Ok(None) if interrupted() => Err(CliError::Stopped(format!(
+            "stopped while building the endgame database; the layers finished are kept in {} and the next run goes on from them",
+            path.display()
+        ))),
+        Ok(None) => Ok(None),
+        Err(e) => {
+            say(format!(
+                "the endgame database could not be kept in {} ({e}); analysing without it",
+                cache.dir().display()
+            ));
+            Ok(None)
+        }
+    }
 }
 
 /// The solver's options and database for `state` from the shared flags:
@@ -231,6 +324,12 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     let table = args.table.unwrap_or(ANALYZE_TABLE);
     let (opts, db) = solver_setup(table, &args.solver, &state, args.quiet.quiet)?;
     let threads = opts.threads;
+    let db = match db {
+        None if !args.no_cache => {
+            cached_endgame(&state, opts.memory_cap, threads as usize, args.quiet.quiet)?
+        }
+        db => db,
+    };
     let budget = match args.nodes {
         Some(n) => Budget::Nodes(n),
         None => Budget::Seconds(args.seconds),
