@@ -19,9 +19,13 @@
 //! same on every run.
 //!
 //! Every analysis runs as `game analyze` runs it: a fresh solver (its 64 MiB
-//! table zeroed, the endgame database filled on demand), every thread of
-//! the machine, a one-second budget; the time measured is the wall time of
-//! the whole call. The checks of part 2 take minutes, so every result is
+//! table zeroed), the endgame database read from the cache folder
+//! (`$MANCALA_SWEEP_CACHE`, else Cargo's scratch folder for benches; built
+//! there once before the measures, its time printed apart), every thread
+//! of the machine, a one-second budget; the time measured is the wall time
+//! of the whole call, the database's reading included. With `--no-cache`
+//! the database is the 12-stone one filled on demand, as before the cache
+//! (and as `game analyze --no-cache`). The checks of part 2 take minutes, so every result is
 //! appended to a state file as it is found, and running the same command
 //! again goes on from there (`--fresh` starts over):
 //!
@@ -29,6 +33,7 @@
 //! cargo bench --bench analyze                       # 100 positions a class and mode
 //! cargo bench --bench analyze -- --positions 10     # a quick look
 //! cargo bench --bench analyze -- --nodes 2000000    # a budget of picks, one thread
+//! cargo bench --bench analyze -- --no-cache         # no cached endgame database
 //! ```
 //!
 //! With `--nodes N` every analysis has a budget of `N` picks on one thread
@@ -38,12 +43,14 @@
 //! than two million on one, so the shares come out higher than timed).
 //!
 //! The state file is `$MANCALA_SWEEP_BENCH_STATE`, by default
-//! `analyze-bench.jsonl` (`analyze-bench-nodes-N.jsonl` with `--nodes N`)
+//! `analyze-bench-cached.jsonl` (`-nodes-N` with `--nodes N`, `-no-cache`
+//! in place of `-cached` with `--no-cache`)
 //! in Cargo's scratch folder for benches (`target/tmp`): outside the
 //! sources.
 
 use mancala_sweep::game::{
-    analyze, solve, AgentSpec, Analysis, Budget, GameSolveOptions, GameState, Level, Solver,
+    analyze, solve, AgentSpec, Analysis, Budget, EndgameCache, EndgameDb, GameSolveOptions,
+    GameState, Level, Solver,
 };
 use mancala_sweep::Preset;
 use rand::{Rng, SeedableRng};
@@ -109,10 +116,12 @@ fn main() {
         },
         None => None,
     };
-    let default_state = match nodes {
-        Some(n) => format!("analyze-bench-nodes-{n}.jsonl"),
-        None => "analyze-bench.jsonl".into(),
-    };
+    let cached = !args.iter().any(|a| a == "--no-cache");
+    let default_state = format!(
+        "analyze-bench-{}{}.jsonl",
+        if cached { "cached" } else { "no-cache" },
+        nodes.map(|n| format!("-nodes-{n}")).unwrap_or_default()
+    );
     let state_file = std::env::var_os("MANCALA_SWEEP_BENCH_STATE")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(default_state));
@@ -141,6 +150,35 @@ fn main() {
         }
     );
 
+    if cached {
+        let cache = bench_cache();
+        for (mode, preset) in MODES {
+            let t0 = Instant::now();
+            let (rules, n) = (preset.rules(), 6);
+            let db = match cache.load(rules, n, u64::MAX).expect("cache readable") {
+                Some(db) => db,
+                None => cache
+                    .build(
+                        rules,
+                        n,
+                        threads as usize,
+                        u64::MAX,
+                        &AtomicBool::new(false),
+                        |_, _| {},
+                    )
+                    .expect("cache written")
+                    .expect("built whole"),
+            };
+            println!(
+                "endgame database for {mode}: {} stones in {}, ready in {:.1} s (built once, then read by every analysis)",
+                db.stones(),
+                cache.path(rules, n).expect("scope own").display(),
+                t0.elapsed().as_secs_f64()
+            );
+        }
+        println!();
+    }
+
     let mut rows: Vec<Row> = vec![];
     for (mode, preset) in MODES {
         let (small, mid) = sample(preset, positions);
@@ -151,7 +189,7 @@ fn main() {
                 let row = match done.remove(&key) {
                     Some(r) if r.board == board => r,
                     _ => {
-                        let r = measure(mode, class, index, state, threads, budget);
+                        let r = measure(mode, class, index, state, threads, budget, cached);
                         append(&state_file, &r);
                         r
                     }
@@ -169,7 +207,7 @@ fn main() {
         }
     }
     // The start is timed: a budget of picks says nothing of its seconds.
-    let start = nodes.is_none().then(|| avalanche_start(threads));
+    let start = nodes.is_none().then(|| avalanche_start(threads, cached));
     print_tables(&rows, start.as_ref(), budget);
 }
 
@@ -219,6 +257,24 @@ fn sample(preset: Preset, n: usize) -> (Vec<GameState>, Vec<GameState>) {
     (small, mid)
 }
 
+/// The cache folder of the endgame databases: `$MANCALA_SWEEP_CACHE`, as
+/// `game analyze`'s, else Cargo's scratch folder for benches.
+fn bench_cache() -> EndgameCache {
+    EndgameCache::new(
+        std::env::var_os("MANCALA_SWEEP_CACHE")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("endgame-cache")),
+    )
+}
+
+/// The cached database of `state`'s rules, read from disk as a fresh
+/// `game analyze` reads it.
+fn cached_db(state: &GameState) -> Option<EndgameDb> {
+    bench_cache()
+        .load(state.rules(), state.pits_per_side(), u64::MAX)
+        .expect("cache readable")
+}
+
 /// The options of `game analyze` on `state` with `threads` threads.
 fn analyze_options(state: &GameState, threads: u32) -> GameSolveOptions {
     GameSolveOptions {
@@ -247,13 +303,15 @@ fn measure(
     state: &GameState,
     threads: u32,
     budget: Budget,
+    cached: bool,
 ) -> Row {
     let never = AtomicBool::new(false);
     let t0 = Instant::now();
+    let db = cached.then(|| cached_db(state)).flatten();
     let a = analyze(
         state,
         &analyze_options(state, threads),
-        None,
+        db.as_ref(),
         budget,
         &never,
         None,
@@ -324,12 +382,13 @@ struct Start {
     solve_seconds: f64,
 }
 
-fn avalanche_start(threads: u32) -> Start {
+fn avalanche_start(threads: u32, cached: bool) -> Start {
     eprintln!("avalanche start: game analyze until exact, then game solve");
     let state = GameState::start(6, 4, Preset::Avalanche.rules()).expect("start");
     let never = AtomicBool::new(false);
     let first_exact: Mutex<Option<Duration>> = Mutex::new(None);
     let t0 = Instant::now();
+    let db = cached.then(|| cached_db(&state)).flatten();
     let report = |a: &Analysis| {
         let mut f = first_exact.lock().unwrap();
         if f.is_none() && a.exact() {
@@ -339,7 +398,7 @@ fn avalanche_start(threads: u32) -> Start {
     let a = analyze(
         &state,
         &analyze_options(&state, threads),
-        None,
+        db.as_ref(),
         Budget::Seconds(120.0),
         &never,
         Some(&report),
