@@ -708,7 +708,7 @@ pub struct GameAnalyzeArgs {
     /// Rules and board (the board from the side to move: your row at the bottom) [default rules: kalah].
     #[command(flatten)]
     pub rules: RuleArgs,
-    /// Time budget in seconds; the analysis stops earlier once every turn is proved, and Ctrl-C stops it with the answer so far.
+    /// Time budget in seconds (the reading of the cached endgame database included); the analysis stops earlier once every turn is proved, and Ctrl-C stops it with the answer so far.
     #[arg(long, value_name = "T", default_value_t = 1.0, value_parser = parse_seconds)]
     pub seconds: f64,
     /// A budget of picks searched instead of seconds: the same answer on every run with --threads 1.

@@ -99,13 +99,14 @@ fn endgame_cache() -> Option<EndgameCache> {
 /// threads, with a progress line; Ctrl-C keeps the layers finished for
 /// the next run). A cache that cannot be read or written is said in a
 /// line on stderr and the analysis goes on without it; none for rules
-/// without a database (any-hole) or without a cache folder.
+/// without a database (any-hole) or without a cache folder. With the
+/// database, true when it was built now (not read).
 fn cached_endgame(
     state: &GameState,
     memory_cap: u64,
     threads: usize,
     quiet: bool,
-) -> Result<Option<EndgameDb>, CliError> {
+) -> Result<Option<(EndgameDb, bool)>, CliError> {
     let (rules, n) = (state.rules(), state.pits_per_side());
     let Some(cache) = endgame_cache() else {
         return Ok(None);
@@ -119,7 +120,7 @@ fn cached_endgame(
         }
     };
     match cache.load(rules, n, memory_cap) {
-        Ok(Some(db)) => return Ok(Some(db)),
+        Ok(Some(db)) => return Ok(Some((db, false))),
         Ok(None) => {}
         Err(e) => {
             say(format!(
@@ -149,7 +150,7 @@ fn cached_endgame(
                 "endgame database built in {:.1} s",
                 t0.elapsed().as_secs_f64()
             ));
-            Ok(Some(db))
+            Ok(Some((db, true)))
         }
         Ok(None) if interrupted() => Err(CliError::Stopped(format!(
             "stopped while building the endgame database; the layers finished are kept in {} and the next run goes on from them",
@@ -324,15 +325,28 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     let table = args.table.unwrap_or(ANALYZE_TABLE);
     let (opts, db) = solver_setup(table, &args.solver, &state, args.quiet.quiet)?;
     let threads = opts.threads;
-    let db = match db {
+    let reading = std::time::Instant::now();
+    let (db, read) = match db {
         None if !args.no_cache => {
-            cached_endgame(&state, opts.memory_cap, threads as usize, args.quiet.quiet)?
+            match cached_endgame(&state, opts.memory_cap, threads as usize, args.quiet.quiet)? {
+                Some((db, built)) => (Some(db), (!built).then(|| reading.elapsed())),
+                None => (None, None),
+            }
         }
-        db => db,
+        db => (db, None),
     };
     let budget = match args.nodes {
         Some(n) => Budget::Nodes(n),
-        None => Budget::Seconds(args.seconds),
+        // One answer's seconds count the reading of the cached database
+        // (hundredths of a second), as the player waits for both; never
+        // below half of them (a slow disk), and not a build's, which is
+        // said apart. `--follow` reads it once for the whole game.
+        None => Budget::Seconds(match read {
+            Some(read) if !args.follow => {
+                (args.seconds - read.as_secs_f64()).max(args.seconds / 2.0)
+            }
+            _ => args.seconds,
+        }),
     };
     if args.follow {
         exit_on_first_ctrl_c();
