@@ -501,6 +501,25 @@ fn game_analyze_builds_the_endgame_cache_once() {
     };
     assert_eq!(values(&first), values(&second));
     assert_eq!(values(&first), values(&plain));
+    // A database that does not fit beside the table within --max-memory
+    // is left out, said in a line, and nothing is built.
+    let (code, _, err) = run_env(
+        &[
+            "game",
+            "analyze",
+            "--max-memory",
+            "80M",
+            "--nodes",
+            "1000",
+            "--threads",
+            "1",
+        ],
+        "",
+        &[("MANCALA_SWEEP_CACHE", other.to_str().unwrap())],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("does not fit beside the table"), "{err}");
+    assert!(!other.exists());
     // --no-cache with --endgame is refused: the file is the database.
     let (code, _, err) = run(&["game", "analyze", "--no-cache", "--endgame", "x.bin"]);
     assert_eq!(code, 2, "{err}");

@@ -94,8 +94,9 @@ fn endgame_cache() -> Option<EndgameCache> {
     Some(EndgameCache::new(dir))
 }
 
-/// The cached endgame database of `state`'s rules and board size, read
-/// from the cache folder, or built there first (once, on `threads`
+/// The cached endgame database of `state`'s rules and board size, when it
+/// fits in `memory_cap` bytes (what the table leaves), read from the
+/// cache folder, or built there first (once, on `threads`
 /// threads, with a progress line; Ctrl-C keeps the layers finished for
 /// the next run). A cache that cannot be read or written is said in a
 /// line on stderr and the analysis goes on without it; none for rules
@@ -119,6 +120,14 @@ fn cached_endgame(
             eprintln!("{line}");
         }
     };
+    let bytes = EndgameDb::bytes_for(n, stones);
+    if bytes > memory_cap {
+        say(format!(
+            "the cached endgame database ({}) does not fit beside the table within --max-memory; analysing without it",
+            format_bytes(bytes)
+        ));
+        return Ok(None);
+    }
     match cache.load(rules, n, memory_cap) {
         Ok(Some(db)) => return Ok(Some((db, false))),
         Ok(None) => {}
@@ -328,7 +337,8 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     let reading = std::time::Instant::now();
     let (db, read) = match db {
         None if !args.no_cache => {
-            match cached_endgame(&state, opts.memory_cap, threads as usize, args.quiet.quiet)? {
+            let room = opts.memory_cap.saturating_sub(opts.table_bytes);
+            match cached_endgame(&state, room, threads as usize, args.quiet.quiet)? {
                 Some((db, built)) => (Some(db), (!built).then(|| reading.elapsed())),
                 None => (None, None),
             }
