@@ -140,7 +140,12 @@ fn cached_endgame(
         }
     }
     say(format!(
-        "building the endgame database of these rules on {n} pits a side, once (every position with at most {stones} stones, {} in {}; --no-cache skips it)",
+        "{} the endgame database of these rules on {n} pits a side, once (every position with at most {stones} stones, {} in {}; --no-cache skips it)",
+        if path.exists() {
+            "going on with the layers a stopped build kept: building"
+        } else {
+            "building"
+        },
         format_bytes(EndgameDb::bytes_for(n, stones)),
         path.display()
     ));
