@@ -309,11 +309,10 @@ fn measure(
     let t0 = Instant::now();
     let db = cached.then(|| cached_db(state)).flatten();
     // As `game analyze`: the seconds count the database's reading.
-    let budget = match budget {
-        Budget::Seconds(s) if db.is_some() => {
-            Budget::Seconds((s - t0.elapsed().as_secs_f64()).max(s / 2.0))
-        }
-        b => b,
+    let budget = if db.is_some() {
+        budget.less(t0.elapsed())
+    } else {
+        budget
     };
     let a = analyze(
         state,

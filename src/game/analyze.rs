@@ -83,6 +83,19 @@ pub enum Budget {
     Nodes(u64),
 }
 
+impl Budget {
+    /// This budget after `spent` has gone on the answer's set-up (a cached
+    /// endgame database read from disk): the player waits for both. Never
+    /// below half of the seconds (a slow disk); a budget of nodes is
+    /// unchanged.
+    pub fn less(self, spent: Duration) -> Budget {
+        match self {
+            Budget::Seconds(s) => Budget::Seconds((s - spent.as_secs_f64()).max(s / 2.0)),
+            nodes => nodes,
+        }
+    }
+}
+
 /// One whole turn and what is known of its value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TurnValue {
@@ -776,6 +789,14 @@ mod tests {
     }
 
     /// The same node budget on one thread gives the same answer twice.
+    #[test]
+    fn a_budget_less_its_set_up_keeps_at_least_half() {
+        let ms = Duration::from_millis;
+        assert_eq!(Budget::Seconds(1.0).less(ms(250)), Budget::Seconds(0.75));
+        assert_eq!(Budget::Seconds(1.0).less(ms(900)), Budget::Seconds(0.5));
+        assert_eq!(Budget::Nodes(7).less(ms(900)), Budget::Nodes(7));
+    }
+
     #[test]
     fn a_node_budget_repeats_exactly() {
         let state = GameState::start(6, 3, Rules::KALAH).unwrap();

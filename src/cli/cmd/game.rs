@@ -77,7 +77,7 @@ fn read_endgame(
 
 /// The environment variable that names the folder of cached endgame
 /// databases (`game analyze`).
-pub const CACHE_VAR: &str = "MANCALA_SWEEP_CACHE";
+const CACHE_VAR: &str = "MANCALA_SWEEP_CACHE";
 
 /// The folder of cached endgame databases: `$MANCALA_SWEEP_CACHE`, else
 /// `$XDG_CACHE_HOME/mancala-sweep`, else `~/.cache/mancala-sweep`; none
@@ -146,7 +146,7 @@ fn cached_endgame(
         } else {
             "building"
         },
-        format_bytes(EndgameDb::bytes_for(n, stones)),
+        format_bytes(bytes),
         path.display()
     ));
     let spinner = Spinner::new(quiet);
@@ -352,16 +352,13 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     };
     let budget = match args.nodes {
         Some(n) => Budget::Nodes(n),
-        // One answer's seconds count the reading of the cached database
-        // (hundredths of a second), as the player waits for both; never
-        // below half of them (a slow disk), and not a build's, which is
-        // said apart. `--follow` reads it once for the whole game.
-        None => Budget::Seconds(match read {
-            Some(read) if !args.follow => {
-                (args.seconds - read.as_secs_f64()).max(args.seconds / 2.0)
-            }
-            _ => args.seconds,
-        }),
+        None => Budget::Seconds(args.seconds),
+    };
+    // One answer's seconds count the reading of the cached database, not
+    // a build's (said apart); `--follow` reads it once for the whole game.
+    let budget = match read {
+        Some(read) if !args.follow => budget.less(read),
+        _ => budget,
     };
     if args.follow {
         exit_on_first_ctrl_c();
