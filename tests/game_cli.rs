@@ -526,6 +526,85 @@ fn game_analyze_builds_the_endgame_cache_once() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `game solve` shares `game analyze`'s cached endgame database: built on
+/// the first solve of more than 36 stones of a rule set and board size,
+/// read by the next (and by a smaller game, which never builds it), left
+/// alone with `--no-cache`, with `--checkpoint` (whose work keeps to the
+/// database it started with) and for a game the database of its own
+/// stones holds whole; the value and the line are the same in every run
+/// (the one without the database is the second path to them).
+#[test]
+fn game_solve_reads_the_endgame_cache() {
+    let dir = std::env::temp_dir().join(format!("ms-solve-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let other = dir.join("none");
+    let o = other.to_str().unwrap();
+    let small = ["game", "solve", "--pits", "3", "--stones", "4", "--json"];
+    let (code, small_first, err) = run_env(&small, "", &[("MANCALA_SWEEP_CACHE", d)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!dir.exists(), "24 stones built the cache: {err}");
+    let large = ["game", "solve", "--pits", "3", "--stones", "7", "--json"];
+    let (code, large_first, err) = run_env(&large, "", &[("MANCALA_SWEEP_CACHE", d)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("building the endgame database"), "{err}");
+    assert!(dir
+        .join("mancala-sweep-endgame-1-relay-off-capture-kalah-3-pits-16-stones.bin")
+        .exists());
+    let (code, large_plain, err) = run_env(
+        &[&large[..], &["--no-cache"]].concat(),
+        "",
+        &[("MANCALA_SWEEP_CACHE", o)],
+    );
+    assert_eq!(code, 0, "{err}");
+    let args = small;
+    let first = small_first;
+    let (code, second, err) = run_env(&args, "", &[("MANCALA_SWEEP_CACHE", d)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("building"), "{err}");
+    let v: Value = serde_json::from_str(&second).unwrap();
+    assert!(
+        v["nodes"].as_u64() < serde_json::from_str::<Value>(&first).unwrap()["nodes"].as_u64(),
+        "the cached database was not read: {second}"
+    );
+    let (code, plain, err) = run_env(
+        &[&args[..], &["--no-cache"]].concat(),
+        "",
+        &[("MANCALA_SWEEP_CACHE", o)],
+    );
+    assert_eq!(code, 0, "{err}");
+    let kept = dir.join("kept.json");
+    let (code, checkpointed, err) = run_env(
+        &[&args[..], &["--checkpoint", kept.to_str().unwrap()]].concat(),
+        "",
+        &[("MANCALA_SWEEP_CACHE", o)],
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run_env(
+        &["game", "solve", "--pits", "3", "--stones", "2", "--json"],
+        "",
+        &[("MANCALA_SWEEP_CACHE", o)],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!other.exists(), "a cache was made in {o}");
+    let answer = |out: &str| {
+        let v: Value = serde_json::from_str(out).unwrap();
+        assert_eq!(v["complete"], true, "{v}");
+        (v["value"].clone(), v["principal_variation"].clone())
+    };
+    // A game of at most 36 stones gets the small table.
+    let v: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(v["table_bytes"], 32 << 20, "{v}");
+    assert_eq!(answer(&first), answer(&plain));
+    assert_eq!(answer(&second), answer(&plain));
+    assert_eq!(answer(&checkpointed), answer(&plain));
+    assert_eq!(answer(&large_first), answer(&large_plain));
+    let (code, _, err) = run(&["game", "solve", "--no-cache", "--endgame", "x.bin"]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A short budget still answers, and says what it has not proved.
 #[test]
 fn game_analyze_with_a_small_budget_gives_bounds_not_claims() {

@@ -666,12 +666,15 @@ pub struct GameSolveArgs {
     /// Rules and board (the board from the side to move) [default rules: kalah].
     #[command(flatten)]
     pub rules: RuleArgs,
-    /// Transposition table size, e.g. 256M or 2G [default: 256M].
+    /// Transposition table size, e.g. 256M or 2G [default: 256M; 32M for positions of at most 36 stones, which it holds as well and makes without the wait for huge pages].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub table: Option<u64>,
     /// `--max-memory`, `--endgame` and `--threads` (the value and the principal variation are the same for any number of threads).
     #[command(flatten)]
     pub solver: SolverArgs,
+    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep), which `game analyze` shares: built once for each rule set and board size (30 MB and about 5 s for 6 pits a side), it halves the picks of a long solve. Built by a solve of more than 36 stones, read by any. Not used with --checkpoint, whose work keeps to the database it started with.
+    #[arg(long, conflicts_with = "endgame")]
+    pub no_cache: bool,
     /// Keep the search's work in FILE (its table, about --table bytes): written every --checkpoint-every seconds and when stopped (Ctrl-C, SIGTERM), read back by the same command, which goes on from it; removed once the value is proved.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<std::path::PathBuf>,

@@ -82,7 +82,9 @@ mod search;
 mod table;
 mod watch;
 pub use checkpoint::{solve_kept, Keep, KeepEvent, CHECKPOINT_FORMAT};
-pub use options::{GameSolveOptions, ENDGAME_ON_DEMAND_BYTES};
+pub use options::{
+    table_for, GameSolveOptions, ENDGAME_ON_DEMAND_BYTES, SMALL_TABLE, SMALL_TABLE_STONES,
+};
 use search::*;
 use table::*;
 pub use watch::{SolveWatch, WatchReading};

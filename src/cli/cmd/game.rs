@@ -96,16 +96,19 @@ fn endgame_cache() -> Option<EndgameCache> {
 
 /// The cached endgame database of `state`'s rules and board size, when it
 /// fits in `memory_cap` bytes (what the table leaves), read from the
-/// cache folder, or built there first (once, on `threads`
-/// threads, with a progress line; Ctrl-C keeps the layers finished for
-/// the next run). A cache that cannot be read or written is said in a
-/// line on stderr and the analysis goes on without it; none for rules
-/// without a database (any-hole) or without a cache folder. With the
-/// database, true when it was built now (not read).
+/// cache folder, or built there first when `build` says so (once, on
+/// `threads` threads, with a progress line; Ctrl-C keeps the layers
+/// finished for the next run). A cache that cannot be read or written is said in a
+/// line on stderr and the work goes on without it; none for rules
+/// without a database (any-hole), without a cache folder, or for a
+/// position the database holds whole (its own stones filled on demand
+/// are the whole game). With the database, true when it was built now
+/// (not read).
 fn cached_endgame(
     state: &GameState,
     memory_cap: u64,
     threads: usize,
+    build: bool,
     quiet: bool,
 ) -> Result<Option<(EndgameDb, bool)>, CliError> {
     let (rules, n) = (state.rules(), state.pits_per_side());
@@ -115,6 +118,9 @@ fn cached_endgame(
     let (Some(path), Some(stones)) = (cache.path(rules, n), EndgameCache::stones(rules, n)) else {
         return Ok(None);
     };
+    if state.stones_in_pits() <= stones {
+        return Ok(None);
+    }
     let say = |line: String| {
         if !quiet {
             eprintln!("{line}");
@@ -123,7 +129,7 @@ fn cached_endgame(
     let bytes = EndgameDb::bytes_for(n, stones);
     if bytes > memory_cap {
         say(format!(
-            "the cached endgame database ({}) does not fit beside the table within --max-memory; analysing without it",
+            "the cached endgame database ({}) does not fit beside the table within --max-memory; going on without it",
             format_bytes(bytes)
         ));
         return Ok(None);
@@ -138,6 +144,9 @@ fn cached_endgame(
             ));
             let _ = std::fs::remove_file(&path);
         }
+    }
+    if !build {
+        return Ok(None);
     }
     say(format!(
         "{} the endgame database of these rules on {n} pits a side, once (every position with at most {stones} stones, {} in {}; --no-cache skips it)",
@@ -173,7 +182,7 @@ fn cached_endgame(
         Ok(None) => Ok(None),
         Err(e) => {
             say(format!(
-                "the endgame database could not be kept in {} ({e}); analysing without it",
+                "the endgame database could not be kept in {} ({e}); going on without it",
                 cache.dir().display()
             ));
             Ok(None)
@@ -206,8 +215,22 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
     let (state, read) = start_read(&args.rules)?;
     let table = args
         .table
-        .unwrap_or(GameSolveOptions::default().table_bytes);
+        .unwrap_or_else(|| solve::table_for(state.stones_in_pits()));
     let (opts, db) = solver_setup(table, &args.solver, &state, args.quiet.quiet)?;
+    // The cached database, as `game analyze` reads it; not with
+    // `--checkpoint`, whose work names the database it was done with (a
+    // cache built between two runs would refuse the resume).
+    let db = match db {
+        None if !args.no_cache && args.checkpoint.is_none() => {
+            let room = opts.memory_cap.saturating_sub(opts.table_bytes);
+            // Built only for a long solve: Kalah(6,3) takes a tenth of the
+            // 5 s a build takes (docs/games.md, eleventh round).
+            let build = state.stones_in_pits() > solve::SMALL_TABLE_STONES;
+            cached_endgame(&state, room, opts.threads as usize, build, args.quiet.quiet)?
+                .map(|(db, _)| db)
+        }
+        db => db,
+    };
     if !args.quiet.quiet && !state.is_over() {
         eprintln!(
             "solving {} stones to the end of the game; Ctrl-C stops with the bounds known",
@@ -343,7 +366,7 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     let (db, read) = match db {
         None if !args.no_cache => {
             let room = opts.memory_cap.saturating_sub(opts.table_bytes);
-            match cached_endgame(&state, room, threads as usize, args.quiet.quiet)? {
+            match cached_endgame(&state, room, threads as usize, true, args.quiet.quiet)? {
                 Some((db, built)) => (Some(db), (!built).then(|| reading.elapsed())),
                 None => (None, None),
             }

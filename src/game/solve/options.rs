@@ -57,6 +57,27 @@ fn one() -> u32 {
     1
 }
 
+/// The table `game solve` makes for a position of `stones` stones in its
+/// pits unless told a size: [`GameSolveOptions::default`]'s 256 MiB, or
+/// [`SMALL_TABLE`] for positions of at most [`SMALL_TABLE_STONES`] stones.
+/// Kalah(6,3)'s 36 stones search the same picks in 8 MiB as in 256 MiB,
+/// and a table of 128 MiB or more goes on huge pages, whose making can
+/// cost the system a second when it has to compact memory: more than the
+/// whole search (docs/games.md#huge-pages).
+pub fn table_for(stones: u32) -> u64 {
+    if stones <= SMALL_TABLE_STONES {
+        SMALL_TABLE
+    } else {
+        GameSolveOptions::default().table_bytes
+    }
+}
+
+/// See [`table_for`].
+pub const SMALL_TABLE_STONES: u32 = 36;
+
+/// See [`table_for`].
+pub const SMALL_TABLE: u64 = 32 << 20;
+
 impl Default for GameSolveOptions {
     /// 256 MiB of table, a 4 GiB cap, ETC at 20 stones and more, endgame
     /// database up to 12 stones, no deepening (measured in docs/games.md).

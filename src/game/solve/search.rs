@@ -202,7 +202,9 @@ impl Solver {
         let mut keys = [(0u64, 0u64); CYCLE_CAP];
         // Per child: its database rank, or usize::MAX when not in it.
         let mut ranks = [usize::MAX; CYCLE_CAP];
-        let db = self.endgame.clone();
+        // Borrowed, not cloned: a clone of the `Arc` is a locked increment
+        // at every such node.
+        let db = self.endgame.as_deref();
         let mut in_db = 0;
         for (i, &(from, _)) in kids.iter().enumerate() {
             played[i] = (from, play(from));
@@ -212,7 +214,7 @@ impl Solver {
                 Child::Again(c, _) => (c, frame.turns_left),
                 Child::Passed(c, _) => (c, frame.turns_left.saturating_sub(1)),
             };
-            if let Some(db) = &db {
+            if let Some(db) = db {
                 let total = stones(c, n);
                 if total <= db.ranks.max_stones {
                     let r = db.rank_cells(c, n, total);
@@ -229,7 +231,8 @@ impl Solver {
         }
         let played = &mut played[..kids.len()];
         if in_db > 0 {
-            let db = db.as_deref().expect("ranked in the database");
+            let db = db.expect("ranked in the database");
+            let mut settled = 0;
             for (r, (_, child)) in ranks.iter().zip(played.iter_mut()) {
                 if *r == usize::MAX {
                     continue;
@@ -240,19 +243,21 @@ impl Solver {
                     UNKNOWN => continue,
                     v => v as i32,
                 };
-                self.nodes += 1;
+                // Settled: searched as a child whose game is over. Counted
+                // as a pick searched, as when it was a search of its own.
+                settled += 1;
                 let v = match *child {
                     Child::Again(_, gain) => gain + v,
                     Child::Passed(_, gain) => gain - v,
                     Child::Over(_) => unreachable!("only positions are ranked"),
                 };
                 if v >= frame.beta {
+                    self.nodes += settled;
                     return Err(v);
                 }
-                // Settled: searched as a child whose game is over. Counted
-                // as a pick searched, as when it was a search of its own.
                 *child = Child::Over(v);
             }
+            self.nodes += settled;
         }
         if etc {
             for ((&k, (_, child)), r) in keys.iter().zip(played.iter()).zip(&ranks) {
