@@ -224,7 +224,7 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
         None if !args.no_cache && args.checkpoint.is_none() => {
             let room = opts.memory_cap.saturating_sub(opts.table_bytes);
             // Built only for a long solve: Kalah(6,3) takes a tenth of the
-            // 5 s a build takes (docs/games.md, eleventh round).
+            // 5 s a build takes (docs/games.md, tenth round).
             let build = state.stones_in_pits() > solve::SMALL_TABLE_STONES;
             cached_endgame(&state, room, opts.threads as usize, build, args.quiet.quiet)?
                 .map(|(db, _)| db)
