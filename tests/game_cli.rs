@@ -532,7 +532,8 @@ fn game_analyze_builds_the_endgame_cache_once() {
 /// alone with `--no-cache`, with `--checkpoint` (whose work keeps to the
 /// database it started with) and for a game the database of its own
 /// stones holds whole; the value and the line are the same in every run
-/// (the one without the database is the second path to them).
+/// (the one without the database is the second path to them). `game
+/// play` reads it when it is there.
 #[test]
 fn game_solve_reads_the_endgame_cache() {
     let dir = std::env::temp_dir().join(format!("ms-solve-cache-{}", std::process::id()));
@@ -602,6 +603,23 @@ fn game_solve_reads_the_endgame_cache() {
     let (code, _, err) = run(&["game", "solve", "--no-cache", "--endgame", "x.bin"]);
     assert_eq!(code, 2, "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
+    // `game play` reads the file for its computer and hints when it is
+    // there, and never builds it.
+    let play = ["game", "play", "--pits", "3", "--stones", "4"];
+    let said = "the cached endgame database";
+    let (code, _, err) = run_env(&play, "quit\n", &[("MANCALA_SWEEP_CACHE", d)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains(said), "{err}");
+    let (code, _, err) = run_env(
+        &[&play[..], &["--no-cache"]].concat(),
+        "quit\n",
+        &[("MANCALA_SWEEP_CACHE", d)],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains(said), "{err}");
+    let (code, _, err) = run_env(&play, "quit\n", &[("MANCALA_SWEEP_CACHE", o)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains(said) && !other.exists(), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -773,9 +773,12 @@ pub struct GamePlayArgs {
     /// Seed of the computer's random choices.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
-    /// An endgame database file from `game endgame`, for these rules and pits: the `perfect` computer and its hints read it (seconds a move on 6 pits instead of minutes).
+    /// An endgame database file from `game endgame`, for these rules and pits: the `perfect` computer and its hints read it (seconds a move on 6 pits instead of minutes). Without it, the one `game analyze` keeps in the cache folder is read when it is there (never built here).
     #[arg(long, value_name = "FILE")]
     pub endgame: Option<std::path::PathBuf>,
+    /// Do not read the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep).
+    #[arg(long, conflicts_with = "endgame")]
+    pub no_cache: bool,
     /// `--color`.
     #[command(flatten)]
     pub color: ColorArg,

@@ -682,7 +682,21 @@ pub fn play(args: &GamePlayArgs) -> Outcome {
         FirstArg::You => Side::First,
         FirstArg::Computer => Side::Second,
     };
-    let db = read_endgame(args.endgame.as_deref(), &state, default_max_memory(), false)?;
+    let db = match read_endgame(args.endgame.as_deref(), &state, default_max_memory(), false)? {
+        // The database `game analyze` keeps, for the `perfect` computer
+        // and the hints, when it is there: a game does not start with a
+        // build of seconds.
+        None if !args.no_cache => {
+            cached_endgame(&state, default_max_memory(), 1, false, false)?.map(|(db, _)| {
+                eprintln!(
+                    "the cached endgame database: every position with at most {} stones in its pits, for the computer and the hints (--no-cache leaves it)",
+                    db.stones()
+                );
+                db
+            })
+        }
+        db => db,
+    };
     let label = rules_label(&args.rules.set, state.rules());
     let mut session = GameSession::with_endgame(state, person, spec, args.seed, db)?;
     let stdin = std::io::stdin();
