@@ -672,7 +672,7 @@ pub struct GameSolveArgs {
     /// `--max-memory`, `--endgame` and `--threads` (the value and the principal variation are the same for any number of threads).
     #[command(flatten)]
     pub solver: SolverArgs,
-    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep), which `game analyze` shares: built once for each rule set and board size (30 MB and about 5 s for 6 pits a side), it halves the picks of a long solve. Built by a solve of more than 36 stones, read by any. Not used with --checkpoint, whose work keeps to the database it started with.
+    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep), which `game analyze` shares: built once for each rule set and board size (30 MB and about 5 s for 6 pits a side), it cuts a long solve's picks by a third to a half. Built by a solve of more than 36 stones, read by any. Not used with --checkpoint, whose work keeps to the database it started with.
     #[arg(long, conflicts_with = "endgame")]
     pub no_cache: bool,
     /// Keep the search's work in FILE (its table, about --table bytes): written every --checkpoint-every seconds and when stopped (Ctrl-C, SIGTERM), read back by the same command, which goes on from it; removed once the value is proved.
