@@ -60,10 +60,11 @@ fn one() -> u32 {
 /// The table `game solve` makes for a position of `stones` stones in its
 /// pits unless told a size: [`GameSolveOptions::default`]'s 256 MiB, or
 /// [`SMALL_TABLE`] for positions of at most [`SMALL_TABLE_STONES`] stones.
-/// Kalah(6,3)'s 36 stones search the same picks in 8 MiB as in 256 MiB,
-/// and a table of 128 MiB or more goes on huge pages, whose making can
-/// cost the system a second when it has to compact memory: more than the
-/// whole search (docs/games.md#huge-pages).
+/// Such a search fills no more than the small table (Kalah(6,3) searches
+/// the same picks in it), and a table of 128 MiB or more goes on huge
+/// pages, whose making can cost a fresh process more than the whole
+/// search when the system has to compact memory (measured in
+/// docs/games.md, the huge pages and the tenth round).
 pub fn table_for(stones: u32) -> u64 {
     if stones <= SMALL_TABLE_STONES {
         SMALL_TABLE
