@@ -9,15 +9,22 @@
 //! Run with `cargo bench --bench game`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use mancala_sweep::game::{GameSolveOptions, GameState, Solver};
+use mancala_sweep::game::{solve, GameSolveOptions, GameState, Solver};
 use mancala_sweep::Rules;
 use std::sync::atomic::AtomicBool;
 
 /// The configurations compared for Kalah(`pits`, `stones`): the default
-/// as `game solve` sets it (fitted to the board, so the table has compact
-/// entries), then one technique off or changed.
+/// as `game solve` sets it (its table's size for these stones, fitted to
+/// the board, so the table has compact entries; without the cached
+/// database, which is the command's, not the solver's), then one
+/// technique off or changed.
 fn configurations(pits: usize, stones: u32) -> Vec<(&'static str, GameSolveOptions)> {
-    let default = GameSolveOptions::default().fit_to(Rules::KALAH, pits, 2 * pits as u32 * stones);
+    let total = 2 * pits as u32 * stones;
+    let default = GameSolveOptions {
+        table_bytes: solve::table_for(total),
+        ..GameSolveOptions::default()
+    }
+    .fit_to(Rules::KALAH, pits, total);
     vec![
         ("default", default.clone()),
         (
