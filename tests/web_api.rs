@@ -1034,6 +1034,64 @@ fn game_values(rules: &str, board: &str) -> (i32, Vec<(Vec<u64>, i32)>) {
     (value(&state), turns)
 }
 
+/// A server started with an endgame database (as `serve` reads the ones
+/// `game analyze` keeps in the cache folder) hands it to the analyses of
+/// its rules and board: the same exact answer as a server without it (the
+/// second path), found in fewer picks; other boards go on without it.
+#[test]
+fn analyze_reads_the_endgame_database_it_was_started_with() {
+    use mancala_sweep::game::EndgameCache;
+    let dir = std::env::temp_dir().join(format!("ms-web-endgame-{}", std::process::id()));
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let db = EndgameCache::new(&dir)
+        .build(
+            mancala_sweep::Rules::KALAH,
+            4,
+            2,
+            1 << 30,
+            &never,
+            |_, _| {},
+        )
+        .unwrap()
+        .expect("built");
+    let with = start(Config {
+        endgames: vec![db],
+        ..config()
+    });
+    let without = start(config());
+    let body = r#"{"rules":"kalah","board":"3 3 3 3 / 0 0 / 3 3 3 3","nodes":3000000}"#;
+    let (status, a) = call(with, "POST", "/api/analyze", body);
+    assert_eq!(status, 200, "{a}");
+    let (status, b) = call(without, "POST", "/api/analyze", body);
+    assert_eq!(status, 200, "{b}");
+    assert_eq!(a["exact"], true, "{a}");
+    assert_eq!(b["exact"], true, "{b}");
+    let ranked = |doc: &serde_json::Value| {
+        let mut turns: Vec<(String, i64)> = doc["turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| (t["picks"].to_string(), t["value"].as_i64().unwrap()))
+            .collect();
+        turns.sort();
+        (doc["value"].clone(), turns)
+    };
+    assert_eq!(ranked(&a), ranked(&b));
+    assert!(
+        a["nodes"].as_u64().unwrap() < b["nodes"].as_u64().unwrap(),
+        "the database was not read: {} against {} picks",
+        a["nodes"],
+        b["nodes"]
+    );
+    // Another board size: the same answer from both servers, the same picks.
+    let body = r#"{"rules":"kalah","board":"2 2 2 / 0 0 / 2 2 2","nodes":3000000}"#;
+    let (_, a) = call(with, "POST", "/api/analyze", body);
+    let (_, b) = call(without, "POST", "/api/analyze", body);
+    assert_eq!(a["nodes"], b["nodes"]);
+    assert_eq!(ranked(&a), ranked(&b));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Issue 33: `/api/analyze` ranks every turn; where it says exact, the
 /// value is the game solver's, for the position and for the position
 /// after each turn; its stream reports progress, then the same answer;

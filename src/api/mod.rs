@@ -525,18 +525,39 @@ pub fn analysis_options(game: &GameState, max_memory: u64) -> game::GameSolveOpt
     .fit_to(game.rules(), game.pits_per_side(), game.stones_in_pits())
 }
 
-/// An analysis of `game` on a fresh solver with [`analysis_options`], as
-/// the document `game analyze --json` prints; the search stops at
-/// `cancel`, and `report` hears of each step.
+/// The database of `dbs` for `game`'s rules and board size, when the game
+/// has more stones than it holds (otherwise the database filled on
+/// demand holds the whole game) and it fits beside the analysis's table
+/// within `max_memory`: a server reads the cached ones at start and
+/// hands each analysis the one of its rules.
+pub fn endgame_for<'a>(
+    dbs: &'a [game::EndgameDb],
+    game: &GameState,
+    max_memory: u64,
+) -> Option<&'a game::EndgameDb> {
+    let table = analysis_options(game, max_memory).table_bytes;
+    dbs.iter().find(|db| {
+        db.rules() == game.rules()
+            && db.pits_per_side() == game.pits_per_side()
+            && game.stones_in_pits() > db.stones()
+            && table.saturating_add(db.bytes()) <= max_memory
+    })
+}
+
+/// An analysis of `game` on a fresh solver with [`analysis_options`] and
+/// the endgame database `db` (else the one filled on demand), as the
+/// document `game analyze --json` prints; the search stops at `cancel`,
+/// and `report` hears of each step.
 pub fn analysis(
     game: &GameState,
     budget: Budget,
     max_memory: u64,
+    db: Option<&game::EndgameDb>,
     cancel: &AtomicBool,
     report: Option<game::analyze::Report<'_>>,
 ) -> Result<Value, Error> {
     let opts = analysis_options(game, max_memory);
-    let a = game::analyze(game, &opts, None, budget, cancel, report)
+    let a = game::analyze(game, &opts, db, budget, cancel, report)
         .map_err(|e| Error::bad(e.to_string()))?;
     Ok(analysis_doc(game, &a))
 }

@@ -96,6 +96,9 @@ pub struct ServeArgs {
     /// Minutes a game may stay unused before it is dropped.
     #[arg(long, value_name = "MIN", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=10080))]
     pub game_idle: u32,
+    /// Do not read the endgame databases `game analyze` keeps in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep); read at start when there (never built here), they let the Analyze page prove far more within its second.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// `completions`.

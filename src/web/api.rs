@@ -221,10 +221,11 @@ pub(crate) async fn analyze(state: Shared_, body: Body) -> ApiResult {
     let max_memory = state.config.max_memory;
     let share = Share::new(&state);
     share.set(api::analysis_options(&game, max_memory).table_bytes);
+    let db = api::endgame_for(&state.config.endgames, &game, max_memory).cloned();
     let doc = blocking(move |cancel| {
         let _slot = slot;
         let _share = share;
-        api::analysis(&game, budget, max_memory, cancel, None)
+        api::analysis(&game, budget, max_memory, db.as_ref(), cancel, None)
     })
     .await??;
     Ok(Json(doc).into_response())

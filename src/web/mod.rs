@@ -48,6 +48,13 @@ pub struct Config {
     pub max_games: usize,
     /// Seconds a game may stay unused before it is dropped.
     pub game_idle_seconds: u64,
+    /// Endgame databases read at start (`serve` reads those `game analyze`
+    /// keeps in the cache folder), at most one a rule set and board size:
+    /// an analysis of their rules reads its own ([`crate::api::endgame_for`])
+    /// instead of filling one on demand, and proves far more within its
+    /// second. Held for the server's life, shared by every analysis; not
+    /// what a solve adds, so not counted by its guard.
+    pub endgames: Vec<crate::game::EndgameDb>,
 }
 
 impl Default for Config {
@@ -60,6 +67,7 @@ impl Default for Config {
             collections: Vec::new(),
             max_games: 64,
             game_idle_seconds: 3600,
+            endgames: Vec::new(),
         }
     }
 }

@@ -94,6 +94,7 @@ pub(crate) async fn analyze_stream(state: Shared_, body: Body) -> ApiResult {
     let max_memory = state.config.max_memory;
     let share = Share::new(&state);
     share.set(api::analysis_options(&game, max_memory).table_bytes);
+    let db = api::endgame_for(&state.config.endgames, &game, max_memory).cloned();
     Ok(events(move |flag, tx| {
         let _slot = slot;
         let _share = share;
@@ -101,7 +102,7 @@ pub(crate) async fn analyze_stream(state: Shared_, body: Body) -> ApiResult {
         let report = move |a: &Analysis| {
             let _ = progress_tx.try_send(Message::Progress(api::analysis_doc(&game, a)));
         };
-        match api::analysis(&game, budget, max_memory, flag, Some(&report)) {
+        match api::analysis(&game, budget, max_memory, db.as_ref(), flag, Some(&report)) {
             Ok(doc) => Message::Result(doc),
             Err(e) => Message::Error(e.doc()),
         }

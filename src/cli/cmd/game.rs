@@ -82,7 +82,7 @@ const CACHE_VAR: &str = "MANCALA_SWEEP_CACHE";
 /// The folder of cached endgame databases: `$MANCALA_SWEEP_CACHE`, else
 /// `$XDG_CACHE_HOME/mancala-sweep`, else `~/.cache/mancala-sweep`; none
 /// when none of these is set.
-fn endgame_cache() -> Option<EndgameCache> {
+pub(super) fn endgame_cache() -> Option<EndgameCache> {
     let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
     let dir = match var(CACHE_VAR) {
         Some(dir) => PathBuf::from(dir),

@@ -1,10 +1,14 @@
 //! `serve`: the local web app. The library has the app; this reads the
-//! flags and the extra collections, binds, prints the URL and runs.
+//! flags, the extra collections and the cached endgame databases, binds,
+//! prints the URL and runs.
 
 use super::Outcome;
 use crate::cli::args::ServeArgs;
 use crate::cli::words::CliError;
+use mancala_sweep::game::EndgameDb;
+use mancala_sweep::rules::MAX_PITS_PER_SIDE;
 use mancala_sweep::web::{self, Config};
+use mancala_sweep::{Capture, Rules, Scope};
 
 /// Run `serve` until the process is stopped.
 pub fn run(args: &ServeArgs) -> Outcome {
@@ -18,13 +22,19 @@ pub fn run(args: &ServeArgs) -> Outcome {
     for path in &args.puzzles {
         collections.push(mancala_sweep::puzzle::load(path)?);
     }
+    let max_memory = args.max_memory.unwrap_or(1 << 30);
     let config = Config {
-        max_memory: args.max_memory.unwrap_or(1 << 30),
+        max_memory,
         seconds: args.seconds,
         max_solves: usize::from(args.max_solves),
         max_games: usize::from(args.max_games),
         game_idle_seconds: u64::from(args.game_idle) * 60,
         collections,
+        endgames: if args.no_cache {
+            Vec::new()
+        } else {
+            cached_endgames(max_memory)
+        },
         ..Config::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -67,6 +77,49 @@ pub fn run(args: &ServeArgs) -> Outcome {
     // not wait for it longer than a moment.
     runtime.shutdown_timeout(std::time::Duration::from_secs(2));
     answer
+}
+
+/// The endgame databases `game analyze` keeps in the cache folder, each
+/// that is there and whole (the server builds none: a build takes seconds
+/// of both cores, and the first page's answer would wait for it), read
+/// at start since the server reads no file after. Each is said in a line
+/// on stderr; one that cannot be read is said and left out. At most
+/// `max_memory` bytes each, the most one analysis may hold.
+fn cached_endgames(max_memory: u64) -> Vec<EndgameDb> {
+    let Some(cache) = super::game::endgame_cache() else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for relay in [false, true] {
+        for capture in [Capture::None, Capture::Kalah, Capture::Empty] {
+            let rules = Rules {
+                scope: Scope::Own,
+                relay,
+                capture,
+            };
+            for n in 1..=MAX_PITS_PER_SIDE {
+                let Some(path) = cache.path(rules, n).filter(|p| p.exists()) else {
+                    continue;
+                };
+                match cache.load(rules, n, max_memory) {
+                    Ok(Some(db)) => {
+                        eprintln!(
+                            "endgame database for {rules} on {n} pits a side: every position with at most {} stones (read from {})",
+                            db.stones(),
+                            path.display()
+                        );
+                        found.push(db);
+                    }
+                    Ok(None) => {}
+                    Err(e) => eprintln!(
+                        "the cached endgame database {} is left out: {e}",
+                        path.display()
+                    ),
+                }
+            }
+        }
+    }
+    found
 }
 
 /// Open `url` in the default browser if an opener exists; say so if not.
