@@ -490,14 +490,7 @@ fn game_analyze_builds_the_endgame_cache_once() {
     let values = |out: &str| {
         let v: Value = serde_json::from_str(out).unwrap();
         assert_eq!(v["exact"], true, "{v}");
-        let mut turns: Vec<(String, i64)> = v["turns"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| (t["picks"].to_string(), t["value"].as_i64().unwrap()))
-            .collect();
-        turns.sort();
-        (v["value"].as_i64().unwrap(), turns)
+        crate::common::analysis_values(&v)
     };
     assert_eq!(values(&first), values(&second));
     assert_eq!(values(&first), values(&plain));

@@ -1066,16 +1066,7 @@ fn analyze_reads_the_endgame_database_it_was_started_with() {
     assert_eq!(status, 200, "{b}");
     assert_eq!(a["exact"], true, "{a}");
     assert_eq!(b["exact"], true, "{b}");
-    let ranked = |doc: &serde_json::Value| {
-        let mut turns: Vec<(String, i64)> = doc["turns"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| (t["picks"].to_string(), t["value"].as_i64().unwrap()))
-            .collect();
-        turns.sort();
-        (doc["value"].clone(), turns)
-    };
+    let ranked = crate::common::analysis_values;
     assert_eq!(ranked(&a), ranked(&b));
     assert!(
         a["nodes"].as_u64().unwrap() < b["nodes"].as_u64().unwrap(),

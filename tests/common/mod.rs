@@ -1,5 +1,6 @@
 //! What the test modules share: the rule-set strategy of the property
-//! tests, and the solve JSON that the counting-only searches are compared by.
+//! tests, the solve JSON that the counting-only searches are compared by,
+//! and an analysis's values in an order that does not depend on its ranking.
 
 pub mod solve_json;
 
@@ -22,4 +23,23 @@ pub fn rules() -> impl Strategy<Value = Rules> {
             relay,
             capture,
         })
+}
+
+/// The value of a `mancala-sweep-game-analysis/1` document and each turn's
+/// (its picks as JSON text, its value), sorted by picks: two analyses that
+/// proved the same values compare equal whatever order ties were ranked in.
+pub fn analysis_values(doc: &serde_json::Value) -> (serde_json::Value, Vec<(String, i64)>) {
+    let mut turns: Vec<(String, i64)> = doc["turns"]
+        .as_array()
+        .expect("turns")
+        .iter()
+        .map(|t| {
+            (
+                t["picks"].to_string(),
+                t["value"].as_i64().expect("a value"),
+            )
+        })
+        .collect();
+    turns.sort();
+    (doc["value"].clone(), turns)
 }
