@@ -788,7 +788,6 @@ mod tests {
         }
     }
 
-    /// The same node budget on one thread gives the same answer twice.
     #[test]
     fn a_budget_less_its_set_up_keeps_at_least_half() {
         let ms = Duration::from_millis;
@@ -797,6 +796,7 @@ mod tests {
         assert_eq!(Budget::Nodes(7).less(ms(900)), Budget::Nodes(7));
     }
 
+    /// The same node budget on one thread gives the same answer twice.
     #[test]
     fn a_node_budget_repeats_exactly() {
         let state = GameState::start(6, 3, Rules::KALAH).unwrap();

@@ -139,8 +139,13 @@ fn cached_endgame(
         Ok(None) => {}
         Err(e) => {
             say(format!(
-                "the cached endgame database {} could not be read ({e}); building it again",
-                path.display()
+                "the cached endgame database {} could not be read ({e}); {}",
+                path.display(),
+                if build {
+                    "building it again"
+                } else {
+                    "going on without it (the next `game analyze` builds it again)"
+                }
             ));
             let _ = std::fs::remove_file(&path);
         }

@@ -8,7 +8,6 @@ use crate::cli::words::CliError;
 use mancala_sweep::game::EndgameDb;
 use mancala_sweep::rules::MAX_PITS_PER_SIDE;
 use mancala_sweep::web::{self, Config};
-use mancala_sweep::{Capture, Rules, Scope};
 
 /// Run `serve` until the process is stopped.
 pub fn run(args: &ServeArgs) -> Outcome {
@@ -90,32 +89,26 @@ fn cached_endgames(max_memory: u64) -> Vec<EndgameDb> {
         return Vec::new();
     };
     let mut found = Vec::new();
-    for relay in [false, true] {
-        for capture in [Capture::None, Capture::Kalah, Capture::Empty] {
-            let rules = Rules {
-                scope: Scope::Own,
-                relay,
-                capture,
+    // Every rule set: `path` names none for those without a database.
+    for rules in mancala_sweep::atlas::all_rule_sets() {
+        for n in 1..=MAX_PITS_PER_SIDE {
+            let Some(path) = cache.path(rules, n).filter(|p| p.exists()) else {
+                continue;
             };
-            for n in 1..=MAX_PITS_PER_SIDE {
-                let Some(path) = cache.path(rules, n).filter(|p| p.exists()) else {
-                    continue;
-                };
-                match cache.load(rules, n, max_memory) {
-                    Ok(Some(db)) => {
-                        eprintln!(
-                            "endgame database for {rules} on {n} pits a side: every position with at most {} stones (read from {})",
-                            db.stones(),
-                            path.display()
-                        );
-                        found.push(db);
-                    }
-                    Ok(None) => {}
-                    Err(e) => eprintln!(
-                        "the cached endgame database {} is left out: {e}",
+            match cache.load(rules, n, max_memory) {
+                Ok(Some(db)) => {
+                    eprintln!(
+                        "endgame database for {rules} on {n} pits a side: every position with at most {} stones (read from {})",
+                        db.stones(),
                         path.display()
-                    ),
+                    );
+                    found.push(db);
                 }
+                Ok(None) => {}
+                Err(e) => eprintln!(
+                    "the cached endgame database {} is left out: {e}",
+                    path.display()
+                ),
             }
         }
     }
