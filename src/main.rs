@@ -5,7 +5,7 @@
 mod cli;
 
 use clap::Parser;
-use cli::args::{Cli, Command, GameCommand, PuzzlesCommand};
+use cli::args::{BookCommand, Cli, Command, GameCommand, PuzzlesCommand};
 use cli::cmd;
 use std::process::ExitCode;
 
@@ -44,6 +44,8 @@ fn main() -> ExitCode {
         Command::Game(GameCommand::Play(a)) => cmd::game::play(a),
         Command::Game(GameCommand::Match(a)) => cmd::game::play_match(a),
         Command::Game(GameCommand::Endgame(a)) => cmd::game::endgame(a),
+        Command::Game(GameCommand::Book(BookCommand::Build(a))) => cmd::book::build(a),
+        Command::Game(GameCommand::Book(BookCommand::Show(a))) => cmd::book::show(a),
         Command::Completions(a) => cmd::shell::completions(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Man(a) => cmd::shell::man(a),

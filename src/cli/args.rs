@@ -61,6 +61,7 @@ impl Command {
             Command::Game(GameCommand::Play(a)) => Some(&a.rules.set),
             Command::Game(GameCommand::Match(a)) => Some(&a.rules.set),
             Command::Game(GameCommand::Endgame(a)) => Some(&a.rules.set),
+            Command::Game(GameCommand::Book(BookCommand::Build(a))) => Some(&a.rules.set),
             _ => None,
         }
     }
@@ -632,6 +633,56 @@ pub enum GameCommand {
     Match(GameMatchArgs),
     /// Build an endgame database file for `game solve --endgame`: the exact value of every position with at most --up-to stones in its pits (resumes a file it finds).
     Endgame(GameEndgameArgs),
+    /// Opening books: the exact value of every position a few whole turns from the start, read first by every analysis.
+    #[command(subcommand)]
+    Book(BookCommand),
+}
+
+/// `game book`.
+#[derive(Subcommand, Debug)]
+pub enum BookCommand {
+    /// Prove the value of every position --turns whole turns from the start into FILE (a long run: Ctrl-C or a kill keeps what is solved, and the same command goes on).
+    Build(BookBuildArgs),
+    /// What a book holds: its rules, how far it is built, and every turn of its start ranked (the committed books when no FILE is given).
+    Show(BookShowArgs),
+}
+
+/// `game book build`.
+#[derive(Args, Debug)]
+#[command(mut_arg("rules", game_rules_help), mut_arg("board", |a| a.hide(true)))]
+pub struct BookBuildArgs {
+    /// Rules, pits a side and stones a pit of the game the book opens [default rules: kalah].
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Whole turns from the start (either player's), 0 to 5: every position that far in is solved, and every position before it gets every turn ranked.
+    #[arg(long, value_name = "K")]
+    pub turns: u32,
+    /// The book file; one there for the same game and turns is gone on with.
+    #[arg(long, value_name = "FILE")]
+    pub out: std::path::PathBuf,
+    /// Transposition table size, shared by every position's solve [default: 1G].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub table: Option<u64>,
+    /// `--max-memory`, `--endgame` and `--threads`.
+    #[command(flatten)]
+    pub solver: SolverArgs,
+    /// Neither read nor build the endgame database kept in the cache folder.
+    #[arg(long, conflicts_with = "endgame")]
+    pub no_cache: bool,
+    /// `--quiet`.
+    #[command(flatten)]
+    pub quiet: QuietArg,
+}
+
+/// `game book show`.
+#[derive(Args, Debug)]
+pub struct BookShowArgs {
+    /// A book file [default: the committed books].
+    #[arg(value_name = "FILE")]
+    pub file: Option<std::path::PathBuf>,
+    /// Turns of the start listed, best first.
+    #[arg(long, value_name = "K", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub top: u64,
 }
 
 /// `game endgame`.

@@ -137,6 +137,9 @@ pub struct Analysis {
     pub elapsed: Duration,
     /// True when the cancel flag stopped it.
     pub cancelled: bool,
+    /// True when the answer is an opening book's ([`crate::game::book`]):
+    /// every turn exact, with no search.
+    pub book: bool,
 }
 
 impl TurnValue {
@@ -328,6 +331,7 @@ impl<'a> Run<'a> {
                 nodes: 0,
                 elapsed: Duration::ZERO,
                 cancelled: false,
+                book: false,
             },
         };
         run.rank();

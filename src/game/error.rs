@@ -84,6 +84,10 @@ pub enum GameError {
     /// left) before it chose a turn; the game is as it was before.
     #[error("the computer's search was stopped before it chose its turn")]
     Stopped,
+
+    /// An opening book that cannot be made or read as asked.
+    #[error("book: {0}")]
+    Book(String),
 }
 
 /// Why a pick is refused in a game: the rules engine's reason, or the

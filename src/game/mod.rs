@@ -8,6 +8,7 @@
 
 pub mod agent;
 pub mod analyze;
+pub mod book;
 pub mod endgame;
 pub mod error;
 pub mod matches;

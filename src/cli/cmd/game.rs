@@ -104,7 +104,7 @@ pub(super) fn endgame_cache() -> Option<EndgameCache> {
 /// position the database holds whole (its own stones filled on demand
 /// are the whole game). With the database, true when it was built now
 /// (not read).
-fn cached_endgame(
+pub(super) fn cached_endgame(
     state: &GameState,
     memory_cap: u64,
     threads: usize,

@@ -2,6 +2,7 @@
 //! library, and return the text to print.
 
 pub mod atlas;
+pub mod book;
 pub mod find;
 pub mod follow;
 pub mod game;
