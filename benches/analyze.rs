@@ -10,7 +10,10 @@
 //!    is an exact best turn (checked with the exact solver, as `game solve`
 //!    runs it), and how far the estimate was from the exact value;
 //! 3. avalanche's start: the time to the exact value, against `game solve`
-//!    in the same run.
+//!    in the same run;
+//! 4. the opening: every position a committed opening book answers (at
+//!    most its turns less one from the start), the share proved best and
+//!    the worst time, and the share proved best without the book.
 //!
 //! The positions come from games between two `medium` agents (alpha-beta
 //! four turns deep) after two to four random turns (without them every
@@ -34,6 +37,7 @@
 //! cargo bench --bench analyze -- --positions 10     # a quick look
 //! cargo bench --bench analyze -- --nodes 2000000    # a budget of picks, one thread
 //! cargo bench --bench analyze -- --no-cache         # no cached endgame database
+//! cargo bench --bench analyze -- --opening          # the opening stage alone
 //! ```
 //!
 //! With `--nodes N` every analysis has a budget of `N` picks on one thread
@@ -179,6 +183,10 @@ fn main() {
         println!();
     }
 
+    if args.iter().any(|a| a == "--opening") {
+        print_opening(&opening(threads, budget, cached), budget);
+        return;
+    }
     let mut rows: Vec<Row> = vec![];
     for (mode, preset) in MODES {
         let (small, mid) = sample(preset, positions);
@@ -209,6 +217,93 @@ fn main() {
     // The start is timed: a budget of picks says nothing of its seconds.
     let start = nodes.is_none().then(|| avalanche_start(threads, cached));
     print_tables(&rows, start.as_ref(), budget);
+    print_opening(&opening(threads, budget, cached), budget);
+}
+
+/// The opening stage of one mode: every position of a committed book
+/// below its last level (every position at most that many turns from the
+/// start, less one), analysed as `game analyze` runs it, and again without
+/// the book.
+struct Opening {
+    mode: &'static str,
+    turns: u32,
+    positions: usize,
+    /// Answers proved best (the value proved and no turn better).
+    proved: usize,
+    /// The slowest answer, in seconds.
+    worst: f64,
+    /// Proved best without the book, within the same budget.
+    proved_without: usize,
+}
+
+fn opening(threads: u32, budget: Budget, cached: bool) -> Vec<Opening> {
+    let never = AtomicBool::new(false);
+    let mut out = vec![];
+    for (mode, preset) in MODES {
+        let Some(book) = mancala_sweep::game::book::builtin()
+            .iter()
+            .find(|b| b.describe().0 == preset.rules())
+        else {
+            continue;
+        };
+        let (rules, n, stones, turns) = book.describe();
+        let start = GameState::start(n, stones, rules).expect("start");
+        let mut levels = mancala_sweep::game::book::levels(&start, turns);
+        levels.pop();
+        let positions: Vec<GameState> = levels.into_iter().flatten().collect();
+        let mut row = Opening {
+            mode,
+            turns,
+            positions: positions.len(),
+            proved: 0,
+            worst: 0.0,
+            proved_without: 0,
+        };
+        for (i, state) in positions.iter().enumerate() {
+            eprintln!("opening {mode} {}/{}", i + 1, positions.len());
+            for book in [true, false] {
+                let t0 = Instant::now();
+                let db = cached.then(|| cached_db(state)).flatten();
+                let opts = GameSolveOptions {
+                    book,
+                    ..analyze_options(state, threads)
+                };
+                let a = analyze(state, &opts, db.as_ref(), budget, &never, None)
+                    .expect("a position in play");
+                if book {
+                    row.worst = row.worst.max(t0.elapsed().as_secs_f64());
+                    row.proved += a.exact() as usize;
+                } else {
+                    row.proved_without += a.exact() as usize;
+                }
+            }
+        }
+        out.push(row);
+    }
+    out
+}
+
+fn print_opening(rows: &[Opening], budget: Budget) {
+    let analysis = match budget {
+        Budget::Nodes(n) => format!("analysis of {n} picks on one thread"),
+        Budget::Seconds(s) => format!("{s} s analysis"),
+    };
+    println!("\nThe opening (every position before a committed book's last level), {analysis}:\n");
+    println!("| mode | turns from the start | positions | proved best | worst time | proved best without the book |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for r in rows {
+        println!(
+            "| {} | 0 to {} | {} | {} ({:.0}%) | {:.3} s | {} ({:.0}%) |",
+            r.mode,
+            r.turns - 1,
+            r.positions,
+            r.proved,
+            pct(r.proved, r.positions),
+            r.worst,
+            r.proved_without,
+            pct(r.proved_without, r.positions)
+        );
+    }
 }
 
 /// The positions of `preset` on 6×4: `n` with at most 30 stones in the

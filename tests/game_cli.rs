@@ -628,6 +628,7 @@ fn game_analyze_with_a_small_budget_gives_bounds_not_claims() {
         "4",
         "--nodes",
         "20000",
+        "--no-book",
         "--threads",
         "1",
         "--json",

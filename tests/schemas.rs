@@ -100,6 +100,15 @@ fn collections_and_atlas_match_their_schemas() {
             serde_json::from_str(&std::fs::read_to_string(root().join(file)).unwrap()).unwrap();
         check("puzzles", &doc, file);
     }
+    // The committed opening books, each file of books/.
+    for entry in std::fs::read_dir(root().join("books")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let doc: Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            check("book", &doc, &path.display().to_string());
+        }
+    }
     // The source none of them holds: its ids start `game-hard-`.
     let hard = std::env::temp_dir().join(format!("ms-schema-hard-{}.json", std::process::id()));
     let f = hard.to_str().unwrap();
@@ -199,7 +208,8 @@ fn game_solve_analyze_and_match_output_match_their_schemas() {
     ] {
         check("game-solve", &output(args), &format!("{args:?}"));
     }
-    // An analysis proved whole, and one with bounds only.
+    // An analysis proved whole, one with bounds only, and one from the
+    // opening book (Kalah 6x4's start).
     for args in [
         &[
             "game", "analyze", "--pits", "4", "--stones", "2", "--json", "-q",
@@ -211,13 +221,23 @@ fn game_solve_analyze_and_match_output_match_their_schemas() {
             "10000",
             "--threads",
             "1",
+            "--no-book",
             "--json",
             "-q",
         ],
+        &["game", "analyze", "--json", "-q"],
     ] {
         check("game-analysis", &output(args), &format!("{args:?}"));
     }
-    let mut doc = output(&["game", "analyze", "--nodes", "10000", "--json", "-q"]);
+    let mut doc = output(&[
+        "game",
+        "analyze",
+        "--nodes",
+        "10000",
+        "--no-book",
+        "--json",
+        "-q",
+    ]);
     doc["turns"][0]["exact"] = Value::from(true);
     assert!(
         !schema("game-analysis").is_valid(&doc),

@@ -783,6 +783,9 @@ pub struct GameAnalyzeArgs {
     /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep): built once for each rule set and board size (30 MB and about 5 s for 6 pits a side), it lets a one-second analysis prove far more.
     #[arg(long, conflicts_with = "endgame")]
     pub no_cache: bool,
+    /// Do not answer from the committed opening books (GamePigeon's capture and avalanche openings on 6 pits of 4 stones, where every turn is known exactly at once): search as on any other position, to compare.
+    #[arg(long)]
+    pub no_book: bool,
     /// `--max-memory`, `--endgame` and `--threads`.
     #[command(flatten)]
     pub solver: SolverArgs,

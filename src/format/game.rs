@@ -122,11 +122,19 @@ pub struct GameAnalysisJson {
     pub threads: u32,
     /// True when Ctrl-C (or a signal) stopped the analysis early.
     pub stopped: bool,
+    /// Where the answer came from: `book` (a committed opening book: every
+    /// turn exact, no search) or `search`.
+    #[serde(default = "searched")]
+    pub source: String,
     /// The best line, one list of picks a turn (each from its mover's
     /// side); past the first turn only when proved.
     pub principal_variation: Vec<Vec<u8>>,
     /// Every whole turn (or the first `--top`), best first.
     pub turns: Vec<TurnJson>,
+}
+
+fn searched() -> String {
+    "search".into()
 }
 
 /// One turn of [`GameAnalysisJson`].
@@ -163,6 +171,7 @@ impl GameAnalysisJson {
             nodes: a.nodes,
             threads,
             stopped: a.cancelled,
+            source: if a.book { "book" } else { "search" }.into(),
             principal_variation: a.pv().iter().map(|t| numbers(t)).collect(),
             turns: a
                 .turns
@@ -310,6 +319,13 @@ pub fn game_analysis_text(state: &GameState, a: &Analysis, threads: u32, top: us
                 turn_value_text(greedy)
             ));
         }
+    }
+    if a.book {
+        out.push_str(&format!(
+            "\nFrom the opening book: every turn proved before play began (`game book show`), read in {:.3} s.\n",
+            a.elapsed.as_secs_f64()
+        ));
+        return out;
     }
     out.push_str(&format!(
         "\nSearched {} picks in {:.2} s on {threads} thread{}; every turn looked at least {} turn{} ahead{}.\n",

@@ -320,7 +320,13 @@ impl Agent for SolverAgent {
             SolverMode::Budget { depth, picks } => {
                 self.solver.best_turn_within(state, depth, picks, cancel).1
             }
-            SolverMode::Exact => self.solver.best_turn(state, None, cancel).1,
+            SolverMode::Exact => {
+                // The committed opening books know the best turn at once.
+                match crate::game::book::lookup(state).filter(|_| self.solver.options().book) {
+                    Some(a) => a.turns[0].picks.clone(),
+                    None => self.solver.best_turn(state, None, cancel).1,
+                }
+            }
             SolverMode::Analyze(s) => {
                 let budget = super::analyze::Budget::Seconds(s as f64);
                 // The solver was built for this game and the game is not

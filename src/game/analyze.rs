@@ -198,6 +198,9 @@ pub fn analyze(
     report: Option<Report<'_>>,
 ) -> Result<Analysis, GameError> {
     refuse_over(state)?;
+    if let Some(a) = from_book(opts, state, report) {
+        return Ok(a);
+    }
     let t0 = Instant::now();
     let (rules, n) = (state.rules(), state.pits_per_side());
     let solver = match db {
@@ -225,6 +228,9 @@ pub fn analyze_on(
     report: Option<Report<'_>>,
 ) -> Result<Analysis, GameError> {
     refuse_taken(solver, state)?;
+    if let Some(a) = from_book(solver.options(), state, report) {
+        return Ok(a);
+    }
     Ok(Run::new(state, budget, Instant::now(), cancel, report).on(solver))
 }
 
@@ -241,10 +247,28 @@ pub fn best_turn_on(
     cancel: &AtomicBool,
 ) -> Result<Analysis, GameError> {
     refuse_taken(solver, state)?;
+    if let Some(a) = from_book(solver.options(), state, None) {
+        return Ok(a);
+    }
     let mut run = Run::new(state, budget, Instant::now(), cancel, None);
+    run.read_book(solver);
     run.estimates(solver);
     run.root(solver);
     Ok(run.finish())
+}
+
+/// The committed opening book's answer for `state`, when `opts` allow
+/// books and one holds it below its last level: every turn exact, at once.
+fn from_book(
+    opts: &GameSolveOptions,
+    state: &GameState,
+    report: Option<Report<'_>>,
+) -> Option<Analysis> {
+    let a = crate::game::book::lookup(state).filter(|_| opts.book)?;
+    if let Some(report) = report {
+        report(&a);
+    }
+    Some(a)
 }
 
 /// Refuse a finished game, and a position `solver` was not built for.
@@ -301,6 +325,8 @@ struct Run<'a> {
     cancel: &'a AtomicBool,
     report: Option<Report<'a>>,
     analysis: Analysis,
+    /// The position's value when an opening book holds it.
+    known: Option<i32>,
 }
 
 impl<'a> Run<'a> {
@@ -333,13 +359,40 @@ impl<'a> Run<'a> {
                 cancelled: false,
                 book: false,
             },
+            known: None,
         };
         run.rank();
         run
     }
 
+    /// What the committed opening books know of a position they hold at
+    /// their last level, or of the positions after its turns: the value
+    /// bounds every turn from above, and a turn whose end the book holds
+    /// is exact at once.
+    fn read_book(&mut self, solver: &Solver) {
+        if !solver.options().book {
+            return;
+        }
+        let book = crate::game::book::book_value;
+        if let Some(v) = book(&self.state) {
+            self.known = Some(v);
+            for t in &mut self.analysis.turns {
+                t.narrow(i32::MIN, v);
+            }
+        }
+        let me = self.me;
+        for t in &mut self.analysis.turns {
+            if let Some(v) = book(&t.after) {
+                let v = if t.after.mover() == me { v } else { -v };
+                t.narrow(v, v);
+            }
+        }
+        self.rank();
+    }
+
     /// The three phases on `solver`, then the analysis.
     fn on(mut self, solver: &mut Solver) -> Analysis {
+        self.read_book(solver);
         self.estimates(solver);
         self.root(solver);
         self.others(solver);
@@ -464,7 +517,7 @@ impl Run<'_> {
         solver.set_limits_within(nodes, deadline);
         // The best estimate is MTD(f)'s first guess: near the value, the
         // proof needs fewer passes.
-        let guess = self.analysis.turns[0].value;
+        let guess = self.known.unwrap_or(self.analysis.turns[0].value);
         let r = solver.solve_near(&self.state, guess, self.cancel);
         self.nodes += r.nodes;
         // Every turn is at most the position's value (bound proved either way).

@@ -286,7 +286,13 @@ fn book_start(rules: Rules, n: usize, stones: u32, turns: u32) -> Result<GameSta
             "--turns {turns}: a book reaches 0 to {MAX_BOOK_TURNS} whole turns"
         )));
     }
-    GameState::start(n, stones, rules)
+    let start = GameState::start(n, stones, rules)?;
+    if start.is_over() {
+        return Err(GameError::Book(format!(
+            "--stones {stones}: the game is over before its first turn"
+        )));
+    }
+    Ok(start)
 }
 
 impl Book {
@@ -385,13 +391,13 @@ impl Book {
 
 /// The committed books, as JSON text: GamePigeon's capture mode (Kalah
 /// 6×4) and avalanche mode (6×4).
-const BUILTIN: &[&str] = &[];
+pub const BUILTIN_TEXTS: &[&str] = &[include_str!("../../books/capture-6x4.json")];
 
 /// The committed books (`books/`), read once.
 pub fn builtin() -> &'static [Book] {
     static BOOKS: OnceLock<Vec<Book>> = OnceLock::new();
     BOOKS.get_or_init(|| {
-        BUILTIN
+        BUILTIN_TEXTS
             .iter()
             .map(|text| {
                 BookFile::from_json(text)

@@ -25,6 +25,11 @@ const SAVE_EVERY: Duration = Duration::from_secs(10);
 
 /// Run `game book build`.
 pub fn build(args: &BookBuildArgs) -> Outcome {
+    if let Some(b) = &args.rules.board {
+        return Err(CliError::Input(format!(
+            "--board {b:?}: a book opens a game from its start; give --pits and --stones"
+        )));
+    }
     let mut o = args.rules.options();
     if o.preset.is_none() {
         o.preset = Some(Preset::from(crate::cli::args::GAME_RULES));

@@ -366,7 +366,8 @@ use mancala_sweep::api::ANALYZE_TABLE;
 pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     let state = start(&args.rules)?;
     let table = args.table.unwrap_or(ANALYZE_TABLE);
-    let (opts, db) = solver_setup(table, &args.solver, &state, args.quiet.quiet)?;
+    let (mut opts, db) = solver_setup(table, &args.solver, &state, args.quiet.quiet)?;
+    opts.book = !args.no_book;
     let threads = opts.threads;
     let reading = std::time::Instant::now();
     let (db, read) = match db {

@@ -51,10 +51,21 @@ pub struct GameSolveOptions {
     /// are the same for any count; the node count is not.
     #[serde(default = "one")]
     pub threads: u32,
+    /// The analyses and the `perfect` agent answer from the committed
+    /// opening books ([`crate::game::book`]) where they hold the position:
+    /// exact, every turn ranked, with no search. Off only to compare (a
+    /// solve's result does not depend on it, so a checkpoint does not
+    /// record it).
+    #[serde(skip, default = "yes")]
+    pub book: bool,
 }
 
 fn one() -> u32 {
     1
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The table `game solve` makes for a position of `stones` stones in its
@@ -93,6 +104,7 @@ impl Default for GameSolveOptions {
             deepening: 0,
             max_stones: 0,
             threads: 1,
+            book: true,
         }
     }
 }

@@ -1,0 +1,251 @@
+//! Opening books (`game book build`, `game book show`, the committed books
+//! in `books/`): their values against the known answers and against the
+//! exact solver run apart (a fresh solver, one thread, no database, no
+//! book), resuming a build, and the analysis answering from them.
+
+use assert_cmd::Command;
+use mancala_sweep::game::book::{self, levels, Book, BookFile};
+use mancala_sweep::game::solve::{solve, GameSolveOptions};
+use mancala_sweep::game::GameState;
+use mancala_sweep::Rules;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+/// Run `mancala-sweep ARGS`; (exit code, stdout, stderr).
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::cargo_bin("mancala-sweep")
+        .unwrap()
+        .args(args)
+        .env(
+            "MANCALA_SWEEP_CACHE",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/endgame-cache"),
+        )
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// A scratch file name of this test run.
+fn scratch(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("book-{}-{name}", std::process::id()))
+}
+
+/// The value of `state` for its mover by a fresh exact solver: one
+/// thread, its own table, no endgame file, no book.
+fn solved(state: &GameState) -> i32 {
+    let opts = GameSolveOptions {
+        book: false,
+        ..GameSolveOptions::default()
+    }
+    .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits());
+    let r = solve(state, &opts, &AtomicBool::new(false)).unwrap();
+    assert!(r.exact);
+    r.value
+}
+
+/// Every turn of every position below the book's last level, as the book
+/// ranks it, against the solver on the position after the turn.
+fn every_turn_agrees(file: &BookFile, b: &Book) {
+    let lv = levels(&file.start(), file.turns);
+    for level in &lv[..file.turns as usize] {
+        for s in level {
+            let a = b.analysis(s).expect("the book holds its positions");
+            assert_eq!(a.turns.len(), s.turns().len());
+            for t in &a.turns {
+                assert!(t.exact);
+                let want = if t.after.is_over() {
+                    t.after.store(s.mover()) as i32 - t.after.store(s.mover().other()) as i32
+                } else {
+                    let v = solved(&t.after);
+                    if t.after.mover() == s.mover() {
+                        v
+                    } else {
+                        -v
+                    }
+                };
+                assert_eq!(t.value, want, "{s}: turn {:?}", t.picks);
+            }
+            assert_eq!(b.value(s), Some(solved(s)), "{s}");
+        }
+    }
+}
+
+#[test]
+fn a_small_book_ranks_every_turn_as_the_solver_values_it() {
+    for (rules, stones) in [("capture", "3"), ("avalanche", "2")] {
+        let out = scratch(&format!("{rules}.json"));
+        let path = out.to_str().unwrap();
+        let (code, stdout, err) = run(&[
+            "game", "book", "build", "--rules", rules, "--pits", "4", "--stones", stones,
+            "--turns", "2", "--out", path, "--quiet",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(stdout.contains("every position 2 whole turns from the start solved"));
+        let file = BookFile::from_json(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        assert!(file.complete());
+        every_turn_agrees(&file, &file.book().unwrap());
+        let (code, shown, err) = run(&["game", "book", "show", path]);
+        assert_eq!(code, 0, "{err}");
+        assert!(shown.contains("every one exact"), "{shown}");
+        std::fs::remove_file(&out).unwrap();
+    }
+}
+
+#[test]
+fn a_stopped_build_goes_on_with_the_same_command() {
+    let out = scratch("resume.json");
+    let path = out.to_str().unwrap();
+    let args = [
+        "game", "book", "build", "--rules", "capture", "--pits", "4", "--stones", "3", "--turns",
+        "3", "--out", path,
+    ];
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let whole = BookFile::from_json(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    // What a stop leaves: every other value unsolved.
+    let mut part = whole.clone();
+    for v in part.values.iter_mut().step_by(2) {
+        *v = None;
+    }
+    let left = part.solved();
+    std::fs::write(&out, serde_json::to_string(&part).unwrap()).unwrap();
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!(
+            "{left} of {} positions solved so far",
+            whole.values.len()
+        )),
+        "{err}"
+    );
+    let again = BookFile::from_json(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(again.values, whole.values);
+    std::fs::remove_file(&out).unwrap();
+}
+
+#[test]
+fn bad_book_requests_get_one_line_and_status_2() {
+    let out = scratch("other.json");
+    let path = out.to_str().unwrap();
+    let (code, _, err) = run(&[
+        "game", "book", "build", "--rules", "capture", "--pits", "3", "--stones", "2", "--turns",
+        "1", "--out", path, "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for (args, says) in [
+        (
+            vec!["--turns", "9", "--out", "/tmp/unused-book.json"],
+            "--turns 9: a book reaches 0 to 5 whole turns",
+        ),
+        (
+            vec![
+                "--rules",
+                "any-hole",
+                "--turns",
+                "1",
+                "--out",
+                "/tmp/unused-book.json",
+            ],
+            "a book needs scope own",
+        ),
+        (
+            vec!["--rules", "capture", "--turns", "2", "--out", path],
+            "that book is for rules",
+        ),
+    ] {
+        let mut all = vec!["game", "book", "build"];
+        all.extend(args);
+        let (code, _, err) = run(&all);
+        assert_eq!(code, 2, "{all:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+    assert!(!Path::new("/tmp/unused-book.json").exists());
+    std::fs::remove_file(&out).unwrap();
+}
+
+#[test]
+fn the_committed_books_open_with_the_known_values() {
+    // Kalah(6,4) with the standard capture: +8 for the first player
+    // (Irving, Donkers and Uiterwijk, "Solving Kalah", 2000; CMancala).
+    // GamePigeon's avalanche 6x4: +42 (docs/data/avalanche-games.md,
+    // checked against CMancala).
+    let known = [(Rules::KALAH, 8), (Rules::AVALANCHE, 42)];
+    for b in book::builtin() {
+        let (rules, n, stones, _) = b.describe();
+        let start = GameState::start(n, stones, rules).unwrap();
+        let a = b.analysis(&start).expect("a book holds its start");
+        let want = known
+            .iter()
+            .find(|(r, _)| *r == rules)
+            .expect("a known value")
+            .1;
+        assert_eq!(a.value(), want, "{rules}");
+        assert!(a.exact() && a.book && a.turns.iter().all(|t| t.exact));
+        assert_eq!(a.turns.len(), start.turns().len());
+        // The best line replays from the start.
+        let mut s = start;
+        for turn in a.pv() {
+            s.play_turn(&turn).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_sample_of_the_committed_books_agrees_with_the_solver() {
+    for text in book::BUILTIN_TEXTS {
+        let file = BookFile::from_json(text).unwrap();
+        let frontier = levels(&file.start(), file.turns).pop().unwrap();
+        // The positions cheapest to solve again: the fewest stones, one
+        // in eight of them up to twelve.
+        let mut order: Vec<usize> = (0..frontier.len()).collect();
+        order.sort_by_key(|&i| (frontier[i].stones_in_pits(), i));
+        for &i in order.iter().step_by(8).take(12) {
+            let s = &frontier[i];
+            if s.stones_in_pits() > 30 {
+                break;
+            }
+            let v = file.values[i].unwrap() + s.mover_minus_opponent();
+            assert_eq!(v, solved(s), "{s}");
+        }
+    }
+}
+
+#[test]
+fn game_analyze_answers_the_opening_from_the_book() {
+    let (code, out, err) = run(&["game", "analyze", "--rules", "capture", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["source"], "book");
+    assert_eq!(doc["value"], 8);
+    assert_eq!(doc["exact"], true);
+    assert!(doc["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["exact"] == true));
+    let (code, out, err) = run(&[
+        "game",
+        "analyze",
+        "--rules",
+        "capture",
+        "--json",
+        "--no-book",
+        "--nodes",
+        "20000",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["source"], "search");
+    assert_eq!(doc["exact"], false);
+    let (code, out, _) = run(&["game", "analyze", "--rules", "capture"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("From the opening book"), "{out}");
+}
