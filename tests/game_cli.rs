@@ -421,7 +421,7 @@ fn game_analyze_ranks_every_turn_and_agrees_with_game_solve() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        text.contains("Best turn for the game: tap 5, then 2, 3, 6, 2: wins by 12 (exact).\n"),
+        text.contains("Tap 5, then 2, 3, 6, 2: best, you win by 12 with best play.\n"),
         "{text}"
     );
     assert!(
@@ -432,7 +432,7 @@ fn game_analyze_ranks_every_turn_and_agrees_with_game_solve() {
         text.contains("The most stones this turn (19 in your store, as `solve` counts them) comes from 5 2 5 1 6 5 6 1, turn "),
         "{text}"
     );
-    assert!(text.contains(": loses by 2 (exact)."), "{text}");
+    assert!(text.contains(": you lose by 2."), "{text}");
     let (_, brief, _) = run(&[
         "solve",
         "--rules",
@@ -783,7 +783,7 @@ fn game_analyze_follow_keeps_the_game_typed_in() {
     assert_eq!(code, 0, "{err}");
     for part in [
         "You play the bottom row (pits 1 to 3); the opponent the top row (4 to 6), as you see them.",
-        "Best turn for the game: tap ",
+        "Tap ",
         "Your picks (1 to 3, or best): You played 3: a free turn, the same player picks again.",
         "\"x\" is not a pit number or a word (best, board, undo, quit). The word after it is not played.",
         "Their picks (4 to 6, as you see them): Pit 2: not one of the opponent's pits: they are 4 to 6 as you see them.",
@@ -795,11 +795,8 @@ fn game_analyze_follow_keeps_the_game_typed_in() {
         assert!(out.contains(part), "{part:?} not in:\n{out}");
     }
     // `best` played the analysis's best turn (the text says which).
-    let best_line = out
-        .lines()
-        .find(|l| l.starts_with("Best turn for the game: tap "))
-        .unwrap();
-    assert!(best_line.contains("(exact)"), "{best_line}");
+    let best_line = out.lines().find(|l| l.starts_with("Tap ")).unwrap();
+    assert!(best_line.contains(": best, "), "{best_line}");
 }
 
 /// `--follow`: a line that plays some pits and then stops at a bad word
@@ -888,11 +885,11 @@ fn a_hint_is_the_best_turn_for_the_game_at_any_level() {
     let v: Value = serde_json::from_str(&solved).unwrap();
     let value = v["value"].as_i64().unwrap();
     let words = if value > 0 {
-        format!("wins by {value} (exact)")
+        format!("you win by {value}, proved best")
     } else if value < 0 {
-        format!("loses by {} (exact)", -value)
+        format!("you lose by {}, proved best", -value)
     } else {
-        "a draw (exact)".to_string()
+        "a draw, proved best".to_string()
     };
     for level in ["easy", "medium", "hard"] {
         let (code, out, err) = run_with(

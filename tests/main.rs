@@ -13,6 +13,7 @@ mod book;
 mod cli;
 #[cfg(feature = "cluster")]
 mod cluster;
+mod companion;
 mod find;
 mod fuzz_corpus;
 mod game;

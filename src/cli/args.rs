@@ -783,6 +783,12 @@ pub struct GameAnalyzeArgs {
     /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep): built once for each rule set and board size (30 MB and about 5 s for 6 pits a side), it lets a one-second analysis prove far more.
     #[arg(long, conflicts_with = "endgame")]
     pub no_cache: bool,
+    /// Show the numbers behind the words: each open turn's proven bounds and how far its estimate looked, and the picks searched.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+    /// With --follow: who moves first from the board given (as you see it: your row at the bottom either way); with `them`, type their turn first.
+    #[arg(long, value_enum, default_value = "you", requires = "follow")]
+    pub first: FollowFirst,
     /// Do not answer from the committed opening books (GamePigeon's capture and avalanche openings on 6 pits of 4 stones, where every turn is known exactly at once): search as on any other position, to compare.
     #[arg(long)]
     pub no_book: bool,
@@ -795,6 +801,15 @@ pub struct GameAnalyzeArgs {
     /// `--quiet`.
     #[command(flatten)]
     pub quiet: QuietArg,
+}
+
+/// `game analyze --follow --first`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FollowFirst {
+    /// You move first.
+    You,
+    /// The opponent moves first.
+    Them,
 }
 
 /// `game play --first`.

@@ -24,6 +24,7 @@
 //! record a game).
 
 use super::json::{preset_name, PositionJson};
+use super::words;
 use super::{Header, GAME_ANALYSIS_FORMAT, GAME_MATCH_FORMAT, GAME_SOLVE_FORMAT};
 use crate::game::matches::{GameRecord, MatchRecord, Summary};
 use crate::game::{Analysis, GameSolveResult, GameState, TurnValue};
@@ -122,6 +123,12 @@ pub struct GameAnalysisJson {
     pub threads: u32,
     /// True when Ctrl-C (or a signal) stopped the analysis early.
     pub stopped: bool,
+    /// `proved-best` when the first turn is proved best (as `exact`),
+    /// else `best-so-far`: another turn might be better.
+    pub answer: String,
+    /// The answer in a player's words, as the terminal and the pages say
+    /// it.
+    pub says: String,
     /// Where the answer came from: `book` (a committed opening book: every
     /// turn exact, no search) or `search`.
     #[serde(default = "searched")]
@@ -171,6 +178,8 @@ impl GameAnalysisJson {
             nodes: a.nodes,
             threads,
             stopped: a.cancelled,
+            answer: words::Answer::of(a).name().into(),
+            says: words::headline(a),
             source: if a.book { "book" } else { "search" }.into(),
             principal_variation: a.pv().iter().map(|t| numbers(t)).collect(),
             turns: a
@@ -208,54 +217,22 @@ fn signed(v: i32) -> String {
     }
 }
 
-/// What is known of a turn in words: "wins by 6 (exact)", or
-/// "+3 to +9, about +5 (depth 14)".
-pub fn turn_value_text(t: &TurnValue) -> String {
-    if t.exact {
-        format!("{} (exact)", value_words(t.value))
-    } else {
-        format!(
-            "{} to {}, about {} (depth {})",
-            signed(t.low),
-            signed(t.high),
-            signed(t.value),
-            t.depth
-        )
-    }
-}
-
-/// The picks of a turn as a player taps them: "tap 3, then 6, 2".
-pub fn taps_text(picks: &[Pit]) -> String {
-    let mut out = String::from("tap ");
-    for (i, p) in picks.iter().enumerate() {
-        match i {
-            0 => {}
-            1 => out.push_str(", then "),
-            _ => out.push_str(", "),
-        }
-        out.push_str(&p.number().to_string());
-    }
-    out
-}
-
-/// The text report of `game analyze`: the best turn in words, the line,
-/// the first `top` turns ranked, the turn that takes the most stones now
-/// when it is another, and what was searched.
-pub fn game_analysis_text(state: &GameState, a: &Analysis, threads: u32, top: usize) -> String {
+/// The text report of `game analyze`, in a player's words: the answer
+/// (proved best, or the best so far), the best line, the first `top`
+/// turns ranked, the turn that takes the most stones now when it is
+/// another, and how the answer was reached. `verbose` adds each open
+/// turn's bounds and depth and what was searched.
+pub fn game_analysis_text(
+    state: &GameState,
+    a: &Analysis,
+    threads: u32,
+    top: usize,
+    verbose: bool,
+) -> String {
     let mut out = String::new();
     let best = &a.turns[0];
-    out.push_str(&format!(
-        "Best turn for the game: {}: {}.\n",
-        taps_text(&best.picks),
-        if a.exact() {
-            format!("{} (exact)", value_words(a.value()))
-        } else {
-            turn_value_text(best)
-        }
-    ));
-    if !a.exact() && best.exact {
-        out.push_str("Its value is proved; that no other turn does better is not yet.\n");
-    }
+    out.push_str(&words::headline(a));
+    out.push('\n');
     let pv = a.pv();
     if pv.len() > 1 {
         // The opponent's pits as the player sees them (the top row's
@@ -294,11 +271,17 @@ pub fn game_analysis_text(state: &GameState, a: &Analysis, threads: u32, top: us
         .max()
         .unwrap_or(0);
     for (i, t) in a.turns.iter().take(top).enumerate() {
+        let details = words::turn_details(t);
         out.push_str(&format!(
-            "  {:>3}. {:<width$}  {}\n",
+            "  {:>3}. {:<width$}  {}{}\n",
             i + 1,
             picks_text(&t.picks),
-            turn_value_text(t)
+            words::turn_words(t),
+            if verbose && !details.is_empty() {
+                format!(" ({details})")
+            } else {
+                String::new()
+            }
         ));
     }
     // The turn `solve` would give: the most stones in the store now.
@@ -316,26 +299,24 @@ pub fn game_analysis_text(state: &GameState, a: &Analysis, threads: u32, top: us
                 most(greedy),
                 picks_text(&greedy.picks),
                 rank + 1,
-                turn_value_text(greedy)
+                words::turn_words(greedy)
             ));
         }
     }
-    if a.book {
+    out.push('\n');
+    out.push_str(&words::how(a));
+    out.push('\n');
+    if verbose && !a.book {
         out.push_str(&format!(
-            "\nFrom the opening book: every turn proved before play began (`game book show`), read in {:.3} s.\n",
-            a.elapsed.as_secs_f64()
+            "Searched {} picks in {:.2} s on {threads} thread{}; every turn looked at least {} turn{} ahead{}.\n",
+            picks_count(a.nodes),
+            a.elapsed.as_secs_f64(),
+            if threads == 1 { "" } else { "s" },
+            a.depth,
+            if a.depth == 1 { "" } else { "s" },
+            if a.cancelled { " (stopped)" } else { "" }
         ));
-        return out;
     }
-    out.push_str(&format!(
-        "\nSearched {} picks in {:.2} s on {threads} thread{}; every turn looked at least {} turn{} ahead{}.\n",
-        picks_count(a.nodes),
-        a.elapsed.as_secs_f64(),
-        if threads == 1 { "" } else { "s" },
-        a.depth,
-        if a.depth == 1 { "" } else { "s" },
-        if a.cancelled { " (stopped)" } else { "" }
-    ));
     out
 }
 

@@ -43,6 +43,7 @@ pub mod file;
 pub mod game;
 pub mod json;
 pub mod text;
+pub mod words;
 
 pub use file::{write_atomic, FileError};
 pub use game::{GameAnalysisJson, GameMatchJson, GameSolveJson};

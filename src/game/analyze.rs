@@ -73,6 +73,11 @@ pub const ESTIMATE_SECONDS: f64 = 1.0;
 /// core searches in [`ESTIMATE_SECONDS`].
 pub const ESTIMATE_NODES: u64 = 2_000_000;
 
+/// Estimate passes run within the whole budget rather than the
+/// estimates' share: every answer looks at least this many turns ahead
+/// unless the whole budget runs out first (a few thousand picks on 6 pits).
+pub const FIRST_DEPTHS: u32 = 2;
+
 /// How long an analysis may run.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Budget {
@@ -467,14 +472,19 @@ impl Run<'_> {
     /// The passes of [`Run::estimates`], one turn deeper each.
     fn deepen(&mut self, solver: &mut Solver) {
         let mut depth = 1;
-        let share = self.estimate_share();
-        while !self.spent(share) && self.analysis.turns.iter().any(|t| !t.exact) {
+        // The first passes may use the whole budget, not only the
+        // estimates' share: on a loaded machine the share can pass while
+        // the table is zeroed, and an answer that looked 0 turns ahead
+        // when the budget allowed more misleads.
+        let later = self.estimate_share();
+        let share = |depth: u32| if depth <= FIRST_DEPTHS { 1.0 } else { later };
+        while !self.spent(share(depth)) && self.analysis.turns.iter().any(|t| !t.exact) {
             let mut all = true;
             for i in 0..self.analysis.turns.len() {
                 if self.analysis.turns[i].exact {
                     continue;
                 }
-                let (nodes, deadline) = self.limits(share);
+                let (nodes, deadline) = self.limits(share(depth));
                 solver.set_limits(nodes, deadline);
                 let after = self.analysis.turns[i].after;
                 // The last estimate, from the mover of `after`'s view.

@@ -43,3 +43,24 @@ pub fn analysis_values(doc: &serde_json::Value) -> (serde_json::Value, Vec<(Stri
     turns.sort();
     (doc["value"].clone(), turns)
 }
+
+/// The cache folder of endgame databases for the tests that run the
+/// binary: Cargo's scratch folder, never the user's cache.
+pub const CACHE: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/endgame-cache");
+
+/// Run `mancala-sweep ARGS` with `stdin` and the cache folder [`CACHE`];
+/// (exit code, stdout, stderr).
+pub fn run_bin(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let out = assert_cmd::Command::cargo_bin("mancala-sweep")
+        .unwrap()
+        .args(args)
+        .env("MANCALA_SWEEP_CACHE", CACHE)
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}

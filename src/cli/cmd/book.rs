@@ -7,7 +7,8 @@ use crate::cli::progress::Spinner;
 use crate::cli::signal::{interrupted, INTERRUPTED};
 use crate::cli::words::CliError;
 use mancala_sweep::format::file::write_atomic;
-use mancala_sweep::format::game::{picks_text, turn_value_text};
+use mancala_sweep::format::game::picks_text;
+use mancala_sweep::format::words;
 use mancala_sweep::game::book::{self, Book, BookFile};
 use mancala_sweep::game::{GameSolveOptions, GameState, Solver};
 use mancala_sweep::rules::Preset;
@@ -227,12 +228,12 @@ fn describe(book: &Book, top: usize) -> String {
     let start = GameState::start(n, stones, rules).expect("a book's start");
     let a = book.analysis(&start).expect("a book holds its start");
     let mut out = format!(
-        "Book: rules {rules}, {n} pits of {stones} stones, {turns} whole turn{} deep: the first player {} with best play\n",
+        "Book: rules {rules}, {n} pits of {stones} stones, {turns} whole turn{} deep; the first player to move: {} with best play\n",
         if turns == 1 { "" } else { "s" },
-        mancala_sweep::format::game::value_words(a.value())
+        words::you_value(a.value())
     );
     out += &format!(
-        "Turns of the start, best first ({} of {}, every one exact):\n",
+        "Turns of the start, best first ({} of {}, every one proved):\n",
         top.min(a.turns.len()),
         a.turns.len()
     );
@@ -241,7 +242,7 @@ fn describe(book: &Book, top: usize) -> String {
             "  {:>3}. {:<30} {}\n",
             i + 1,
             picks_text(&t.picks),
-            turn_value_text(t)
+            words::turn_words(t)
         );
     }
     out

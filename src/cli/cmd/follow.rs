@@ -28,6 +28,10 @@ pub struct Follow<'a> {
     pub report: &'a (dyn Fn(&Analysis) + Sync),
     /// Called when an analysis ends (the progress line is cleared).
     pub done: &'a dyn Fn(),
+    /// The numbers behind the words (`--verbose`).
+    pub verbose: bool,
+    /// Who moves first from the board given.
+    pub first: Side,
 }
 
 /// The player: the bottom row of the board as given.
@@ -37,9 +41,14 @@ const YOU: Side = Side::First;
 enum Line {
     /// Go on with the game.
     Next,
+    /// Analyse the same position again, five times as long.
+    Longer,
     /// Leave.
     Quit,
 }
+
+/// How much longer `longer` thinks than the budget before.
+const LONGER: f64 = 5.0;
 
 /// Run the companion from `start` until the game ends, the input ends or
 /// the player quits.
@@ -50,7 +59,14 @@ pub fn follow_loop(
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let n = start.pits_per_side();
-    let mut state = start;
+    // The board is given as the player sees it; with the opponent first,
+    // the same position with them to move.
+    let mut state = if f.first == YOU {
+        start
+    } else {
+        GameState::new(start.board_from(YOU.other()), YOU.other(), start.rules())?
+    };
+    let mut budget = f.budget;
     // Positions at the start of each pick, for `undo`.
     let mut history: Vec<GameState> = Vec::new();
     let never = AtomicBool::new(false);
@@ -58,7 +74,7 @@ pub fn follow_loop(
         out,
         "You play the bottom row (pits 1 to {n}); the opponent the top row ({} to {}), as you see them.\n\
          Type what was tapped (several pits on a line are played one by one), `best` for the best turn, \
-         `board` to type the board you see, `undo` or `quit`.",
+         `longer` to think five times as long, `board` to type the board you see, `undo` or `quit`.",
         n + 1,
         2 * n
     )
@@ -80,7 +96,7 @@ pub fn follow_loop(
         if mine {
             // The analysis, as `game analyze` prints it (never stopped by
             // Ctrl-C here: the first one leaves the game).
-            let a = analyze(&state, f.opts, f.db, f.budget, &never, Some(f.report))?;
+            let a = analyze(&state, f.opts, f.db, budget, &never, Some(f.report))?;
             (f.done)();
             best = a.turns[0]
                 .picks
@@ -88,8 +104,16 @@ pub fn follow_loop(
                 .map(|p| u32::from(p.number()))
                 .collect();
             let threads = f.opts.threads;
-            write!(out, "{}", game_analysis_text(&state, &a, threads, f.top))
-                .map_err(CliError::Terminal)?;
+            write!(
+                out,
+                "{}",
+                game_analysis_text(&state, &a, threads, f.top, f.verbose)
+            )
+            .map_err(CliError::Terminal)?;
+            if !a.exact() {
+                writeln!(out, "Type `longer` to think five times as long.")
+                    .map_err(CliError::Terminal)?;
+            }
             write!(out, "Your picks (1 to {n}, or best): ").map_err(CliError::Terminal)?;
         } else {
             write!(
@@ -106,8 +130,11 @@ pub fn follow_loop(
             writeln!(out).map_err(CliError::Terminal)?;
             return Ok(());
         }
+        let before = state;
         match one_line(&line, &best, &mut state, &mut history, input, out)? {
+            Line::Next if state != before => budget = f.budget,
             Line::Next => {}
+            Line::Longer => budget = longer(budget),
             Line::Quit => return Ok(()),
         }
     }
@@ -169,6 +196,14 @@ fn one_line(
                 }
                 Err(e) => say(out, format!("{e}; the board is as it was."))?,
             }
+            return Ok(Line::Next);
+        }
+        Some("longer" | "more") if mine => return Ok(Line::Longer),
+        Some("longer" | "more") => {
+            say(
+                out,
+                "`longer` is for your own turn; type the pits the opponent tapped.".into(),
+            )?;
             return Ok(Line::Next);
         }
         Some("best") if mine => {
@@ -277,6 +312,14 @@ fn play_words(
         say(out, why)?;
     }
     Ok(Line::Next)
+}
+
+/// `budget` five times over.
+fn longer(budget: Budget) -> Budget {
+    match budget {
+        Budget::Seconds(s) => Budget::Seconds(s * LONGER),
+        Budget::Nodes(n) => Budget::Nodes(n.saturating_mul(LONGER as u64)),
+    }
 }
 
 /// An illegal pick's reason without the pit it names again.

@@ -2,16 +2,17 @@
 
 use super::Outcome;
 use crate::cli::args::{
-    FirstArg, GameAnalyzeArgs, GameEndgameArgs, GameMatchArgs, GamePlayArgs, GameSolveArgs,
-    RuleArgs, SolverArgs, GAME_RULES,
+    FirstArg, FollowFirst, GameAnalyzeArgs, GameEndgameArgs, GameMatchArgs, GamePlayArgs,
+    GameSolveArgs, RuleArgs, SolverArgs, GAME_RULES,
 };
 use crate::cli::progress::{thinking, Counter, Spinner};
 use crate::cli::signal::{exit_on_first_ctrl_c, interrupted, INTERRUPTED};
 use crate::cli::words::{self, rules_label, CliError};
 use mancala_sweep::format::game::{
-    game_analysis_text, game_solve_text, match_text, picks_count, picks_text, turn_value_text,
+    game_analysis_text, game_solve_text, match_text, picks_count, picks_text,
 };
 use mancala_sweep::format::text::{self, trace_text, trace_text_seen};
+use mancala_sweep::format::words as plain;
 use mancala_sweep::format::{
     parse_versioned, write_atomic, GameAnalysisJson, GameMatchJson, GameSolveJson,
     GAME_MATCH_FORMAT,
@@ -350,12 +351,11 @@ fn solving_status(w: &WatchReading, base: i32, stones: i32, seconds: f64) -> Str
 /// hint's): its depth, the turns proved and the best so far, then ` | `.
 fn analysis_status(a: &Analysis) -> String {
     format!(
-        "depth {} | {} of {} turns proved | best {} {} | ",
-        a.depth,
+        "best so far {}: {} | {} of {} turns proved | ",
+        picks_text(&a.turns[0].picks),
+        plain::turn_words(&a.turns[0]),
         a.proved(),
         a.turns.len(),
-        picks_text(&a.turns[0].picks),
-        turn_value_text(&a.turns[0]),
     )
 }
 
@@ -410,6 +410,11 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
             top: args.top.map_or(10, |k| k as usize),
             report: &report,
             done: &done,
+            verbose: args.verbose,
+            first: match args.first {
+                FollowFirst::You => Side::First,
+                FollowFirst::Them => Side::Second,
+            },
         };
         let stdin = std::io::stdin();
         super::follow::follow_loop(&f, state, &mut stdin.lock(), &mut std::io::stdout())?;
@@ -432,7 +437,7 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
         let top = args.top.map_or(10, |k| k as usize);
         text::header(state.rules(), &state.board())
             + "\n"
-            + &game_analysis_text(&state, &a, threads, top)
+            + &game_analysis_text(&state, &a, threads, top, args.verbose)
     };
     if a.cancelled {
         return Err(CliError::Partial {
@@ -760,9 +765,13 @@ fn one_word(
         "h" | "hint" => match hint_waiting(s) {
             Ok(Some(a)) => writeln!(
                 out,
-                "Hint: play {}: {}; from {:.1} s of analysis, not the computer's level.",
+                "Hint: play {}: {}, {}; from {:.1} s of analysis, not the computer's level.",
                 picks_text(&a.turns[0].picks),
-                turn_value_text(&a.turns[0]),
+                plain::turn_words(&a.turns[0]),
+                match plain::Answer::of(&a) {
+                    plain::Answer::ProvedBest => "proved best",
+                    plain::Answer::BestSoFar => "the best found so far",
+                },
                 a.elapsed.as_secs_f64()
             )?,
             Ok(None) => writeln!(out, "No hint: it is not your turn.")?,
