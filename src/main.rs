@@ -41,7 +41,7 @@ fn main() -> ExitCode {
         Command::Puzzles(PuzzlesCommand::List(a)) => cmd::puzzles::list(a),
         Command::Game(GameCommand::Solve(a)) => cmd::game::solve(a),
         Command::Game(GameCommand::Analyze(a)) => cmd::game::analyze(a),
-        Command::Game(GameCommand::Play(a)) => cmd::game::play(a),
+        Command::Game(GameCommand::Play(a)) => cmd::play::play(a),
         Command::Game(GameCommand::Match(a)) => cmd::game::play_match(a),
         Command::Game(GameCommand::Endgame(a)) => cmd::game::endgame(a),
         Command::Game(GameCommand::Book(BookCommand::Build(a))) => cmd::book::build(a),

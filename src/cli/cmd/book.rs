@@ -83,7 +83,7 @@ pub fn build(args: &BookBuildArgs) -> Outcome {
         ),
         None if !args.no_cache => {
             let room = opts.memory_cap.saturating_sub(opts.table_bytes);
-            super::game::cached_endgame(&start, room, opts.threads as usize, true, quiet)?
+            super::cache::cached_endgame(&start, room, opts.threads as usize, true, quiet)?
                 .map(|(db, _)| db)
         }
         None => None,

@@ -4,7 +4,7 @@
 //! tapped, or the board as they see it, and it keeps the position, free
 //! turns included.
 
-use super::game::dropped;
+use super::play::dropped;
 use crate::cli::words::CliError;
 use mancala_sweep::format::game::{game_analysis_text, picks_text};
 use mancala_sweep::game::{analyze, Analysis, Budget, EndgameDb, GameState, PickOutcome, Side};

@@ -3,9 +3,11 @@
 
 pub mod atlas;
 pub mod book;
+pub mod cache;
 pub mod find;
 pub mod follow;
 pub mod game;
+pub mod play;
 pub mod puzzles;
 pub mod replay;
 pub mod serve;

@@ -85,7 +85,7 @@ pub fn run(args: &ServeArgs) -> Outcome {
 /// on stderr; one that cannot be read is said and left out. At most
 /// `max_memory` bytes each, the most one analysis may hold.
 fn cached_endgames(max_memory: u64) -> Vec<EndgameDb> {
-    let Some(cache) = super::game::endgame_cache() else {
+    let Some(cache) = super::cache::endgame_cache() else {
         return Vec::new();
     };
     let mut found = Vec::new();

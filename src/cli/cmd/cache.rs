@@ -1,0 +1,156 @@
+//! The endgame databases the game commands read: `--endgame FILE`, and
+//! the cache folder `game analyze` keeps (`$MANCALA_SWEEP_CACHE`).
+
+use crate::cli::progress::Spinner;
+use crate::cli::signal::{interrupted, INTERRUPTED};
+use crate::cli::words::{self, CliError};
+use mancala_sweep::game::{EndgameCache, EndgameDb, GameState};
+use mancala_sweep::search::format_bytes;
+use std::path::PathBuf;
+
+/// The endgame database of `--endgame`, read whole for `state`'s rules and
+/// board size under the memory cap `cap`; what it holds is said on stderr
+/// unless `quiet`.
+pub(super) fn read_endgame(
+    path: Option<&std::path::Path>,
+    state: &GameState,
+    cap: u64,
+    quiet: bool,
+) -> Result<Option<EndgameDb>, CliError> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let t0 = std::time::Instant::now();
+    let db = EndgameDb::load(path, state.rules(), state.pits_per_side(), cap)
+        .map_err(|e| CliError::Input(format!("--endgame {e}{}", words::game_hint(&e))))?;
+    if !quiet {
+        eprintln!(
+            "endgame database {}: every position with at most {} stones in its pits ({} bytes, read in {:.1} s)",
+            path.display(),
+            db.stones(),
+            db.bytes(),
+            t0.elapsed().as_secs_f64()
+        );
+    }
+    Ok(Some(db))
+}
+
+/// The environment variable that names the folder of cached endgame
+/// databases (`game analyze`).
+const CACHE_VAR: &str = "MANCALA_SWEEP_CACHE";
+
+/// The folder of cached endgame databases: `$MANCALA_SWEEP_CACHE`, else
+/// `$XDG_CACHE_HOME/mancala-sweep`, else `~/.cache/mancala-sweep`; none
+/// when none of these is set.
+pub(super) fn endgame_cache() -> Option<EndgameCache> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    let dir = match var(CACHE_VAR) {
+        Some(dir) => PathBuf::from(dir),
+        None => var("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .or_else(|| var("HOME").map(|home| PathBuf::from(home).join(".cache")))?
+            .join("mancala-sweep"),
+    };
+    Some(EndgameCache::new(dir))
+}
+
+/// The cached endgame database of `state`'s rules and board size, when it
+/// fits in `memory_cap` bytes (what the table leaves), read from the
+/// cache folder, or built there first when `build` says so (once, on
+/// `threads` threads, with a progress line; Ctrl-C keeps the layers
+/// finished for the next run). A cache that cannot be read or written is said in a
+/// line on stderr and the work goes on without it; none for rules
+/// without a database (any-hole), without a cache folder, or for a
+/// position the database holds whole (its own stones filled on demand
+/// are the whole game). With the database, true when it was built now
+/// (not read).
+pub(super) fn cached_endgame(
+    state: &GameState,
+    memory_cap: u64,
+    threads: usize,
+    build: bool,
+    quiet: bool,
+) -> Result<Option<(EndgameDb, bool)>, CliError> {
+    let (rules, n) = (state.rules(), state.pits_per_side());
+    let Some(cache) = endgame_cache() else {
+        return Ok(None);
+    };
+    let (Some(path), Some(stones)) = (cache.path(rules, n), EndgameCache::stones(rules, n)) else {
+        return Ok(None);
+    };
+    if state.stones_in_pits() <= stones {
+        return Ok(None);
+    }
+    let say = |line: String| {
+        if !quiet {
+            eprintln!("{line}");
+        }
+    };
+    let bytes = EndgameDb::bytes_for(n, stones);
+    if bytes > memory_cap {
+        say(format!(
+            "the cached endgame database ({}) does not fit beside the table within --max-memory; going on without it",
+            format_bytes(bytes)
+        ));
+        return Ok(None);
+    }
+    match cache.load(rules, n, memory_cap) {
+        Ok(Some(db)) => return Ok(Some((db, false))),
+        Ok(None) => {}
+        Err(e) => {
+            say(format!(
+                "the cached endgame database {} could not be read ({e}); {}",
+                path.display(),
+                if build {
+                    "building it again"
+                } else {
+                    "going on without it (the next `game analyze` builds it again)"
+                }
+            ));
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+    if !build {
+        return Ok(None);
+    }
+    say(format!(
+        "{} the endgame database of these rules on {n} pits a side, once (every position with at most {stones} stones, {} in {}; --no-cache skips it)",
+        if path.exists() {
+            "going on with the layers a stopped build kept: building"
+        } else {
+            "building"
+        },
+        format_bytes(bytes),
+        path.display()
+    ));
+    let spinner = Spinner::new(quiet);
+    let t0 = std::time::Instant::now();
+    let built = cache.build(rules, n, threads, memory_cap, &INTERRUPTED, |t, _| {
+        spinner.set(format!(
+            "building the endgame database: {t} of {stones} stones, {:.1} s",
+            t0.elapsed().as_secs_f64()
+        ))
+    });
+    spinner.finish();
+    match built {
+        Ok(Some(db)) => {
+            say(format!(
+                "endgame database built in {:.1} s",
+                t0.elapsed().as_secs_f64()
+            ));
+            Ok(Some((db, true)))
+        }
+        Ok(None) if interrupted() => Err(CliError::Stopped(format!(
+            "stopped while building the endgame database; the layers finished are kept in {} and the next run goes on from them",
+            path.display()
+        ))),
+        Ok(None) => Ok(None),
+        Err(e) => {
+            say(format!(
+                "the endgame database could not be kept in {} ({e}); going on without it",
+                cache.dir().display()
+            ));
+            Ok(None)
+        }
+    }
+}
