@@ -1,8 +1,7 @@
 //! The integration tests, one module a subject, built as one test binary.
 //!
 //! One binary instead of one a file: `cargo test --release` links the
-//! library (with thin LTO) once for all of them instead of fourteen
-//! times, which was most of CI's build time on two cores. The two tests
+//! library once for all of them instead of fourteen times, which was most of CI's build time on two cores. The two tests
 //! with a `main` of their own (`kernels`, `web_browser`) stay binaries.
 //! Run one subject with `cargo test --release --test suite -- game::`.
 
