@@ -184,8 +184,13 @@ fn the_committed_books_open_with_the_known_values() {
 
 #[test]
 fn a_sample_of_the_committed_books_agrees_with_the_solver() {
-    for text in book::BUILTIN_TEXTS {
-        let file = BookFile::from_json(text).unwrap();
+    for entry in book::BUILTIN {
+        let file = BookFile::from_json(entry.text).unwrap();
+        // The game the entry names is the file's.
+        assert_eq!(
+            (entry.rules, entry.pits as u32, entry.stones),
+            (file.rules, file.pits, file.stones)
+        );
         let frontier = levels(&file.start(), file.turns).pop().unwrap();
         // The positions cheapest to solve again: the fewest stones, one
         // in eight of them up to twelve.

@@ -389,23 +389,55 @@ impl Book {
     }
 }
 
-/// The committed books, as JSON text: GamePigeon's capture mode (Kalah
-/// 6×4) and avalanche mode (6×4).
-pub const BUILTIN_TEXTS: &[&str] = &[include_str!("../../books/capture-6x4.json")];
+/// A committed book: the game it opens (rules, pits a side, stones a
+/// pit), so that a position of another game never reads it, and its file.
+pub struct Builtin {
+    /// The rules.
+    pub rules: Rules,
+    /// Pits a side.
+    pub pits: usize,
+    /// Stones a pit at the start.
+    pub stones: u32,
+    /// The file's text.
+    pub text: &'static str,
+}
 
-/// The committed books (`books/`), read once.
-pub fn builtin() -> &'static [Book] {
-    static BOOKS: OnceLock<Vec<Book>> = OnceLock::new();
-    BOOKS.get_or_init(|| {
-        BUILTIN_TEXTS
-            .iter()
-            .map(|text| {
-                BookFile::from_json(text)
-                    .and_then(|f| f.book())
-                    .expect("a committed book reads (tests/book.rs)")
-            })
-            .collect()
-    })
+/// The committed books (`books/`): GamePigeon's capture mode (Kalah 6×4)
+/// and avalanche mode (6×4). Each is read the first time a position of
+/// its game asks (tests/book.rs checks each entry against its file).
+pub const BUILTIN: &[Builtin] = &[Builtin {
+    rules: Rules::KALAH,
+    pits: 6,
+    stones: 4,
+    text: include_str!("../../books/capture-6x4.json"),
+}];
+
+/// The committed book of `state`'s game, read once; none for a game
+/// without one.
+fn book_for(state: &GameState) -> Option<&'static Book> {
+    static BOOKS: [OnceLock<Book>; BUILTIN.len()] = [const { OnceLock::new() }; BUILTIN.len()];
+    let total = state.stones_in_pits() + state.mover_store() as u32 + state.opponent_store() as u32;
+    let i = BUILTIN.iter().position(|b| {
+        b.rules == state.rules()
+            && b.pits == state.pits_per_side()
+            && 2 * b.pits as u32 * b.stones == total
+    })?;
+    Some(BOOKS[i].get_or_init(|| {
+        BookFile::from_json(BUILTIN[i].text)
+            .and_then(|f| f.book())
+            .expect("a committed book reads (tests/book.rs)")
+    }))
+}
+
+/// Every committed book, read (for `game book show` and the tests).
+pub fn builtin() -> Vec<&'static Book> {
+    BUILTIN
+        .iter()
+        .filter_map(|b| {
+            let start = GameState::start(b.pits, b.stones, b.rules).ok()?;
+            book_for(&start)
+        })
+        .collect()
 }
 
 /// The committed book that holds `state`, and below its last level: every
@@ -414,11 +446,11 @@ pub fn lookup(state: &GameState) -> Option<Analysis> {
     if state.is_over() {
         return None;
     }
-    builtin().iter().find_map(|b| b.analysis(state))
+    book_for(state)?.analysis(state)
 }
 
 /// The exact value of `state` from a committed book, where one holds it
 /// (at any of its levels).
 pub fn book_value(state: &GameState) -> Option<i32> {
-    builtin().iter().find_map(|b| b.value(state))
+    book_for(state)?.value(state)
 }
