@@ -502,6 +502,7 @@ fn game_analyze_builds_the_endgame_cache_once() {
             "analyze",
             "--max-memory",
             "80M",
+            "--no-book",
             "--nodes",
             "1000",
             "--threads",

@@ -220,8 +220,11 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     opts.book = !args.no_book;
     let threads = opts.threads;
     let reading = std::time::Instant::now();
+    // A position the opening book answers needs no database (nor its
+    // build); a game followed from it does, later.
+    let booked = opts.book && !args.follow && mancala_sweep::game::book::lookup(&state).is_some();
     let (db, read) = match db {
-        None if !args.no_cache => {
+        None if !args.no_cache && !booked => {
             let room = opts.memory_cap.saturating_sub(opts.table_bytes);
             match cached_endgame(&state, room, threads as usize, true, args.quiet.quiet)? {
                 Some((db, built)) => (Some(db), (!built).then(|| reading.elapsed())),
