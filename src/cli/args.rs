@@ -13,10 +13,12 @@ use mancala_sweep::search::memory::parse_bytes;
 use mancala_sweep::{Capture, Preset, Scope};
 use std::path::PathBuf;
 
-/// How many stones can you put into your store in one turn? Exact answers
-/// for Mancala free-turn chains.
+/// Mancala (Kalah, GamePigeon's avalanche and capture modes): which pits to
+/// tap for the game (`game analyze`), the most stones one turn can take,
+/// proved (`solve`), whole games against the computer, puzzles, an atlas of
+/// board sizes, and a local web app (`serve`).
 #[derive(Parser, Debug)]
-#[command(name = "mancala-sweep", version, about)]
+#[command(name = "mancala-sweep", version)]
 pub struct Cli {
     /// The command.
     #[command(subcommand)]
@@ -37,14 +39,14 @@ pub enum Command {
     /// Make, check, show and play "reach the most this turn" puzzles.
     #[command(subcommand)]
     Puzzles(PuzzlesCommand),
-    /// Whole games: the exact value of a position, a game against the computer, matches between agents. Rules default to kalah here.
+    /// Whole games: which pits to tap (`game analyze`), the exact value of a position, a game against the computer, matches between agents, endgame databases and opening books. Rules default to kalah here.
     #[command(subcommand)]
     Game(GameCommand),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions(CompletionsArgs),
     /// Print the manual page (roff) to stdout, e.g. `mancala-sweep man > mancala-sweep.1`; `--out DIR` writes every command's page.
     Man(ManArgs),
-    /// Start the local web app (solve, puzzles) and its JSON API in a browser.
+    /// Start the local web app (Analyze, Solve, Puzzles, Play, Atlas) and its JSON API in a browser.
     Serve(ServeArgs),
 }
 
@@ -488,7 +490,7 @@ pub struct AtlasArgs {
     #[arg(long)]
     pub all_rules: bool,
     /// Seconds a cell may take to solve exhaustively before `find` takes over (and again for `find`).
-    #[arg(long, value_name = "T", default_value_t = 10.0, value_parser = parse_seconds)]
+    #[arg(long, value_name = "T", default_value_t = 10.0, value_parser = parse_seconds, allow_negative_numbers = true)]
     pub budget_seconds: f64,
     /// Memory guard of each exhaustive try, e.g. 800M or 4G [default: half the machine's memory].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
@@ -557,7 +559,7 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub name: Option<String>,
     /// Seconds one exhaustive solve may take before the position is passed over.
-    #[arg(long, value_name = "T", default_value_t = 2.0, value_parser = parse_seconds)]
+    #[arg(long, value_name = "T", default_value_t = 2.0, value_parser = parse_seconds, allow_negative_numbers = true)]
     pub seconds: f64,
     /// Replace a finished collection in --out that another command made.
     #[arg(long)]
@@ -574,7 +576,7 @@ pub struct CheckArgs {
     #[arg(value_name = "COLLECTION")]
     pub file: PathBuf,
     /// Seconds one solve may take.
-    #[arg(long, value_name = "T", default_value_t = 120.0, value_parser = parse_seconds)]
+    #[arg(long, value_name = "T", default_value_t = 120.0, value_parser = parse_seconds, allow_negative_numbers = true)]
     pub seconds: f64,
     /// `--json`.
     #[command(flatten)]
@@ -681,7 +683,7 @@ pub struct BookShowArgs {
     #[arg(value_name = "FILE")]
     pub file: Option<std::path::PathBuf>,
     /// Turns of the start listed, best first.
-    #[arg(long, value_name = "K", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "K", default_value_t = 10, value_parser = |t: &str| parse_positive(t, "turns"), allow_negative_numbers = true)]
     pub top: u64,
 }
 
@@ -726,14 +728,14 @@ pub struct GameSolveArgs {
     /// `--max-memory`, `--endgame` and `--threads` (the value and the principal variation are the same for any number of threads).
     #[command(flatten)]
     pub solver: SolverArgs,
-    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep), which `game analyze` shares: built once for each rule set and board size (30 MB and about 5 s for 6 pits a side), it cuts a long solve's picks by a third to a half. Built by a solve of more than 36 stones, read by any. Not used with --checkpoint, whose work keeps to the database it started with.
+    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep), which `game analyze` shares: built once for each rule set and board size (29 MiB for 6 pits a side, built in seconds to half a minute with the time said), it cuts a long solve's picks by a third to a half. Built by a solve of more than 36 stones, read by any. Not used with --checkpoint, whose work keeps to the database it started with.
     #[arg(long, conflicts_with = "endgame")]
     pub no_cache: bool,
     /// Keep the search's work in FILE (its table, about --table bytes): written every --checkpoint-every seconds and when stopped (Ctrl-C, SIGTERM), read back by the same command, which goes on from it; removed once the value is proved.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<std::path::PathBuf>,
     /// Seconds of search between writes of --checkpoint [default: 600].
-    #[arg(long, value_name = "T", value_parser = parse_seconds, requires = "checkpoint")]
+    #[arg(long, value_name = "T", value_parser = parse_seconds, allow_negative_numbers = true, requires = "checkpoint")]
     pub checkpoint_every: Option<f64>,
     /// `--json`.
     #[command(flatten)]
@@ -750,12 +752,31 @@ pub struct SolverArgs {
     /// Refuse before starting when the table and endgame database would take more than this [default: half the machine's memory].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub max_memory: Option<u64>,
-    /// An endgame database file from `game endgame`, for these rules and pits, read whole instead of the 12-stone one filled on demand.
-    #[arg(long, value_name = "FILE")]
+    // The help names the cached database's size from the library's
+    // constant, so that it cannot drift from what the cache holds.
+    #[arg(long, value_name = "FILE", help = endgame_help())]
     pub endgame: Option<std::path::PathBuf>,
     /// `--threads`: threads searching the same table.
     #[command(flatten)]
     pub threads: ThreadsArg,
+}
+
+/// The help of the solver's `--endgame`.
+fn endgame_help() -> String {
+    format!(
+        "An endgame database file from `game endgame`, for these rules and pits, read whole instead of the {}-stone one kept in the cache folder",
+        mancala_sweep::game::endgame::CACHE_STONES
+    )
+}
+
+/// `--top` and `--nodes`: a whole number, 1 or more; `what` is what it counts.
+fn parse_positive(text: &str, what: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "{text:?} is not a number of {what}: give a whole number, 1 or more"
+        )),
+    }
 }
 
 /// `game analyze`.
@@ -766,21 +787,21 @@ pub struct GameAnalyzeArgs {
     #[command(flatten)]
     pub rules: RuleArgs,
     /// Time budget in seconds (the reading of the cached endgame database included); the analysis stops earlier once every turn is proved, and Ctrl-C stops it with the answer so far.
-    #[arg(long, value_name = "T", default_value_t = 1.0, value_parser = parse_seconds)]
+    #[arg(long, value_name = "T", default_value_t = 1.0, value_parser = parse_seconds, allow_negative_numbers = true)]
     pub seconds: f64,
     /// A budget of picks searched instead of seconds: the same answer on every run with --threads 1.
-    #[arg(long, value_name = "N", conflicts_with = "seconds")]
+    #[arg(long, value_name = "N", conflicts_with = "seconds", value_parser = |t: &str| parse_positive(t, "picks"), allow_negative_numbers = true)]
     pub nodes: Option<u64>,
     /// Follow a game played elsewhere (a phone, a real board): after the analysis of each of your turns, type the pits you tapped, then the pits the opponent tapped (or `board` to type the board you see); `undo` and `quit` too.
     #[arg(long, conflicts_with = "json")]
     pub follow: bool,
     /// List the best K turns (the text report lists 10 unless told; --json lists every turn unless told).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "K", value_parser = |t: &str| parse_positive(t, "turns"), allow_negative_numbers = true)]
     pub top: Option<u64>,
     /// Transposition table size, e.g. 64M or 2G [default: 64M, which a one-second answer fills faster than it zeroes a larger one; give more for long runs].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub table: Option<u64>,
-    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep): built once for each rule set and board size (30 MB and about 5 s for 6 pits a side), it lets a one-second analysis prove far more.
+    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep): built once for each rule set and board size (29 MiB for 6 pits a side, built in seconds to half a minute with the time said), it lets a one-second analysis prove far more.
     #[arg(long, conflicts_with = "endgame")]
     pub no_cache: bool,
     /// `--max-memory`, `--endgame` and `--threads`.
