@@ -786,9 +786,9 @@ fn game_analyze_follow_keeps_the_game_typed_in() {
         "You play the bottom row (pits 1 to 3); the opponent the top row (4 to 6), as you see them.",
         "Tap ",
         "Your picks (1 to 3, or best): You played 3: a free turn, the same player picks again.",
-        "\"x\" is not a pit number or a word (best, board, undo, quit). The word after it is not played.",
+        "\"x\" is not a pit number or a word (best, longer, board, undo, quit). The rest of the line is not played: 1.",
         "Their picks (4 to 6, as you see them): Pit 2: not one of the opponent's pits: they are 4 to 6 as you see them.",
-        "Taken back: the pick before is undone.",
+        "Taken back: your pick of pit ",
         "The board as you see it, you to move (TOP / THEIR_STORE YOUR_STORE / BOTTOM): ",
         "You played 3.",
         "Game over: you win, 4 to 3.",
@@ -824,11 +824,45 @@ fn game_analyze_follow_tells_what_a_line_played_before_why_it_stopped() {
     );
     assert_eq!(code, 0, "{err}");
     for want in [
-        "You played 3: a free turn, the same player picks again.\n\"x\" is not a pit number or a word (best, board, undo, quit).\n",
-        "You played 1.\nThe turn is over after pit 1. The word after it is not played.\n",
+        "You played 3: a free turn, the same player picks again.\n\"x\" is not a pit number or a word (best, longer, board, undo, quit).\n",
+        "You played 1.\nThe turn is over after pit 1. The rest of the line is not played: 2.\n",
     ] {
         assert!(out.contains(want), "{want:?} not in:\n{out}");
     }
+}
+
+/// `--follow` after a `board` entry: the board may follow the word on its
+/// line, `undo` says it takes back the board (not a pick), and a word of
+/// its own typed after pits is named as such.
+#[test]
+fn game_analyze_follow_says_what_a_board_entry_and_undo_did() {
+    let (code, out, err) = run_with(
+        &[
+            "game",
+            "analyze",
+            "--follow",
+            "--pits",
+            "3",
+            "--stones",
+            "1",
+            "--nodes",
+            "1000",
+            "--threads",
+            "1",
+            "-q",
+        ],
+        "board 0 0 1 / 2 3 / 0 0 1\nundo\n3 board 1\nundo\nquit\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    for want in [
+        "The game goes on from the board you typed, you to move.\n",
+        "Taken back: the board you typed; the game is as it was before it.\n",
+        "You played 3: a free turn, the same player picks again.\n\"board\" goes at the start of a line of its own, not after pits. The rest of the line is not played: 1.\n",
+        "Taken back: your pick of pit 3.\n",
+    ] {
+        assert!(out.contains(want), "{want:?} not in:\n{out}");
+    }
+    assert!(!out.contains("The board as you see it"), "{out}");
 }
 
 /// Issue 32, item 3: `game solve` said nothing while it worked, although
@@ -945,4 +979,79 @@ fn a_full_disk_is_a_failed_run_not_bad_input() {
     };
     assert!(!endgame(true).is_input());
     assert!(endgame(false).is_input());
+}
+
+/// The values for the game of the turns that take the most stones (what
+/// `solve` finds) from the start of GamePigeon's avalanche game, 1 to 6
+/// stones a pit, in `solve`'s order (docs/data/avalanche-games.md says what
+/// they mean beside the games' values, which tests/data/game_values.txt
+/// holds): each turn replayed, and the position it leaves solved exactly
+/// from the opponent's side.
+#[test]
+fn avalanche_starts_the_most_stones_turns_valued_for_the_game() {
+    let values = |k: u32| -> (i64, Vec<i64>) {
+        let stones = k.to_string();
+        let base = ["--rules", "avalanche", "--stones", &stones];
+        let (code, out, err) = run(&[&["solve", "--json", "--all", "-q"][..], &base].concat());
+        assert_eq!(code, 0, "{err}");
+        let solved: Value = serde_json::from_str(&out).unwrap();
+        let mut values = Vec::new();
+        for line in solved["optimal"].as_array().unwrap() {
+            let picks: Vec<String> = line
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(Value::to_string)
+                .collect();
+            let picks: Vec<&str> = picks.iter().map(String::as_str).collect();
+            let (code, out, err) = run(&[&["replay", "--json"][..], &base, &picks].concat());
+            assert_eq!(code, 0, "{err}");
+            let r: Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(r["to_move"], false, "{out}");
+            let pits: Vec<String> = r["pits"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(Value::to_string)
+                .collect();
+            // The opponent's view: their pits 7..12 at the bottom, ours
+            // (6 down to 1) on top, their store on the right.
+            let top: Vec<&str> = pits[..6].iter().rev().map(String::as_str).collect();
+            let board = format!(
+                "{} / {} {} / {}",
+                top.join(" "),
+                r["store"],
+                r["opponent_store"],
+                pits[6..].join(" ")
+            );
+            let (code, out, err) = run(&[
+                "game",
+                "solve",
+                "--rules",
+                "avalanche",
+                "--board",
+                &board,
+                "--json",
+                "-q",
+                "--no-cache",
+            ]);
+            assert_eq!(code, 0, "{board}: {err}");
+            let g: Value = serde_json::from_str(&out).unwrap();
+            values.push(-g["value"].as_i64().unwrap());
+        }
+        (solved["best_store"].as_i64().unwrap(), values)
+    };
+    // (stones a pit, the most one turn takes, the values of those turns)
+    let want: [(u32, i64, &[i64]); 5] = [
+        (1, 3, &[2, 0, 0, 0, 0, 0]),
+        (2, 9, &[6, 6, 6, 6]),
+        (3, 10, &[14]),
+        (4, 43, &[40, 42]),
+        (5, 54, &[50]),
+    ];
+    for (k, most, turns) in want {
+        assert_eq!(values(k), (most, turns.to_vec()), "{k} stones a pit");
+    }
+    // 6 stones: all 50 turns that take 69 win by 66.
+    assert_eq!(values(6), (69, vec![66; 50]));
 }

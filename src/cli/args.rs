@@ -13,10 +13,15 @@ use mancala_sweep::search::memory::parse_bytes;
 use mancala_sweep::{Capture, Preset, Scope};
 use std::path::PathBuf;
 
-/// How many stones can you put into your store in one turn? Exact answers
-/// for Mancala free-turn chains.
+mod game;
+pub use game::*;
+
+/// Mancala (Kalah, GamePigeon's avalanche and capture modes): which pits to
+/// tap for the game (`game analyze`), the most stones one turn can take,
+/// proved (`solve`), whole games against the computer, puzzles, an atlas of
+/// board sizes, and a local web app (`serve`).
 #[derive(Parser, Debug)]
-#[command(name = "mancala-sweep", version, about)]
+#[command(name = "mancala-sweep", version)]
 pub struct Cli {
     /// The command.
     #[command(subcommand)]
@@ -37,14 +42,14 @@ pub enum Command {
     /// Make, check, show and play "reach the most this turn" puzzles.
     #[command(subcommand)]
     Puzzles(PuzzlesCommand),
-    /// Whole games: the exact value of a position, a game against the computer, matches between agents. Rules default to kalah here.
+    /// Whole games: which pits to tap (`game analyze`), the exact value of a position, a game against the computer, matches between agents, endgame databases and opening books. Rules default to kalah here.
     #[command(subcommand)]
     Game(GameCommand),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions(CompletionsArgs),
     /// Print the manual page (roff) to stdout, e.g. `mancala-sweep man > mancala-sweep.1`; `--out DIR` writes every command's page.
     Man(ManArgs),
-    /// Start the local web app (solve, puzzles) and its JSON API in a browser.
+    /// Start the local web app (Analyze, Solve, Puzzles, Play, Atlas) and its JSON API in a browser.
     Serve(ServeArgs),
 }
 
@@ -488,7 +493,7 @@ pub struct AtlasArgs {
     #[arg(long)]
     pub all_rules: bool,
     /// Seconds a cell may take to solve exhaustively before `find` takes over (and again for `find`).
-    #[arg(long, value_name = "T", default_value_t = 10.0, value_parser = parse_seconds)]
+    #[arg(long, value_name = "T", default_value_t = 10.0, value_parser = parse_seconds, allow_negative_numbers = true)]
     pub budget_seconds: f64,
     /// Memory guard of each exhaustive try, e.g. 800M or 4G [default: half the machine's memory].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
@@ -557,7 +562,7 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub name: Option<String>,
     /// Seconds one exhaustive solve may take before the position is passed over.
-    #[arg(long, value_name = "T", default_value_t = 2.0, value_parser = parse_seconds)]
+    #[arg(long, value_name = "T", default_value_t = 2.0, value_parser = parse_seconds, allow_negative_numbers = true)]
     pub seconds: f64,
     /// Replace a finished collection in --out that another command made.
     #[arg(long)]
@@ -574,7 +579,7 @@ pub struct CheckArgs {
     #[arg(value_name = "COLLECTION")]
     pub file: PathBuf,
     /// Seconds one solve may take.
-    #[arg(long, value_name = "T", default_value_t = 120.0, value_parser = parse_seconds)]
+    #[arg(long, value_name = "T", default_value_t = 120.0, value_parser = parse_seconds, allow_negative_numbers = true)]
     pub seconds: f64,
     /// `--json`.
     #[command(flatten)]
@@ -618,279 +623,4 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
             "{text:?} is not a time budget: give seconds, more than 0 and at most 86400"
         )),
     }
-}
-
-/// `game`.
-#[derive(Subcommand, Debug)]
-pub enum GameCommand {
-    /// The exact value of a position with perfect play by both sides, the best turn and the principal variation.
-    Solve(GameSolveArgs),
-    /// Which pits to tap for the game: every whole turn of a position ranked by its value, exact where proved, within a time budget.
-    Analyze(GameAnalyzeArgs),
-    /// Play a game against the computer in the terminal.
-    Play(GamePlayArgs),
-    /// Two agents play pairs of games from the same openings, each starting once; results with 95% intervals and Elo.
-    Match(GameMatchArgs),
-    /// Build an endgame database file for `game solve --endgame`: the exact value of every position with at most --up-to stones in its pits (resumes a file it finds).
-    Endgame(GameEndgameArgs),
-    /// Opening books: the exact value of every position a few whole turns from the start, read first by every analysis.
-    #[command(subcommand)]
-    Book(BookCommand),
-}
-
-/// `game book`.
-#[derive(Subcommand, Debug)]
-pub enum BookCommand {
-    /// Prove the value of every position --turns whole turns from the start into FILE (a long run: Ctrl-C or a kill keeps what is solved, and the same command goes on).
-    Build(BookBuildArgs),
-    /// What a book holds: its rules, how far it is built, and every turn of its start ranked (the committed books when no FILE is given).
-    Show(BookShowArgs),
-}
-
-/// `game book build`.
-#[derive(Args, Debug)]
-#[command(mut_arg("rules", game_rules_help), mut_arg("board", |a| a.hide(true)))]
-pub struct BookBuildArgs {
-    /// Rules, pits a side and stones a pit of the game the book opens [default rules: kalah].
-    #[command(flatten)]
-    pub rules: RuleArgs,
-    /// Whole turns from the start (either player's), 0 to 5: every position that far in is solved, and every position before it gets every turn ranked.
-    #[arg(long, value_name = "K")]
-    pub turns: u32,
-    /// The book file; one there for the same game and turns is gone on with.
-    #[arg(long, value_name = "FILE")]
-    pub out: std::path::PathBuf,
-    /// Transposition table size, shared by every position's solve [default: 1G].
-    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
-    pub table: Option<u64>,
-    /// `--max-memory`, `--endgame` and `--threads`.
-    #[command(flatten)]
-    pub solver: SolverArgs,
-    /// Neither read nor build the endgame database kept in the cache folder.
-    #[arg(long, conflicts_with = "endgame")]
-    pub no_cache: bool,
-    /// `--quiet`.
-    #[command(flatten)]
-    pub quiet: QuietArg,
-}
-
-/// `game book show`.
-#[derive(Args, Debug)]
-pub struct BookShowArgs {
-    /// A book file [default: the committed books].
-    #[arg(value_name = "FILE")]
-    pub file: Option<std::path::PathBuf>,
-    /// Turns of the start listed, best first.
-    #[arg(long, value_name = "K", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
-    pub top: u64,
-}
-
-/// `game endgame`.
-#[derive(Args, Debug)]
-#[command(
-    mut_arg("rules", game_rules_help),
-    mut_arg("stones", |a| a.hide(true)),
-    mut_arg("board", |a| a.hide(true))
-)]
-pub struct GameEndgameArgs {
-    /// Rules and pits a side (--pits) the database is for [default rules: kalah]; scope own only.
-    #[command(flatten)]
-    pub rules: RuleArgs,
-    /// Every position with at most this many stones in its pits (1 to 127); 24 stones on 6 pits a side take 1.25 GB.
-    #[arg(long, value_name = "K")]
-    pub up_to: u32,
-    /// The database file. One already there for the same rules and pits is kept and built on: the same command resumes a stopped build.
-    #[arg(long, value_name = "FILE")]
-    pub out: std::path::PathBuf,
-    /// Refuse before starting when the database would take more than this [default: half the machine's memory].
-    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
-    pub max_memory: Option<u64>,
-    /// `--threads`.
-    #[command(flatten)]
-    pub threads: ThreadsArg,
-    /// `--quiet`.
-    #[command(flatten)]
-    pub quiet: QuietArg,
-}
-
-/// `game solve`.
-#[derive(Args, Debug)]
-#[command(mut_arg("rules", game_rules_help))]
-pub struct GameSolveArgs {
-    /// Rules and board (the board from the side to move) [default rules: kalah].
-    #[command(flatten)]
-    pub rules: RuleArgs,
-    /// Transposition table size, e.g. 256M or 2G [default: 256M; 32M for positions of at most 36 stones, which it holds as well and makes without the wait for huge pages].
-    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
-    pub table: Option<u64>,
-    /// `--max-memory`, `--endgame` and `--threads` (the value and the principal variation are the same for any number of threads).
-    #[command(flatten)]
-    pub solver: SolverArgs,
-    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep), which `game analyze` shares: built once for each rule set and board size (30 MB and about 5 s for 6 pits a side), it cuts a long solve's picks by a third to a half. Built by a solve of more than 36 stones, read by any. Not used with --checkpoint, whose work keeps to the database it started with.
-    #[arg(long, conflicts_with = "endgame")]
-    pub no_cache: bool,
-    /// Keep the search's work in FILE (its table, about --table bytes): written every --checkpoint-every seconds and when stopped (Ctrl-C, SIGTERM), read back by the same command, which goes on from it; removed once the value is proved.
-    #[arg(long, value_name = "FILE")]
-    pub checkpoint: Option<std::path::PathBuf>,
-    /// Seconds of search between writes of --checkpoint [default: 600].
-    #[arg(long, value_name = "T", value_parser = parse_seconds, requires = "checkpoint")]
-    pub checkpoint_every: Option<f64>,
-    /// `--json`.
-    #[command(flatten)]
-    pub json: JsonArg,
-    /// `--quiet`.
-    #[command(flatten)]
-    pub quiet: QuietArg,
-}
-
-/// The exact solver's flags beside `--table`, shared by `game solve` and
-/// `game analyze`, which run the same solver.
-#[derive(Args, Debug)]
-pub struct SolverArgs {
-    /// Refuse before starting when the table and endgame database would take more than this [default: half the machine's memory].
-    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
-    pub max_memory: Option<u64>,
-    /// An endgame database file from `game endgame`, for these rules and pits, read whole instead of the 12-stone one filled on demand.
-    #[arg(long, value_name = "FILE")]
-    pub endgame: Option<std::path::PathBuf>,
-    /// `--threads`: threads searching the same table.
-    #[command(flatten)]
-    pub threads: ThreadsArg,
-}
-
-/// `game analyze`.
-#[derive(Args, Debug)]
-#[command(mut_arg("rules", game_rules_help))]
-pub struct GameAnalyzeArgs {
-    /// Rules and board (the board from the side to move: your row at the bottom) [default rules: kalah].
-    #[command(flatten)]
-    pub rules: RuleArgs,
-    /// Time budget in seconds (the reading of the cached endgame database included); the analysis stops earlier once every turn is proved, and Ctrl-C stops it with the answer so far.
-    #[arg(long, value_name = "T", default_value_t = 1.0, value_parser = parse_seconds)]
-    pub seconds: f64,
-    /// A budget of picks searched instead of seconds: the same answer on every run with --threads 1.
-    #[arg(long, value_name = "N", conflicts_with = "seconds")]
-    pub nodes: Option<u64>,
-    /// Follow a game played elsewhere (a phone, a real board): after the analysis of each of your turns, type the pits you tapped, then the pits the opponent tapped (or `board` to type the board you see); `undo` and `quit` too.
-    #[arg(long, conflicts_with = "json")]
-    pub follow: bool,
-    /// List the best K turns (the text report lists 10 unless told; --json lists every turn unless told).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
-    pub top: Option<u64>,
-    /// Transposition table size, e.g. 64M or 2G [default: 64M, which a one-second answer fills faster than it zeroes a larger one; give more for long runs].
-    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
-    pub table: Option<u64>,
-    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep): built once for each rule set and board size (30 MB and about 5 s for 6 pits a side), it lets a one-second analysis prove far more.
-    #[arg(long, conflicts_with = "endgame")]
-    pub no_cache: bool,
-    /// Show the numbers behind the words: each open turn's proven bounds and how far its estimate looked, and the picks searched.
-    #[arg(long, short = 'v')]
-    pub verbose: bool,
-    /// With --follow: who moves first from the board given (as you see it: your row at the bottom either way); with `them`, type their turn first.
-    #[arg(long, value_enum, default_value = "you", requires = "follow")]
-    pub first: FollowFirst,
-    /// Do not answer from the committed opening books (GamePigeon's capture and avalanche openings on 6 pits of 4 stones, where every turn is known exactly at once): search as on any other position, to compare.
-    #[arg(long)]
-    pub no_book: bool,
-    /// `--max-memory`, `--endgame` and `--threads`.
-    #[command(flatten)]
-    pub solver: SolverArgs,
-    /// `--json`.
-    #[command(flatten)]
-    pub json: JsonArg,
-    /// `--quiet`.
-    #[command(flatten)]
-    pub quiet: QuietArg,
-}
-
-/// `game analyze --follow --first`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FollowFirst {
-    /// You move first.
-    You,
-    /// The opponent moves first.
-    Them,
-}
-
-/// `game play --first`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FirstArg {
-    /// You move first.
-    You,
-    /// The computer moves first.
-    Computer,
-}
-
-/// `game play`.
-#[derive(Args, Debug)]
-#[command(mut_arg("rules", game_rules_help))]
-pub struct GamePlayArgs {
-    /// Rules and board [default rules: kalah].
-    #[command(flatten)]
-    pub rules: RuleArgs,
-    /// How strong the computer is: easy (greedy), medium (alphabeta:4), hard (budget:2000: up to twelve turns ahead within two million picks a turn), perfect (the exact solver; slow on big boards).
-    #[arg(
-        long,
-        value_name = "L",
-        default_value = "medium",
-        conflicts_with = "agent"
-    )]
-    pub level: String,
-    /// The computer's agent instead of a level: random, greedy, greedy-pick, minimax:D, alphabeta:D, mtdf:D, budget:K, perfect, analyze:S, mcts:N, montecarlo:N.
-    #[arg(long, value_name = "A")]
-    pub agent: Option<String>,
-    /// Who moves first.
-    #[arg(long, value_enum, default_value = "you")]
-    pub first: FirstArg,
-    /// Seed of the computer's random choices.
-    #[arg(long, value_name = "S", default_value_t = 1)]
-    pub seed: u64,
-    /// An endgame database file from `game endgame`, for these rules and pits: the `perfect` computer and its hints read it (seconds a move on 6 pits instead of minutes). Without it, the one `game analyze` keeps in the cache folder is read when it is there (never built here).
-    #[arg(long, value_name = "FILE")]
-    pub endgame: Option<std::path::PathBuf>,
-    /// Do not read the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep).
-    #[arg(long, conflicts_with = "endgame")]
-    pub no_cache: bool,
-    /// `--color`.
-    #[command(flatten)]
-    pub color: ColorArg,
-}
-
-/// `game match`.
-#[derive(Args, Debug)]
-#[command(mut_arg("rules", game_rules_help))]
-pub struct GameMatchArgs {
-    /// Agent A: random, greedy, greedy-pick, minimax:D, alphabeta:D, mtdf:D, budget:K, perfect, analyze:S, mcts:N, montecarlo:N, or a level (easy, medium, hard).
-    #[arg(value_name = "A")]
-    pub a: String,
-    /// Agent B, as A.
-    #[arg(value_name = "B")]
-    pub b: String,
-    /// Games in all, an even number (each opening is played twice, each agent starting once).
-    #[arg(long, value_name = "N", default_value_t = 100)]
-    pub games: u32,
-    /// Seed of the openings and of the agents' random choices.
-    #[arg(long, value_name = "S", default_value_t = 1)]
-    pub seed: u64,
-    /// Random turns played from the start before the agents take over.
-    #[arg(long, value_name = "K", default_value_t = 2)]
-    pub opening_turns: u32,
-    /// Write the results (JSON) to FILE as games finish, atomically; rerunning with the same FILE resumes.
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<std::path::PathBuf>,
-    /// An endgame database file from `game endgame`, for these rules and pits, which the `perfect` agents read (shared by every game).
-    #[arg(long, value_name = "FILE")]
-    pub endgame: Option<std::path::PathBuf>,
-    /// Rules and board [default rules: kalah].
-    #[command(flatten)]
-    pub rules: RuleArgs,
-    /// `--threads`.
-    #[command(flatten)]
-    pub threads: ThreadsArg,
-    /// `--json`.
-    #[command(flatten)]
-    pub json: JsonArg,
-    /// `--quiet`.
-    #[command(flatten)]
-    pub quiet: QuietArg,
 }

@@ -58,7 +58,8 @@ pub enum SearchError {
 
     /// The position needs a key wider than the widest one the search has.
     #[error(
-        "{stones} stones in {pits} pits need a {bits}-bit position key; exhaustive search supports at most 128 bits (stones + pits - 1 <= 128): try a smaller board"
+        "{stones} stones in {pits} pits: the exhaustive search takes at most {most} stones on {pits} pits (stones + pits - 1 <= 128, its widest position key): try fewer stones or pits, or `find` for a good line",
+        most = 129usize.saturating_sub(*pits)
     )]
     KeyTooWide {
         /// Stones in the pits.

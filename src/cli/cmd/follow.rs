@@ -4,7 +4,6 @@
 //! tapped, or the board as they see it, and it keeps the position, free
 //! turns included.
 
-use super::play::dropped;
 use crate::cli::words::CliError;
 use mancala_sweep::format::game::{game_analysis_text, picks_text};
 use mancala_sweep::game::{analyze, Analysis, Budget, EndgameDb, GameState, PickOutcome, Side};
@@ -67,8 +66,9 @@ pub fn follow_loop(
         GameState::new(start.board_from(YOU.other()), YOU.other(), start.rules())?
     };
     let mut budget = f.budget;
-    // Positions at the start of each pick, for `undo`.
-    let mut history: Vec<GameState> = Vec::new();
+    // The position before each pick or typed board, for `undo`, with what
+    // `undo` then takes back.
+    let mut history: Vec<(GameState, String)> = Vec::new();
     let never = AtomicBool::new(false);
     writeln!(
         out,
@@ -145,7 +145,7 @@ fn one_line(
     line: &str,
     best: &[u32],
     state: &mut GameState,
-    history: &mut Vec<GameState>,
+    history: &mut Vec<(GameState, String)>,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<Line, CliError> {
@@ -159,23 +159,26 @@ fn one_line(
         Some("q" | "quit" | "exit") => return Ok(Line::Quit),
         Some("u" | "undo") => {
             match history.pop() {
-                Some(s) => {
+                Some((s, what)) => {
                     *state = s;
-                    say(out, "Taken back: the pick before is undone.".into())?;
+                    say(out, format!("Taken back: {what}."))?;
                 }
                 None => say(out, "Nothing to take back.".into())?,
             }
             return Ok(Line::Next);
         }
         Some("b" | "board") => {
-            write!(
-                out,
-                "The board as you see it, you to move (TOP / THEIR_STORE YOUR_STORE / BOTTOM): "
-            )
-            .map_err(CliError::Terminal)?;
-            out.flush().map_err(CliError::Terminal)?;
-            let mut text = String::new();
-            input.read_line(&mut text).map_err(CliError::Terminal)?;
+            // The board may follow the word on the same line.
+            let mut text = line.trim_start()[words[0].len()..].to_string();
+            if text.trim().is_empty() {
+                write!(
+                    out,
+                    "The board as you see it, you to move (TOP / THEIR_STORE YOUR_STORE / BOTTOM): "
+                )
+                .map_err(CliError::Terminal)?;
+                out.flush().map_err(CliError::Terminal)?;
+                input.read_line(&mut text).map_err(CliError::Terminal)?;
+            }
             let read = text
                 .trim()
                 .parse::<Board>()
@@ -191,8 +194,13 @@ fn one_line(
                 });
             match read {
                 Ok(s) => {
-                    history.push(*state);
+                    let what = "the board you typed; the game is as it was before it";
+                    history.push((*state, what.to_string()));
                     *state = s;
+                    say(
+                        out,
+                        "The game goes on from the board you typed, you to move.".into(),
+                    )?;
                 }
                 Err(e) => say(out, format!("{e}; the board is as it was."))?,
             }
@@ -232,7 +240,7 @@ fn one_line(
 fn play_words(
     words: &[String],
     state: &mut GameState,
-    history: &mut Vec<GameState>,
+    history: &mut Vec<(GameState, String)>,
     out: &mut dyn Write,
 ) -> Result<Line, CliError> {
     let n = state.pits_per_side();
@@ -244,12 +252,19 @@ fn play_words(
     // Why the line stopped, said after what it played.
     let mut refused = None;
     for (i, word) in words.iter().enumerate() {
-        let left = words.len() - i - 1;
+        let left = &words[i + 1..];
         let Ok(seen) = word.parse::<u32>() else {
-            refused = Some(format!(
-                "{word:?} is not a pit number or a word (best, board, undo, quit).{}",
-                dropped(left)
-            ));
+            refused = Some(if WORDS.contains(&word.as_str()) {
+                format!(
+                    "{word:?} goes at the start of a line of its own, not after pits.{}",
+                    dropped(left)
+                )
+            } else {
+                format!(
+                    "{word:?} is not a pit number or a word (best, longer, board, undo, quit).{}",
+                    dropped(left)
+                )
+            });
             break;
         };
         // The opponent's pits as the player sees them are n+1..2n; as the
@@ -272,9 +287,10 @@ fn play_words(
         let before = *state;
         match state.play_pick(k) {
             Ok(outcome) => {
-                history.push(before);
+                let who = if mover == YOU { "your" } else { "their" };
+                history.push((before, format!("{who} pick of pit {seen}")));
                 played.push(seen);
-                if outcome != PickOutcome::FreeTurn && left > 0 {
+                if outcome != PickOutcome::FreeTurn && !left.is_empty() {
                     refused = Some(format!(
                         "The turn is over after pit {seen}.{}",
                         dropped(left)
@@ -319,6 +335,21 @@ fn longer(budget: Budget) -> Budget {
     match budget {
         Budget::Seconds(s) => Budget::Seconds(s * LONGER),
         Budget::Nodes(n) => Budget::Nodes(n.saturating_mul(LONGER as u64)),
+    }
+}
+
+/// The words `--follow` knows; each starts a line of its own.
+const WORDS: [&str; 10] = [
+    "best", "b", "board", "u", "undo", "q", "quit", "exit", "longer", "more",
+];
+
+/// The note that the rest of a line, after a word that stopped it, is not
+/// played: it names those words, so that what was dropped is plain.
+fn dropped(rest: &[String]) -> String {
+    if rest.is_empty() {
+        String::new()
+    } else {
+        format!(" The rest of the line is not played: {}.", rest.join(" "))
     }
 }
 

@@ -226,7 +226,7 @@ fn computer_status(
 }
 
 /// The note that the words after a refused one are not played.
-pub(super) fn dropped(rest: usize) -> String {
+fn dropped(rest: usize) -> String {
     match rest {
         0 => String::new(),
         1 => " The word after it is not played.".into(),

@@ -88,9 +88,21 @@ fn game_note(rules: mancala_sweep::Rules, board: &mancala_sweep::Board) -> Strin
     )
 }
 
+/// The rules and board of `solve`, once its flags are checked: a `--spill`
+/// that names a file, not a directory, is bad input, said before any search.
+fn checked(args: &SolveArgs) -> Result<(mancala_sweep::Rules, mancala_sweep::Board), CliError> {
+    if let Some(path) = args.spill.as_deref().filter(|p| p.exists() && !p.is_dir()) {
+        return Err(CliError::Input(format!(
+            "--spill {}: a file, not a directory: give a directory (made if missing) for the search's files",
+            path.display()
+        )));
+    }
+    Ok(args.rules.options().resolve()?)
+}
+
 /// Run `solve`.
 pub fn run(args: &SolveArgs) -> Outcome {
-    let (rules, board) = args.rules.options().resolve()?;
+    let (rules, board) = checked(args)?;
     let threads = args.threads.count();
     if args.cluster.cluster {
         return cluster(args, rules, &board, threads);

@@ -1,0 +1,297 @@
+//! The flags of `game` and its subcommands.
+
+use super::*;
+
+/// `game`.
+#[derive(Subcommand, Debug)]
+pub enum GameCommand {
+    /// The exact value of a position with perfect play by both sides, the best turn and the principal variation.
+    Solve(GameSolveArgs),
+    /// Which pits to tap for the game: every whole turn of a position ranked by its value, exact where proved, within a time budget.
+    Analyze(GameAnalyzeArgs),
+    /// Play a game against the computer in the terminal.
+    Play(GamePlayArgs),
+    /// Two agents play pairs of games from the same openings, each starting once; results with 95% intervals and Elo.
+    Match(GameMatchArgs),
+    /// Build an endgame database file for `game solve --endgame`: the exact value of every position with at most --up-to stones in its pits (resumes a file it finds).
+    Endgame(GameEndgameArgs),
+    /// Opening books: the exact value of every position a few whole turns from the start, read first by every analysis.
+    #[command(subcommand)]
+    Book(BookCommand),
+}
+
+/// `game book`.
+#[derive(Subcommand, Debug)]
+pub enum BookCommand {
+    /// Prove the value of every position --turns whole turns from the start into FILE (a long run: Ctrl-C or a kill keeps what is solved, and the same command goes on).
+    Build(BookBuildArgs),
+    /// What a book holds: its rules, how far it is built, and every turn of its start ranked (the committed books when no FILE is given).
+    Show(BookShowArgs),
+}
+
+/// `game book build`.
+#[derive(Args, Debug)]
+#[command(mut_arg("rules", game_rules_help), mut_arg("board", |a| a.hide(true)))]
+pub struct BookBuildArgs {
+    /// Rules, pits a side and stones a pit of the game the book opens [default rules: kalah].
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Whole turns from the start (either player's), 0 to 5: every position that far in is solved, and every position before it gets every turn ranked.
+    #[arg(long, value_name = "K")]
+    pub turns: u32,
+    /// The book file; one there for the same game and turns is gone on with.
+    #[arg(long, value_name = "FILE")]
+    pub out: std::path::PathBuf,
+    /// Transposition table size, shared by every position's solve [default: 1G].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub table: Option<u64>,
+    /// `--max-memory`, `--endgame` and `--threads`.
+    #[command(flatten)]
+    pub solver: SolverArgs,
+    /// Neither read nor build the endgame database kept in the cache folder.
+    #[arg(long, conflicts_with = "endgame")]
+    pub no_cache: bool,
+    /// `--quiet`.
+    #[command(flatten)]
+    pub quiet: QuietArg,
+}
+
+/// `game book show`.
+#[derive(Args, Debug)]
+pub struct BookShowArgs {
+    /// A book file [default: the committed books].
+    #[arg(value_name = "FILE")]
+    pub file: Option<std::path::PathBuf>,
+    /// Turns of the start listed, best first.
+    #[arg(long, value_name = "K", default_value_t = 10, value_parser = |t: &str| parse_positive(t, "turns"), allow_negative_numbers = true)]
+    pub top: u64,
+}
+
+/// `game endgame`.
+#[derive(Args, Debug)]
+#[command(
+    mut_arg("rules", game_rules_help),
+    mut_arg("stones", |a| a.hide(true)),
+    mut_arg("board", |a| a.hide(true))
+)]
+pub struct GameEndgameArgs {
+    /// Rules and pits a side (--pits) the database is for [default rules: kalah]; scope own only.
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Every position with at most this many stones in its pits (1 to 127); 24 stones on 6 pits a side take 1.25 GB.
+    #[arg(long, value_name = "K")]
+    pub up_to: u32,
+    /// The database file. One already there for the same rules and pits is kept and built on: the same command resumes a stopped build.
+    #[arg(long, value_name = "FILE")]
+    pub out: std::path::PathBuf,
+    /// Refuse before starting when the database would take more than this [default: half the machine's memory].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// `--quiet`.
+    #[command(flatten)]
+    pub quiet: QuietArg,
+}
+
+/// `game solve`.
+#[derive(Args, Debug)]
+#[command(mut_arg("rules", game_rules_help))]
+pub struct GameSolveArgs {
+    /// Rules and board (the board from the side to move) [default rules: kalah].
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Transposition table size, e.g. 256M or 2G [default: 256M; 32M for positions of at most 36 stones, which it holds as well and makes without the wait for huge pages].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub table: Option<u64>,
+    /// `--max-memory`, `--endgame` and `--threads` (the value and the principal variation are the same for any number of threads).
+    #[command(flatten)]
+    pub solver: SolverArgs,
+    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep), which `game analyze` shares: built once for each rule set and board size (29 MiB for 6 pits a side, built in seconds to half a minute with the time said), it cuts a long solve's picks by a third to a half. Built by a solve of more than 36 stones, read by any. Not used with --checkpoint, whose work keeps to the database it started with.
+    #[arg(long, conflicts_with = "endgame")]
+    pub no_cache: bool,
+    /// Keep the search's work in FILE (its table, about --table bytes): written every --checkpoint-every seconds and when stopped (Ctrl-C, SIGTERM), read back by the same command, which goes on from it; removed once the value is proved.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// Seconds of search between writes of --checkpoint [default: 600].
+    #[arg(long, value_name = "T", value_parser = parse_seconds, allow_negative_numbers = true, requires = "checkpoint")]
+    pub checkpoint_every: Option<f64>,
+    /// `--json`.
+    #[command(flatten)]
+    pub json: JsonArg,
+    /// `--quiet`.
+    #[command(flatten)]
+    pub quiet: QuietArg,
+}
+
+/// The exact solver's flags beside `--table`, shared by `game solve` and
+/// `game analyze`, which run the same solver.
+#[derive(Args, Debug)]
+pub struct SolverArgs {
+    /// Refuse before starting when the table and endgame database would take more than this [default: half the machine's memory].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
+    // The help names the cached database's size from the library's
+    // constant, so that it cannot drift from what the cache holds.
+    #[arg(long, value_name = "FILE", help = endgame_help())]
+    pub endgame: Option<std::path::PathBuf>,
+    /// `--threads`: threads searching the same table.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+}
+
+/// The help of the solver's `--endgame`.
+fn endgame_help() -> String {
+    format!(
+        "An endgame database file from `game endgame`, for these rules and pits, read whole instead of the {}-stone one kept in the cache folder",
+        mancala_sweep::game::endgame::CACHE_STONES
+    )
+}
+
+/// `--top` and `--nodes`: a whole number, 1 or more; `what` is what it counts.
+fn parse_positive(text: &str, what: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "{text:?} is not a number of {what}: give a whole number, 1 or more"
+        )),
+    }
+}
+
+/// `game analyze`.
+#[derive(Args, Debug)]
+#[command(mut_arg("rules", game_rules_help))]
+pub struct GameAnalyzeArgs {
+    /// Rules and board (the board from the side to move: your row at the bottom) [default rules: kalah].
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Time budget in seconds (the reading of the cached endgame database included); the analysis stops earlier once every turn is proved, and Ctrl-C stops it with the answer so far.
+    #[arg(long, value_name = "T", default_value_t = 1.0, value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub seconds: f64,
+    /// A budget of picks searched instead of seconds: the same answer on every run with --threads 1.
+    #[arg(long, value_name = "N", conflicts_with = "seconds", value_parser = |t: &str| parse_positive(t, "picks"), allow_negative_numbers = true)]
+    pub nodes: Option<u64>,
+    /// Follow a game played elsewhere (a phone, a real board): after the analysis of each of your turns, type the pits you tapped, then the pits the opponent tapped (or `board` to type the board you see); `undo` and `quit` too.
+    #[arg(long, conflicts_with = "json")]
+    pub follow: bool,
+    /// List the best K turns (the text report lists 10 unless told; --json lists every turn unless told).
+    #[arg(long, value_name = "K", value_parser = |t: &str| parse_positive(t, "turns"), allow_negative_numbers = true)]
+    pub top: Option<u64>,
+    /// Transposition table size, e.g. 64M or 2G [default: 64M, which a one-second answer fills faster than it zeroes a larger one; give more for long runs].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub table: Option<u64>,
+    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep): built once for each rule set and board size (29 MiB for 6 pits a side, built in seconds to half a minute with the time said), it lets a one-second analysis prove far more.
+    #[arg(long, conflicts_with = "endgame")]
+    pub no_cache: bool,
+    /// Show the numbers behind the words: each open turn's proven bounds and how far its estimate looked, and the picks searched.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+    /// With --follow: who moves first from the board given (as you see it: your row at the bottom either way); with `them`, type their turn first.
+    #[arg(long, value_enum, default_value = "you", requires = "follow")]
+    pub first: FollowFirst,
+    /// Do not answer from the committed opening books (GamePigeon's capture and avalanche openings on 6 pits of 4 stones, where every turn is known exactly at once): search as on any other position, to compare.
+    #[arg(long)]
+    pub no_book: bool,
+    /// `--max-memory`, `--endgame` and `--threads`.
+    #[command(flatten)]
+    pub solver: SolverArgs,
+    /// `--json`.
+    #[command(flatten)]
+    pub json: JsonArg,
+    /// `--quiet`.
+    #[command(flatten)]
+    pub quiet: QuietArg,
+}
+
+/// `game analyze --follow --first`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FollowFirst {
+    /// You move first.
+    You,
+    /// The opponent moves first.
+    Them,
+}
+
+/// `game play --first`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FirstArg {
+    /// You move first.
+    You,
+    /// The computer moves first.
+    Computer,
+}
+
+/// `game play`.
+#[derive(Args, Debug)]
+#[command(mut_arg("rules", game_rules_help))]
+pub struct GamePlayArgs {
+    /// Rules and board [default rules: kalah].
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// How strong the computer is: easy (greedy), medium (alphabeta:4), hard (budget:2000: up to twelve turns ahead within two million picks a turn), perfect (the exact solver; slow on big boards).
+    #[arg(
+        long,
+        value_name = "L",
+        default_value = "medium",
+        conflicts_with = "agent"
+    )]
+    pub level: String,
+    /// The computer's agent instead of a level: random, greedy, greedy-pick, minimax:D, alphabeta:D, mtdf:D, budget:K, perfect, analyze:S, mcts:N, montecarlo:N.
+    #[arg(long, value_name = "A")]
+    pub agent: Option<String>,
+    /// Who moves first.
+    #[arg(long, value_enum, default_value = "you")]
+    pub first: FirstArg,
+    /// Seed of the computer's random choices.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// An endgame database file from `game endgame`, for these rules and pits: the `perfect` computer and its hints read it (seconds a move on 6 pits instead of minutes). Without it, the one `game analyze` keeps in the cache folder is read when it is there (never built here).
+    #[arg(long, value_name = "FILE")]
+    pub endgame: Option<std::path::PathBuf>,
+    /// Do not read the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep).
+    #[arg(long, conflicts_with = "endgame")]
+    pub no_cache: bool,
+    /// `--color`.
+    #[command(flatten)]
+    pub color: ColorArg,
+}
+
+/// `game match`.
+#[derive(Args, Debug)]
+#[command(mut_arg("rules", game_rules_help))]
+pub struct GameMatchArgs {
+    /// Agent A: random, greedy, greedy-pick, minimax:D, alphabeta:D, mtdf:D, budget:K, perfect, analyze:S, mcts:N, montecarlo:N, or a level (easy, medium, hard).
+    #[arg(value_name = "A")]
+    pub a: String,
+    /// Agent B, as A.
+    #[arg(value_name = "B")]
+    pub b: String,
+    /// Games in all, an even number (each opening is played twice, each agent starting once).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub games: u32,
+    /// Seed of the openings and of the agents' random choices.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Random turns played from the start before the agents take over.
+    #[arg(long, value_name = "K", default_value_t = 2)]
+    pub opening_turns: u32,
+    /// Write the results (JSON) to FILE as games finish, atomically; rerunning with the same FILE resumes.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<std::path::PathBuf>,
+    /// An endgame database file from `game endgame`, for these rules and pits, which the `perfect` agents read (shared by every game).
+    #[arg(long, value_name = "FILE")]
+    pub endgame: Option<std::path::PathBuf>,
+    /// Rules and board [default rules: kalah].
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// `--json`.
+    #[command(flatten)]
+    pub json: JsonArg,
+    /// `--quiet`.
+    #[command(flatten)]
+    pub quiet: QuietArg,
+}
