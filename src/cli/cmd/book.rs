@@ -175,7 +175,7 @@ fn duration_text(s: f64) -> String {
 /// The last line of a finished build.
 fn summary(file: &BookFile, out: &Path) -> String {
     format!(
-        "{}: every position {} whole turns from the start solved ({} positions, {:.0} s of solving, {} picks)\n",
+        "{}: every position {} whole turns from the start solved ({} positions, {:.1} s of solving, {} picks)\n",
         out.display(),
         file.turns,
         file.values.len(),
@@ -207,7 +207,7 @@ pub fn show(args: &BookShowArgs) -> Outcome {
 /// A book file's game and how far it is built.
 fn describe_file(file: &BookFile) -> String {
     format!(
-        "Book file: rules {}, {} pits of {} stones, {} whole turns: {} of {} positions solved{}\nBuilt by: {}\nOn: {} ({:.0} s of solving, {} picks)\n",
+        "Book file: rules {}, {} pits of {} stones, {} whole turns: {} of {} positions solved{}\nBuilt by: {}\nOn: {} ({:.1} s of solving, {} picks)\n",
         file.rules,
         file.pits,
         file.stones,
