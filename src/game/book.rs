@@ -405,12 +405,20 @@ pub struct Builtin {
 /// The committed books (`books/`): GamePigeon's capture mode (Kalah 6×4)
 /// and avalanche mode (6×4). Each is read the first time a position of
 /// its game asks (tests/book.rs checks each entry against its file).
-pub const BUILTIN: &[Builtin] = &[Builtin {
-    rules: Rules::KALAH,
-    pits: 6,
-    stones: 4,
-    text: include_str!("../../books/capture-6x4.json"),
-}];
+pub const BUILTIN: &[Builtin] = &[
+    Builtin {
+        rules: Rules::KALAH,
+        pits: 6,
+        stones: 4,
+        text: include_str!("../../books/capture-6x4.json"),
+    },
+    Builtin {
+        rules: Rules::AVALANCHE,
+        pits: 6,
+        stones: 4,
+        text: include_str!("../../books/avalanche-6x4.json"),
+    },
+];
 
 /// The committed book of `state`'s game, read once; none for a game
 /// without one.
