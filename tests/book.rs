@@ -192,15 +192,15 @@ fn a_sample_of_the_committed_books_agrees_with_the_solver() {
             (file.rules, file.pits, file.stones)
         );
         let frontier = levels(&file.start(), file.turns).pop().unwrap();
-        // The positions cheapest to solve again: the fewest stones, one
-        // in eight of them up to twelve.
-        let mut order: Vec<usize> = (0..frontier.len()).collect();
+        // Twelve positions spread over those of at most 30 stones (cheap
+        // enough to solve again here), from the fewest stones to the most.
+        let mut order: Vec<usize> = (0..frontier.len())
+            .filter(|&i| frontier[i].stones_in_pits() <= 30)
+            .collect();
         order.sort_by_key(|&i| (frontier[i].stones_in_pits(), i));
-        for &i in order.iter().step_by(8).take(12) {
+        let step = (order.len() / 12).max(1);
+        for &i in order.iter().rev().step_by(step).take(12) {
             let s = &frontier[i];
-            if s.stones_in_pits() > 30 {
-                break;
-            }
             let v = file.values[i].unwrap() + s.mover_minus_opponent();
             assert_eq!(v, solved(s), "{s}");
         }
