@@ -241,7 +241,7 @@ fn opening(threads: u32, budget: Budget, cached: bool) -> Vec<Opening> {
     let mut out = vec![];
     for (mode, preset) in MODES {
         let Some(book) = mancala_sweep::game::book::builtin()
-            .iter()
+            .into_iter()
             .find(|b| b.describe().0 == preset.rules())
         else {
             continue;
