@@ -558,9 +558,9 @@ fn print_tables(rows: &[Row], start: Option<&Start>, budget: Budget) {
         "\nPositions with 31 to 44 stones in the pits, {analysis} against the exact solver:\n"
     );
     println!(
-        "| mode | positions | best turn is a best turn | proved | estimate off by (mean / worst) | stones lost when not (worst) | worst time | exact check (median / worst) |"
+        "| mode | positions | best turn is a best turn | proved best | called proved best wrongly | estimate off by (mean / worst) | stones lost when not (worst) | worst time | exact check (median / worst) |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (mode, _) in MODES {
         let of = class_rows(rows, mode, "mid");
         let n = of.len();
@@ -569,6 +569,11 @@ fn print_tables(rows: &[Row], start: Option<&Start>, budget: Budget) {
             .filter(|r| r.chosen_value == r.exact_value)
             .count();
         let exact = of.iter().filter(|r| r.exact).count();
+        // Proved best, yet not a best turn by the exact check: must be none.
+        let wrongly = of
+            .iter()
+            .filter(|r| r.exact && r.chosen_value != r.exact_value)
+            .count();
         let off: Vec<i32> = of
             .iter()
             .map(|r| (r.value - r.exact_value.unwrap()).abs())
@@ -582,7 +587,7 @@ fn print_tables(rows: &[Row], start: Option<&Start>, budget: Budget) {
         let mut check: Vec<f64> = of.iter().map(|r| r.check_seconds.unwrap()).collect();
         check.sort_by(f64::total_cmp);
         println!(
-            "| {mode} | {n} | {agree} ({:.0}%) | {exact} ({:.0}%) | {:.1} / {} | {lost} | {worst:.2} s | {:.1} s / {:.1} s |",
+            "| {mode} | {n} | {agree} ({:.0}%) | {exact} ({:.0}%) | {wrongly} | {:.1} / {} | {lost} | {worst:.2} s | {:.1} s / {:.1} s |",
             pct(agree, n),
             pct(exact, n),
             off.iter().sum::<i32>() as f64 / n as f64,
