@@ -240,3 +240,26 @@ fn game_analyze_answers_the_opening_from_the_book() {
     assert_eq!(code, 0);
     assert!(out.contains("From the opening book"), "{out}");
 }
+
+/// The capture book's positions hold 40 stones and more, a minute or more
+/// each to solve again without its 26-stone endgame file: this test
+/// re-solves the three with the fewest stones with a fresh solver (one
+/// thread, no database, no book). Run it with
+/// `cargo test --release --test suite -- --ignored capture_book`.
+#[test]
+#[ignore = "minutes: three 40-stone positions solved without a database"]
+fn the_capture_books_cheapest_positions_agree_with_the_solver() {
+    let entry = book::BUILTIN
+        .iter()
+        .find(|b| b.rules == Rules::KALAH)
+        .unwrap();
+    let file = BookFile::from_json(entry.text).unwrap();
+    let frontier = levels(&file.start(), file.turns).pop().unwrap();
+    let mut order: Vec<usize> = (0..frontier.len()).collect();
+    order.sort_by_key(|&i| (frontier[i].stones_in_pits(), i));
+    for &i in order.iter().take(3) {
+        let s = &frontier[i];
+        let v = file.values[i].unwrap() + s.mover_minus_opponent();
+        assert_eq!(v, solved(s), "{s}");
+    }
+}
