@@ -66,7 +66,7 @@ const backend = (() => {
     worker.onmessage = (e) => {
       const m = e.data, p = pending.get(m.id);
       if (!p) return;
-      if (m.event) { if (p.onProgress) p.onProgress(m.data); return; }
+      if (m.event) { if (p.onProgress) p.onProgress(JSON.parse(m.text)); return; }
       pending.delete(m.id);
       if (m.status === 0) { p.reject(new Error(m.error)); return; }
       const doc = JSON.parse(m.text);
@@ -79,12 +79,15 @@ const backend = (() => {
     return worker;
   }
   // Stop: the engine runs one search at a time and cannot be interrupted
-  // from outside, so the worker ends and every request on it with it.
+  // from outside, so the worker ends and every request on it with it, at
+  // once; a fresh one starts loading the engine straight away, ready for
+  // the next request.
   function stopWorker() {
     if (!worker) return;
     worker.terminate(); worker = null;
     for (const p of pending.values()) p.reject(new DOMException("stopped", "AbortError"));
     pending.clear();
+    theWorker();
   }
   function workerCall(method, path, body, signal, onProgress) {
     if (signal && signal.aborted) return Promise.reject(new DOMException("stopped", "AbortError"));
