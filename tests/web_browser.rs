@@ -1449,7 +1449,7 @@ async fn wait_js_for(c: &Client, js: &str, seconds: u64) {
 
 /// Choose the option `value` of the select `css`, as a person does.
 async fn choose(c: &Client, css: &str, value: &str) {
-    c.find(Locator::Css(&format!("{css} option[value={value}]")))
+    c.find(Locator::Css(&format!("{css} option[value='{value}']")))
         .await
         .unwrap()
         .click()
@@ -1762,7 +1762,7 @@ async fn offline(c: &Client, dir: &std::path::Path) {
         .execute("return document.getElementById('paste').value;", vec![])
         .await
         .unwrap();
-    check_eq!(board, "3 2 1 / 0 0 / 4 5 6");
+    check_eq!(board, "1 2 3 / 0 0 / 4 5 6");
     // The engine answers offline too: the Atlas's table and a solve.
     c.goto(&links[4].0).await.unwrap();
     click(c, "#acell-6-4").await;

@@ -1048,8 +1048,11 @@ function showAnalysis(doc, p, final) {
   const b = doc.turns[0], picks = b.picks.map((k) => turnPit(p, k));
   $("an-best").innerHTML = `Best for ${who}: tap <b id="an-best-pit">${picks[0]}</b>` +
     (picks.length > 1 ? `, then ${picks.slice(1).join(", ")}` : "") + `: <span id="an-value" data-value="${b.value}" data-exact="${b.exact}">${turnText(b)}</span>`;
-  const proved = doc.turns.filter((t) => t.exact).length;
-  $("an-turns-title").textContent = `Turns for ${who}, best first (${proved} of ${doc.turns.length.toLocaleString("en")} proved); tap one to play it:`;
+  // A progress document may hold only the best turns (digest.js), with
+  // the counts of all of them.
+  const all = doc.turns_total || doc.turns.length;
+  const proved = doc.turns_proved != null ? doc.turns_proved : doc.turns.filter((t) => t.exact).length;
+  $("an-turns-title").textContent = `Turns for ${who}, best first (${proved.toLocaleString("en")} of ${all.toLocaleString("en")} proved); tap one to play it:`;
   drawTurns(doc, p);
   // The best line, a turn each, in the board's pit numbers.
   $("an-pv").textContent = "Best line: " + doc.principal_variation.map((t, j) => {
@@ -1058,24 +1061,26 @@ function showAnalysis(doc, p, final) {
   }).join(" · ");
   const what = final ? (doc.stopped ? "Stopped" : "Done") : "Thinking";
   const ahead = doc.depth === 0 ? "the stores right after it" : `${doc.depth} turn${doc.depth === 1 ? "" : "s"} ahead`;
-  $("an-status").textContent = `${what}: ${proved} of ${doc.turns.length} turns proved` +
-    (proved < doc.turns.length ? `, each of the others looked at to ${ahead} or more` : "") +
+  $("an-status").textContent = `${what}: ${proved.toLocaleString("en")} of ${count(all, "turn")} proved` +
+    (proved < all ? `, each of the others looked at to ${ahead} or more` : "") +
     `; ${doc.nodes.toLocaleString()} picks in ${doc.seconds.toFixed(1)} s${final ? "." : "…"}`;
   const sel = $("an-seconds");
-  $("an-longer").hidden = !final || !!AN.nodes || proved === doc.turns.length || sel.selectedIndex === sel.options.length - 1;
+  $("an-longer").hidden = !final || !!AN.nodes || proved === all || sel.selectedIndex === sel.options.length - 1;
   drawAn();
 }
 
 // The turns drawn: the best AN_TOP, or, after "Show all", one page of
 // AN_PAGE at a time (anPage, from 0). A position can have tens of
 // thousands of turns (24,324 at the avalanche start): drawn all at once,
-// at every update, they froze the page for seconds.
+// at every update, they froze the page for seconds. While the analysis
+// runs, its progress holds the best 500 (digest.js), and the pages go as
+// far as those; the answer holds them all.
 const AN_TOP = 10, AN_PAGE = 50;
 let anPage = null;
 function drawTurns(doc, p) {
-  const all = doc.turns.length, pages = Math.ceil(all / AN_PAGE);
+  const all = doc.turns_total || doc.turns.length, pages = Math.ceil(doc.turns.length / AN_PAGE);
   if (anPage !== null) anPage = Math.min(anPage, pages - 1);
-  const from = anPage === null ? 0 : anPage * AN_PAGE, to = Math.min(all, anPage === null ? AN_TOP : from + AN_PAGE);
+  const from = anPage === null ? 0 : anPage * AN_PAGE, to = Math.min(doc.turns.length, anPage === null ? AN_TOP : from + AN_PAGE);
   const ol = $("an-turns");
   while (ol.children.length > to - from) ol.lastChild.remove();
   while (ol.children.length < to - from) {

@@ -26,35 +26,27 @@ const backend = (() => {
     return doc || {};
   }
 
-  // Server-sent events read from fetch (so that Stop can abort them):
-  // "progress" events to onProgress, then the "result" document.
-  async function httpStream(path, body, onProgress, signal) {
-    const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal });
-    if (!res.ok) {
-      let doc = null; try { doc = await res.json(); } catch (e) { /* not JSON */ }
-      throw failure(doc, res.status);
-    }
-    const reader = res.body.getReader(), dec = new TextDecoder();
-    let buf = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("the server closed the stream before the result");
-      buf += dec.decode(value, { stream: true });
-      let cut;
-      while ((cut = buf.indexOf("\n\n")) >= 0) {
-        const block = buf.slice(0, cut); buf = buf.slice(cut + 2);
-        let event = "message", data = "";
-        for (const l of block.split("\n")) {
-          if (l.startsWith("event:")) event = l.slice(6).trim();
-          else if (l.startsWith("data:")) data += l.slice(5).trim();
-        }
-        if (!data) continue;
-        const doc = JSON.parse(data);
-        if (event === "progress") onProgress(doc);
-        else if (event === "result") return doc;
-        else if (event === "error") throw failure(doc, 0);
-      }
-    }
+  // Server-sent events, read in a worker of their own (stream.js), which
+  // hands on each progress document cut to what the page draws
+  // (digest.js), then the result; Stop ends the worker, and with it the
+  // request.
+  function httpStream(path, body, onProgress, signal) {
+    if (signal && signal.aborted) return Promise.reject(new DOMException("stopped", "AbortError"));
+    return new Promise((resolve, reject) => {
+      const w = new Worker("stream.js");
+      const end = () => w.terminate();
+      if (signal) signal.addEventListener("abort", () => { end(); reject(new DOMException("stopped", "AbortError")); }, { once: true });
+      w.onmessage = (e) => {
+        const m = e.data;
+        if (m.event === "progress") { onProgress(m.data); return; }
+        end();
+        let doc = null;
+        try { doc = JSON.parse(m.text); } catch (err) { /* not JSON */ }
+        if (m.event === "result") resolve(doc); else reject(failure(doc, m.status));
+      };
+      w.onerror = (e) => { end(); reject(new Error("the stream failed: " + (e.message || "unknown error"))); };
+      w.postMessage({ url: new URL(path, location.href).href, body: JSON.stringify(body) });
+    });
   }
 
   // ---- the worker ----
@@ -66,7 +58,7 @@ const backend = (() => {
     worker.onmessage = (e) => {
       const m = e.data, p = pending.get(m.id);
       if (!p) return;
-      if (m.event) { if (p.onProgress) p.onProgress(JSON.parse(m.text)); return; }
+      if (m.event) { if (p.onProgress) p.onProgress(m.data); return; }
       pending.delete(m.id);
       if (m.status === 0) { p.reject(new Error(m.error)); return; }
       const doc = JSON.parse(m.text);

@@ -4,13 +4,12 @@
 // starts a new one for the next request.
 //
 // Messages in: {id, method, path, body} (body: the JSON text).
-// Messages out: {id, event: "progress", text} while a /stream request
-// runs, then {id, status, text}, or {id, status: 0, error} when the
-// engine could not load. Documents go as their JSON text, read by the page
-// (as `serve`'s are): a document of the avalanche start holds 24,324
-// turns, and a string crosses to the page at once, where the object
-// itself took the page longer to receive than the text takes to read.
+// Messages out: {id, event: "progress", data} while a /stream request
+// runs (the document cut to what the page draws: digest.js), then
+// {id, status, text} (the answer's JSON text), or {id, status: 0, error}
+// when the engine could not load.
 "use strict";
+importScripts("digest.js");
 
 let engine = null, current = 0;
 const enc = new TextEncoder(), dec = new TextDecoder();
@@ -24,7 +23,7 @@ const ready = WebAssembly.instantiateStreaming(fetch("mancala_sweep.wasm"), {
     now_ms: () => performance.now(),
     event: (ptr, len) => {
       const t = text(ptr, len), cut = t.indexOf("\n");
-      postMessage({ id: current, event: t.slice(0, cut), text: t.slice(cut + 1) });
+      postMessage({ id: current, event: t.slice(0, cut), data: digest(JSON.parse(t.slice(cut + 1))) });
     },
   },
 }).then((m) => { engine = m.instance; });
