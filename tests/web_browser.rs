@@ -1618,7 +1618,10 @@ async fn avalanche_start(c: &Client, url: &str) {
     c.execute("analyse();", vec![]).await.unwrap();
     wait_js_for(c, "return !!window.__seen.Done;", 60).await;
     let took = c
-        .execute("return window.__seen.Done - window.__seen.Thinking;", vec![])
+        .execute(
+            "return window.__seen.Done - window.__seen.Thinking;",
+            vec![],
+        )
         .await
         .unwrap();
     let long = long_tasks(c).await;
@@ -1647,7 +1650,9 @@ async fn avalanche_start(c: &Client, url: &str) {
             .collect::<Vec<_>>())
     };
     check_eq!(rows().await, ids(1, 10));
-    check!(text(c, "#an-turns-title").await.contains("of 24,324 proved"));
+    check!(text(c, "#an-turns-title")
+        .await
+        .contains("of 24,324 proved"));
     check_eq!(text(c, "#an-all").await, "Show all 24,324 turns");
     fits_at_390(c, "the avalanche start, Done").await;
     // Show all: fifty at a time, Next and Previous, then the best ten again.
@@ -1840,7 +1845,9 @@ async fn new_game_at_once(c: &Client, url: &str) {
     check_eq!(text(c, "#gboard-opp-store").await, "0");
     check_eq!(text(c, "#g-log").await, "");
     check_eq!(attr(c, "#gpit-1", "disabled").await, "true");
-    check!(text(c, "#g-status").await.contains("The computer is thinking"));
+    check!(text(c, "#g-status")
+        .await
+        .contains("The computer is thinking"));
     fits_at_390(c, "a new game, the computer thinking").await;
     c.execute("backend.call = window.realCall;", vec![])
         .await
