@@ -95,6 +95,9 @@ for (let i = 0; i < runs; i++) {
     elements: document.getElementsByTagName("*").length };`);
   const thinking = r.seen.Thinking || r.nav;
   const longest = Math.max(0, ...r.long.map((l) => l[1]));
+  // Each long task, from the analysis's start (ms): which part of the
+  // work it was.
+  console.error(`run ${i + 1}: long tasks [start from Thinking, ms]: ` + JSON.stringify(r.long.map(([t, d]) => [Math.round(t + r.nav - thinking), Math.round(d)])) + `; Done at ${r.seen.Done - thinking} ms`);
   done.push({ toDone: (r.seen.Done - thinking) / 1000, fromNav: (r.seen.Done - r.nav) / 1000, longest, over100: r.long.filter((l) => l[1] > 100).length, turns: r.turns, elements: r.elements, status: r.status, wall: (Date.now() - t0) / 1000 });
   await wd("DELETE", `/session/${s}`);
 

@@ -1074,11 +1074,12 @@ function showAnalysis(doc, p, final) {
 // thousands of turns (24,324 at the avalanche start): drawn all at once,
 // at every update, they froze the page for seconds. While the analysis
 // runs, its progress holds the best 500 (digest.js), and the pages go as
-// far as those; the answer holds them all.
+// far as those; the answer reads the rest when a page asks (turnPage).
 const AN_TOP = 10, AN_PAGE = 50;
 let anPage = null;
 function drawTurns(doc, p) {
-  const all = doc.turns_total || doc.turns.length, pages = Math.ceil(doc.turns.length / AN_PAGE);
+  const all = doc.turns_total || doc.turns.length, have = doc.allTurns ? all : doc.turns.length;
+  const pages = Math.ceil(have / AN_PAGE);
   if (anPage !== null) anPage = Math.min(anPage, pages - 1);
   const from = anPage === null ? 0 : anPage * AN_PAGE, to = Math.min(doc.turns.length, anPage === null ? AN_TOP : from + AN_PAGE);
   const ol = $("an-turns");
@@ -1114,11 +1115,16 @@ function drawTurns(doc, p) {
   $("an-next").disabled = !paged || anPage >= pages - 1;
   $("an-page").textContent = paged ? `Turns ${(from + 1).toLocaleString("en")}–${to.toLocaleString("en")} of ${all.toLocaleString("en")}` : "";
 }
-// Another page of turns (null: the best few), drawn from the answer shown.
+// Another page of turns (null: the best few), drawn from the answer shown;
+// a page past the best 500 the answer was cut to reads them all, once.
 function turnPage(k) {
   anPage = k;
   const p = cur();
-  if (anDoc && anDocKey === posKey(p)) drawTurns(anDoc, p);
+  if (!anDoc || anDocKey !== posKey(p)) return;
+  if (k !== null && (k + 1) * AN_PAGE > anDoc.turns.length && anDoc.allTurns) {
+    anDoc = { ...anDoc, turns: anDoc.allTurns() };
+  }
+  drawTurns(anDoc, p);
 }
 
 // ---- the analysis ----

@@ -15,6 +15,13 @@ const backend = (() => {
     return err;
   }
 
+  // An answer cut to its best turns by a worker (digest.js), with its
+  // whole text: `allTurns()` reads every turn, when a page asks for them.
+  function whole(doc, text) {
+    if (text !== undefined && doc) Object.defineProperty(doc, "allTurns", { value: () => JSON.parse(text).turns });
+    return doc;
+  }
+
   // ---- the server ----
   async function httpCall(method, path, body, signal) {
     const opts = { method, signal };
@@ -48,9 +55,10 @@ const backend = (() => {
         const m = e.data;
         if (m.event === "progress") { onProgress(m.data); return; }
         end();
+        if (m.event === "result") { resolve(whole(m.data, m.text)); return; }
         let doc = null;
         try { doc = JSON.parse(m.text); } catch (err) { /* not JSON */ }
-        if (m.event === "result") resolve(doc); else reject(failure(doc, m.status));
+        reject(failure(doc, m.status));
       };
       w.onerror = (e) => { end(); reject(new Error("the stream failed: " + (e.message || "unknown error"))); };
       w.postMessage({ url: new URL(path, location.href).href, body: JSON.stringify(body) });
@@ -69,7 +77,7 @@ const backend = (() => {
       if (m.event) { if (p.onProgress) p.onProgress(m.data); return; }
       pending.delete(m.id);
       if (m.status === 0) { p.reject(new Error(m.error)); return; }
-      const doc = JSON.parse(m.text);
+      const doc = whole(m.data, m.text);
       if (m.status >= 200 && m.status < 300) p.resolve(doc); else p.reject(failure(doc, m.status));
     };
     worker.onerror = (e) => {

@@ -8,8 +8,9 @@
 //
 // Message in: {url, body} (body: the JSON text).
 // Messages out: {event: "progress", data} (the digest), then
-// {event: "result", text}, or {event: "error", status, text} (the error
-// document's text; status 0 for an "error" event, or when no document).
+// {event: "result", data, text} (the digest, and the whole text when they
+// differ), or {event: "error", status, text} (the error document's text;
+// status 0 for an "error" event, or when no document).
 "use strict";
 importScripts("digest.js");
 
@@ -35,7 +36,11 @@ onmessage = async (e) => {
         }
         if (!data) continue;
         if (event === "progress") postMessage({ event, data: digest(JSON.parse(data)) });
-        else if (event === "result") { postMessage({ event, text: data }); return; }
+        else if (event === "result") {
+          const doc = JSON.parse(data), small = digest(doc);
+          postMessage({ event, data: small, text: small === doc ? undefined : data });
+          return;
+        }
         else if (event === "error") { postMessage({ event, status: 0, text: data }); return; }
       }
       from = buf.length;
