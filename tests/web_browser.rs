@@ -1876,6 +1876,12 @@ async fn phone_pages(c: &Client, url: &str) {
     wait_for_text(c, "#an-moves", "You: 6 3 2 5 1 1").await;
     settled(c).await;
     fits_at_390(c, "Analyze, a long turn in the moves").await;
+    c.execute(
+        "document.getElementById('an-moves').scrollIntoView({ block: 'center' });",
+        vec![],
+    )
+    .await
+    .unwrap();
     shot(c, "analyze-long-turn-390.png").await;
     click(c, "#an-edit").await;
     fits_at_390(c, "Analyze, editing").await;
