@@ -112,10 +112,23 @@ fn static_site(required: bool) -> Result<Option<std::path::PathBuf>, String> {
 /// A plain static file server for `dir`, as any host would serve the site:
 /// files and their types, nothing else (no API).
 async fn serve_folder(dir: std::path::PathBuf) -> SocketAddr {
+    let (addr, stop) = serve_folder_until(dir).await;
+    // Never stopped: it serves until the test ends.
+    std::mem::forget(stop);
+    addr
+}
+
+/// [`serve_folder`], which stops when the sender is used (or dropped):
+/// then it takes no more connections and closes its idle ones, as a host
+/// out of reach would.
+async fn serve_folder_until(
+    dir: std::path::PathBuf,
+) -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
     use axum::http::{header, StatusCode, Uri};
     use axum::response::IntoResponse;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let app = axum::Router::new().fallback(move |uri: Uri| {
         let dir = dir.clone();
         async move {
@@ -139,8 +152,15 @@ async fn serve_folder(dir: std::path::PathBuf) -> SocketAddr {
             }
         }
     });
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    addr
+    tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async move {
+                let _ = stopped.await;
+            })
+            .await
+            .unwrap()
+    });
+    (addr, stop)
 }
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -219,6 +239,8 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
         profile: profile.clone(),
     };
     let addr = start_server().await;
+    // Scroll bars laid over the page, as a phone's are: at 390 px the page
+    // has the whole 390 px.
     let mut caps = serde_json::Map::new();
     caps.insert(
         "goog:chromeOptions".into(),
@@ -226,7 +248,8 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
             "binary": CHROMIUM,
             "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                     "--disable-dev-shm-usage", format!("--user-data-dir={}", profile.display()),
+                     "--disable-dev-shm-usage", "--hide-scrollbars",
+                     format!("--user-data-dir={}", profile.display()),
                      "--window-size=1200,900"]
         }),
     );
@@ -445,6 +468,10 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     // The rough edges of issue 34 at 390 px.
     rough_edges(&c, &url, addr).await;
 
+    // Issue 59, a phone player's: the avalanche start, a puzzle reached
+    // again, a new game, every page at 390 px.
+    phone_player(&c, &url).await;
+
     // Nothing went anywhere but this server.
     only_from(&c, &url).await;
 
@@ -473,7 +500,9 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
         c.switch_to_window(walk.clone()).await.unwrap();
         analyze_page(&c, &site, addr).await;
         rough_edges(&c, &site, addr).await;
+        phone_player(&c, &site).await;
         only_from(&c, &site).await;
+        offline(&c, dir).await;
         c.switch_to_window(showcase_tab).await.unwrap();
         showcase(&c, "more memory than this page may use (256 MiB)").await;
         only_from(&c, &site).await;
@@ -1420,7 +1449,7 @@ async fn wait_js_for(c: &Client, js: &str, seconds: u64) {
 
 /// Choose the option `value` of the select `css`, as a person does.
 async fn choose(c: &Client, css: &str, value: &str) {
-    c.find(Locator::Css(&format!("{css} option[value={value}]")))
+    c.find(Locator::Css(&format!("{css} option[value='{value}']")))
         .await
         .unwrap()
         .click()
@@ -1495,4 +1524,393 @@ async fn wait_for_text(c: &Client, css: &str, part: &str) {
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// What a phone player sees at 390 px now: no sideways scroll, every tap
+/// target at least 44 px, and the evaluation bar's labels whole. `what`
+/// names the state in a failure.
+async fn fits_at_390(c: &Client, what: &str) {
+    let got = c
+        .execute(
+            r#"const bad = [];
+            for (const e of document.querySelectorAll("nav button, main button, main select, main input")) {
+              if (e.closest("[hidden]") || e.getClientRects().length === 0) continue;
+              const r = e.getBoundingClientRect();
+              if (r.width < 43.5 || r.height < 43.5) bad.push(`${e.id || e.className || e.tagName} ${r.width.toFixed(1)}x${r.height.toFixed(1)}`);
+            }
+            const clipped = [];
+            for (const e of document.querySelectorAll(".evalbar .end")) {
+              if (e.getClientRects().length === 0) continue;
+              const r = e.getBoundingClientRect(), b = e.parentElement.getBoundingClientRect();
+              if (r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5 || e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)
+                clipped.push(`${e.textContent} ${JSON.stringify([r.left, r.right, r.top, r.bottom, b.left, b.right, b.top, b.bottom])}`);
+            }
+            return { wide: document.documentElement.scrollWidth, bad, clipped };"#,
+            vec![],
+        )
+        .await
+        .unwrap();
+    check!(
+        got["wide"].as_u64().unwrap() <= 390,
+        "{what}: the page is {} px wide at 390",
+        got["wide"]
+    );
+    check!(
+        got["bad"].as_array().unwrap().is_empty(),
+        "{what}: tap targets under 44 px: {}",
+        got["bad"]
+    );
+    check!(
+        got["clipped"].as_array().unwrap().is_empty(),
+        "{what}: clipped: {}",
+        got["clipped"]
+    );
+}
+
+/// The long tasks seen since `watch_long_tasks` (ms), longest first.
+async fn long_tasks(c: &Client) -> Vec<f64> {
+    let v = c
+        .execute(
+            "return (window.__long || []).map((e) => e[1]).sort((a, b) => b - a);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    serde_json::from_value(v).unwrap()
+}
+
+/// From now on: every main-thread task over 50 ms (the browser's long-task
+/// observer), and the moments the Analyze status first says "Thinking",
+/// "Done" and "Stopped" (performance.now()).
+async fn watch_long_tasks(c: &Client) {
+    c.execute(
+        r#"window.__long = []; window.__seen = {};
+        if (window.__obs) window.__obs.disconnect();
+        window.__obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push([e.startTime, e.duration]); });
+        window.__obs.observe({ type: "longtask" });
+        const st = document.getElementById("an-status");
+        if (window.__mut) window.__mut.disconnect();
+        window.__mut = new MutationObserver(() => { const w = (st.textContent.match(/^(Thinking|Done|Stopped)/) || [])[1]; if (w && !window.__seen[w]) window.__seen[w] = performance.now(); });
+        window.__mut.observe(st, { childList: true, characterData: true, subtree: true });
+        window.__tap = null;
+        document.addEventListener("click", (e) => { if (e.target.id === "an-stop") window.__tap = performance.now(); }, { capture: true });"#,
+        vec![],
+    )
+    .await
+    .unwrap();
+}
+
+/// Issue 59: the avalanche start (24,324 turns) on the Analyze page at
+/// 390 px: the best ten turns drawn, the rest a page at a time; no
+/// main-thread task over 100 ms while it thinks; Stop shown within 0.3 s.
+async fn avalanche_start(c: &Client, url: &str) {
+    c.set_window_size(390, 900).await.unwrap();
+    c.goto(&format!("{url}?rules=avalanche")).await.unwrap();
+    wait_js_for(
+        c,
+        "return /^Done/.test(document.getElementById('an-status').textContent);",
+        60,
+    )
+    .await;
+    // Think 1 s again, watched from its start (the first one also loaded
+    // the engine and filled its tables).
+    watch_long_tasks(c).await;
+    c.execute("analyse();", vec![]).await.unwrap();
+    wait_js_for(c, "return !!window.__seen.Done;", 60).await;
+    let took = c
+        .execute(
+            "return window.__seen.Done - window.__seen.Thinking;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let long = long_tasks(c).await;
+    println!(
+        "web_browser: the avalanche start, Think 1 s ({}): Done in {:.2} s, longest task {:.0} ms",
+        c.execute("return backend.engine;", vec![]).await.unwrap(),
+        took.as_f64().unwrap() / 1000.0,
+        long.first().copied().unwrap_or(0.0)
+    );
+    check!(
+        long.iter().all(|&ms| ms <= 100.0),
+        "tasks over 100 ms: {long:?}"
+    );
+    check!(took.as_f64().unwrap() < 10_000.0, "Done after {took} ms");
+    let rows = || async {
+        c.execute(
+            "return [...document.querySelectorAll('#an-turns .turn')].map((b) => b.id);",
+            vec![],
+        )
+        .await
+        .unwrap()
+    };
+    let ids = |from: usize, to: usize| {
+        serde_json::json!((from..=to)
+            .map(|k| format!("an-turn-{k}"))
+            .collect::<Vec<_>>())
+    };
+    check_eq!(rows().await, ids(1, 10));
+    check!(text(c, "#an-turns-title")
+        .await
+        .contains("of 24,324 proved"));
+    check_eq!(text(c, "#an-all").await, "Show all 24,324 turns");
+    fits_at_390(c, "the avalanche start, Done").await;
+    // Show all: fifty at a time, Next and Previous, then the best ten again.
+    click(c, "#an-all").await;
+    check_eq!(rows().await, ids(1, 50));
+    check_eq!(text(c, "#an-page").await, "Turns 1–50 of 24,324");
+    click(c, "#an-next").await;
+    check_eq!(rows().await, ids(51, 100));
+    fits_at_390(c, "the avalanche start, turns 51-100").await;
+    // Past the best 500 (what the page reads first), the rest are read.
+    for _ in 0..9 {
+        click(c, "#an-next").await;
+    }
+    check_eq!(text(c, "#an-page").await, "Turns 501–550 of 24,324");
+    check_eq!(rows().await, ids(501, 550));
+    for _ in 0..9 {
+        click(c, "#an-prev").await;
+    }
+    click(c, "#an-prev").await;
+    check_eq!(rows().await, ids(1, 50));
+    click(c, "#an-few").await;
+    check_eq!(rows().await, ids(1, 10));
+
+    // Think 30 s; Stop tapped 3 s in ends it at once.
+    watch_long_tasks(c).await;
+    choose(c, "#an-seconds", "30").await;
+    wait_for_text(c, "#an-status", "Thinking:").await;
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    click(c, "#an-stop").await;
+    wait_for_text(c, "#an-status", "Stopped").await;
+    let stop = c
+        .execute("return window.__seen.Stopped - window.__tap;", vec![])
+        .await
+        .unwrap();
+    let long = long_tasks(c).await;
+    println!(
+        "web_browser: Stop after 3 s of Think 30 s: shown in {:.0} ms, longest task {:.0} ms",
+        stop.as_f64().unwrap(),
+        long.first().copied().unwrap_or(0.0)
+    );
+    check!(stop.as_f64().unwrap() <= 300.0, "Stop took {stop} ms");
+    check!(
+        long.iter().all(|&ms| ms <= 100.0),
+        "tasks over 100 ms: {long:?}"
+    );
+    check_eq!(rows().await, ids(1, 10));
+    fits_at_390(c, "the avalanche start, stopped").await;
+    // The engine is ready again: the next analysis runs.
+    choose(c, "#an-seconds", "1").await;
+    wait_js_for(
+        c,
+        "return /^Done/.test(document.getElementById('an-status').textContent);",
+        60,
+    )
+    .await;
+    // A turn of the second page plays that turn; the moves list holds
+    // it, long as it may be, within the page.
+    click(c, "#an-all").await;
+    click(c, "#an-next").await;
+    let picks = text(c, "#an-turn-51 .picks").await;
+    click(c, "#an-turn-51").await;
+    wait_for_text(c, "#an-moves", &format!("You: {picks}")).await;
+    settled(c).await;
+    fits_at_390(c, "a turn of the second page played").await;
+}
+
+/// Issue 59: after one visit, every address the app makes reloads with no
+/// network (the static site's service worker). The addresses are those
+/// the app wrote itself while the host was there; then the host stops.
+async fn offline(c: &Client, dir: &std::path::Path) {
+    let (addr, stop) = serve_folder_until(dir.to_path_buf()).await;
+    let url = format!("http://{addr}/");
+    c.set_window_size(390, 900).await.unwrap();
+    c.goto(&url).await.unwrap();
+    // The service worker is registered a few seconds after the first
+    // load, stores the site, and takes the page.
+    wait_js_for(c, "return !!navigator.serviceWorker.controller;", 60).await;
+    let here = || async {
+        c.execute("return location.href;", vec![])
+            .await
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let mut links = Vec::new();
+    // Analyze: a position and a line, as the page writes them.
+    c.goto(&format!(
+        "{url}?rules=avalanche&board=4,4,4,4,4,4/0,0/4,4,4,4,4,4&to=you&line=6"
+    ))
+    .await
+    .unwrap();
+    wait_for_text(c, "#an-moves", "You: 6").await;
+    links.push((here().await, "#an-moves", "You: 6"));
+    click(c, "button[data-page=solve]").await;
+    retype(c, "#paste", "1 2 3 / 0 0 / 4 5 6").await;
+    click(c, "#use-paste").await;
+    links.push((here().await, "#paste", ""));
+    click(c, "button[data-page=puzzles]").await;
+    c.wait().for_element(Locator::Id("ppit-1")).await.unwrap();
+    click(c, "#next-puzzle").await;
+    wait_for_text(c, "#puzzle-title", "grade 2").await;
+    links.push((here().await, "#puzzle-title", "grade 2"));
+    click(c, "button[data-page=play]").await;
+    wait_for_text(c, "#g-status", "Your turn").await;
+    links.push((here().await, "#g-status", "Your turn"));
+    click(c, "button[data-page=atlas]").await;
+    links.push((here().await, "#a-rules", "GamePigeon avalanche"));
+    check!(links.iter().any(|(l, _, _)| l.contains("&line=6")));
+    // The host goes away.
+    stop.send(()).unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for (link, css, part) in &links {
+        c.goto(link).await.unwrap();
+        check_eq!(&here().await, link);
+        wait_for_text(c, css, part).await;
+    }
+    c.goto(&links[1].0).await.unwrap();
+    wait_for_text(c, "#page-solve", "Solve").await;
+    let board = c
+        .execute("return document.getElementById('paste').value;", vec![])
+        .await
+        .unwrap();
+    check_eq!(board, "1 2 3 / 0 0 / 4 5 6");
+    // The engine answers offline too: the Atlas's table and a solve.
+    c.goto(&links[4].0).await.unwrap();
+    click(c, "#acell-6-4").await;
+    check_eq!(text(c, "#a-best").await, "43");
+    c.goto(&format!("{url}?page=solve")).await.unwrap();
+    click(c, "#solve").await;
+    check_eq!(text(c, "#best").await, "43");
+}
+
+/// Issue 59: a puzzle counts once in the tally, however it is reached
+/// again (a reload, Back, its link): solved again, the tally and the
+/// streak stay as they were.
+async fn puzzle_once(c: &Client, url: &str) {
+    c.set_window_size(390, 900).await.unwrap();
+    c.goto(&format!("{url}?page=puzzles")).await.unwrap();
+    c.execute("localStorage.clear();", vec![]).await.unwrap();
+    c.refresh().await.unwrap();
+    c.wait().for_element(Locator::Id("ppit-1")).await.unwrap();
+    let tally = || async { text(c, "#tally").await };
+    let solve = || async {
+        let solution = c.execute("return current.solution;", vec![]).await.unwrap();
+        let solution: Vec<u64> = serde_json::from_value(solution).unwrap();
+        puzzle_picks(c, &solution).await;
+    };
+    solve().await;
+    wait_for_text(c, "#puzzle-msg", "Solved: ").await;
+    let once = "Streak: 1 · solved 1 · with help 0 · failed 0";
+    check_eq!(tally().await, once);
+    fits_at_390(c, "a puzzle solved").await;
+    // A reload, and the same puzzle solved again: counted before.
+    c.refresh().await.unwrap();
+    c.wait().for_element(Locator::Id("ppit-1")).await.unwrap();
+    solve().await;
+    wait_for_text(c, "#puzzle-msg", "counted before").await;
+    check_eq!(tally().await, once);
+    // The next puzzle, then Back to this one: a hint and a wrong pick on
+    // it change nothing either.
+    click(c, "#next-puzzle").await;
+    wait_for_text(c, "#puzzle-title", "grade 2").await;
+    c.back().await.unwrap();
+    wait_for_text(c, "#puzzle-title", "grade 1").await;
+    click(c, "#hint").await;
+    wait_for_text(c, "#puzzle-msg", "Hint").await;
+    solve().await;
+    wait_for_text(c, "#puzzle-msg", "counted before").await;
+    check_eq!(tally().await, once);
+}
+
+/// Issue 59: a new game, the computer first, clears the old game's board
+/// and log at once, while the computer thinks (its answer held back).
+async fn new_game_at_once(c: &Client, url: &str) {
+    c.set_window_size(390, 900).await.unwrap();
+    c.goto(&format!("{url}?page=play")).await.unwrap();
+    wait_for_text(c, "#g-status", "Your turn").await;
+    choose(c, "#g-level", "easy").await;
+    choose(c, "#g-person", "first").await;
+    click(c, "#g-new").await;
+    wait_for_text(c, "#g-status", "Your turn (turn 1)").await;
+    click(c, "#gpit-1").await;
+    wait_for_text(c, "#g-log", "Computer:").await;
+    wait_for_text(c, "#g-status", "Your turn").await;
+    check!(pit_counts(c, "gpit").await != vec![4; 12]);
+    fits_at_390(c, "a game in progress").await;
+    c.execute(
+        "window.realCall = backend.call; backend.call = (m, p, b, s) => /\\/new$/.test(p) ? new Promise((r) => setTimeout(r, 2500)).then(() => window.realCall(m, p, b, s)) : window.realCall(m, p, b, s);",
+        vec![],
+    )
+    .await
+    .unwrap();
+    choose(c, "#g-person", "second").await;
+    click(c, "#g-new").await;
+    // At once: the start position, no pit to pick, an empty log.
+    check_eq!(pit_counts(c, "gpit").await, vec![4; 12]);
+    check_eq!(text(c, "#gboard-store").await, "0");
+    check_eq!(text(c, "#gboard-opp-store").await, "0");
+    check_eq!(text(c, "#g-log").await, "");
+    check_eq!(attr(c, "#gpit-1", "disabled").await, "true");
+    check!(text(c, "#g-status")
+        .await
+        .contains("The computer is thinking"));
+    fits_at_390(c, "a new game, the computer thinking").await;
+    c.execute("backend.call = window.realCall;", vec![])
+        .await
+        .unwrap();
+    wait_for_text(c, "#g-log", "Computer:").await;
+    wait_for_text(c, "#g-status", "Your turn").await;
+    choose(c, "#g-person", "first").await;
+    choose(c, "#g-level", "medium").await;
+}
+
+/// Issue 59 at 390 px: the pages in the states a phone player reaches,
+/// none wider than the screen, every tap target 44 px or more.
+async fn phone_pages(c: &Client, url: &str) {
+    c.set_window_size(390, 900).await.unwrap();
+    // Analyze, editing, with a long avalanche turn in its moves.
+    c.goto(&format!("{url}?rules=avalanche&board=4,4,4,4,4,4/0,0/4,4,4,4,4,4&to=you&line=6,3,2,5,1,1,5,5,6,1,3,4,6,2,6,6,5,2,6,1,6,3,6,5,6,4")).await.unwrap();
+    wait_for_text(c, "#an-moves", "You: 6 3 2 5 1 1").await;
+    settled(c).await;
+    fits_at_390(c, "Analyze, a long turn in the moves").await;
+    c.execute(
+        "document.getElementById('an-moves').scrollIntoView({ block: 'center' });",
+        vec![],
+    )
+    .await
+    .unwrap();
+    shot(c, "analyze-long-turn-390.png").await;
+    click(c, "#an-edit").await;
+    fits_at_390(c, "Analyze, editing").await;
+    click(c, "#an-pit-3").await;
+    fits_at_390(c, "Analyze, a pit chosen to edit").await;
+    // Solve: the board, the result and its steps.
+    click(c, "button[data-page=solve]").await;
+    fits_at_390(c, "Solve").await;
+    click(c, "#reset").await;
+    click(c, "#solve").await;
+    check_eq!(text(c, "#best").await, "43");
+    fits_at_390(c, "Solve, solved").await;
+    shot(c, "solve-390.png").await;
+    // Puzzles, Play, Atlas.
+    click(c, "button[data-page=puzzles]").await;
+    c.wait().for_element(Locator::Id("ppit-1")).await.unwrap();
+    fits_at_390(c, "Puzzles").await;
+    click(c, "button[data-page=play]").await;
+    wait_for_text(c, "#g-status", "Your turn").await;
+    fits_at_390(c, "Play").await;
+    click(c, "button[data-page=atlas]").await;
+    click(c, "#acell-6-4").await;
+    fits_at_390(c, "Atlas, a cell chosen").await;
+}
+
+/// Issue 59 on one back-end, at 390 px.
+async fn phone_player(c: &Client, url: &str) {
+    avalanche_start(c, url).await;
+    puzzle_once(c, url).await;
+    new_game_at_once(c, url).await;
+    phone_pages(c, url).await;
 }

@@ -329,12 +329,21 @@ reset();
 // judges them: solved clean (no hint, no solution shown, no wrong pick
 // taken back), solved with help, or failed (it went wrong: a wrong pick,
 // or the turn ended short; solved after all, it moves to "with help").
-// The streak is clean solves in a row: help or a failure ends it.
+// The streak is clean solves in a row: help or a failure ends it (help
+// with a puzzle already counted changes nothing).
+// `done` holds each puzzle's verdict once counted, by "collection/id", so
+// that a puzzle reached again (Back, a reload, its link, Next round the
+// list) is not counted again: playing it again leaves the tally and the
+// streak as they are, but for a failed puzzle solved after all, which
+// moves to "with help" as it would have the first time.
 let collections = null, puzzle = null, picks = [], current = null, hinted = null, index = 0;
-let tally = { streak: 0, solved: 0, helped: 0, failed: 0 };
-// This puzzle: help used, and its verdict once counted ("solved",
-// "helped", "failed").
-let pState = { help: false, verdict: null };
+let tally = { streak: 0, solved: 0, helped: 0, failed: 0, done: {} };
+// This puzzle: help used, its verdict once counted ("solved", "helped",
+// "failed"), and whether it was counted before it was reached this time.
+let pState = { help: false, verdict: null, before: false };
+const puzzleKey = () => `${current.collection}/${current.id}`;
+// Count this puzzle's verdict `v`, once.
+function judged(v) { pState.verdict = v; tally.done[puzzleKey()] = v; }
 
 async function loadCollections() {
   try {
@@ -360,6 +369,7 @@ function puzzlesFromUrl(q) {
 // The tally and streak outlive a reload (this browser's storage).
 const TALLY_KEY = "mancala-sweep-puzzle-tally";
 try { const t = JSON.parse(localStorage.getItem(TALLY_KEY) || "null"); if (t && typeof t.streak === "number") tally = { ...tally, ...t }; } catch (e) { /* none kept */ }
+if (!tally.done || typeof tally.done !== "object") tally.done = {};
 
 function candidates() {
   const c = collections[$("collection").value];
@@ -375,7 +385,8 @@ async function loadPuzzle(push) {
   const doc = await api("GET", `/api/puzzles/${encodeURIComponent(c.name)}/${encodeURIComponent(p.id)}`);
   current = { collection: c.name, ...doc.puzzle };
   picks = []; hinted = null; puzzle = { pits: current.pits, store: current.store };
-  pState = { help: false, verdict: null }; $("undo").disabled = true;
+  const before = tally.done[puzzleKey()] || null;
+  pState = { help: false, verdict: before, before: !!before }; $("undo").disabled = true;
   if (page === "puzzles") pageUrl(push === true);
   const from = { start: "a game's start", line: "mid-game, on a best line", game: "mid-game", "game-hard": "mid-game, strong play" }[current.source];
   $("puzzle-title").textContent = `Puzzle ${p.id} · grade ${current.difficulty}${from ? " · " + from : ""} · reach ${current.goal_store} in your store this turn`;
@@ -416,8 +427,8 @@ async function pick(p) {
     $("puzzle-msg").textContent = `Pit ${p}: ${doc.why}. Taken back — try another pit.`;
     // A wrong pick taken back is help (as the terminal's undo of one);
     // the puzzle counts as failed once, however many picks go wrong.
-    pState.help = true; tally.streak = 0;
-    if (!pState.verdict) { pState.verdict = "failed"; tally.failed++; }
+    pState.help = true;
+    if (!pState.verdict) { tally.streak = 0; judged("failed"); tally.failed++; }
     updateTally();
     setTimeout(() => { restore(); }, 1200);
     return;
@@ -429,12 +440,14 @@ async function pick(p) {
   drawPuzzle();
   if (doc.outcome === "solved") {
     let clean = false;
-    if (pState.verdict === "failed") { tally.failed--; tally.helped++; pState.verdict = "helped"; }
-    else if (!pState.verdict && pState.help) { tally.helped++; tally.streak = 0; pState.verdict = "helped"; }
-    else if (!pState.verdict) { tally.solved++; tally.streak++; pState.verdict = "solved"; clean = true; }
-    else clean = pState.verdict === "solved";
+    const was = pState.verdict;
+    if (pState.verdict === "failed") { tally.failed--; tally.helped++; judged("helped"); }
+    else if (!pState.verdict && pState.help) { tally.helped++; tally.streak = 0; judged("helped"); }
+    else if (!pState.verdict) { tally.solved++; tally.streak++; judged("solved"); clean = true; }
+    else clean = !pState.help && pState.verdict === "solved";
     updateTally();
-    $("puzzle-msg").textContent = clean ? `Solved: ${doc.store} in the store! Press Next puzzle.` : `Solved with help: ${doc.store} in the store. Press Next puzzle.`;
+    const again = !pState.before ? "" : was === pState.verdict ? " It was counted before, so the tally stays as it was." : " Counted before as failed, it moves to with help.";
+    $("puzzle-msg").textContent = (clean ? `Solved: ${doc.store} in the store!` : `Solved with help: ${doc.store} in the store.`) + again + " Press Next puzzle.";
   } else {
     $("puzzle-msg").textContent = `Pick ${picks.length}: ${doc.store} in the store, pick again.`;
   }
@@ -457,12 +470,12 @@ $("hint").addEventListener("click", async () => {
   if (!current) return;
   const doc = await check({ picks, hint: true });
   hinted = doc.hint;
-  if (hinted) { pState.help = true; tally.streak = 0; updateTally(); }
+  if (hinted) { pState.help = true; if (!pState.verdict) tally.streak = 0; updateTally(); }
   drawPuzzle();
   $("puzzle-msg").textContent = hinted ? `Hint: pick pit ${hinted}.` : "No hint from here: retry.";
 });
 $("retry").addEventListener("click", () => { picks = []; hinted = null; $("undo").disabled = true; restore(); $("puzzle-msg").textContent = ""; });
-$("show").addEventListener("click", () => { if (current) { pState.help = true; tally.streak = 0; updateTally(); $("puzzle-msg").textContent = "Solution: " + current.solution.join(" "); } });
+$("show").addEventListener("click", () => { if (current) { pState.help = true; if (!pState.verdict) tally.streak = 0; updateTally(); $("puzzle-msg").textContent = "Solution: " + current.solution.join(" "); } });
 // Undo: the last pick taken back, one at a time (a finished turn reopens).
 $("undo").addEventListener("click", async () => {
   if (!current || !picks.length) return;
@@ -589,11 +602,22 @@ async function newGame() {
     pits: pitsN, stones: stonesN, seed: Math.floor(Math.random() * 1e9) };
   if (window.MANCALA_SEED != null) body.seed = window.MANCALA_SEED;
   thinking(false);
-  if (body.person === "second") thinking(true, body.level); else $("g-status").textContent = "";
+  // The new game's board, empty log and status at once, before the engine
+  // answers (with the computer first, its turn can take seconds): the old
+  // game's are kept aside, and come back if the new game is refused.
+  const old = { game, log: [...$("g-log").children], hint: gHint, last: gLast };
+  game = null; $("g-log").innerHTML = ""; gHint = []; gLast = null;
+  gBusy = true; $("g-hint").disabled = $("g-undo").disabled = $("g-analyze").disabled = true;
+  drawGame({ pits: Array(2 * pitsN).fill(stonesN), store: 0, opponent_store: 0 }, []);
+  if (body.person === "second") thinking(true, body.level); else $("g-status").textContent = "A new game…";
   const doc = await gameCall("/api/game/new", body);
   thinking(false);
-  if (!doc) { if (game) { drawGame(game.position, game.legal); gameStatus(); } return; }
-  $("g-log").innerHTML = ""; gHint = []; gLast = null; gStarts = [];
+  if (!doc) {
+    game = old.game; $("g-log").replaceChildren(...old.log); gHint = old.hint; gLast = old.last;
+    if (game) { drawGame(game.position, game.legal); gameStatus(); } else $("g-status").textContent = "";
+    return;
+  }
+  gHint = []; gLast = null; gStarts = [];
   gRecord = { rules: body.rules, stones: body.stones, person: body.person, picks: [], broken: false };
   await showPlayed(doc);
 }
@@ -1006,7 +1030,7 @@ function clearAnalysis(status) {
   $("an-eval-fill").style.width = "50%";
   $("an-eval-text").textContent = "";
   $("an-best").textContent = ""; $("an-turns-title").textContent = ""; $("an-pv").textContent = "";
-  $("an-turns").innerHTML = "";
+  $("an-turns").innerHTML = ""; $("an-paging").hidden = true; anPage = null;
   $("an-status").textContent = status || "";
   $("an-longer").hidden = true; $("an-again").hidden = true;
 }
@@ -1024,27 +1048,12 @@ function showAnalysis(doc, p, final) {
   const b = doc.turns[0], picks = b.picks.map((k) => turnPit(p, k));
   $("an-best").innerHTML = `Best for ${who}: tap <b id="an-best-pit">${picks[0]}</b>` +
     (picks.length > 1 ? `, then ${picks.slice(1).join(", ")}` : "") + `: <span id="an-value" data-value="${b.value}" data-exact="${b.exact}">${turnText(b)}</span>`;
-  const proved = doc.turns.filter((t) => t.exact).length;
-  $("an-turns-title").textContent = `Turns for ${who}, best first (${proved} of ${doc.turns.length} proved); tap one to play it:`;
-  const ol = $("an-turns");
-  if (ol.children.length !== doc.turns.length) {
-    ol.innerHTML = "";
-    doc.turns.forEach((t, i) => {
-      const li = document.createElement("li"), btn = document.createElement("button");
-      btn.className = "turn"; btn.id = "an-turn-" + (i + 1);
-      btn.innerHTML = `<span class="picks"></span><span class="val"></span>`;
-      btn.addEventListener("click", () => { if (anDoc && anDoc.turns[i]) playTurn(anDoc.turns[i].picks.map((k) => turnPit(cur(), k))); });
-      li.appendChild(btn); ol.appendChild(li);
-    });
-  }
-  doc.turns.forEach((t, i) => {
-    const btn = ol.children[i].firstChild;
-    btn.classList.toggle("exact", t.exact); btn.classList.toggle("best", i === 0);
-    btn.dataset.value = t.value; btn.dataset.exact = t.exact;
-    btn.firstChild.textContent = t.picks.map((k) => turnPit(p, k)).join(" ");
-    btn.lastChild.textContent = turnText(t);
-    btn.disabled = AN.busy;
-  });
+  // A progress document may hold only the best turns (digest.js), with
+  // the counts of all of them.
+  const all = doc.turns_total || doc.turns.length;
+  const proved = doc.turns_proved != null ? doc.turns_proved : doc.turns.filter((t) => t.exact).length;
+  $("an-turns-title").textContent = `Turns for ${who}, best first (${proved.toLocaleString("en")} of ${all.toLocaleString("en")} proved); tap one to play it:`;
+  drawTurns(doc, p);
   // The best line, a turn each, in the board's pit numbers.
   $("an-pv").textContent = "Best line: " + doc.principal_variation.map((t, j) => {
     const m = j % 2 === 0 ? p.mover : other(p.mover);
@@ -1052,12 +1061,70 @@ function showAnalysis(doc, p, final) {
   }).join(" · ");
   const what = final ? (doc.stopped ? "Stopped" : "Done") : "Thinking";
   const ahead = doc.depth === 0 ? "the stores right after it" : `${doc.depth} turn${doc.depth === 1 ? "" : "s"} ahead`;
-  $("an-status").textContent = `${what}: ${proved} of ${doc.turns.length} turns proved` +
-    (proved < doc.turns.length ? `, each of the others looked at to ${ahead} or more` : "") +
+  $("an-status").textContent = `${what}: ${proved.toLocaleString("en")} of ${count(all, "turn")} proved` +
+    (proved < all ? `, each of the others looked at to ${ahead} or more` : "") +
     `; ${doc.nodes.toLocaleString()} picks in ${doc.seconds.toFixed(1)} s${final ? "." : "…"}`;
   const sel = $("an-seconds");
-  $("an-longer").hidden = !final || !!AN.nodes || proved === doc.turns.length || sel.selectedIndex === sel.options.length - 1;
+  $("an-longer").hidden = !final || !!AN.nodes || proved === all || sel.selectedIndex === sel.options.length - 1;
   drawAn();
+}
+
+// The turns drawn: the best AN_TOP, or, after "Show all", one page of
+// AN_PAGE at a time (anPage, from 0). A position can have tens of
+// thousands of turns (24,324 at the avalanche start): drawn all at once,
+// at every update, they froze the page for seconds. While the analysis
+// runs, its progress holds the best 500 (digest.js), and the pages go as
+// far as those; the answer reads the rest when a page asks (turnPage).
+const AN_TOP = 10, AN_PAGE = 50;
+let anPage = null;
+function drawTurns(doc, p) {
+  const all = doc.turns_total || doc.turns.length, have = doc.allTurns ? all : doc.turns.length;
+  const pages = Math.ceil(have / AN_PAGE);
+  if (anPage !== null) anPage = Math.min(anPage, pages - 1);
+  const from = anPage === null ? 0 : anPage * AN_PAGE, to = Math.min(doc.turns.length, anPage === null ? AN_TOP : from + AN_PAGE);
+  const ol = $("an-turns");
+  while (ol.children.length > to - from) ol.lastChild.remove();
+  while (ol.children.length < to - from) {
+    const li = document.createElement("li"), btn = document.createElement("button");
+    btn.className = "turn";
+    btn.innerHTML = `<span class="picks"></span><span class="val"></span>`;
+    btn.addEventListener("click", () => {
+      const t = anDoc && anDoc.turns[Number(btn.dataset.rank) - 1];
+      if (t) playTurn(t.picks.map((k) => turnPit(cur(), k)));
+    });
+    li.appendChild(btn); ol.appendChild(li);
+  }
+  for (let i = from; i < to; i++) {
+    const t = doc.turns[i], btn = ol.children[i - from].firstChild;
+    btn.id = "an-turn-" + (i + 1); btn.dataset.rank = i + 1;
+    btn.classList.toggle("exact", t.exact); btn.classList.toggle("best", i === 0);
+    btn.dataset.value = t.value; btn.dataset.exact = t.exact;
+    btn.firstChild.textContent = t.picks.map((k) => turnPit(p, k)).join(" ");
+    btn.lastChild.textContent = turnText(t);
+    btn.disabled = AN.busy;
+  }
+  // The paging: "Show all" when more turns than the best few; then a page at a time.
+  const paged = anPage !== null;
+  $("an-paging").hidden = all <= AN_TOP;
+  $("an-all").hidden = paged;
+  $("an-all").textContent = `Show all ${count(all, "turn")}`;
+  $("an-few").hidden = !paged;
+  $("an-few").textContent = `Show the best ${AN_TOP}`;
+  $("an-prev").hidden = $("an-next").hidden = $("an-page").hidden = !paged || pages < 2;
+  $("an-prev").disabled = !paged || anPage === 0;
+  $("an-next").disabled = !paged || anPage >= pages - 1;
+  $("an-page").textContent = paged ? `Turns ${(from + 1).toLocaleString("en")}–${to.toLocaleString("en")} of ${all.toLocaleString("en")}` : "";
+}
+// Another page of turns (null: the best few), drawn from the answer shown;
+// a page past the best 500 the answer was cut to reads them all, once.
+function turnPage(k) {
+  anPage = k;
+  const p = cur();
+  if (!anDoc || anDocKey !== posKey(p)) return;
+  if (k !== null && (k + 1) * AN_PAGE > anDoc.turns.length && anDoc.allTurns) {
+    anDoc = { ...anDoc, turns: anDoc.allTurns() };
+  }
+  drawTurns(anDoc, p);
 }
 
 // ---- the analysis ----
@@ -1066,6 +1133,7 @@ function stopAnalysis(user) {
   if (anCtl) { if (!user) anSeq++; anCtl.abort(); if (!user) anCtl = null; }
   if (!user) $("an-stop").hidden = true;
 }
+const AN_DRAW_EVERY = 250;
 function scheduleAnalysis(ms) { stopAnalysis(); anTimer = setTimeout(analyse, ms); }
 
 async function analyse(keepErrors) {
@@ -1083,10 +1151,17 @@ async function analyse(keepErrors) {
   if (AN.nodes) body.nodes = AN.nodes; else body.seconds = Number($("an-seconds").value);
   clearAnalysis("Thinking…"); drawAn();
   $("an-stop").hidden = false;
-  let latest = null, done = false;
+  // Progress is drawn at most every AN_DRAW_EVERY ms, the latest document
+  // each time: the page stays free for taps while the engine thinks.
+  let latest = null, done = false, drawn = 0;
   const onProgress = (doc) => {
     if (seq !== anSeq) return;
-    if (!latest) requestAnimationFrame(() => { if (seq === anSeq && !done && latest) showAnalysis(latest, p, false); latest = null; });
+    if (!latest) {
+      setTimeout(() => requestAnimationFrame(() => {
+        if (seq === anSeq && !done && latest) { showAnalysis(latest, p, false); drawn = performance.now(); }
+        latest = null;
+      }), Math.max(0, drawn + AN_DRAW_EVERY - performance.now()));
+    }
     latest = doc;
   };
   try {
@@ -1098,7 +1173,7 @@ async function analyse(keepErrors) {
     if (seq !== anSeq) return;
     if (e.name === "AbortError") {
       if (latest) showAnalysis(latest, p, false);
-      $("an-status").textContent = "Stopped: " + ($("an-status").textContent.replace(/^Thinking(: )?/, "").replace(/…$/, ".") || "no answer yet.");
+      $("an-status").textContent = "Stopped: " + ($("an-status").textContent.replace(/^Thinking(: )?…?/, "").replace(/…$/, ".") || "no answer yet.");
       $("an-again").hidden = false;
     } else {
       $("an-status").textContent = "";
@@ -1233,6 +1308,10 @@ $("an-seconds").addEventListener("change", analyse);
 $("an-longer").addEventListener("click", () => { const s = $("an-seconds"); s.selectedIndex = Math.min(s.selectedIndex + 1, s.options.length - 1); analyse(); });
 $("an-again").addEventListener("click", analyse);
 $("an-stop").addEventListener("click", () => stopAnalysis(true));
+$("an-all").addEventListener("click", () => { turnPage(0); $("an-few").focus(); });
+$("an-few").addEventListener("click", () => { turnPage(null); $("an-all").focus(); });
+$("an-prev").addEventListener("click", () => { if (anPage > 0) turnPage(anPage - 1); });
+$("an-next").addEventListener("click", () => { if (anPage !== null) turnPage(anPage + 1); });
 $("an-first").addEventListener("click", () => goTo(0));
 $("an-back").addEventListener("click", () => { const b = anBounds().filter((x) => x < AN.at); if (b.length) goTo(b[b.length - 1]); });
 $("an-fwd").addEventListener("click", () => { const b = anBounds().find((x) => x > AN.at); if (b !== undefined) goTo(b); });

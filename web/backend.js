@@ -15,6 +15,13 @@ const backend = (() => {
     return err;
   }
 
+  // An answer cut to its best turns by a worker (digest.js), with its
+  // whole text: `allTurns()` reads every turn, when a page asks for them.
+  function whole(doc, text) {
+    if (text !== undefined && doc) Object.defineProperty(doc, "allTurns", { value: () => JSON.parse(text).turns });
+    return doc;
+  }
+
   // ---- the server ----
   async function httpCall(method, path, body, signal) {
     const opts = { method, signal };
@@ -26,35 +33,36 @@ const backend = (() => {
     return doc || {};
   }
 
-  // Server-sent events read from fetch (so that Stop can abort them):
-  // "progress" events to onProgress, then the "result" document.
-  async function httpStream(path, body, onProgress, signal) {
-    const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal });
-    if (!res.ok) {
-      let doc = null; try { doc = await res.json(); } catch (e) { /* not JSON */ }
-      throw failure(doc, res.status);
-    }
-    const reader = res.body.getReader(), dec = new TextDecoder();
-    let buf = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("the server closed the stream before the result");
-      buf += dec.decode(value, { stream: true });
-      let cut;
-      while ((cut = buf.indexOf("\n\n")) >= 0) {
-        const block = buf.slice(0, cut); buf = buf.slice(cut + 2);
-        let event = "message", data = "";
-        for (const l of block.split("\n")) {
-          if (l.startsWith("event:")) event = l.slice(6).trim();
-          else if (l.startsWith("data:")) data += l.slice(5).trim();
-        }
-        if (!data) continue;
-        const doc = JSON.parse(data);
-        if (event === "progress") onProgress(doc);
-        else if (event === "result") return doc;
-        else if (event === "error") throw failure(doc, 0);
-      }
-    }
+  // Server-sent events, read in a worker of their own (stream.js), which
+  // hands on each progress document cut to what the page draws
+  // (digest.js), then the result; Stop ends the worker, and with it the
+  // request.
+  // A worker is started ahead, ready (its scripts loaded) for the next
+  // stream, so that a stream's answer comes as fast as a plain request's.
+  let spare = null;
+  function streamWorker() {
+    const w = spare || new Worker("stream.js");
+    spare = new Worker("stream.js");
+    return w;
+  }
+  function httpStream(path, body, onProgress, signal) {
+    if (signal && signal.aborted) return Promise.reject(new DOMException("stopped", "AbortError"));
+    return new Promise((resolve, reject) => {
+      const w = streamWorker();
+      const end = () => w.terminate();
+      if (signal) signal.addEventListener("abort", () => { end(); reject(new DOMException("stopped", "AbortError")); }, { once: true });
+      w.onmessage = (e) => {
+        const m = e.data;
+        if (m.event === "progress") { onProgress(m.data); return; }
+        end();
+        if (m.event === "result") { resolve(whole(m.data, m.text)); return; }
+        let doc = null;
+        try { doc = JSON.parse(m.text); } catch (err) { /* not JSON */ }
+        reject(failure(doc, m.status));
+      };
+      w.onerror = (e) => { end(); reject(new Error("the stream failed: " + (e.message || "unknown error"))); };
+      w.postMessage({ url: new URL(path, location.href).href, body: JSON.stringify(body) });
+    });
   }
 
   // ---- the worker ----
@@ -69,7 +77,7 @@ const backend = (() => {
       if (m.event) { if (p.onProgress) p.onProgress(m.data); return; }
       pending.delete(m.id);
       if (m.status === 0) { p.reject(new Error(m.error)); return; }
-      const doc = JSON.parse(m.text);
+      const doc = whole(m.data, m.text);
       if (m.status >= 200 && m.status < 300) p.resolve(doc); else p.reject(failure(doc, m.status));
     };
     worker.onerror = (e) => {
@@ -79,12 +87,15 @@ const backend = (() => {
     return worker;
   }
   // Stop: the engine runs one search at a time and cannot be interrupted
-  // from outside, so the worker ends and every request on it with it.
+  // from outside, so the worker ends and every request on it with it, at
+  // once; a fresh one starts loading the engine straight away, ready for
+  // the next request.
   function stopWorker() {
     if (!worker) return;
     worker.terminate(); worker = null;
     for (const p of pending.values()) p.reject(new DOMException("stopped", "AbortError"));
     pending.clear();
+    theWorker();
   }
   function workerCall(method, path, body, signal, onProgress) {
     if (signal && signal.aborted) return Promise.reject(new DOMException("stopped", "AbortError"));
@@ -99,8 +110,9 @@ const backend = (() => {
   }
 
   // The engine is fetched and compiled in its worker from the start, while
-  // the page draws itself, not when the first request comes.
-  if (wasm) theWorker();
+  // the page draws itself, not when the first request comes; under
+  // `serve`, the first stream's worker is started.
+  if (wasm) theWorker(); else spare = new Worker("stream.js");
 
   // Offline after the first visit, on the static site (serve needs none).
   // Registered once the page has loaded and settled: its install fetches

@@ -5,9 +5,12 @@
 //
 // Messages in: {id, method, path, body} (body: the JSON text).
 // Messages out: {id, event: "progress", data} while a /stream request
-// runs, then {id, status, text} (the answer's JSON text), or
-// {id, status: 0, error} when the engine could not load.
+// runs (the document cut to what the page draws: digest.js), then
+// {id, status, data, text} (the answer, and its whole JSON text when data
+// is its digest), or {id, status: 0, error} when the engine could not
+// load.
 "use strict";
+importScripts("digest.js");
 
 let engine = null, current = 0;
 const enc = new TextEncoder(), dec = new TextDecoder();
@@ -21,7 +24,7 @@ const ready = WebAssembly.instantiateStreaming(fetch("mancala_sweep.wasm"), {
     now_ms: () => performance.now(),
     event: (ptr, len) => {
       const t = text(ptr, len), cut = t.indexOf("\n");
-      postMessage({ id: current, event: t.slice(0, cut), data: JSON.parse(t.slice(cut + 1)) });
+      postMessage({ id: current, event: t.slice(0, cut), data: digest(JSON.parse(t.slice(cut + 1))) });
     },
   },
 }).then((m) => { engine = m.instance; });
@@ -42,10 +45,10 @@ onmessage = async (e) => {
     answer = text(engine.exports.answer(), len);
   } catch (err) {
     // A trap (out of memory, a bug): the module cannot be trusted again.
-    postMessage({ id, status: 500, text: JSON.stringify({ format: "mancala-sweep-web-error/1", error: "the engine stopped: " + err.message }) });
+    postMessage({ id, status: 500, data: { format: "mancala-sweep-web-error/1", error: "the engine stopped: " + err.message } });
     close();
     return;
   }
-  const cut = answer.indexOf("\n");
-  postMessage({ id, status: Number(answer.slice(0, cut)), text: answer.slice(cut + 1) });
+  const cut = answer.indexOf("\n"), json = answer.slice(cut + 1), doc = JSON.parse(json), data = digest(doc);
+  postMessage({ id, status: Number(answer.slice(0, cut)), data, text: data === doc ? undefined : json });
 };

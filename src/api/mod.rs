@@ -567,6 +567,32 @@ pub fn analysis_doc(game: &GameState, a: &game::Analysis) -> Value {
     json!(GameAnalysisJson::new(game, a, 1, usize::MAX))
 }
 
+/// The least time between two progress documents of an analysis. Each one
+/// holds every turn (24,324 at the avalanche start, megabytes of JSON), and
+/// the search reports after every turn it narrows: sent each time, they
+/// would take the search's time to write and the page's to read.
+pub const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// Lets an analysis's progress through at most once per [`PROGRESS_EVERY`]
+/// (the first report at once); the result always follows the last.
+#[derive(Default)]
+pub struct ProgressGate {
+    last: std::sync::Mutex<Option<crate::clock::Instant>>,
+}
+
+impl ProgressGate {
+    /// True when a report now is due, which then counts as sent.
+    pub fn due(&self) -> bool {
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        let now = crate::clock::Instant::now();
+        if last.is_some_and(|t| now.duration_since(t) < PROGRESS_EVERY) {
+            return false;
+        }
+        *last = Some(now);
+        true
+    }
+}
+
 /// One collection in `GET /api/puzzles`.
 #[derive(Serialize)]
 struct CollectionSummary<'a> {

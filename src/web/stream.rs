@@ -99,8 +99,11 @@ pub(crate) async fn analyze_stream(state: Shared_, body: Body) -> ApiResult {
         let _slot = slot;
         let _share = share;
         let progress_tx = tx.clone();
+        let gate = api::ProgressGate::default();
         let report = move |a: &Analysis| {
-            let _ = progress_tx.try_send(Message::Progress(api::analysis_doc(&game, a)));
+            if gate.due() {
+                let _ = progress_tx.try_send(Message::Progress(api::analysis_doc(&game, a)));
+            }
         };
         match api::analysis(&game, budget, max_memory, db.as_ref(), flag, Some(&report)) {
             Ok(doc) => Message::Result(doc),

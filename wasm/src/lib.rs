@@ -118,8 +118,9 @@ fn route(
             let req: AnalyzeRequest = api::parse(body, BODY_LIMIT)?;
             let (game, budget) = req.check(BUDGET_SECONDS)?;
             let streaming = parts.len() == 3;
+            let gate = api::ProgressGate::default();
             let report = |a: &Analysis| {
-                if streaming {
+                if streaming && gate.due() {
                     event(&api::analysis_doc(&game, a));
                 }
             };

@@ -1,0 +1,132 @@
+// The Analyze page on the static site, opened on the avalanche start
+// (`/?rules=avalanche`, 24,324 turns to rank) at 390 px, as a phone player
+// opens it: the time to "Done" with Think 1 s, the longest main-thread task
+// meanwhile (PerformanceObserver 'longtask'), and how long Stop takes to
+// show "Stopped" when tapped 10 s into a 30 s analysis. A bench, not a
+// test: it asserts nothing, it measures.
+//
+//   bash site/build.sh target/site
+//   node benches/site-analyze.mjs [target/site]
+//
+// It starts its own plain static file server and chromedriver
+// (/usr/bin/chromedriver) on free loopback ports and drives Chromium
+// through WebDriver.
+import { createServer } from "node:http";
+import { readFileSync, existsSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { join, extname } from "node:path";
+import net from "node:net";
+
+const site = process.argv[2] || "target/site";
+const runs = Number(process.env.RUNS || 3);
+const stopAfter = Number(process.env.STOP_AFTER || 10);
+
+const free = () => new Promise((ok) => { const s = net.createServer().listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => ok(p)); }); });
+const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json", ".svg": "image/svg+xml" };
+const sitePort = await free();
+const files = createServer((req, res) => {
+  const path = decodeURIComponent(new URL(req.url, "http://x").pathname).replace(/^\/+/, "") || "index.html";
+  const file = join(site, path);
+  if (path.includes("..") || !existsSync(file)) { res.writeHead(404); res.end(); return; }
+  res.writeHead(200, { "Content-Type": TYPES[extname(file)] || "application/octet-stream" });
+  res.end(readFileSync(file));
+}).listen(sitePort, "127.0.0.1");
+const url = `http://127.0.0.1:${sitePort}/`;
+
+const wdPort = await free();
+const driver = spawn("/usr/bin/chromedriver", [`--port=${wdPort}`], { stdio: "ignore" });
+process.on("exit", () => driver.kill());
+process.on("uncaughtException", (e) => { console.error(e); process.exit(1); });
+process.on("unhandledRejection", (e) => { console.error(e); process.exit(1); });
+async function wd(method, path, body) {
+  for (let i = 0; ; i++) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${wdPort}${path}`, { method, headers: { "Content-Type": "application/json" }, body: body && JSON.stringify(body) });
+      const doc = await r.json();
+      if (doc.value && doc.value.error) throw new Error(`${path}: ${doc.value.message || doc.value.error}`);
+      return doc.value;
+    } catch (e) { if (i > 50 || !/fetch failed/.test(e.message)) throw e; await new Promise((r) => setTimeout(r, 100)); }
+  }
+}
+async function session() {
+  const caps = { capabilities: { alwaysMatch: { "goog:chromeOptions": { binary: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--hide-scrollbars"] } } } };
+  const s = (await wd("POST", "/session", caps)).sessionId;
+  // A phone's width (the start flag's window cannot be under 500 px; this
+  // can), its scroll bars over the page.
+  await wd("POST", `/session/${s}/window/rect`, { width: 390, height: 900 });
+  await wd("POST", `/session/${s}/timeouts`, { script: 600000, pageLoad: 120000, implicit: 0 });
+  // From the page's first script on: every long task, and the moments the
+  // status line first says "Thinking", "Done" and "Stopped" (Date.now(),
+  // so that they compare with this script's clock).
+  await wd("POST", `/session/${s}/goog/cdp/execute`, { cmd: "Page.addScriptToEvaluateOnNewDocument", params: { source: `
+    window.__long = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push([e.startTime, e.duration]); }).observe({ type: "longtask", buffered: true });
+    window.__seen = {};
+    document.addEventListener("DOMContentLoaded", () => {
+      const st = document.getElementById("an-status");
+      new MutationObserver(() => { const w = (st.textContent.match(/^(Thinking|Done|Stopped)/) || [])[1]; if (w && !window.__seen[w]) window.__seen[w] = Date.now(); })
+        .observe(st, { childList: true, characterData: true, subtree: true });
+    });` } });
+  return s;
+}
+const js = (s, script, args = []) => wd("POST", `/session/${s}/execute/sync`, { script, args });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function until(s, script, seconds) {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await js(s, script);
+    if (v) return v;
+    if (Date.now() - t0 > seconds * 1000) return null;
+    await sleep(50);
+  }
+}
+
+const done = [], stops = [];
+for (let i = 0; i < runs; i++) {
+  // Think 1 s (the default) on the avalanche start: to "Done".
+  let s = await session();
+  const t0 = Date.now();
+  await wd("POST", `/session/${s}/url`, { url: url + "?rules=avalanche" });
+  await until(s, "return window.__seen.Done || null;", 300);
+  const r = await js(s, `return { seen: window.__seen, nav: performance.timeOrigin, long: window.__long,
+    status: document.getElementById("an-status").textContent, turns: document.querySelectorAll("#an-turns .turn").length,
+    elements: document.getElementsByTagName("*").length };`);
+  const thinking = r.seen.Thinking || r.nav;
+  const longest = Math.max(0, ...r.long.map((l) => l[1]));
+  // Each long task, from the analysis's start (ms): which part of the
+  // work it was.
+  console.error(`run ${i + 1}: long tasks [start from Thinking, ms]: ` + JSON.stringify(r.long.map(([t, d]) => [Math.round(t + r.nav - thinking), Math.round(d)])) + `; Done at ${r.seen.Done - thinking} ms`);
+  done.push({ toDone: (r.seen.Done - thinking) / 1000, fromNav: (r.seen.Done - r.nav) / 1000, longest, over100: r.long.filter((l) => l[1] > 100).length, turns: r.turns, elements: r.elements, status: r.status, wall: (Date.now() - t0) / 1000 });
+  await wd("DELETE", `/session/${s}`);
+
+  // Think 30 s, Stop tapped `stopAfter` s after the analysis started.
+  s = await session();
+  await wd("POST", `/session/${s}/url`, { url: url + "?rules=avalanche" });
+  await until(s, "return window.__seen.Done || null;", 300);
+  await js(s, `const sel = document.getElementById("an-seconds"); sel.value = "30"; window.__seen = {}; window.__long = []; sel.dispatchEvent(new Event("change"));`);
+  const started = await until(s, "return window.__seen.Thinking || null;", 60);
+  await sleep(Math.max(0, started + stopAfter * 1000 - Date.now()));
+  // The tap is sent now; a page that is busy takes it when it is free.
+  const tapped = Date.now();
+  await js(s, `document.getElementById("an-stop").click();`);
+  const stopped = await until(s, "return window.__seen.Stopped || null;", 400);
+  const after = await js(s, "return { long: window.__long, status: document.getElementById('an-status').textContent };");
+  stops.push({ latency: stopped ? (stopped - tapped) / 1000 : NaN, longest: Math.max(0, ...after.long.map((l) => l[1])), status: after.status });
+  await wd("DELETE", `/session/${s}`);
+}
+driver.kill(); files.close();
+
+const cpu = readFileSync("/proc/cpuinfo", "utf8").match(/model name\s*:\s*(.*)/)[1].trim();
+const cores = readFileSync("/proc/cpuinfo", "utf8").match(/^processor/gm).length;
+const chromium = execFileSync("/usr/bin/chromium", ["--version"], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+console.log(`machine: ${cpu}, ${cores} cores, load average ${load} at the end; ${chromium}; node ${process.version}`);
+console.log("");
+console.log("| run | Think 1 s: to Done s | longest task ms | tasks over 100 ms | turn rows drawn | elements on the page | Stop after " + stopAfter + " s: to Stopped s | longest task while thinking 30 s ms |");
+console.log("|---:|---:|---:|---:|---:|---:|---:|---:|");
+done.forEach((d, i) => console.log(`| ${i + 1} | ${d.toDone.toFixed(2)} | ${d.longest.toFixed(0)} | ${d.over100} | ${d.turns} | ${d.elements} | ${stops[i].latency.toFixed(2)} | ${stops[i].longest.toFixed(0)} |`));
+console.log("");
+console.log("status at Done: " + done[done.length - 1].status);
+console.log("status at Stopped: " + stops[stops.length - 1].status);
