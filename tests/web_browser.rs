@@ -1337,6 +1337,27 @@ async fn analyze_page(c: &Client, url: &str, addr: SocketAddr) {
     click(c, "#an-stop").await;
     wait_for_text(c, "#an-status", "Stopped").await;
 
+    // A budget too small to prove anything: the answer is the best so far,
+    // said as such, never "best" (the README's capture board, a draw).
+    c.goto(&format!(
+        "{url}?rules=capture&board=3,0,1,5,4,4/9,6/4,0,2,3,4,3&to=you&nodes=3000"
+    ))
+    .await
+    .unwrap();
+    wait_js(
+        c,
+        "return /^Done/.test(document.getElementById('an-status').textContent);",
+    )
+    .await;
+    let best = text(c, "#an-best").await;
+    check!(
+        !best.contains(": best,") && best.contains("think longer to be sure"),
+        "{best}"
+    );
+    check!(
+        text(c, "#an-eval-text").await.ends_with("(not proved yet)"),
+        "the bar's words"
+    );
     // The screenshot: the README's avalanche board, proved (a node budget,
     // so that it is the same every time).
     c.goto(&format!(
@@ -1349,7 +1370,12 @@ async fn analyze_page(c: &Client, url: &str, addr: SocketAddr) {
         "return /^Done/.test(document.getElementById('an-status').textContent);",
     )
     .await;
-    check_eq!(text(c, "#an-value").await, "wins by 12 (exact)");
+    check_eq!(text(c, "#an-value").await, "you win by 12");
+    let best = text(c, "#an-best").await;
+    check!(
+        best.starts_with("Tap 5, then 2, 3, 6, 2: best, you win by 12 with best play."),
+        "{best}"
+    );
     check_eq!(text(c, "#an-turn-1 .picks").await, "5 2 3 6 2");
     c.execute(
         "window.scrollTo(0, document.querySelector('.an-grid').offsetTop - 8);",

@@ -865,8 +865,18 @@ const cur = () => AN.states[AN.at];
 const clonePos = (p) => ({ pits: p.pits.slice(), store: p.store, oppStore: p.oppStore, mover: p.mover, over: !!p.over, result: p.result || null });
 const uniform = (n, s, mover) => ({ pits: Array(2 * n).fill(s), store: 0, oppStore: 0, mover, over: false, result: null });
 const signed = (v) => (v > 0 ? "+" + v : String(v));
-const valueWords = (v) => (v > 0 ? `wins by ${v}` : v < 0 ? `loses by ${-v}` : "a draw");
-const turnText = (t) => t.exact ? `${valueWords(t.value)} (exact)` : `${signed(t.low)} to ${signed(t.high)}, about ${signed(t.value)} (depth ${t.depth})`;
+// Values in a player's words, as the terminal says them
+// (src/format/words.rs), from the side of the player to move: "you" when
+// it is you, "they" when it is the opponent.
+const valueWords = (v, mover) => {
+  const who = mover === "opp" ? "they" : "you";
+  return v > 0 ? `${who} win by ${v}` : v < 0 ? `${who} lose by ${-v}` : "a draw";
+};
+// An estimate from your side: "about +3 for you", "about even".
+const aboutWords = (vy) => (vy > 0 ? `about +${vy} for you` : vy < 0 ? `about +${-vy} for the opponent` : "about even");
+const turnText = (t, mover) => t.exact ? valueWords(t.value, mover) : `${aboutWords(mover === "opp" ? -t.value : t.value)}, not proved`;
+// The numbers behind a turn's words, for the details view.
+const turnNumbers = (t) => t.exact ? "proved" : `between ${signed(t.low)} and ${signed(t.high)}; looked ${t.depth} turn${t.depth === 1 ? "" : "s"} ahead`;
 
 // The board text from the mover's side: what the server is asked about.
 function moverBoard(p) {
@@ -1029,7 +1039,7 @@ function clearAnalysis(status) {
   anDoc = null;
   $("an-eval-fill").style.width = "50%";
   $("an-eval-text").textContent = "";
-  $("an-best").textContent = ""; $("an-turns-title").textContent = ""; $("an-pv").textContent = "";
+  $("an-best").textContent = ""; $("an-turns-title").textContent = ""; $("an-pv").textContent = ""; $("an-numbers").textContent = "";
   $("an-turns").innerHTML = ""; $("an-paging").hidden = true; anPage = null;
   $("an-status").textContent = status || "";
   $("an-longer").hidden = true; $("an-again").hidden = true;
@@ -1044,10 +1054,16 @@ function showAnalysis(doc, p, final) {
   const vy = you ? doc.value : -doc.value;
   const lean = total ? Math.sign(vy) * Math.sqrt(Math.min(1, Math.abs(vy) / total)) : 0;
   $("an-eval-fill").style.width = `${50 + 50 * lean}%`;
-  $("an-eval-text").textContent = (vy > 0 ? `You +${vy}` : vy < 0 ? `Opponent +${-vy}` : "Even") + (doc.exact ? " (exact)" : ` (about, depth ${doc.depth})`);
+  // Proved best only when the first turn's value is proved and no other
+  // turn can do better (the document's `answer`); otherwise the best so far.
+  const provedBest = doc.answer ? doc.answer === "proved-best" : doc.exact;
+  $("an-eval-text").textContent = provedBest ? (vy > 0 ? `You +${vy} with best play` : vy < 0 ? `Opponent +${-vy} with best play` : "Even with best play") : aboutWords(vy) + " (not proved yet)";
   const b = doc.turns[0], picks = b.picks.map((k) => turnPit(p, k));
-  $("an-best").innerHTML = `Best for ${who}: tap <b id="an-best-pit">${picks[0]}</b>` +
-    (picks.length > 1 ? `, then ${picks.slice(1).join(", ")}` : "") + `: <span id="an-value" data-value="${b.value}" data-exact="${b.exact}">${turnText(b)}</span>`;
+  const tap = `${you ? "Tap" : "They tap"} <b id="an-best-pit">${picks[0]}</b>` + (picks.length > 1 ? `, then ${picks.slice(1).join(", ")}` : "");
+  const value = `<span id="an-value" data-value="${b.value}" data-exact="${b.exact}">${turnText(b, p.mover)}</span>`;
+  $("an-best").innerHTML = provedBest ? `${tap}: best, ${value} with best play.`
+    : b.exact ? `${tap}, the best found so far: ${value} with best play. Other turns are not proved yet and might be better; think longer to be sure.`
+    : `${tap}, probably: ${value}. Not proved yet; think longer to be sure.`;
   // A progress document may hold only the best turns (digest.js), with
   // the counts of all of them.
   const all = doc.turns_total || doc.turns.length;
@@ -1061,9 +1077,12 @@ function showAnalysis(doc, p, final) {
   }).join(" · ");
   const what = final ? (doc.stopped ? "Stopped" : "Done") : "Thinking";
   const ahead = doc.depth === 0 ? "the stores right after it" : `${doc.depth} turn${doc.depth === 1 ? "" : "s"} ahead`;
-  $("an-status").textContent = `${what}: ${proved.toLocaleString("en")} of ${count(all, "turn")} proved` +
-    (proved < all ? `, each of the others looked at to ${ahead} or more` : "") +
-    `; ${doc.nodes.toLocaleString()} picks in ${doc.seconds.toFixed(1)} s${final ? "." : "…"}`;
+  $("an-status").textContent = doc.source === "book" ? `${what}: every turn proved before play began (the opening book).`
+    : `${what}: ${proved.toLocaleString("en")} of ${count(all, "turn")} proved in ${doc.seconds.toFixed(1)} s${final ? "." : "…"}`;
+  // The numbers behind the words, in the details view.
+  $("an-numbers").textContent = doc.source === "book" ? "From the opening book: no search." :
+    `The best turn: ${turnNumbers(b)}. ` + (proved < all ? `Each turn not proved was looked at to ${ahead} or more. ` : "") +
+    `${doc.nodes.toLocaleString("en")} picks searched in ${doc.seconds.toFixed(1)} s.`;
   const sel = $("an-seconds");
   $("an-longer").hidden = !final || !!AN.nodes || proved === all || sel.selectedIndex === sel.options.length - 1;
   drawAn();
@@ -1100,7 +1119,8 @@ function drawTurns(doc, p) {
     btn.classList.toggle("exact", t.exact); btn.classList.toggle("best", i === 0);
     btn.dataset.value = t.value; btn.dataset.exact = t.exact;
     btn.firstChild.textContent = t.picks.map((k) => turnPit(p, k)).join(" ");
-    btn.lastChild.textContent = turnText(t);
+    btn.lastChild.textContent = turnText(t, p.mover);
+    btn.title = turnNumbers(t);
     btn.disabled = AN.busy;
   }
   // The paging: "Show all" when more turns than the best few; then a page at a time.
