@@ -1,6 +1,5 @@
 //! `game solve`, `game analyze`, `game play` and `game match` through the binary.
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 /// Run `mancala-sweep ARGS` with `stdin`; returns (exit code, stdout, stderr).
@@ -8,27 +7,7 @@ fn run_with(args: &[&str], stdin: &str) -> (i32, String, String) {
     run_env(args, stdin, &[])
 }
 
-/// The cache folder of `game analyze`'s endgame databases in these tests:
-/// Cargo's scratch folder, not the user's cache.
-const CACHE: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/endgame-cache");
-
-/// [`run_with`] with the environment variables `env` set (after the
-/// cache folder [`CACHE`], which `env` may override).
-fn run_env(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> (i32, String, String) {
-    let out = Command::cargo_bin("mancala-sweep")
-        .unwrap()
-        .args(args)
-        .env("MANCALA_SWEEP_CACHE", CACHE)
-        .envs(env.iter().copied())
-        .write_stdin(stdin)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+use crate::common::run_bin_env as run_env;
 
 fn run(args: &[&str]) -> (i32, String, String) {
     run_with(args, "")

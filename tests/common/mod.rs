@@ -51,10 +51,17 @@ pub const CACHE: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/endgame-cache");
 /// Run `mancala-sweep ARGS` with `stdin` and the cache folder [`CACHE`];
 /// (exit code, stdout, stderr).
 pub fn run_bin(args: &[&str], stdin: &str) -> (i32, String, String) {
+    run_bin_env(args, stdin, &[])
+}
+
+/// [`run_bin`] with the environment variables `env` set (after the cache
+/// folder [`CACHE`], which `env` may override).
+pub fn run_bin_env(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> (i32, String, String) {
     let out = assert_cmd::Command::cargo_bin("mancala-sweep")
         .unwrap()
         .args(args)
         .env("MANCALA_SWEEP_CACHE", CACHE)
+        .envs(env.iter().copied())
         .write_stdin(stdin)
         .output()
         .unwrap();
