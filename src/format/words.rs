@@ -156,7 +156,7 @@ pub fn how(a: &Analysis) -> String {
 mod tests {
     use super::*;
     use crate::game::{analyze, Budget, GameSolveOptions, GameState};
-    use crate::Rules;
+    use crate::rules::Rules;
     use std::sync::atomic::AtomicBool;
 
     fn analysis(board: &str, budget: Budget) -> Analysis {
