@@ -1063,7 +1063,7 @@ function showAnalysis(doc, p, final) {
   const value = `<span id="an-value" data-value="${b.value}" data-exact="${b.exact}">${turnText(b, p.mover)}</span>`;
   $("an-best").innerHTML = provedBest ? `${tap}: best, ${value} with best play.`
     : b.exact ? `${tap}, the best found so far: ${value} with best play. Other turns are not proved yet and might be better; think longer to be sure.`
-    : `${tap}, probably: ${value}. Not proved yet; think longer to be sure.`;
+    : `${tap}, probably: <span id="an-value" data-value="${b.value}" data-exact="false">${aboutWords(you ? b.value : -b.value)}</span>. Not proved yet; think longer to be sure.`;
   // A progress document may hold only the best turns (digest.js), with
   // the counts of all of them.
   const all = doc.turns_total || doc.turns.length;
