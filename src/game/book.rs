@@ -304,10 +304,14 @@ impl Book {
     /// True when `state` is a position of this book's game: its rules,
     /// board size and stone count.
     fn fits(&self, state: &GameState) -> bool {
-        state.rules() == self.rules
-            && state.pits_per_side() == self.n
-            && state.stones_in_pits() + state.mover_store() as u32 + state.opponent_store() as u32
-                == 2 * self.n as u32 * self.stones
+        of_game(state, self.rules, self.n, self.stones)
+    }
+
+    /// True when the book ranks every turn of `state`: it holds it below
+    /// its last level.
+    fn ranks(&self, state: &GameState) -> bool {
+        matches!(self.values.get(&key(state)), Some(&(_, level)) if level < self.turns)
+            && self.fits(state)
     }
 
     /// The exact value of `state` for its mover (stores included), when the
@@ -335,9 +339,8 @@ impl Book {
     /// last level; none otherwise.
     pub fn analysis(&self, state: &GameState) -> Option<Analysis> {
         let t0 = crate::clock::Instant::now();
-        match self.values.get(&key(state)) {
-            Some(&(_, level)) if level < self.turns && self.fits(state) => {}
-            _ => return None,
+        if !self.ranks(state) {
+            return None;
         }
         let mut turns = Vec::new();
         for t in state.turns() {
@@ -369,11 +372,7 @@ impl Book {
     fn line(&self, state: &GameState) -> Vec<Vec<crate::rules::Pit>> {
         let mut line = Vec::new();
         let mut s = *state;
-        while !s.is_over() {
-            match self.values.get(&key(&s)) {
-                Some(&(_, level)) if level < self.turns => {}
-                _ => break,
-            }
+        while !s.is_over() && self.ranks(&s) {
             let Some(best) = s
                 .turns()
                 .into_iter()
@@ -424,12 +423,9 @@ pub const BUILTIN: &[Builtin] = &[
 /// without one.
 fn book_for(state: &GameState) -> Option<&'static Book> {
     static BOOKS: [OnceLock<Book>; BUILTIN.len()] = [const { OnceLock::new() }; BUILTIN.len()];
-    let total = state.stones_in_pits() + state.mover_store() as u32 + state.opponent_store() as u32;
-    let i = BUILTIN.iter().position(|b| {
-        b.rules == state.rules()
-            && b.pits == state.pits_per_side()
-            && 2 * b.pits as u32 * b.stones == total
-    })?;
+    let i = BUILTIN
+        .iter()
+        .position(|b| of_game(state, b.rules, b.pits, b.stones))?;
     Some(BOOKS[i].get_or_init(|| {
         BookFile::from_json(BUILTIN[i].text)
             .and_then(|f| f.book())
@@ -446,6 +442,21 @@ pub fn builtin() -> Vec<&'static Book> {
             book_for(&start)
         })
         .collect()
+}
+
+/// True when `state` is a position of the game of `rules` on `pits` pits
+/// of `stones` stones at the start: its rules, board size and stone count.
+fn of_game(state: &GameState, rules: Rules, pits: usize, stones: u32) -> bool {
+    state.rules() == rules
+        && state.pits_per_side() == pits
+        && state.stones_in_pits() + state.mover_store() as u32 + state.opponent_store() as u32
+            == 2 * pits as u32 * stones
+}
+
+/// True when a committed book ranks every turn of `state` (what
+/// [`lookup`] answers), without ranking them.
+pub fn answers(state: &GameState) -> bool {
+    !state.is_over() && book_for(state).is_some_and(|b| b.ranks(state))
 }
 
 /// The committed book that holds `state`, and below its last level: every

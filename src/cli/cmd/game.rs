@@ -222,7 +222,7 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     let reading = std::time::Instant::now();
     // A position the opening book answers needs no database (nor its
     // build); a game followed from it does, later.
-    let booked = opts.book && !args.follow && mancala_sweep::game::book::lookup(&state).is_some();
+    let booked = opts.book && !args.follow && mancala_sweep::game::book::answers(&state);
     let (db, read) = match db {
         None if !args.no_cache && !booked => {
             let room = opts.memory_cap.saturating_sub(opts.table_bytes);
