@@ -8,7 +8,8 @@
 //!    ranking `game analyze` proves within one second, and the worst time;
 //! 2. positions with 31 to 44 stones: the share whose one-second best turn
 //!    is an exact best turn (checked with the exact solver, as `game solve`
-//!    runs it), and how far the estimate was from the exact value;
+//!    runs it), and how far the estimate was from the exact value; and
+//!    apart the same for positions of 37 to 44 stones, the hardest;
 //! 3. avalanche's start: the time to the exact value, against `game solve`
 //!    in the same run;
 //! 4. the opening: every position a committed opening book answers (at
@@ -18,7 +19,7 @@
 //! The positions come from games between two `medium` agents (alpha-beta
 //! four turns deep) after two to four random turns (without them every
 //! game of the agents would be the same): from game `g`, one position of
-//! each class, chosen at random with seed `g`, each position once. The
+//! each class, chosen at random with seed `g`, each position once a class. The
 //! same on every run.
 //!
 //! Every analysis runs as `game analyze` runs it: a fresh solver (its 64 MiB
@@ -38,6 +39,8 @@
 //! cargo bench --bench analyze -- --nodes 2000000    # a budget of picks, one thread
 //! cargo bench --bench analyze -- --no-cache         # no cached endgame database
 //! cargo bench --bench analyze -- --opening          # the opening stage alone
+//! cargo bench --bench analyze -- --mode capture     # one mode
+//! cargo bench --bench analyze -- --endgame-stones 20  # the cached database up to 20 stones
 //! ```
 //!
 //! With `--nodes N` every analysis has a budget of `N` picks on one thread
@@ -71,6 +74,11 @@ const ANALYZE_TABLE: u64 = mancala_sweep::api::ANALYZE_TABLE;
 
 /// The two modes measured.
 const MODES: [(&str, Preset); 2] = [("avalanche", Preset::Avalanche), ("capture", Preset::Kalah)];
+
+/// `--endgame-stones S`: the analyses read the cached database only up to
+/// `S` stones (its first layers), to measure what each size of database
+/// gives.
+static DB_STONES: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
 
 /// One measured position, as a line of the state file.
 #[derive(Serialize, Deserialize, Clone)]
@@ -121,10 +129,35 @@ fn main() {
         None => None,
     };
     let cached = !args.iter().any(|a| a == "--no-cache");
+    let db_stones = match args.iter().position(|a| a == "--endgame-stones") {
+        Some(i) => match args.get(i + 1).and_then(|v| v.parse::<u32>().ok()) {
+            Some(s) if s > 0 => Some(s),
+            _ => {
+                eprintln!("--endgame-stones: give a number of stones, 1 or more");
+                std::process::exit(2);
+            }
+        },
+        None => None,
+    };
+    DB_STONES.set(db_stones).expect("set once");
+    let modes: Vec<(&str, Preset)> = match args.iter().position(|a| a == "--mode") {
+        Some(i) => match MODES
+            .into_iter()
+            .find(|(m, _)| Some(*m) == args.get(i + 1).map(String::as_str))
+        {
+            Some(m) => vec![m],
+            None => {
+                eprintln!("--mode: give avalanche or capture");
+                std::process::exit(2);
+            }
+        },
+        None => MODES.to_vec(),
+    };
     let default_state = format!(
-        "analyze-bench-{}{}.jsonl",
+        "analyze-bench-{}{}{}.jsonl",
         if cached { "cached" } else { "no-cache" },
-        nodes.map(|n| format!("-nodes-{n}")).unwrap_or_default()
+        nodes.map(|n| format!("-nodes-{n}")).unwrap_or_default(),
+        db_stones.map(|s| format!("-db-{s}")).unwrap_or_default()
     );
     let state_file = std::env::var_os("MANCALA_SWEEP_BENCH_STATE")
         .map(PathBuf::from)
@@ -156,15 +189,17 @@ fn main() {
 
     if cached {
         let cache = bench_cache();
-        for (mode, preset) in MODES {
+        for &(mode, preset) in &modes {
             let t0 = Instant::now();
             let (rules, n) = (preset.rules(), 6);
-            let db = match cache.load(rules, n, u64::MAX).expect("cache readable") {
+            let start = GameState::start(n, 4, rules).expect("6x4 start");
+            let db = match cached_db(&start) {
                 Some(db) => db,
                 None => cache
                     .build(
                         rules,
                         n,
+                        EndgameCache::stones(rules, n).expect("scope own"),
                         threads as usize,
                         u64::MAX,
                         &AtomicBool::new(false),
@@ -174,9 +209,9 @@ fn main() {
                     .expect("built whole"),
             };
             println!(
-                "endgame database for {mode}: {} stones in {}, ready in {:.1} s (built once, then read by every analysis)",
+                "endgame database for {mode}: {} stones from {}, ready in {:.1} s (built once, then read by every analysis)",
                 db.stones(),
-                cache.path(rules, n).expect("scope own").display(),
+                cache.best(rules, n).expect("built").path.display(),
                 t0.elapsed().as_secs_f64()
             );
         }
@@ -188,9 +223,9 @@ fn main() {
         return;
     }
     let mut rows: Vec<Row> = vec![];
-    for (mode, preset) in MODES {
-        let (small, mid) = sample(preset, positions);
-        for (class, list) in [("small", small), ("mid", mid)] {
+    for &(mode, preset) in &modes {
+        let (small, mid, hard) = sample(preset, positions);
+        for (class, list) in [("small", small), ("mid", mid), ("hard", hard)] {
             for (index, state) in list.iter().enumerate() {
                 let key = (mode.to_string(), class.to_string(), index);
                 let board = state.board().one_line();
@@ -215,9 +250,12 @@ fn main() {
         }
     }
     // The start is timed: a budget of picks says nothing of its seconds.
-    let start = nodes.is_none().then(|| avalanche_start(threads, cached));
+    let start = (nodes.is_none() && modes.iter().any(|(m, _)| *m == "avalanche"))
+        .then(|| avalanche_start(threads, cached));
     print_tables(&rows, start.as_ref(), budget);
-    print_opening(&opening(threads, budget, cached), budget);
+    if modes.len() == MODES.len() {
+        print_opening(&opening(threads, budget, cached), budget);
+    }
 }
 
 /// The opening stage of one mode: every position of a committed book
@@ -309,11 +347,11 @@ fn print_opening(rows: &[Opening], budget: Budget) {
 /// The positions of `preset` on 6×4: `n` with at most 30 stones in the
 /// pits and `n` with 31 to 44, one of each from a game (games that have
 /// none of a class give none).
-fn sample(preset: Preset, n: usize) -> (Vec<GameState>, Vec<GameState>) {
-    let (mut small, mut mid) = (vec![], vec![]);
+fn sample(preset: Preset, n: usize) -> (Vec<GameState>, Vec<GameState>, Vec<GameState>) {
+    let (mut small, mut mid, mut hard) = (vec![], vec![], vec![]);
     let mut taken = HashSet::new();
     let mut game = 0u64;
-    while small.len() < n || mid.len() < n {
+    while small.len() < n || mid.len() < n || hard.len() < n {
         let mut rng = rand_pcg::Pcg64::seed_from_u64(game);
         let start = GameState::start(6, 4, preset.rules()).expect("6x4 start");
         let mut random = AgentSpec::Random.build(&start, game).expect("agent");
@@ -332,7 +370,11 @@ fn sample(preset: Preset, n: usize) -> (Vec<GameState>, Vec<GameState>) {
             state.play_turn(&picks).expect("an agent's turn is legal");
             turn += 1;
         }
-        for (list, range) in [(&mut small, 1..=30), (&mut mid, 31..=44)] {
+        for (list, range) in [
+            (&mut small, 1..=30),
+            (&mut mid, 31..=44),
+            (&mut hard, 37..=44),
+        ] {
             let of: Vec<&GameState> = seen
                 .iter()
                 .filter(|s| range.contains(&s.stones_in_pits()))
@@ -343,13 +385,13 @@ fn sample(preset: Preset, n: usize) -> (Vec<GameState>, Vec<GameState>) {
             let pick = *of[rng.random_range(0..of.len())];
             // Each position once: games that meet again after their random
             // openings would weigh the same position twice.
-            if taken.insert((pick.board().one_line(), pick.mover())) {
+            if taken.insert((pick.board().one_line(), pick.mover(), range.clone())) {
                 list.push(pick);
             }
         }
         game += 1;
     }
-    (small, mid)
+    (small, mid, hard)
 }
 
 /// The cache folder of the endgame databases: `$MANCALA_SWEEP_CACHE`, as
@@ -365,8 +407,13 @@ fn bench_cache() -> EndgameCache {
 /// The cached database of `state`'s rules, read from disk as a fresh
 /// `game analyze` reads it.
 fn cached_db(state: &GameState) -> Option<EndgameDb> {
+    let cap = DB_STONES
+        .get()
+        .copied()
+        .flatten()
+        .map_or(u64::MAX, |s| EndgameDb::bytes_for(state.pits_per_side(), s));
     bench_cache()
-        .load(state.rules(), state.pits_per_side(), u64::MAX)
+        .load(state.rules(), state.pits_per_side(), cap)
         .expect("cache readable")
 }
 
@@ -433,7 +480,7 @@ fn measure(
         chosen_value: None,
         check_seconds: None,
     };
-    if class == "mid" {
+    if class != "small" {
         let t1 = Instant::now();
         let (v, chosen) = exact_check(state, &a, threads);
         row.exact_value = Some(v);
@@ -449,8 +496,20 @@ fn measure(
 fn exact_check(state: &GameState, a: &Analysis, threads: u32) -> (i32, i32) {
     let never = AtomicBool::new(false);
     let opts = solve_options(state, threads);
-    let mut solver =
-        Solver::new(state.rules(), state.pits_per_side(), opts).expect("solver within the cap");
+    // With the largest cached database whole (the analysis may have had
+    // less of it, `--endgame-stones`): the values are the same, the check
+    // far quicker.
+    let full = bench_cache()
+        .load(state.rules(), state.pits_per_side(), u64::MAX)
+        .expect("cache readable");
+    let mut solver = match &full {
+        Some(db) => Solver::with_endgame(state.rules(), state.pits_per_side(), opts, db, &never)
+            .expect("solver within the cap")
+            .expect("the database's rules"),
+        None => {
+            Solver::new(state.rules(), state.pits_per_side(), opts).expect("solver within the cap")
+        }
+    };
     let root = solver.solve(state, &never);
     assert!(root.exact, "an unbounded search is exact");
     let after = a.turns[0].after;
@@ -542,6 +601,9 @@ fn print_tables(rows: &[Row], start: Option<&Start>, budget: Budget) {
     for (mode, _) in MODES {
         let of = class_rows(rows, mode, "small");
         let n = of.len();
+        if n == 0 {
+            continue;
+        }
         let all = of.iter().filter(|r| r.all_proved).count();
         let exact = of.iter().filter(|r| r.exact).count();
         let mut t: Vec<f64> = of.iter().map(|r| r.seconds).collect();
@@ -555,15 +617,19 @@ fn print_tables(rows: &[Row], start: Option<&Start>, budget: Budget) {
         );
     }
     println!(
-        "\nPositions with 31 to 44 stones in the pits, {analysis} against the exact solver:\n"
+        "\nPositions with 31 to 44 stones in the pits (and apart, 37 to 44: the hardest), {analysis} against the exact solver:\n"
     );
     println!(
-        "| mode | positions | best turn is a best turn | proved best | called proved best wrongly | estimate off by (mean / worst) | stones lost when not (worst) | worst time | exact check (median / worst) |"
+        "| mode | stones | positions | best turn is a best turn | proved best | called proved best wrongly | estimate off by (mean / worst) | stones lost when not (worst) | worst time | exact check (median / worst) |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for (mode, _) in MODES {
-        let of = class_rows(rows, mode, "mid");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let classes = [("mid", "31–44"), ("hard", "37–44")];
+    for ((mode, _), (class, stones)) in MODES.into_iter().flat_map(|m| classes.map(|c| (m, c))) {
+        let of = class_rows(rows, mode, class);
         let n = of.len();
+        if n == 0 {
+            continue;
+        }
         let agree = of
             .iter()
             .filter(|r| r.chosen_value == r.exact_value)
@@ -587,7 +653,7 @@ fn print_tables(rows: &[Row], start: Option<&Start>, budget: Budget) {
         let mut check: Vec<f64> = of.iter().map(|r| r.check_seconds.unwrap()).collect();
         check.sort_by(f64::total_cmp);
         println!(
-            "| {mode} | {n} | {agree} ({:.0}%) | {exact} ({:.0}%) | {wrongly} | {:.1} / {} | {lost} | {worst:.2} s | {:.1} s / {:.1} s |",
+            "| {mode} | {stones} | {n} | {agree} ({:.0}%) | {exact} ({:.0}%) | {wrongly} | {:.1} / {} | {lost} | {worst:.2} s | {:.1} s / {:.1} s |",
             pct(agree, n),
             pct(exact, n),
             off.iter().sum::<i32>() as f64 / n as f64,

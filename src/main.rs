@@ -5,7 +5,7 @@
 mod cli;
 
 use clap::Parser;
-use cli::args::{BookCommand, Cli, Command, GameCommand, PuzzlesCommand};
+use cli::args::{BookCommand, CacheCommand, Cli, Command, GameCommand, PuzzlesCommand};
 use cli::cmd;
 use std::process::ExitCode;
 
@@ -46,6 +46,9 @@ fn main() -> ExitCode {
         Command::Game(GameCommand::Endgame(a)) => cmd::game::endgame(a),
         Command::Game(GameCommand::Book(BookCommand::Build(a))) => cmd::book::build(a),
         Command::Game(GameCommand::Book(BookCommand::Show(a))) => cmd::book::show(a),
+        Command::Game(GameCommand::Cache(CacheCommand::List)) => cmd::cache::list(),
+        Command::Game(GameCommand::Cache(CacheCommand::Build(a))) => cmd::cache::build(a),
+        Command::Game(GameCommand::Cache(CacheCommand::Remove(a))) => cmd::cache::remove(a),
         Command::Completions(a) => cmd::shell::completions(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Man(a) => cmd::shell::man(a),

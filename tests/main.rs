@@ -9,6 +9,7 @@ mod common;
 
 mod atlas;
 mod book;
+mod cache;
 mod cli;
 #[cfg(feature = "cluster")]
 mod cluster;

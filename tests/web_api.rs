@@ -1048,6 +1048,7 @@ fn analyze_reads_the_endgame_database_it_was_started_with() {
         .build(
             mancala_sweep::Rules::KALAH,
             4,
+            16,
             2,
             1 << 30,
             &never,

@@ -22,8 +22,10 @@ use std::sync::Arc;
 
 mod cache;
 mod db;
-pub use cache::{EndgameCache, CACHE_BYTES, CACHE_STONES};
+mod values;
+pub use cache::{CachedDb, EndgameCache, BUILD_BYTES, CACHE_BYTES, CACHE_STONES};
 pub use db::{EndgameBuild, EndgameDb, EndgameHeader, ENDGAME_FORMAT};
+use values::Values;
 
 type Cells = [u8; CYCLE_CAP];
 
@@ -89,7 +91,7 @@ pub(super) struct Endgame {
     pub(super) ranks: Ranks,
     /// Atomic so that threads share the database; a value, once there, is
     /// the same whoever wrote it.
-    pub(super) values: Vec<AtomicI8>,
+    pub(super) values: Values,
 }
 
 /// Ranks of pit counts: the index of a composition of at most
@@ -245,7 +247,7 @@ impl Endgame {
         let total = ranks.offset[max_stones as usize + 1];
         Some(Endgame {
             ranks,
-            values: huge_vec(total as usize, cancel, || AtomicI8::new(UNKNOWN))?,
+            values: Values::Owned(huge_vec(total as usize, cancel, || AtomicI8::new(UNKNOWN))?),
         })
     }
 

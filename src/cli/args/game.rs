@@ -18,6 +18,61 @@ pub enum GameCommand {
     /// Opening books: the exact value of every position a few whole turns from the start, read first by every analysis.
     #[command(subcommand)]
     Book(BookCommand),
+    /// The endgame databases kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep), which every analysis and solve reads: list them, build a larger one, remove them.
+    #[command(subcommand)]
+    Cache(CacheCommand),
+}
+
+/// `game cache`.
+#[derive(Subcommand, Debug)]
+pub enum CacheCommand {
+    /// Every endgame database in the cache folder: its rules, pits a side, stones and size.
+    List,
+    /// Build a larger endgame database into the cache folder, read from then on by every `game analyze`, `game solve` and `serve` with the memory for it (a long run: Ctrl-C keeps the layers finished, and the same command goes on).
+    Build(CacheBuildArgs),
+    /// Remove the endgame databases of --rules and --pits from the cache folder, or every one with --all.
+    Remove(CacheRemoveArgs),
+}
+
+/// `game cache build`.
+#[derive(Args, Debug)]
+#[command(
+    mut_arg("rules", game_rules_help),
+    mut_arg("stones", |a| a.hide(true)),
+    mut_arg("board", |a| a.hide(true))
+)]
+pub struct CacheBuildArgs {
+    /// Rules and pits a side (--pits) the database is for [default rules: kalah]; scope own only.
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Every position with at most this many stones in its pits (1 to 127) [default: the most within 900 MiB, 23 stones on 6 pits a side].
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=127))]
+    pub up_to: Option<u32>,
+    /// Refuse before starting when the database would take more than this [default: half the machine's memory].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// `--quiet`.
+    #[command(flatten)]
+    pub quiet: QuietArg,
+}
+
+/// `game cache remove`.
+#[derive(Args, Debug)]
+#[command(
+    mut_arg("rules", game_rules_help),
+    mut_arg("stones", |a| a.hide(true)),
+    mut_arg("board", |a| a.hide(true))
+)]
+pub struct CacheRemoveArgs {
+    /// Rules and pits a side (--pits) of the databases to remove [default rules: kalah].
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Every database in the cache folder, whatever its rules.
+    #[arg(long, conflicts_with_all = ["rules", "pits", "scope", "relay", "capture"])]
+    pub all: bool,
 }
 
 /// `game book`.

@@ -305,22 +305,25 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
 }
 
 /// Run `game endgame`.
-pub fn endgame(args: &GameEndgameArgs) -> Outcome {
-    // The database holds every position of --pits pits a side up to
-    // --up-to stones, whatever the start: a start position would change
-    // nothing, and taking it in silence would let it seem to.
+/// Refuses a start position given to `command`, which builds an endgame
+/// database: it holds every position of --pits pits a side up to --up-to
+/// stones, whatever the start, so a start position would change nothing,
+/// and taking it in silence would let it seem to.
+pub(super) fn no_start_position(args: &RuleArgs, command: &str) -> Result<(), CliError> {
     let given = [
-        ("--stones", args.rules.stones.map(|s| s.to_string())),
-        (
-            "--board",
-            args.rules.board.as_ref().map(|b| format!("{b:?}")),
-        ),
+        ("--stones", args.stones.map(|s| s.to_string())),
+        ("--board", args.board.as_ref().map(|b| format!("{b:?}"))),
     ];
-    if let Some((flag, Some(value))) = given.into_iter().find(|(_, v)| v.is_some()) {
-        return Err(CliError::Input(format!(
-            "{flag} {value}: `game endgame` takes no start position: the database holds every position of --pits pits a side with at most --up-to stones"
-        )));
+    match given.into_iter().find(|(_, v)| v.is_some()) {
+        Some((flag, Some(value))) => Err(CliError::Input(format!(
+            "{flag} {value}: `{command}` takes no start position: the database holds every position of --pits pits a side with at most --up-to stones"
+        ))),
+        _ => Ok(()),
     }
+}
+
+pub fn endgame(args: &GameEndgameArgs) -> Outcome {
+    no_start_position(&args.rules, "game endgame")?;
     let state = start(&args.rules)?;
     let (rules, n) = (state.rules(), state.pits_per_side());
     let threads = args.threads.count();

@@ -6,7 +6,6 @@ use super::Outcome;
 use crate::cli::args::ServeArgs;
 use crate::cli::words::CliError;
 use mancala_sweep::game::EndgameDb;
-use mancala_sweep::rules::MAX_PITS_PER_SIDE;
 use mancala_sweep::web::{self, Config};
 
 /// Run `serve` until the process is stopped.
@@ -89,27 +88,29 @@ fn cached_endgames(max_memory: u64) -> Vec<EndgameDb> {
         return Vec::new();
     };
     let mut found = Vec::new();
-    // Every rule set: `path` names none for those without a database.
-    for rules in mancala_sweep::atlas::all_rule_sets() {
-        for n in 1..=MAX_PITS_PER_SIDE {
-            let Some(path) = cache.path(rules, n).filter(|p| p.exists()) else {
-                continue;
-            };
-            match cache.load(rules, n, max_memory) {
-                Ok(Some(db)) => {
-                    eprintln!(
-                        "endgame database for {rules} on {n} pits a side: every position with at most {} stones (read from {})",
-                        db.stones(),
-                        path.display()
-                    );
-                    found.push(db);
-                }
-                Ok(None) => {}
-                Err(e) => eprintln!(
-                    "the cached endgame database {} is left out: {e}",
-                    path.display()
-                ),
+    // Each rule set and board of the files there, the one with the most
+    // stones (the others are its first layers).
+    let mut of: Vec<_> = cache
+        .list()
+        .into_iter()
+        .map(|f| (f.rules, f.pits_per_side))
+        .collect();
+    of.dedup();
+    for (rules, n) in of {
+        let Some(best) = cache.best(rules, n) else {
+            continue;
+        };
+        let path = best.path.display();
+        match cache.load(rules, n, max_memory) {
+            Ok(Some(db)) => {
+                eprintln!(
+                    "endgame database for {rules} on {n} pits a side: every position with at most {} stones (read from {path})",
+                    db.stones(),
+                );
+                found.push(db);
             }
+            Ok(None) => {}
+            Err(e) => eprintln!("the cached endgame database {path} is left out: {e}"),
         }
     }
     found

@@ -1,17 +1,18 @@
-//! Endgame databases kept on disk between runs, one file a rule set and
-//! board size, in a folder the front end names (the command line: the
-//! user's cache folder).
+//! Endgame databases kept on disk between runs, one file a rule set,
+//! board size and stone count, in a folder the front end names (the
+//! command line: the user's cache folder).
 //!
 //! Why: a one-second analysis of a mid-game position spends most of its
-//! proof filling the 12-stone database on demand, position by position.
-//! The 16-stone database of 6 pits a side, built whole, is 30 MB and takes
-//! about 5 s on two cores once; read from disk it takes hundredths of a
-//! second, and with it the analysis proves about half again as many
-//! positions of 31 to 44 stones in its second, and every turn of every
-//! position of at most 30 (docs/games.md#targets, the tenth look). The
-//! file is built once, resumably (a stopped build keeps its finished
-//! layers and the next one goes on from them), by
-//! [`EndgameDb::build_file`], so a reader only ever sees a whole file.
+//! proof on positions a database answers at once. The 16-stone database
+//! of 6 pits a side is 30 MB and takes seconds to build, so an analysis
+//! builds it on its own the first time; larger ones (`game cache build
+//! --stones`) take minutes and hundreds of megabytes, so they are built
+//! only when asked for, and then read by every analysis that has the
+//! memory for them (the figures: docs/games.md#the-endgame-cache). Files
+//! are built resumably (a stopped build keeps its finished layers and the
+//! next one goes on from them), by [`EndgameDb::build_file`], so a reader
+//! only ever sees a whole file, and read by mapping
+//! ([`EndgameDb::load_within`]), so even gigabytes are there at once.
 
 use super::{EndgameDb, ENDGAME_FORMAT};
 use crate::game::error::GameError;
@@ -19,18 +20,49 @@ use crate::rules::{Rules, Scope};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-/// The most stones a cached database holds: 16 on 6 pits a side is the
-/// size measured to pay (30 MB, about 5 s to build on two cores).
+/// The most stones a database an analysis builds on its own holds: 16 on
+/// 6 pits a side builds in seconds (30 MB).
 pub const CACHE_STONES: u32 = 16;
 
-/// The most bytes a cached database takes (on disk and in memory): room
-/// for [`CACHE_STONES`] on 6 pits a side; larger boards get fewer stones.
+/// The most bytes a database an analysis builds on its own takes (on
+/// disk and in memory): room for [`CACHE_STONES`] on 6 pits a side;
+/// larger boards get fewer stones.
 pub const CACHE_BYTES: u64 = 32 << 20;
 
-/// A folder of endgame databases, one a rule set and board size.
+/// The most bytes a database `game cache build` builds without
+/// `--stones`: together with an analysis's table, within the 1 GiB a
+/// default run keeps to.
+pub const BUILD_BYTES: u64 = 900 << 20;
+
+/// A folder of endgame databases.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EndgameCache {
     dir: PathBuf,
+}
+
+/// One database file of a cache.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CachedDb {
+    /// The file.
+    pub path: PathBuf,
+    /// The rules it holds values for.
+    pub rules: Rules,
+    /// Pits a side.
+    pub pits_per_side: usize,
+    /// Stones of the layers written (a stopped build has fewer than
+    /// `target`).
+    pub stones: u32,
+    /// Stones it is being built to (from its name).
+    pub target: u32,
+    /// Bytes on disk.
+    pub bytes: u64,
+}
+
+impl CachedDb {
+    /// Every layer it is built to is in it.
+    pub fn complete(&self) -> bool {
+        self.stones >= self.target
+    }
 }
 
 impl EndgameCache {
@@ -44,66 +76,137 @@ impl EndgameCache {
         &self.dir
     }
 
-    /// The stones a cached database of `rules` on `n` pits a side holds:
-    /// the most, up to [`CACHE_STONES`], within [`CACHE_BYTES`]; none for
-    /// scope any, which has no endgame database.
+    /// The stones of the database an analysis builds on its own for
+    /// `rules` on `n` pits a side: the most, up to [`CACHE_STONES`],
+    /// within [`CACHE_BYTES`]; none for scope any, which has no endgame
+    /// database.
     pub fn stones(rules: Rules, n: usize) -> Option<u32> {
+        EndgameCache::stones_within(rules, n, CACHE_BYTES).map(|s| s.min(CACHE_STONES))
+    }
+
+    /// The most stones a database of `rules` on `n` pits a side holds
+    /// within `bytes` (at most 127); none for scope any or when not even
+    /// one stone fits.
+    pub fn stones_within(rules: Rules, n: usize, bytes: u64) -> Option<u32> {
         if rules.scope != Scope::Own {
             return None;
         }
-        (1..=CACHE_STONES)
-            .rev()
-            .find(|&s| EndgameDb::bytes_for(n, s) <= CACHE_BYTES)
+        (1..=127)
+            .take_while(|&s| EndgameDb::bytes_for(n, s) <= bytes)
+            .last()
     }
 
-    /// The file of `rules` on `n` pits a side: the rules and the size in
-    /// its name, so that each rule set and board has its own.
+    /// The file of the database an analysis builds on its own
+    /// ([`EndgameCache::stones`]).
     pub fn path(&self, rules: Rules, n: usize) -> Option<PathBuf> {
-        let stones = EndgameCache::stones(rules, n)?;
-        Some(self.dir.join(format!(
-            "{}-relay-{}-capture-{}-{n}-pits-{stones}-stones.bin",
+        self.path_for(rules, n, EndgameCache::stones(rules, n)?)
+    }
+
+    /// The file of the `stones`-stone database of `rules` on `n` pits a
+    /// side: the rules, the board and the stones in its name, so that each
+    /// has its own.
+    pub fn path_for(&self, rules: Rules, n: usize, stones: u32) -> Option<PathBuf> {
+        (rules.scope == Scope::Own).then(|| {
+            self.dir.join(format!(
+                "{}{stones}-stones.bin",
+                EndgameCache::prefix(rules, n)
+            ))
+        })
+    }
+
+    /// What the names of the files of `rules` on `n` pits a side begin
+    /// with.
+    fn prefix(rules: Rules, n: usize) -> String {
+        format!(
+            "{}-relay-{}-capture-{}-{n}-pits-",
             ENDGAME_FORMAT.replace('/', "-"),
             if rules.relay { "on" } else { "off" },
             rules.capture
-        )))
+        )
     }
 
-    /// The cached database of `rules` on `n` pits a side when its file
-    /// holds every layer; `None` when there is no such file, or it was
-    /// stopped part-way (then [`EndgameCache::build`] goes on with it).
+    /// Every database file in the folder, by rules, board and stones;
+    /// files that are not databases of this format are left out, and so
+    /// is the work of a build under way (`.part`).
+    pub fn list(&self) -> Vec<CachedDb> {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        let mut found: Vec<CachedDb> = entries
+            .flatten()
+            .filter_map(|e| {
+                let path = e.path();
+                let name = path.file_name()?.to_str()?;
+                let target = name
+                    .strip_suffix("-stones.bin")?
+                    .rsplit('-')
+                    .next()?
+                    .parse()
+                    .ok()?;
+                let h = EndgameDb::read_header(&path).ok()?;
+                let expected = self.path_for(h.rules, h.pits_per_side, target)?;
+                (expected == path).then(|| CachedDb {
+                    bytes: e.metadata().map(|m| m.len()).unwrap_or(0),
+                    path,
+                    rules: h.rules,
+                    pits_per_side: h.pits_per_side,
+                    stones: h.stones,
+                    target,
+                })
+            })
+            .collect();
+        found.sort_by_key(|f| (f.rules.to_string(), f.pits_per_side, f.stones));
+        found
+    }
+
+    /// The file of `rules` on `n` pits a side with the most stones
+    /// written, when there is one.
+    pub fn best(&self, rules: Rules, n: usize) -> Option<CachedDb> {
+        self.list()
+            .into_iter()
+            .filter(|f| f.rules == rules && f.pits_per_side == n)
+            .max_by_key(|f| (f.stones, f.complete()))
+    }
+
+    /// The cached database of `rules` on `n` pits a side with the most
+    /// stones, as much of it as fits in `memory_cap` bytes; `None` when
+    /// there is none of at least the stones an analysis builds on its own
+    /// ([`EndgameCache::stones`]; then [`EndgameCache::build`] makes or
+    /// finishes that one).
     pub fn load(
         &self,
         rules: Rules,
         n: usize,
         memory_cap: u64,
     ) -> Result<Option<EndgameDb>, GameError> {
-        let (Some(path), Some(stones)) = (self.path(rules, n), EndgameCache::stones(rules, n))
-        else {
+        let Some(least) = EndgameCache::stones(rules, n) else {
             return Ok(None);
         };
-        if !path.exists() {
+        let Some(best) = self.best(rules, n).filter(|f| f.stones >= least) else {
             return Ok(None);
-        }
-        let db = EndgameDb::load(&path, rules, n, memory_cap)?;
-        Ok((db.stones() >= stones).then_some(db))
+        };
+        EndgameDb::load_within(&best.path, rules, n, memory_cap).map(Some)
     }
 
-    /// Builds the database of `rules` on `n` pits a side into the cache
-    /// (going on from a file a stopped build left) on `threads` threads,
-    /// `layer` hearing of each layer finished, and reads it back. `None`
+    /// Builds the `stones`-stone database of `rules` on `n` pits a side
+    /// into the cache on `threads` threads, `layer` hearing of each layer
+    /// finished, and reads it back. It goes on from a file a stopped
+    /// build left, or else from the cached file of these rules with the
+    /// most stones (its layers are the first of the new one's). `None`
     /// when `cancel` stopped the build (its finished layers are kept) or
     /// the rules have no database.
+    #[allow(clippy::too_many_arguments)]
     pub fn build(
         &self,
         rules: Rules,
         n: usize,
+        stones: u32,
         threads: usize,
         memory_cap: u64,
         cancel: &AtomicBool,
         layer: impl FnMut(u32, u64),
     ) -> Result<Option<EndgameDb>, GameError> {
-        let (Some(path), Some(stones)) = (self.path(rules, n), EndgameCache::stones(rules, n))
-        else {
+        let Some(path) = self.path_for(rules, n, stones) else {
             return Ok(None);
         };
         let file_error = |at: &Path, verb: &'static str, e: std::io::Error| {
@@ -116,11 +219,16 @@ impl EndgameCache {
         // building the same file at once (two terminals, parallel tests)
         // each write whole files of their own, and the last rename wins.
         // The layers a stopped build left under the final name are taken
-        // over first (a rename, so only one run gets them).
+        // over first (a rename, so only one run gets them); else the
+        // layers of a smaller database are copied to start from.
         let mut work = path.clone().into_os_string();
         work.push(format!(".{}.part", std::process::id()));
         let work = PathBuf::from(work);
-        let _ = std::fs::rename(&path, &work);
+        if std::fs::rename(&path, &work).is_err() {
+            if let Some(seed) = self.best(rules, n).filter(|f| f.stones < stones) {
+                std::fs::copy(&seed.path, &work).map_err(|e| file_error(&work, "write", e))?;
+            }
+        }
         let built =
             EndgameDb::build_file(&work, rules, n, stones, threads, memory_cap, cancel, layer);
         if work.exists() {
@@ -129,7 +237,25 @@ impl EndgameCache {
         if !built?.complete {
             return Ok(None);
         }
-        self.load(rules, n, memory_cap)
+        EndgameDb::load_within(&path, rules, n, memory_cap).map(Some)
+    }
+
+    /// Removes the files of `rules` on `n` pits a side that the complete
+    /// one of `stones` stones holds whole (every file of fewer stones:
+    /// its layers are the first of the larger one's); the files removed.
+    pub fn prune(&self, rules: Rules, n: usize, stones: u32) -> Result<Vec<CachedDb>, GameError> {
+        let mut gone = Vec::new();
+        for f in self.list() {
+            if f.rules == rules && f.pits_per_side == n && f.target < stones {
+                std::fs::remove_file(&f.path).map_err(|e| {
+                    GameError::from(super::EndgameError::from(
+                        crate::game::error::GameFileError::new(&f.path, "remove", e),
+                    ))
+                })?;
+                gone.push(f);
+            }
+        }
+        Ok(gone)
     }
 }
 
@@ -176,7 +302,9 @@ mod tests {
         assert!(cache.load(rules, n, 1 << 30).unwrap().is_none());
         let mut layers = 0;
         let db = cache
-            .build(rules, n, 2, 1 << 30, &never, |_, _| layers += 1)
+            .build(rules, n, CACHE_STONES, 2, 1 << 30, &never, |_, _| {
+                layers += 1
+            })
             .unwrap()
             .expect("built");
         assert_eq!(layers, CACHE_STONES + 1);
@@ -196,6 +324,68 @@ mod tests {
         let without = Solver::new(rules, n, opts).unwrap().solve(&start, &never);
         assert!(with.exact && without.exact);
         assert_eq!(with.value, without.value);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn bytes_of(db: &EndgameDb) -> Vec<i8> {
+        db.db
+            .values
+            .iter()
+            .map(|v| v.load(std::sync::atomic::Ordering::Relaxed))
+            .collect()
+    }
+
+    /// A larger database is built on from the cached one with the most
+    /// stones and replaces it; it is read mapped, and as much of it as a
+    /// memory cap allows is the smaller database byte for byte (a second
+    /// path: that one built on its own from nothing).
+    #[test]
+    fn a_larger_database_builds_on_the_smaller_and_holds_it() {
+        let never = AtomicBool::new(false);
+        let dir = std::env::temp_dir().join(format!("ms-cache-grow-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let cache = EndgameCache::new(&dir);
+        let (rules, n) = (Rules::AVALANCHE, 3);
+        let small = cache
+            .build(rules, n, 16, 2, 1 << 30, &never, |_, _| {})
+            .unwrap()
+            .expect("built");
+        let mut layers = vec![];
+        let large = cache
+            .build(rules, n, 20, 2, 1 << 30, &never, |t, _| layers.push(t))
+            .unwrap()
+            .expect("built");
+        assert_eq!(layers, (17..=20).collect::<Vec<_>>(), "went on from 16");
+        assert!(large.is_mapped());
+        let listed = cache.list();
+        assert_eq!(listed.len(), 2);
+        assert_eq!(cache.best(rules, n).unwrap().stones, 20);
+        let gone = cache.prune(rules, n, 20).unwrap();
+        assert_eq!(gone.len(), 1);
+        assert_eq!(gone[0].stones, 16);
+        assert_eq!(cache.list().len(), 1);
+        // What fits in the bytes of 16 stones is the 16-stone database.
+        let within = cache
+            .load(rules, n, EndgameDb::bytes_for(n, 16))
+            .unwrap()
+            .expect("read");
+        assert_eq!(within.stones(), 16);
+        assert_eq!(bytes_of(&within), bytes_of(&small));
+        // Mapped and read whole, the same values.
+        let path = cache.path_for(rules, n, 20).unwrap();
+        let (read, _) = EndgameDb::read(&path, rules, n, 0, 1 << 30).unwrap();
+        assert!(!read.is_mapped());
+        assert_eq!(bytes_of(&read), bytes_of(&large));
+        // Built alone from nothing, 18 stones are the first 18 of the 20.
+        let alone = dir.join("alone.bin");
+        EndgameDb::build_file(&alone, rules, n, 18, 2, 1 << 30, &never, |_, _| {}).unwrap();
+        let alone = EndgameDb::load(&alone, rules, n, 1 << 30).unwrap();
+        let prefix = EndgameDb::load_within(&path, rules, n, EndgameDb::bytes_for(n, 18)).unwrap();
+        assert_eq!(prefix.stones(), 18);
+        assert_eq!(bytes_of(&prefix), bytes_of(&alone));
+        assert!(bytes_of(&alone)
+            .iter()
+            .all(|&v| v != crate::game::endgame::UNKNOWN));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -131,14 +131,18 @@ impl EndgameDb {
         Ok(())
     }
 
-    /// The file's first line, checked against the rules and board asked
-    /// for; the reader is left at the first value.
-    fn header(
-        path: &Path,
-        r: &mut impl BufRead,
-        rules: Rules,
-        n: usize,
-    ) -> Result<(EndgameHeader, u64), GameError> {
+    /// The first line of the database file `path`, whatever its rules:
+    /// what it holds, for a listing of files (`game cache list`).
+    pub fn read_header(path: &Path) -> Result<EndgameHeader, GameError> {
+        let file = std::fs::File::open(path)
+            .map_err(|e| EndgameError::from(GameFileError::new(path, "read", e)))?;
+        let mut r = std::io::BufReader::with_capacity(4096, file);
+        Ok(EndgameDb::first_line(path, &mut r)?.0)
+    }
+
+    /// The file's first line and its length in bytes, of this format; the
+    /// reader is left at the first value.
+    fn first_line(path: &Path, r: &mut impl BufRead) -> Result<(EndgameHeader, u64), GameError> {
         let path = path.to_path_buf();
         let mut line = Vec::new();
         r.take(4096)
@@ -155,6 +159,19 @@ impl EndgameDb {
             }
             .into());
         }
+        Ok((h, line.len() as u64))
+    }
+
+    /// The file's first line, checked against the rules and board asked
+    /// for; the reader is left at the first value.
+    fn header(
+        path: &Path,
+        r: &mut impl BufRead,
+        rules: Rules,
+        n: usize,
+    ) -> Result<(EndgameHeader, u64), GameError> {
+        let (h, len) = EndgameDb::first_line(path, r)?;
+        let path = path.to_path_buf();
         if h.rules != rules || h.pits_per_side != n {
             return Err(EndgameError::ForeignFile {
                 path,
@@ -173,13 +190,13 @@ impl EndgameDb {
             }
             .into());
         }
-        Ok((h, line.len() as u64))
+        Ok((h, len))
     }
 
     /// Reads the database in `path`, built for `rules` on `n` pits a side,
     /// into memory room for `stones` stones (at least the file's; the rest
     /// unknown). Refused when it would pass `memory_cap`.
-    fn read(
+    pub(super) fn read(
         path: &Path,
         rules: Rules,
         n: usize,
@@ -206,8 +223,11 @@ impl EndgameDb {
         // as `i8` (and so as `u8`), and this vector is not shared yet: the
         // bytes are read straight into it, instead of a second copy of
         // gigabytes.
+        let Values::Owned(values) = &mut db.values else {
+            unreachable!("a new database's values are its own")
+        };
         let bytes = unsafe {
-            std::slice::from_raw_parts_mut(db.values.as_mut_ptr().cast::<u8>(), db.values.len())
+            std::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<u8>(), values.len())
         };
         r.read_exact(&mut bytes[..h.positions as usize])
             .map_err(read_err)?;
@@ -224,14 +244,88 @@ impl EndgameDb {
     }
 
     /// The database in `path`, built for `rules` on `n` pits a side;
-    /// refused when it would pass `memory_cap` bytes.
+    /// refused when it would pass `memory_cap` bytes. The file is mapped
+    /// ([`Values`]): there at once, whatever its size, its pages read as
+    /// they are probed (and kept by the system between runs). In
+    /// WebAssembly, which maps no files, it is read whole.
     pub fn load(
         path: &Path,
         rules: Rules,
         n: usize,
         memory_cap: u64,
     ) -> Result<EndgameDb, GameError> {
-        Ok(EndgameDb::read(path, rules, n, 0, memory_cap)?.0)
+        #[cfg(not(target_arch = "wasm32"))]
+        return EndgameDb::map(path, rules, n, memory_cap, false);
+        #[cfg(target_arch = "wasm32")]
+        return Ok(EndgameDb::read(path, rules, n, 0, memory_cap)?.0);
+    }
+
+    /// The most of the database in `path` that fits in `memory_cap` bytes:
+    /// its positions of at most `s` stones for the largest `s` up to the
+    /// file's that fit ([`EndgameDb::stones`] says which). The file holds
+    /// its positions by stone count, fewest first, so those are the first
+    /// bytes of its values, mapped. Refused as [`EndgameDb::load`] when not
+    /// even one stone fits.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn load_within(
+        path: &Path,
+        rules: Rules,
+        n: usize,
+        memory_cap: u64,
+    ) -> Result<EndgameDb, GameError> {
+        EndgameDb::map(path, rules, n, memory_cap, true)
+    }
+
+    /// [`EndgameDb::load`] by mapping the file, whole or (with `prefix`)
+    /// as much as fits in `memory_cap`.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn map(
+        path: &Path,
+        rules: Rules,
+        n: usize,
+        memory_cap: u64,
+        prefix: bool,
+    ) -> Result<EndgameDb, GameError> {
+        let read_err = |e: std::io::Error| EndgameError::from(GameFileError::new(path, "read", e));
+        let file = std::fs::File::open(path).map_err(read_err)?;
+        let len = file.metadata().map_err(read_err)?.len();
+        let mut r = std::io::BufReader::with_capacity(4096, &file);
+        let (h, first_line) = EndgameDb::header(path, &mut r, rules, n)?;
+        let stones = if prefix {
+            (1..=h.stones)
+                .rev()
+                .find(|&s| Endgame::bytes(2 * n, s) <= memory_cap)
+                .unwrap_or(h.stones)
+        } else {
+            h.stones
+        };
+        EndgameDb::check(rules, n, stones, memory_cap)?;
+        if len != first_line + h.positions {
+            return Err(EndgameError::Length {
+                path: path.to_path_buf(),
+                len,
+                positions: h.positions,
+            }
+            .into());
+        }
+        let positions = Endgame::bytes(2 * n, stones);
+        let values =
+            Values::map(&file, first_line as usize, positions as usize).map_err(read_err)?;
+        Ok(EndgameDb {
+            db: Arc::new(Endgame {
+                ranks: Ranks::new(2 * n, stones),
+                values,
+            }),
+            rules,
+            n,
+            stones,
+        })
+    }
+
+    /// True when the values are a mapped file, not memory of this
+    /// process's own.
+    pub fn is_mapped(&self) -> bool {
+        self.db.values.is_mapped()
     }
 
     /// Writes the database's first `stones` stones to `path` whole: to a
