@@ -219,13 +219,13 @@ impl EndgameDb {
             .into());
         }
         let mut db = Endgame::new(2 * n, room);
+        let Values::Owned(values) = &mut db.values else {
+            unreachable!("a new database's values are its own")
+        };
         // SAFETY: `AtomicI8` has the same size, alignment and bit validity
         // as `i8` (and so as `u8`), and this vector is not shared yet: the
         // bytes are read straight into it, instead of a second copy of
         // gigabytes.
-        let Values::Owned(values) = &mut db.values else {
-            unreachable!("a new database's values are its own")
-        };
         let bytes = unsafe {
             std::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<u8>(), values.len())
         };
@@ -266,14 +266,17 @@ impl EndgameDb {
     /// its positions by stone count, fewest first, so those are the first
     /// bytes of its values, mapped. Refused as [`EndgameDb::load`] when not
     /// even one stone fits.
-    #[cfg(not(target_arch = "wasm32"))]
+    /// In WebAssembly, which maps no files, the file is read whole.
     pub fn load_within(
         path: &Path,
         rules: Rules,
         n: usize,
         memory_cap: u64,
     ) -> Result<EndgameDb, GameError> {
-        EndgameDb::map(path, rules, n, memory_cap, true)
+        #[cfg(not(target_arch = "wasm32"))]
+        return EndgameDb::map(path, rules, n, memory_cap, true);
+        #[cfg(target_arch = "wasm32")]
+        return Ok(EndgameDb::read(path, rules, n, 0, memory_cap)?.0);
     }
 
     /// [`EndgameDb::load`] by mapping the file, whole or (with `prefix`)
