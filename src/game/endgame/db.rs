@@ -219,9 +219,10 @@ impl EndgameDb {
             .into());
         }
         let mut db = Endgame::new(2 * n, room);
-        let Values::Owned(values) = &mut db.values else {
-            unreachable!("a new database's values are its own")
-        };
+        let values = db
+            .values
+            .owned_mut()
+            .expect("a new database's values are its own");
         // SAFETY: `AtomicI8` has the same size, alignment and bit validity
         // as `i8` (and so as `u8`), and this vector is not shared yet: the
         // bytes are read straight into it, instead of a second copy of

@@ -52,6 +52,15 @@ impl Values {
         Ok(Values::Mapped { map, offset, len })
     }
 
+    /// The memory of the process's own, when the values are in it.
+    pub(crate) fn owned_mut(&mut self) -> Option<&mut Vec<AtomicI8>> {
+        match self {
+            Values::Owned(v) => Some(v),
+            #[cfg(not(target_arch = "wasm32"))]
+            Values::Mapped { .. } => None,
+        }
+    }
+
     /// True when the values are a mapped file.
     pub(crate) fn is_mapped(&self) -> bool {
         !matches!(self, Values::Owned(_))
