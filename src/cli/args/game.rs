@@ -45,7 +45,7 @@ pub struct CacheBuildArgs {
     /// Rules and pits a side (--pits) the database is for [default rules: kalah]; scope own only.
     #[command(flatten)]
     pub rules: RuleArgs,
-    /// Every position with at most this many stones in its pits (1 to 127) [default: the most within 900 MiB, 23 stones on 6 pits a side].
+    /// Every position with at most this many stones in its pits (1 to 127) [default: the most within 768 MiB, so that with `game solve`'s table a run keeps within 1 GiB: 22 stones on 6 pits a side, 523 MiB].
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=127))]
     pub up_to: Option<u32>,
     /// Refuse before starting when the database would take more than this [default: half the machine's memory].
@@ -163,7 +163,7 @@ pub struct GameSolveArgs {
     /// `--max-memory`, `--endgame` and `--threads` (the value and the principal variation are the same for any number of threads).
     #[command(flatten)]
     pub solver: SolverArgs,
-    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep), which `game analyze` shares: built once for each rule set and board size (29 MiB for 6 pits a side, built in seconds to half a minute with the time said), it cuts a long solve's picks by a third to a half. Built by a solve of more than 36 stones, read by any. Not used with --checkpoint, whose work keeps to the database it started with.
+    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep), which `game analyze` shares: the 16-stone one is built once for each rule set and board size (29 MiB for 6 pits a side, in seconds to half a minute with the time said), and cuts a long solve's picks by a third to a half; a larger one from `game cache build` cuts more. Built by a solve of more than 36 stones, read by any. Not used with --checkpoint, whose work keeps to the database it started with.
     #[arg(long, conflicts_with = "endgame")]
     pub no_cache: bool,
     /// Keep the search's work in FILE (its table, about --table bytes): written every --checkpoint-every seconds and when stopped (Ctrl-C, SIGTERM), read back by the same command, which goes on from it; removed once the value is proved.
@@ -187,21 +187,12 @@ pub struct SolverArgs {
     /// Refuse before starting when the table and endgame database would take more than this [default: half the machine's memory].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub max_memory: Option<u64>,
-    // The help names the cached database's size from the library's
-    // constant, so that it cannot drift from what the cache holds.
-    #[arg(long, value_name = "FILE", help = endgame_help())]
+    /// An endgame database file from `game endgame`, for these rules and pits, read instead of the ones kept in the cache folder (`game cache list`): whole by `game solve` and `game match`, mapped (at once) by `game analyze`.
+    #[arg(long, value_name = "FILE")]
     pub endgame: Option<std::path::PathBuf>,
     /// `--threads`: threads searching the same table.
     #[command(flatten)]
     pub threads: ThreadsArg,
-}
-
-/// The help of the solver's `--endgame`.
-fn endgame_help() -> String {
-    format!(
-        "An endgame database file from `game endgame`, for these rules and pits, read whole instead of the {}-stone one kept in the cache folder",
-        mancala_sweep::game::endgame::CACHE_STONES
-    )
 }
 
 /// `--top` and `--nodes`: a whole number, 1 or more; `what` is what it counts.
@@ -236,7 +227,7 @@ pub struct GameAnalyzeArgs {
     /// Transposition table size, e.g. 64M or 2G [default: 64M, which a one-second answer fills faster than it zeroes a larger one; give more for long runs].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub table: Option<u64>,
-    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep): built once for each rule set and board size (29 MiB for 6 pits a side, built in seconds to half a minute with the time said), it lets a one-second analysis prove far more.
+    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep): the 16-stone one is built once for each rule set and board size (29 MiB for 6 pits a side, in seconds to half a minute with the time said) and lets a one-second analysis prove far more; a larger one from `game cache build` (the largest there is read) proves more again.
     #[arg(long, conflicts_with = "endgame")]
     pub no_cache: bool,
     /// Show the numbers behind the words: each open turn's proven bounds and how far its estimate looked, and the picks searched.

@@ -12,21 +12,35 @@ use mancala_sweep::game::{EndgameCache, EndgameDb, GameState};
 use mancala_sweep::search::{default_max_memory, format_bytes};
 use std::path::PathBuf;
 
-/// The endgame database of `--endgame`, read whole for `state`'s rules and
-/// board size under the memory cap `cap`; what it holds is said on stderr
-/// unless `quiet`.
+/// How a command reads its `--endgame` file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Reading {
+    /// Read whole into memory of its own: a long solve probes it fastest.
+    Whole,
+    /// Mapped: there at once, for answers within seconds.
+    Mapped,
+}
+
+/// The endgame database of `--endgame` for `state`'s rules and board size
+/// under the memory cap `cap`, read as `reading` says; what it holds is
+/// said on stderr unless `quiet`.
 pub(super) fn read_endgame(
     path: Option<&std::path::Path>,
     state: &GameState,
     cap: u64,
+    reading: Reading,
     quiet: bool,
 ) -> Result<Option<EndgameDb>, CliError> {
     let Some(path) = path else {
         return Ok(None);
     };
     let t0 = std::time::Instant::now();
-    let db = EndgameDb::load(path, state.rules(), state.pits_per_side(), cap)
-        .map_err(|e| CliError::Input(format!("--endgame {e}{}", words::game_hint(&e))))?;
+    let (rules, n) = (state.rules(), state.pits_per_side());
+    let db = match reading {
+        Reading::Whole => EndgameDb::load(path, rules, n, cap),
+        Reading::Mapped => EndgameDb::load_mapped(path, rules, n, cap),
+    }
+    .map_err(|e| CliError::Input(format!("--endgame {e}{}", words::game_hint(&e))))?;
     if !quiet {
         eprintln!(
             "endgame database {}: every position with at most {} stones in its pits ({} bytes, read in {:.1} s)",

@@ -1,7 +1,7 @@
 //! `game solve`, `game analyze`, `game endgame` and `game match`: whole
 //! games (`game play` is in `play.rs`, `game book` in `book.rs`).
 
-use super::cache::{cached_endgame, read_endgame};
+use super::cache::{cached_endgame, read_endgame, Reading};
 use super::Outcome;
 use crate::cli::args::{
     FollowFirst, GameAnalyzeArgs, GameEndgameArgs, GameMatchArgs, GameSolveArgs, RuleArgs,
@@ -48,11 +48,13 @@ fn start_read(args: &RuleArgs) -> Result<(GameState, Board), CliError> {
 
 /// The solver's options and database for `state` from the shared flags:
 /// the table `table` (fitted to the board), the memory cap, the threads,
-/// and the `--endgame` file read whole (said on stderr unless `quiet`).
+/// and the `--endgame` file read as `reading` says (said on stderr unless
+/// `quiet`).
 fn solver_setup(
     table: u64,
     args: &SolverArgs,
     state: &GameState,
+    reading: Reading,
     quiet: bool,
 ) -> Result<(GameSolveOptions, Option<EndgameDb>), CliError> {
     let opts = GameSolveOptions {
@@ -62,7 +64,13 @@ fn solver_setup(
         ..GameSolveOptions::default()
     }
     .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits());
-    let db = read_endgame(args.endgame.as_deref(), state, opts.memory_cap, quiet)?;
+    let db = read_endgame(
+        args.endgame.as_deref(),
+        state,
+        opts.memory_cap,
+        reading,
+        quiet,
+    )?;
     Ok((opts, db))
 }
 
@@ -72,7 +80,13 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
     let table = args
         .table
         .unwrap_or_else(|| solve::table_for(state.stones_in_pits()));
-    let (opts, db) = solver_setup(table, &args.solver, &state, args.quiet.quiet)?;
+    let (opts, db) = solver_setup(
+        table,
+        &args.solver,
+        &state,
+        Reading::Whole,
+        args.quiet.quiet,
+    )?;
     // The cached database, as `game analyze` reads it; not with
     // `--checkpoint`, whose work names the database it was done with (a
     // cache built between two runs would refuse the resume).
@@ -216,7 +230,13 @@ use mancala_sweep::api::ANALYZE_TABLE;
 pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     let state = start(&args.rules)?;
     let table = args.table.unwrap_or(ANALYZE_TABLE);
-    let (mut opts, db) = solver_setup(table, &args.solver, &state, args.quiet.quiet)?;
+    let (mut opts, db) = solver_setup(
+        table,
+        &args.solver,
+        &state,
+        Reading::Mapped,
+        args.quiet.quiet,
+    )?;
     opts.book = !args.no_book;
     let threads = opts.threads;
     let reading = std::time::Instant::now();
@@ -446,6 +466,7 @@ pub fn play_match(args: &GameMatchArgs) -> Outcome {
             args.endgame.as_deref(),
             &state,
             default_max_memory(),
+            Reading::Whole,
             args.quiet.quiet,
         )?,
     };

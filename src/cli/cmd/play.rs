@@ -1,6 +1,6 @@
 //! `game play`: a game against the computer in the terminal.
 
-use super::cache::{cached_endgame, read_endgame};
+use super::cache::{cached_endgame, read_endgame, Reading};
 use super::game::{agent_of, analysis_status, start};
 use super::Outcome;
 use crate::cli::args::{FirstArg, GamePlayArgs};
@@ -35,7 +35,13 @@ pub fn play(args: &GamePlayArgs) -> Outcome {
         FirstArg::You => Side::First,
         FirstArg::Computer => Side::Second,
     };
-    let db = match read_endgame(args.endgame.as_deref(), &state, default_max_memory(), false)? {
+    let db = match read_endgame(
+        args.endgame.as_deref(),
+        &state,
+        default_max_memory(),
+        Reading::Mapped,
+        false,
+    )? {
         // The database `game analyze` keeps, for the `perfect` computer
         // and the hints, when it is there: a game does not start with a
         // build of seconds.

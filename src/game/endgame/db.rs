@@ -244,12 +244,24 @@ impl EndgameDb {
         ))
     }
 
-    /// The database in `path`, built for `rules` on `n` pits a side;
-    /// refused when it would pass `memory_cap` bytes. The file is mapped
-    /// ([`Values`]): there at once, whatever its size, its pages read as
-    /// they are probed (and kept by the system between runs). In
-    /// WebAssembly, which maps no files, it is read whole.
+    /// The database in `path`, built for `rules` on `n` pits a side, read
+    /// whole into memory of its own (on huge pages where the system gives
+    /// them: the fastest to probe, for a long solve); refused when it
+    /// would pass `memory_cap` bytes.
     pub fn load(
+        path: &Path,
+        rules: Rules,
+        n: usize,
+        memory_cap: u64,
+    ) -> Result<EndgameDb, GameError> {
+        Ok(EndgameDb::read(path, rules, n, 0, memory_cap)?.0)
+    }
+
+    /// [`EndgameDb::load`], but the file mapped ([`Values`]): there at
+    /// once, whatever its size, its pages read as they are probed (and
+    /// kept by the system between runs), for an answer within seconds.
+    /// In WebAssembly, which maps no files, it is read whole.
+    pub fn load_mapped(
         path: &Path,
         rules: Rules,
         n: usize,
@@ -258,7 +270,7 @@ impl EndgameDb {
         #[cfg(not(target_arch = "wasm32"))]
         return EndgameDb::map(path, rules, n, memory_cap, false);
         #[cfg(target_arch = "wasm32")]
-        return Ok(EndgameDb::read(path, rules, n, 0, memory_cap)?.0);
+        return EndgameDb::load(path, rules, n, memory_cap);
     }
 
     /// The most of the database in `path` that fits in `memory_cap` bytes:
