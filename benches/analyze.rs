@@ -5,7 +5,9 @@
 //! modes (avalanche, and capture, which is Kalah's rules):
 //!
 //! 1. positions with at most 30 stones in the pits: the share whose whole
-//!    ranking `game analyze` proves within one second, and the worst time;
+//!    ranking `game analyze` proves within one second, the share whose best
+//!    turn is a best turn (and how often one was called proved best and was
+//!    not: never, or the analysis is wrong), and the worst time;
 //! 2. positions with 31 to 44 stones: the share whose one-second best turn
 //!    is an exact best turn (checked with the exact solver, as `game solve`
 //!    runs it), and how far the estimate was from the exact value; and
@@ -14,7 +16,9 @@
 //!    in the same run;
 //! 4. the opening: every position a committed opening book answers (at
 //!    most its turns less one from the start), the share proved best and
-//!    the worst time, and the share proved best without the book.
+//!    the worst time, and without the book the share proved best, the
+//!    share whose best turn is a best turn by the book's ranking, and how
+//!    often one was called proved best wrongly.
 //!
 //! The positions come from games between two `medium` agents (alpha-beta
 //! four turns deep) after two to four random turns (without them every
@@ -98,11 +102,11 @@ struct Row {
     exact: bool,
     /// The analysis's value of the position.
     value: i32,
-    /// Part 2: the exact value of the position (`game solve`).
+    /// The exact value of the position (`game solve`).
     exact_value: Option<i32>,
-    /// Part 2: the exact value of the analysis's best turn.
+    /// The exact value of the analysis's best turn.
     chosen_value: Option<i32>,
-    /// Part 2: wall seconds of the exact check.
+    /// Wall seconds of the exact check.
     check_seconds: Option<f64>,
 }
 
@@ -272,6 +276,11 @@ struct Opening {
     worst: f64,
     /// Proved best without the book, within the same budget.
     proved_without: usize,
+    /// Without the book, the best turn is a best turn (by the book's exact
+    /// ranking of every turn).
+    best_without: usize,
+    /// Without the book, proved best yet not a best turn: must be none.
+    wrongly_without: usize,
 }
 
 fn opening(threads: u32, budget: Budget, cached: bool) -> Vec<Opening> {
@@ -296,9 +305,12 @@ fn opening(threads: u32, budget: Budget, cached: bool) -> Vec<Opening> {
             proved: 0,
             worst: 0.0,
             proved_without: 0,
+            best_without: 0,
+            wrongly_without: 0,
         };
         for (i, state) in positions.iter().enumerate() {
             eprintln!("opening {mode} {}/{}", i + 1, positions.len());
+            let mut ranked: Option<Analysis> = None;
             for book in [true, false] {
                 let t0 = Instant::now();
                 let db = cached.then(|| cached_db(state)).flatten();
@@ -311,8 +323,19 @@ fn opening(threads: u32, budget: Budget, cached: bool) -> Vec<Opening> {
                 if book {
                     row.worst = row.worst.max(t0.elapsed().as_secs_f64());
                     row.proved += a.exact() as usize;
+                    assert_eq!(a.proved(), a.turns.len(), "the book ranks every turn");
+                    ranked = Some(a);
                 } else {
+                    let exact = ranked.as_ref().expect("the book's answer first");
+                    let chosen = exact
+                        .turns
+                        .iter()
+                        .find(|t| t.picks == a.turns[0].picks)
+                        .expect("the same turns");
+                    let best = chosen.value == exact.value();
                     row.proved_without += a.exact() as usize;
+                    row.best_without += best as usize;
+                    row.wrongly_without += (a.exact() && !best) as usize;
                 }
             }
         }
@@ -327,11 +350,12 @@ fn print_opening(rows: &[Opening], budget: Budget) {
         Budget::Seconds(s) => format!("{s} s analysis"),
     };
     println!("\nThe opening (every position before a committed book's last level), {analysis}:\n");
-    println!("| mode | turns from the start | positions | proved best | worst time | proved best without the book |");
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("With the book every answer is the book's exact ranking; without it, the best turn is checked against that ranking.\n");
+    println!("| mode | turns from the start | positions | proved best | worst time | without the book: proved best | best turn is a best turn | called proved best wrongly |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for r in rows {
         println!(
-            "| {} | 0 to {} | {} | {} ({:.0}%) | {:.3} s | {} ({:.0}%) |",
+            "| {} | 0 to {} | {} | {} ({:.0}%) | {:.3} s | {} ({:.0}%) | {} ({:.0}%) | {} |",
             r.mode,
             r.turns - 1,
             r.positions,
@@ -339,7 +363,10 @@ fn print_opening(rows: &[Opening], budget: Budget) {
             pct(r.proved, r.positions),
             r.worst,
             r.proved_without,
-            pct(r.proved_without, r.positions)
+            pct(r.proved_without, r.positions),
+            r.best_without,
+            pct(r.best_without, r.positions),
+            r.wrongly_without
         );
     }
 }
@@ -480,7 +507,7 @@ fn measure(
         chosen_value: None,
         check_seconds: None,
     };
-    if class != "small" {
+    {
         let t1 = Instant::now();
         let (v, chosen) = exact_check(state, &a, threads);
         row.exact_value = Some(v);
@@ -595,9 +622,9 @@ fn print_tables(rows: &[Row], start: Option<&Start>, budget: Budget) {
     };
     println!("Positions with at most 30 stones in the pits, {analysis}:\n");
     println!(
-        "| mode | positions | every turn proved | best turn proved | median time | worst time |"
+        "| mode | positions | every turn proved | best turn proved | best turn is a best turn | called proved best wrongly | median time | worst time |"
     );
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (mode, _) in MODES {
         let of = class_rows(rows, mode, "small");
         let n = of.len();
@@ -606,12 +633,21 @@ fn print_tables(rows: &[Row], start: Option<&Start>, budget: Budget) {
         }
         let all = of.iter().filter(|r| r.all_proved).count();
         let exact = of.iter().filter(|r| r.exact).count();
+        let agree = of
+            .iter()
+            .filter(|r| r.chosen_value == r.exact_value)
+            .count();
+        let wrongly = of
+            .iter()
+            .filter(|r| r.exact && r.chosen_value != r.exact_value)
+            .count();
         let mut t: Vec<f64> = of.iter().map(|r| r.seconds).collect();
         t.sort_by(f64::total_cmp);
         println!(
-            "| {mode} | {n} | {all} ({:.0}%) | {exact} ({:.0}%) | {:.2} s | {:.2} s |",
+            "| {mode} | {n} | {all} ({:.0}%) | {exact} ({:.0}%) | {agree} ({:.0}%) | {wrongly} | {:.2} s | {:.2} s |",
             pct(all, n),
             pct(exact, n),
+            pct(agree, n),
             t[n / 2],
             t[n - 1]
         );

@@ -270,7 +270,10 @@ mod tests {
     fn each_rule_set_and_board_has_its_own_file_within_the_size() {
         let cache = EndgameCache::new("/c");
         assert_eq!(EndgameCache::stones(Rules::KALAH, 6), Some(16));
-        assert_eq!(EndgameCache::stones_within(Rules::KALAH, 6, BUILD_BYTES), Some(22));
+        assert_eq!(
+            EndgameCache::stones_within(Rules::KALAH, 6, BUILD_BYTES),
+            Some(22)
+        );
         assert!(EndgameDb::bytes_for(6, 22) + (256 << 20) <= 1 << 30);
         assert!(EndgameDb::bytes_for(6, 16) <= CACHE_BYTES);
         assert!(EndgameDb::bytes_for(6, 17) > CACHE_BYTES);
