@@ -59,6 +59,7 @@
 //! in Cargo's scratch folder for benches (`target/tmp`): outside the
 //! sources.
 
+use mancala_sweep::game::endgame::Reading;
 use mancala_sweep::game::{
     analyze, solve, AgentSpec, Analysis, Budget, EndgameCache, EndgameDb, GameSolveOptions,
     GameState, Level, Solver,
@@ -440,7 +441,7 @@ fn cached_db(state: &GameState) -> Option<EndgameDb> {
         .flatten()
         .map_or(u64::MAX, |s| EndgameDb::bytes_for(state.pits_per_side(), s));
     bench_cache()
-        .load(state.rules(), state.pits_per_side(), cap)
+        .load(state.rules(), state.pits_per_side(), cap, Reading::Mapped)
         .expect("cache readable")
 }
 
@@ -527,7 +528,12 @@ fn exact_check(state: &GameState, a: &Analysis, threads: u32) -> (i32, i32) {
     // less of it, `--endgame-stones`): the values are the same, the check
     // far quicker.
     let full = bench_cache()
-        .load(state.rules(), state.pits_per_side(), u64::MAX)
+        .load(
+            state.rules(),
+            state.pits_per_side(),
+            u64::MAX,
+            Reading::Mapped,
+        )
         .expect("cache readable");
     let mut solver = match &full {
         Some(db) => Solver::with_endgame(state.rules(), state.pits_per_side(), opts, db, &never)

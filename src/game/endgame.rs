@@ -24,7 +24,7 @@ mod cache;
 mod db;
 mod values;
 pub use cache::{CachedDb, EndgameCache, BUILD_BYTES, CACHE_BYTES, CACHE_STONES};
-pub use db::{EndgameBuild, EndgameDb, EndgameHeader, ENDGAME_FORMAT};
+pub use db::{EndgameBuild, EndgameDb, EndgameHeader, Reading, ENDGAME_FORMAT};
 use values::Values;
 
 type Cells = [u8; CYCLE_CAP];

@@ -83,8 +83,15 @@ pub fn build(args: &BookBuildArgs) -> Outcome {
         ),
         None if !args.no_cache => {
             let room = opts.memory_cap.saturating_sub(opts.table_bytes);
-            super::cache::cached_endgame(&start, room, opts.threads as usize, true, quiet)?
-                .map(|(db, _)| db)
+            super::cache::cached_endgame(
+                &start,
+                room,
+                opts.threads as usize,
+                true,
+                super::cache::Reading::Whole,
+                quiet,
+            )?
+            .map(|(db, _)| db)
         }
         None => None,
     };

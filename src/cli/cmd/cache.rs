@@ -7,19 +7,11 @@ use crate::cli::args::{CacheBuildArgs, CacheRemoveArgs};
 use crate::cli::progress::Spinner;
 use crate::cli::signal::{interrupted, INTERRUPTED};
 use crate::cli::words::{self, CliError};
+pub(super) use mancala_sweep::game::endgame::Reading;
 use mancala_sweep::game::endgame::{CachedDb, BUILD_BYTES};
 use mancala_sweep::game::{EndgameCache, EndgameDb, GameState};
 use mancala_sweep::search::{default_max_memory, format_bytes};
 use std::path::PathBuf;
-
-/// How a command reads its `--endgame` file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Reading {
-    /// Read whole into memory of its own: a long solve probes it fastest.
-    Whole,
-    /// Mapped: there at once, for answers within seconds.
-    Mapped,
-}
 
 /// The endgame database of `--endgame` for `state`'s rules and board size
 /// under the memory cap `cap`, read as `reading` says; what it holds is
@@ -80,13 +72,14 @@ pub(super) fn endgame_cache() -> Option<EndgameCache> {
 /// line on stderr and the work goes on without it; none for rules
 /// without a database (any-hole), without a cache folder, or for a
 /// position the database holds whole (its own stones filled on demand
-/// are the whole game). With the database, true when it was built now
-/// (not read).
+/// are the whole game). Read as `reading` says (a database built now is
+/// mapped). With the database, true when it was built now (not read).
 pub(super) fn cached_endgame(
     state: &GameState,
     memory_cap: u64,
     threads: usize,
     build: bool,
+    reading: Reading,
     quiet: bool,
 ) -> Result<Option<(EndgameDb, bool)>, CliError> {
     let (rules, n) = (state.rules(), state.pits_per_side());
@@ -112,7 +105,7 @@ pub(super) fn cached_endgame(
         ));
         return Ok(None);
     }
-    match cache.load(rules, n, memory_cap) {
+    match cache.load(rules, n, memory_cap, reading) {
         Ok(Some(db)) => {
             if let Some(best) = cache.best(rules, n).filter(|b| b.stones > db.stones()) {
                 say(format!(

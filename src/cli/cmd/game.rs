@@ -97,8 +97,15 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
             // solved in less time than the build takes (docs/games.md,
             // tenth round).
             let build = state.stones_in_pits() > solve::SMALL_TABLE_STONES;
-            cached_endgame(&state, room, opts.threads as usize, build, args.quiet.quiet)?
-                .map(|(db, _)| db)
+            cached_endgame(
+                &state,
+                room,
+                opts.threads as usize,
+                build,
+                Reading::Whole,
+                args.quiet.quiet,
+            )?
+            .map(|(db, _)| db)
         }
         db => db,
     };
@@ -246,7 +253,14 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     let (db, read) = match db {
         None if !args.no_cache && !booked => {
             let room = opts.memory_cap.saturating_sub(opts.table_bytes);
-            match cached_endgame(&state, room, threads as usize, true, args.quiet.quiet)? {
+            match cached_endgame(
+                &state,
+                room,
+                threads as usize,
+                true,
+                Reading::Mapped,
+                args.quiet.quiet,
+            )? {
                 Some((db, built)) => (Some(db), (!built).then(|| reading.elapsed())),
                 None => (None, None),
             }

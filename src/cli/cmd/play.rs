@@ -46,7 +46,14 @@ pub fn play(args: &GamePlayArgs) -> Outcome {
         // and the hints, when it is there: a game does not start with a
         // build of seconds.
         None if !args.no_cache => {
-            cached_endgame(&state, default_max_memory(), 1, false, false)?.map(|(db, _)| {
+            cached_endgame(
+                &state,
+                default_max_memory(),
+                1,
+                false,
+                Reading::Mapped,
+                false,
+            )?.map(|(db, _)| {
                 eprintln!(
                     "the cached endgame database: every position with at most {} stones in its pits, for the computer and the hints (--no-cache leaves it)",
                     db.stones()

@@ -84,6 +84,7 @@ pub fn run(args: &ServeArgs) -> Outcome {
 /// on stderr; one that cannot be read is said and left out. At most
 /// `max_memory` bytes each, the most one analysis may hold.
 fn cached_endgames(max_memory: u64) -> Vec<EndgameDb> {
+    use mancala_sweep::game::endgame::Reading;
     let Some(cache) = super::cache::endgame_cache() else {
         return Vec::new();
     };
@@ -101,7 +102,7 @@ fn cached_endgames(max_memory: u64) -> Vec<EndgameDb> {
             continue;
         };
         let path = best.path.display();
-        match cache.load(rules, n, max_memory) {
+        match cache.load(rules, n, max_memory, Reading::Mapped) {
             Ok(Some(db)) => {
                 eprintln!(
                     "endgame database for {rules} on {n} pits a side: every position with at most {} stones (read from {path})",

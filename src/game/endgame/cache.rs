@@ -11,10 +11,11 @@
 //! memory for them (the figures: docs/games.md#the-endgame-cache). Files
 //! are built resumably (a stopped build keeps its finished layers and the
 //! next one goes on from them), by [`EndgameDb::build_file`], so a reader
-//! only ever sees a whole file, and read by mapping
-//! ([`EndgameDb::load_within`]), so even gigabytes are there at once.
+//! only ever sees a whole file, and read as much as the memory allows
+//! ([`EndgameDb::load_within`]): mapped for an answer within seconds, so
+//! that even gigabytes are there at once, or whole for a long solve.
 
-use super::{EndgameDb, ENDGAME_FORMAT};
+use super::{EndgameDb, Reading, ENDGAME_FORMAT};
 use crate::game::error::GameError;
 use crate::rules::{Rules, Scope};
 use std::path::{Path, PathBuf};
@@ -180,6 +181,7 @@ impl EndgameCache {
         rules: Rules,
         n: usize,
         memory_cap: u64,
+        reading: Reading,
     ) -> Result<Option<EndgameDb>, GameError> {
         let Some(least) = EndgameCache::stones(rules, n) else {
             return Ok(None);
@@ -187,7 +189,7 @@ impl EndgameCache {
         let Some(best) = self.best(rules, n).filter(|f| f.stones >= least) else {
             return Ok(None);
         };
-        EndgameDb::load_within(&best.path, rules, n, memory_cap).map(Some)
+        EndgameDb::load_within(&best.path, rules, n, memory_cap, reading).map(Some)
     }
 
     /// Builds the `stones`-stone database of `rules` on `n` pits a side
@@ -196,7 +198,7 @@ impl EndgameCache {
     /// build left, or else from the cached file of these rules with the
     /// most stones (its layers are the first of the new one's). `None`
     /// when `cancel` stopped the build (its finished layers are kept) or
-    /// the rules have no database.
+    /// the rules have no database. It is read back mapped.
     #[allow(clippy::too_many_arguments)]
     pub fn build(
         &self,
@@ -239,7 +241,7 @@ impl EndgameCache {
         if !built?.complete {
             return Ok(None);
         }
-        EndgameDb::load_within(&path, rules, n, memory_cap).map(Some)
+        EndgameDb::load_within(&path, rules, n, memory_cap, Reading::Mapped).map(Some)
     }
 
     /// Removes the files of `rules` on `n` pits a side that the complete
@@ -306,7 +308,10 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ms-cache-test-{}", std::process::id()));
         let cache = EndgameCache::new(&dir);
         let (rules, n) = (Rules::KALAH, 3);
-        assert!(cache.load(rules, n, 1 << 30).unwrap().is_none());
+        assert!(cache
+            .load(rules, n, 1 << 30, Reading::Mapped)
+            .unwrap()
+            .is_none());
         let mut layers = 0;
         let db = cache
             .build(rules, n, CACHE_STONES, 2, 1 << 30, &never, |_, _| {
@@ -316,7 +321,10 @@ mod tests {
             .expect("built");
         assert_eq!(layers, CACHE_STONES + 1);
         assert_eq!(db.stones(), CACHE_STONES);
-        let again = cache.load(rules, n, 1 << 30).unwrap().expect("read back");
+        let again = cache
+            .load(rules, n, 1 << 30, Reading::Mapped)
+            .unwrap()
+            .expect("read back");
         assert_eq!(again.stones(), CACHE_STONES);
         let start = GameState::start(n, 3, rules).unwrap();
         let opts = GameSolveOptions {
@@ -373,21 +381,28 @@ mod tests {
         assert_eq!(cache.list().len(), 1);
         // What fits in the bytes of 16 stones is the 16-stone database.
         let within = cache
-            .load(rules, n, EndgameDb::bytes_for(n, 16))
+            .load(rules, n, EndgameDb::bytes_for(n, 16), Reading::Whole)
             .unwrap()
             .expect("read");
         assert_eq!(within.stones(), 16);
         assert_eq!(bytes_of(&within), bytes_of(&small));
         // Mapped and read whole, the same values.
         let path = cache.path_for(rules, n, 20).unwrap();
-        let (read, _) = EndgameDb::read(&path, rules, n, 0, 1 << 30).unwrap();
+        let read = EndgameDb::load(&path, rules, n, 1 << 30).unwrap();
         assert!(!read.is_mapped());
         assert_eq!(bytes_of(&read), bytes_of(&large));
         // Built alone from nothing, 18 stones are the first 18 of the 20.
         let alone = dir.join("alone.bin");
         EndgameDb::build_file(&alone, rules, n, 18, 2, 1 << 30, &never, |_, _| {}).unwrap();
         let alone = EndgameDb::load(&alone, rules, n, 1 << 30).unwrap();
-        let prefix = EndgameDb::load_within(&path, rules, n, EndgameDb::bytes_for(n, 18)).unwrap();
+        let prefix = EndgameDb::load_within(
+            &path,
+            rules,
+            n,
+            EndgameDb::bytes_for(n, 18),
+            Reading::Mapped,
+        )
+        .unwrap();
         assert_eq!(prefix.stones(), 18);
         assert_eq!(bytes_of(&prefix), bytes_of(&alone));
         assert!(bytes_of(&alone)

@@ -9,6 +9,21 @@ use super::*;
 /// value as a signed byte, in the order of [`Ranks`].
 pub const ENDGAME_FORMAT: &str = "mancala-sweep-endgame/1";
 
+/// How a database file is brought into memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// Read whole into memory of the process's own, on huge pages where
+    /// the system gives them (from 128 MiB): the fastest to probe, for a
+    /// solve of seconds or more; reading costs about a second for each
+    /// gigabyte.
+    Whole,
+    /// Mapped: there at once, whatever the size, its pages read as they
+    /// are probed (and kept by the system between runs), for an answer
+    /// within a second. Not in WebAssembly, which maps no files (it reads
+    /// whole there).
+    Mapped,
+}
+
 /// The first line of an endgame database file. Its unknown keys are
 /// refused, so that a first line of some other JSON document is not taken
 /// for a database's.
@@ -193,23 +208,24 @@ impl EndgameDb {
         Ok((h, len))
     }
 
-    /// Reads the database in `path`, built for `rules` on `n` pits a side,
-    /// into memory room for `stones` stones (at least the file's; the rest
-    /// unknown). Refused when it would pass `memory_cap`.
-    pub(super) fn read(
+    /// The file `path` opened and its first line checked against `rules`
+    /// and `n`: the file, the header, the first line's length, and the
+    /// stones to take from it: all of them, or with `prefix` as many as
+    /// fit in `memory_cap` (positions are stored fewest stones first, so
+    /// the first values of a larger file are a smaller database whole).
+    fn open(
         path: &Path,
         rules: Rules,
         n: usize,
-        stones: u32,
         memory_cap: u64,
-    ) -> Result<(EndgameDb, EndgameHeader), GameError> {
+        prefix: bool,
+    ) -> Result<(std::fs::File, EndgameHeader, u64, u32), GameError> {
         let read_err = |e: std::io::Error| EndgameError::from(GameFileError::new(path, "read", e));
         let file = std::fs::File::open(path).map_err(read_err)?;
         let len = file.metadata().map_err(read_err)?.len();
-        let mut r = std::io::BufReader::with_capacity(1 << 20, file);
+        let mut r = std::io::BufReader::with_capacity(4096, &file);
         let (h, first_line) = EndgameDb::header(path, &mut r, rules, n)?;
-        let room = stones.max(h.stones);
-        EndgameDb::check(rules, n, room, memory_cap)?;
+        drop(r);
         if len != first_line + h.positions {
             return Err(EndgameError::Length {
                 path: path.to_path_buf(),
@@ -218,6 +234,38 @@ impl EndgameDb {
             }
             .into());
         }
+        let stones = match prefix {
+            true => (1..=h.stones)
+                .rev()
+                .find(|&s| Endgame::bytes(2 * n, s) <= memory_cap)
+                .unwrap_or(h.stones),
+            false => h.stones,
+        };
+        Ok((file, h, first_line, stones))
+    }
+
+    /// Reads the database in `path`, built for `rules` on `n` pits a side
+    /// (its first layers only with `prefix`, as [`EndgameDb::open`] says),
+    /// into memory of its own with room for `room` stones (at least those
+    /// read; the rest unknown, for a build to go on with). Refused when it
+    /// would pass `memory_cap`.
+    pub(super) fn read(
+        path: &Path,
+        rules: Rules,
+        n: usize,
+        room: u32,
+        memory_cap: u64,
+        prefix: bool,
+    ) -> Result<(EndgameDb, EndgameHeader), GameError> {
+        let read_err = |e: std::io::Error| EndgameError::from(GameFileError::new(path, "read", e));
+        let (mut file, h, first_line, stones) =
+            EndgameDb::open(path, rules, n, memory_cap, prefix)?;
+        let room = room.max(stones);
+        EndgameDb::check(rules, n, room, memory_cap)?;
+        // The first line was read through a buffer of its own: the file's
+        // position is wherever that buffer stopped.
+        std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(first_line)).map_err(read_err)?;
+        let mut r = std::io::BufReader::with_capacity(1 << 20, file);
         let mut db = Endgame::new(2 * n, room);
         let values = db
             .values
@@ -230,9 +278,8 @@ impl EndgameDb {
         let bytes = unsafe {
             std::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<u8>(), values.len())
         };
-        r.read_exact(&mut bytes[..h.positions as usize])
+        r.read_exact(&mut bytes[..Endgame::bytes(2 * n, stones) as usize])
             .map_err(read_err)?;
-        let stones = h.stones;
         Ok((
             EndgameDb {
                 db: Arc::new(db),
@@ -245,55 +292,59 @@ impl EndgameDb {
     }
 
     /// The database in `path`, built for `rules` on `n` pits a side, read
-    /// whole into memory of its own (on huge pages where the system gives
-    /// them: the fastest to probe, for a long solve); refused when it
-    /// would pass `memory_cap` bytes.
+    /// whole ([`Reading::Whole`]); refused when it would pass `memory_cap`
+    /// bytes.
     pub fn load(
         path: &Path,
         rules: Rules,
         n: usize,
         memory_cap: u64,
     ) -> Result<EndgameDb, GameError> {
-        Ok(EndgameDb::read(path, rules, n, 0, memory_cap)?.0)
+        EndgameDb::load_as(path, rules, n, memory_cap, Reading::Whole, false)
     }
 
-    /// [`EndgameDb::load`], but the file mapped ([`Values`]): there at
-    /// once, whatever its size, its pages read as they are probed (and
-    /// kept by the system between runs), for an answer within seconds.
-    /// In WebAssembly, which maps no files, it is read whole.
+    /// [`EndgameDb::load`], the file mapped ([`Reading::Mapped`]).
     pub fn load_mapped(
         path: &Path,
         rules: Rules,
         n: usize,
         memory_cap: u64,
     ) -> Result<EndgameDb, GameError> {
-        #[cfg(not(target_arch = "wasm32"))]
-        return EndgameDb::map(path, rules, n, memory_cap, false);
-        #[cfg(target_arch = "wasm32")]
-        return EndgameDb::load(path, rules, n, memory_cap);
+        EndgameDb::load_as(path, rules, n, memory_cap, Reading::Mapped, false)
     }
 
-    /// The most of the database in `path` that fits in `memory_cap` bytes:
-    /// its positions of at most `s` stones for the largest `s` up to the
-    /// file's that fit ([`EndgameDb::stones`] says which). The file holds
-    /// its positions by stone count, fewest first, so those are the first
-    /// bytes of its values, mapped. Refused as [`EndgameDb::load`] when not
-    /// even one stone fits.
-    /// In WebAssembly, which maps no files, the file is read whole.
+    /// The most of the database in `path` that fits in `memory_cap` bytes,
+    /// read as `reading` says: its positions of at most `s` stones for the
+    /// largest `s` up to the file's that fit ([`EndgameDb::stones`] says
+    /// which). Refused as [`EndgameDb::load`] when not even one stone
+    /// fits.
     pub fn load_within(
         path: &Path,
         rules: Rules,
         n: usize,
         memory_cap: u64,
+        reading: Reading,
     ) -> Result<EndgameDb, GameError> {
-        #[cfg(not(target_arch = "wasm32"))]
-        return EndgameDb::map(path, rules, n, memory_cap, true);
-        #[cfg(target_arch = "wasm32")]
-        return Ok(EndgameDb::read(path, rules, n, 0, memory_cap)?.0);
+        EndgameDb::load_as(path, rules, n, memory_cap, reading, true)
     }
 
-    /// [`EndgameDb::load`] by mapping the file, whole or (with `prefix`)
-    /// as much as fits in `memory_cap`.
+    fn load_as(
+        path: &Path,
+        rules: Rules,
+        n: usize,
+        memory_cap: u64,
+        reading: Reading,
+        prefix: bool,
+    ) -> Result<EndgameDb, GameError> {
+        #[cfg(not(target_arch = "wasm32"))]
+        if reading == Reading::Mapped {
+            return EndgameDb::map(path, rules, n, memory_cap, prefix);
+        }
+        let _ = reading;
+        Ok(EndgameDb::read(path, rules, n, 0, memory_cap, prefix)?.0)
+    }
+
+    /// [`EndgameDb::load_within`] by mapping the file.
     #[cfg(not(target_arch = "wasm32"))]
     fn map(
         path: &Path,
@@ -303,27 +354,8 @@ impl EndgameDb {
         prefix: bool,
     ) -> Result<EndgameDb, GameError> {
         let read_err = |e: std::io::Error| EndgameError::from(GameFileError::new(path, "read", e));
-        let file = std::fs::File::open(path).map_err(read_err)?;
-        let len = file.metadata().map_err(read_err)?.len();
-        let mut r = std::io::BufReader::with_capacity(4096, &file);
-        let (h, first_line) = EndgameDb::header(path, &mut r, rules, n)?;
-        let stones = if prefix {
-            (1..=h.stones)
-                .rev()
-                .find(|&s| Endgame::bytes(2 * n, s) <= memory_cap)
-                .unwrap_or(h.stones)
-        } else {
-            h.stones
-        };
+        let (file, _, first_line, stones) = EndgameDb::open(path, rules, n, memory_cap, prefix)?;
         EndgameDb::check(rules, n, stones, memory_cap)?;
-        if len != first_line + h.positions {
-            return Err(EndgameError::Length {
-                path: path.to_path_buf(),
-                len,
-                positions: h.positions,
-            }
-            .into());
-        }
         let positions = Endgame::bytes(2 * n, stones);
         let values =
             Values::map(&file, first_line as usize, positions as usize).map_err(read_err)?;
@@ -389,7 +421,7 @@ impl EndgameDb {
     ) -> Result<EndgameBuild, GameError> {
         EndgameDb::check(rules, n, stones, memory_cap)?;
         let (db, resumed_from) = if path.exists() {
-            let (db, h) = EndgameDb::read(path, rules, n, stones, memory_cap)?;
+            let (db, h) = EndgameDb::read(path, rules, n, stones, memory_cap, false)?;
             (db, Some(h.stones))
         } else {
             let Some(fresh) = Endgame::new_until(2 * n, stones, cancel) else {
