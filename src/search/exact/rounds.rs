@@ -280,22 +280,8 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 // Progress within the bucket: `tick(d, o)` when `d` of the
                 // wave's `o` nodes are done, in the bucket's entries.
                 let report = |d: u64, o: u64| {
-                    if let Some(report) = opts.progress {
-                        let within = Within {
-                            done: done + d * entries / o.max(1),
-                            of,
-                            seconds: began.elapsed().as_secs_f64(),
-                        };
-                        let at = At {
-                            more: at.more + d,
-                            ..at
-                        };
-                        report(&Progress {
-                            within: Some(within),
-                            left: self.left(&tally.by_store, store, Some(within)),
-                            ..self.progress(&at, &tally)
-                        });
-                    }
+                    let done = done + d * entries / o.max(1);
+                    self.report_within(opts, &at, d, &tally, (done, of), began);
                 };
                 let tick = opts.progress.map(|_| &report as &(dyn Fn(u64, u64) + Sync));
                 let floor = keep_levels.then_some(finishers.top);
@@ -363,6 +349,35 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             levels,
             finishers,
         })
+    }
+
+    /// A progress report from inside the bucket `at` stands at, `more`
+    /// nodes on: `done` of its `of` entries expanded since `began`.
+    fn report_within(
+        &self,
+        opts: &SolveOptions,
+        at: &At,
+        more: u64,
+        tally: &Tally,
+        (done, of): (u64, u64),
+        began: Instant,
+    ) {
+        if let Some(report) = opts.progress {
+            let within = Within {
+                done,
+                of,
+                seconds: began.elapsed().as_secs_f64(),
+            };
+            let at = At {
+                more: at.more + more,
+                ..*at
+            };
+            report(&Progress {
+                within: Some(within),
+                left: self.left(&tally.by_store, at.store, Some(within)),
+                ..self.progress(&at, tally)
+            });
+        }
     }
 
     /// Where bucket `store` stands, for a report: the bytes held are the
