@@ -11,6 +11,7 @@ pub mod analyze;
 pub mod book;
 pub mod endgame;
 pub mod error;
+mod files;
 pub mod matches;
 pub mod session;
 pub mod solve;
