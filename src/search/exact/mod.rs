@@ -58,9 +58,10 @@ pub(crate) mod listing;
 pub(crate) mod rounds;
 pub(crate) mod spilled;
 pub(crate) mod store;
+pub(crate) mod tally;
 
 use self::key::{bits_needed, Key};
-use self::store::disk::SpillFail;
+use self::store::SpillFail;
 use self::store::{Count, Frontier, Rekey, Store};
 use super::control::{guarded, worker_pool, Stop};
 use super::error::{Reached, SearchError, StopCause};
@@ -73,6 +74,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 pub use self::store::disk::{Checkpoint, CHECKPOINT_FILE};
+pub use self::store::DiskUse;
 
 /// The checkpoint of a spilled search in `dir` ([`SolveOptions::spill`]),
 /// if it has a readable one: to tell the user that a run resumes, and from
@@ -142,18 +144,6 @@ pub struct Progress {
     /// [`forecast`]); `None` in the backward pass and until enough buckets
     /// are done to make one.
     pub left: Option<u64>,
-}
-
-/// Disk use of a search that spills its frontier.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct DiskUse {
-    /// Bytes of run files now.
-    pub used: u64,
-    /// Bytes free on their disk (`None` where that is not known).
-    pub free: Option<u64>,
-    /// Bytes written to run files since the search began (over every
-    /// resumed run).
-    pub written: u64,
 }
 
 /// How far the expansion of the current bucket has got.
@@ -542,7 +532,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         }
         let listing = opts.listing;
         let keep_levels = listing.max() > 0;
-        let fresh = rounds::Tally::fresh(self.start.store() as usize, self.max_store);
+        let fresh = tally::Tally::fresh(self.start.store() as usize, self.max_store);
         let mut counted = match self.narrow_from().filter(|_| narrow) {
             Some(from) => {
                 self.count_narrowing(self.seeded(), fresh, from, keep_levels, opts, stop)?
@@ -598,7 +588,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     pub(super) fn count_narrowing<S: Store<K, C> + Rekey<C>>(
         &self,
         mut frontier: S,
-        tally: rounds::Tally,
+        tally: tally::Tally,
         from: usize,
         keep_levels: bool,
         opts: &SolveOptions,

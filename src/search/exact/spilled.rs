@@ -12,9 +12,10 @@
 
 use super::forward::Counted;
 use super::key::Key;
-use super::rounds::{Alone, Tally};
+use super::rounds::Alone;
 use super::store::disk::Spill;
 use super::store::{Count, Run};
+use super::tally::Tally;
 use super::{Fail, Progress, Search, SolveOptions};
 use crate::search::control::Stop;
 use std::path::Path;

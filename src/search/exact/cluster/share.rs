@@ -6,10 +6,10 @@
 
 use crate::search::control::Pool;
 use crate::search::exact::key::Key;
-use crate::search::exact::rounds::Tally;
-use crate::search::exact::store::disk::SpillFail;
 use crate::search::exact::store::memory::{Count, Run};
+use crate::search::exact::store::SpillFail;
 use crate::search::exact::store::{Store, Wave};
+use crate::search::exact::tally::Tally;
 use std::cell::RefCell;
 use std::rc::Rc;
 
