@@ -135,7 +135,9 @@ const TO_THE_END: u8 = u8::MAX;
 /// Bytes one table entry takes (two to a 64-byte bucket).
 pub const ENTRY_BYTES: u64 = std::mem::size_of::<Bucket>() as u64 / 2;
 
-type Cells = [u8; CYCLE_CAP];
+/// A position's pits, both sides in play order, as the search keys them
+/// (the stores apart).
+type PitCounts = [u8; CYCLE_CAP];
 
 const NO_MOVE: u8 = u8::MAX;
 

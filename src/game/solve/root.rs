@@ -191,7 +191,7 @@ impl Solver {
     /// cancelled); their nodes are counted with this thread's.
     pub(super) fn mtdf_shared(
         &mut self,
-        pos: &Cells,
+        pos: &PitCounts,
         g: i32,
         window: (i32, i32),
         turns_left: u32,
@@ -295,7 +295,7 @@ impl Solver {
     /// without deepening.
     pub(super) fn deepened_guess(
         &mut self,
-        pos: &Cells,
+        pos: &PitCounts,
         s: i32,
         turns_left: u32,
         cancel: &AtomicBool,
@@ -312,7 +312,7 @@ impl Solver {
     /// bounds.
     pub(super) fn mtdf(
         &mut self,
-        pos: &Cells,
+        pos: &PitCounts,
         g: i32,
         stones: i32,
         depth: u8,
@@ -333,7 +333,7 @@ impl Solver {
     /// included) already.
     pub(super) fn mtdf_within(
         &mut self,
-        pos: &Cells,
+        pos: &PitCounts,
         mut g: i32,
         window: (i32, i32),
         depth: u8,

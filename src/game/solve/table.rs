@@ -206,7 +206,7 @@ impl Solver {
         (e.depth == TO_THE_END).then(|| (base + e.lo as i32, base + e.hi as i32))
     }
 
-    pub(super) fn key(&self, pos: &Cells, turns_left: u32) -> (u64, u64) {
+    pub(super) fn key(&self, pos: &PitCounts, turns_left: u32) -> (u64, u64) {
         let n = self.n;
         match &self.table {
             Table::Compact(t) => {

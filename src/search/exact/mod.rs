@@ -50,6 +50,7 @@ pub(crate) mod backward;
 #[doc(hidden)]
 pub mod bench;
 pub mod cluster;
+pub(crate) mod counts;
 pub mod forecast;
 pub(crate) mod forward;
 pub(crate) mod key;
@@ -58,7 +59,6 @@ pub(crate) mod listing;
 pub(crate) mod rounds;
 pub(crate) mod spilled;
 pub(crate) mod store;
-pub(crate) mod tally;
 
 use self::key::{bits_needed, Key};
 use self::store::SpillFail;
@@ -532,7 +532,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         }
         let listing = opts.listing;
         let keep_levels = listing.max() > 0;
-        let fresh = tally::Tally::fresh(self.start.store() as usize, self.max_store);
+        let fresh = counts::ForwardCounts::fresh(self.start.store() as usize, self.max_store);
         let mut counted = match self.narrow_from().filter(|_| narrow) {
             Some(from) => {
                 self.count_narrowing(self.seeded(), fresh, from, keep_levels, opts, stop)?
@@ -588,7 +588,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     pub(super) fn count_narrowing<S: Store<K, C> + Rekey<C>>(
         &self,
         mut frontier: S,
-        tally: tally::Tally,
+        tally: counts::ForwardCounts,
         from: usize,
         keep_levels: bool,
         opts: &SolveOptions,

@@ -1,7 +1,7 @@
 //! The forward pass's one round driver: buckets taken from a [`Store`]
 //! lowest first, each a *round* of waves expanded with
 //! [`Search::expand_bucket`] and filed back into the store, the counts
-//! kept in a [`Tally`], progress reported and the guards asked after
+//! kept in a [`ForwardCounts`], progress reported and the guards asked after
 //! every bucket.
 //!
 //! Both stores run through this loop, so the search in memory and the one
@@ -18,12 +18,12 @@
 //! worker's counts and decides together whether to stop). A search in one
 //! process has no peers ([`Alone`]).
 
+use super::counts::ForwardCounts;
 use super::forward::{Counted, Expanded, Finishers};
 use super::key::Key;
-use super::level::Level;
+use super::level::LevelKeys;
 use super::store::SpillFail;
 use super::store::{Count, Entry, Store};
-use super::tally::Tally;
 use super::{
     DiskUse, Fail, Phase, Progress, Search, SolveOptions, Within, WITHIN_MIN, WITHIN_STEPS,
 };
@@ -110,8 +110,8 @@ pub(in crate::search::exact) trait Peers<K: Key, C: Count, const W: usize> {
         &mut self,
         search: &Search<K, C, W>,
         store: usize,
-        before: &Tally,
-        tally: &mut Tally,
+        before: &ForwardCounts,
+        tally: &mut ForwardCounts,
         at: &At,
         stop: &Stop,
     ) -> Result<Option<u64>, Fail>;
@@ -129,8 +129,8 @@ pub(in crate::search::exact) trait Peers<K: Key, C: Count, const W: usize> {
 /// and the nodes with a turn ending at the highest store seen, when they
 /// were kept.
 pub(super) struct Rounds<K> {
-    pub(super) tally: Tally,
-    pub(super) levels: Vec<Level<K>>,
+    pub(super) tally: ForwardCounts,
+    pub(super) levels: Vec<LevelKeys<K>>,
     pub(super) finishers: Finishers<K>,
 }
 
@@ -153,8 +153,8 @@ impl<K: Key, C: Count, const W: usize> Peers<K, C, W> for Alone {
         &mut self,
         search: &Search<K, C, W>,
         _store: usize,
-        _before: &Tally,
-        tally: &mut Tally,
+        _before: &ForwardCounts,
+        tally: &mut ForwardCounts,
         at: &At,
         stop: &Stop,
     ) -> Result<Option<u64>, Fail> {
@@ -180,7 +180,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     pub(super) fn count<S: Store<K, C>, P: Peers<K, C, W>>(
         &self,
         frontier: &mut S,
-        tally: Tally,
+        tally: ForwardCounts,
         keep_levels: bool,
         opts: &SolveOptions,
         stop: &Stop,
@@ -204,14 +204,15 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     pub(super) fn rounds<S: Store<K, C>, P: Peers<K, C, W>>(
         &self,
         frontier: &mut S,
-        mut tally: Tally,
+        mut tally: ForwardCounts,
         end: usize,
         keep_levels: bool,
         opts: &SolveOptions,
         stop: &Stop,
         peers: &mut P,
     ) -> Result<Rounds<K>, Fail> {
-        let mut levels: Vec<Level<K>> = (0..=self.max_store).map(|_| Level::default()).collect();
+        let mut levels: Vec<LevelKeys<K>> =
+            (0..=self.max_store).map(|_| LevelKeys::default()).collect();
         let mut kept = 0u64;
         let mut finishers = Finishers::above(0);
         let mut memory = frontier.memory();
@@ -222,7 +223,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             let began = Instant::now();
             let before = tally.clone();
             // A failing store: how far the search got, for its error.
-            let fail = |e: SpillFail, tally: &Tally, frontier: &S| match e {
+            let fail = |e: SpillFail, tally: &ForwardCounts, frontier: &S| match e {
                 SpillFail::Overflow => Fail::Overflow,
                 e => {
                     let at = self.at(store, memory, frontier, opts);
@@ -279,7 +280,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                         nodes
                             .parts()
                             .par_iter()
-                            .map(|part| Level::from_sorted(part.iter().map(|e| e.0))),
+                            .map(|part| LevelKeys::from_sorted(part.iter().map(|e| e.0))),
                     );
                 }
                 drop(nodes);
@@ -301,7 +302,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 .checkpoint(taking, &tally, store == self.max_store)
                 .map_err(|e| fail(e, &tally, frontier))?;
             if keep_levels {
-                *level = Level::join(parts);
+                *level = LevelKeys::join(parts);
                 kept += level.memory();
             }
             memory = frontier.memory() + bucket_bytes + kept + finishers.memory();
@@ -327,7 +328,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         opts: &SolveOptions,
         at: &At,
         more: u64,
-        tally: &Tally,
+        tally: &ForwardCounts,
         (done, of): (u64, u64),
         began: Instant,
     ) {
@@ -375,7 +376,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// The error for a bucket cut short by a stop or the memory guard,
     /// which is not recorded: a store on disk keeps its checkpoint of the
     /// bucket before, and a resume does this one again.
-    fn cut_short(&self, stop: &Stop, at: &At, tally: &Tally) -> Result<(), Fail> {
+    fn cut_short(&self, stop: &Stop, at: &At, tally: &ForwardCounts) -> Result<(), Fail> {
         if let Some(cause) = stop.cause() {
             return Err(Fail::Stopped(cause, Box::new(self.progress(at, tally))));
         }
@@ -386,7 +387,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     }
 
     /// The progress at `at` after `tally`.
-    fn progress(&self, at: &At, tally: &Tally) -> Progress {
+    fn progress(&self, at: &At, tally: &ForwardCounts) -> Progress {
         let positions = tally.positions() + at.more;
         Progress {
             disk: at.disk,
@@ -404,7 +405,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         nodes: usize,
         successors_per_node: f64,
         at: &At,
-        tally: &Tally,
+        tally: &ForwardCounts,
         opts: &SolveOptions,
     ) -> Result<(), Fail> {
         let need =

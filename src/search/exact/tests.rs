@@ -192,7 +192,7 @@ fn unsowing_finds_the_same_good_nodes_as_expanding_every_node() {
                 continue;
             }
             let search = Search::<u64, u64, 2>::new(board, *rules, plan);
-            let fresh = tally::Tally::fresh(board.store() as usize, search.max_store);
+            let fresh = counts::ForwardCounts::fresh(board.store() as usize, search.max_store);
             let counted = search
                 .count(
                     &mut search.seeded(),

@@ -5,11 +5,11 @@
 //! of returning it at once.
 
 use crate::search::control::Pool;
+use crate::search::exact::counts::ForwardCounts;
 use crate::search::exact::key::Key;
 use crate::search::exact::store::memory::{Count, Run};
 use crate::search::exact::store::SpillFail;
 use crate::search::exact::store::{Store, Wave};
-use crate::search::exact::tally::Tally;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -105,7 +105,7 @@ where
     fn checkpoint(
         &mut self,
         taken: Self::Taking,
-        tally: &Tally,
+        tally: &ForwardCounts,
         done: bool,
     ) -> Result<(), SpillFail> {
         match taken {

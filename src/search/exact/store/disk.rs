@@ -38,8 +38,8 @@ pub(crate) use self::run_file::{get_varint, put_varint};
 use self::run_file::{assemble, encode_parts, DiskRun, END, FOOTER, MAGIC};
 use super::memory::{Count, Entry, Frontier, Run, PARTS};
 use super::{DiskUse, SpillFail, Store, Wave};
+use crate::search::exact::counts::ForwardCounts;
 use crate::search::exact::key::Key;
-use crate::search::exact::tally::Tally;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
@@ -516,7 +516,12 @@ impl<K: Key, C: Count> Store<K, C> for Spill<K, C> {
     fn relieve(&mut self) -> Result<(), SpillFail> {
         Spill::relieve(self)
     }
-    fn checkpoint(&mut self, taken: Taking, tally: &Tally, done: bool) -> Result<(), SpillFail> {
+    fn checkpoint(
+        &mut self,
+        taken: Taking,
+        tally: &ForwardCounts,
+        done: bool,
+    ) -> Result<(), SpillFail> {
         let (by_store, ended) = (&tally.by_store, &tally.ended);
         Spill::checkpoint(
             self,

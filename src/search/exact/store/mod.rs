@@ -12,8 +12,8 @@ pub(crate) mod memory;
 
 pub(crate) use memory::{Count, Entry, Frontier, Nodes, Overflow, Run};
 
+use super::counts::ForwardCounts;
 use super::key::Key;
-use super::tally::Tally;
 use std::io;
 use std::path::PathBuf;
 
@@ -115,7 +115,7 @@ pub(crate) trait Store<K: Key, C: Count> {
     fn checkpoint(
         &mut self,
         _taken: Self::Taking,
-        _tally: &Tally,
+        _tally: &ForwardCounts,
         _done: bool,
     ) -> Result<(), SpillFail> {
         Ok(())

@@ -5,7 +5,7 @@
 /// The counts of a forward pass after its finished buckets: what a
 /// checkpoint records and a resumed search starts from.
 #[derive(Clone, Debug)]
-pub(crate) struct Tally {
+pub(crate) struct ForwardCounts {
     /// The next bucket to take.
     pub(crate) next: usize,
     /// Distinct positions expanded, by bucket.
@@ -17,10 +17,10 @@ pub(crate) struct Tally {
     pub(crate) seconds: f64,
 }
 
-impl Tally {
+impl ForwardCounts {
     /// Nothing counted yet, the first bucket `first`, stores up to `max_store`.
     pub(crate) fn fresh(first: usize, max_store: usize) -> Self {
-        Tally {
+        ForwardCounts {
             next: first,
             by_store: vec![0; max_store + 1],
             ended: vec![0; max_store + 1],
