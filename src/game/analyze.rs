@@ -26,7 +26,7 @@
 //!    with more than one, a helper starts phase 2's proof beside them in
 //!    the same table ([`Solver::help_prove`]), where a core would idle;
 //!    what it proves serves the estimates too (exact values stand in for
-//!    the horizon's) and the proof that follows (docs/games.md#targets),
+//!    the horizon's) and the proof that follows (docs/notebook/game-analyze.md),
 //!    and once it has the value the estimates end ([`Solver::stop_when`]):
 //!    the time left goes to the other turns' proofs.
 //! 2. **The position's value.** MTD(f) to the end of the game on the
@@ -49,8 +49,7 @@
 //! ([`Solver::proven_bounds`]): a search of the position that stopped
 //! short has still proved bounds on the turns it went through, and a turn
 //! whose estimate looked best can so be shown worse than another before
-//! the position is proved. Both measured on the same 200 positions of 31
-//! to 44 stones with a budget of picks (docs/games.md#targets).
+//! the position is proved (measured in docs/notebook/game-analyze.md).
 //!
 //! A value is called exact only when the solver proved it; otherwise the
 //! turn carries proven `low`/`high` bounds and the estimate, kept within

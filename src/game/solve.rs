@@ -21,16 +21,16 @@
 //! did too, so its value is exact. Depth-limited searches serve the `mtdf`
 //! agent ([`Solver::best_turn`]) and optional iterative deepening.
 //!
-//! What the search uses, and what each paid on Kalah(6,3) (docs/games.md's
-//! "Whole games" figures):
+//! What the search uses (what each pays is measured by `cargo bench --bench
+//! game`; docs/notebook/game-solver.md has the figures):
 //! - a transposition table of lower and upper bounds with the best pick,
 //!   the entry that looked further and cost more kept; the bucket is
 //!   prefetched while the children are ordered, and the table asks for huge
-//!   pages (the probes' TLB misses were most of the time). Under scope own
+//!   pages (the probes' TLB misses are most of the time). Under scope own
 //!   with a known stone count ([`GameSolveOptions::max_stones`]) its entries are
 //!   8 bytes, eight to a 64-byte bucket, keyed exactly by the rank of the
 //!   pit counts ([`CompactTable`]): four times the entries of the 32-byte
-//!   layout (two to a bucket) in the same memory, which is what made
+//!   layout (two to a bucket) in the same memory, which is what makes
 //!   Kalah(6,4) solvable in 4 GiB;
 //! - threads ([`GameSolveOptions::threads`]): helpers run their own MTD(f) on
 //!   the shared compact table (lazy SMP); the value and the principal
@@ -38,8 +38,8 @@
 //! - move ordering: the table's pick, then picks that end in the store (the
 //!   one nearest the store first), then the rest by the stones they put in
 //!   the store at once (sown past it, captured), nearest the store first
-//!   among equals ([`order_score`]; 7.5 M picks for Kalah(6,3)'s value
-//!   with captures first by size, 1.4 M with this);
+//!   among equals ([`order_score`]; about a fifth of the picks of
+//!   ordering captures first by size);
 //! - enhanced transposition cutoffs ([`GameSolveOptions::etc`]): before
 //!   searching a node's children, their table bounds are checked for a
 //!   cutoff, at nodes with [`GameSolveOptions::etc_stones`] stones or more;
@@ -52,7 +52,7 @@
 //! - iterative deepening before the exact search ([`GameSolveOptions::deepening`]),
 //!   for MTD(f)'s first guess: on by default only where nothing is captured
 //!   (see [`GameSolveOptions::fit_to`]), where the values are far from the
-//!   guess of no more gains; with captures it did not lower the node count.
+//!   guess of no more gains; with captures it does not lower the node count.
 //!
 //! # Limits
 //!
@@ -212,7 +212,8 @@ pub enum Horizon {
 
 impl Horizon {
     /// The horizon the analysis estimates with under `rules`: material when
-    /// the rules capture, the stores otherwise (docs/games.md#targets).
+    /// the rules capture, the stores otherwise: each estimates better under
+    /// its rules (docs/notebook/game-analyze.md).
     pub fn for_analysis(rules: Rules) -> Horizon {
         match rules.capture {
             Capture::None => Horizon::Stores,

@@ -22,8 +22,8 @@ impl Solver {
     /// comes without its turn ([`GameSolveResult::best_turn`] empty). For
     /// a caller that can find the turn another way: an analysis knows its
     /// turns' end positions and reads their proven bounds, where the
-    /// search for the turn, pick by pick, overran one-second analyses by
-    /// up to a second (docs/games.md).
+    /// search for the turn, pick by pick, could take as long again as the
+    /// proof.
     pub fn set_limits_within(&mut self, nodes: Option<u64>, deadline: Option<Instant>) {
         self.set_limits(nodes, deadline);
         self.limits.line = LineLimits::Within;

@@ -207,10 +207,8 @@ impl Solver {
     /// position's, the first guess of its search. The first turn is found
     /// whatever the limits; the later ones within `limits` (the caller's
     /// budget, most of it spent on the proof), so that a budgeted call
-    /// returns a line cut short rather than late: measured on positions of
-    /// 31 to 44 stones, a one-second analysis that proved its value in the
-    /// second went on up to 0.7 s more for the rest of the line
-    /// (docs/games.md). Stops short when `cancel` stops a search.
+    /// returns a line cut short rather than late: the rest of the line can
+    /// cost as much as the proof. Stops short when `cancel` stops a search.
     pub(super) fn principal_variation(
         &mut self,
         state: &GameState,

@@ -181,9 +181,8 @@ pub struct SolveOptions<'a> {
     /// check of the guard: the guard counts the resident memory above
     /// them. A function rather than a figure taken at the start, because
     /// what the rest of a server holds moves while a search runs (a game
-    /// built meanwhile was charged to the solve, issue 36). `None`, the
-    /// default, counts the whole process, as a command's own run should
-    /// (issue 15).
+    /// built meanwhile would be charged to the solve). `None`, the
+    /// default, counts the whole process, as a command's own run should.
     pub memory_held: Option<HeldFn<'a>>,
     /// Called after every bucket.
     pub progress: Option<ProgressFn<'a>>,
