@@ -24,10 +24,10 @@
 //!   needs VBMI2, VL, BMI2 and POPCNT as well, and at most 6 pits a side.
 //!   It decodes 64-bit keys itself; wider keys (more than 53 stones in the
 //!   pits) are decoded by the search and handed over as rings
-//!   ([`relay::Lanes::records_ring`]), which made any-hole 2x6x5's first
-//!   30 buckets about 10% faster than on the lockstep kernel and avalanche
-//!   2x6x6 about 15%. The forward pass of the exact search streams; its listing
-//!   pass and `find` use the lockstep form of the same kernel.
+//!   ([`relay::Lanes::records_ring`]), which still streams faster than
+//!   the lockstep kernel plays (docs/search.md has the figures). The
+//!   forward pass of the exact search streams; its listing pass and `find`
+//!   use the lockstep form of the same kernel.
 //!
 //! The streaming kernels are one design over "a register of 16-byte
 //! lanes" (a record a lane: ring, pick, node): the AVX-512 code in
