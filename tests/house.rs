@@ -9,8 +9,9 @@
 //! `cargo test --test house -- --nocapture` prints the largest files, the
 //! longest functions and any circles (docs/code-layout.md).
 //!
-//! It reads the sources as text and links nothing of the library, so it is
-//! a test binary of its own: it builds in seconds, before the suite.
+//! It reads the sources as text and uses nothing of the library, so it is
+//! a small test binary of its own: once the library is built it compiles
+//! and runs in seconds, without waiting for the suite.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 //! times (release builds without LTO, so each link is the linker's work
 //! alone, but fourteen of them were most of CI's build time on two cores).
 //! The two tests with a `main` of their own (`kernels`, `web_browser`)
-//! stay binaries, and so does `house`, which reads the sources and links
+//! stay binaries, and so does `house`, which reads the sources and uses
 //! nothing of the library.
 //! Run one subject with `cargo test --release --test suite -- game::`.
 
