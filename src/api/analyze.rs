@@ -1,7 +1,13 @@
 //! `/api/analyze`: a game position's turns ranked by the whole-game
 //! solver, its options and endgame database, and the gate of its progress.
 
-use super::*;
+use super::{seconds_within, Error, Position};
+use crate::format::GameAnalysisJson;
+use crate::game::{self, Budget, GameState, Side};
+use crate::rules::Preset;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::sync::atomic::AtomicBool;
 
 /// `/api/analyze`'s body.
 #[derive(Deserialize, Default, Debug)]

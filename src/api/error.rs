@@ -2,7 +2,9 @@
 //! the reading of a request body into its type, which names the field a
 //! JSON error is in.
 
-use super::*;
+use crate::rules::{MAX_PITS_PER_SIDE, MAX_STONES_IN_PLAY};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
 
 /// An API error: an HTTP status, one line, and the request field it is
 /// about (when one is).

@@ -1,6 +1,11 @@
 //! `/api/find`: the beam search for a long turn within seconds.
 
-use super::*;
+use super::{seconds_within, Error, Position};
+use crate::format::FindJson;
+use crate::rules::{Board, Rules};
+use crate::search::{self, FindOptions};
+use serde::Deserialize;
+use serde_json::{json, Value};
 
 /// `/api/find`'s body.
 #[derive(Deserialize, Default, Debug)]

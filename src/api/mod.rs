@@ -28,19 +28,10 @@ pub use puzzles::{check, lookup, puzzle, puzzles, CheckRequest};
 pub use replay::{replay, ReplayRequest};
 pub use solve::{progress_json, solve_answer, BestSeen, SolveRequest, PROGRESS_FORMAT};
 
-use crate::format::{FindJson, GameAnalysisJson, ReplayJson, SolveJson, SolveStoppedJson};
-use crate::game::{self, Budget, GameState, Side};
-use crate::puzzle::session::{Outcome, Session};
-use crate::puzzle::{Collection, Puzzle};
 use crate::rules::{
-    turn, Board, BoardError, Capture, Preset, RuleOptions, Rules, Scope, MAX_PITS_PER_SIDE,
-    MAX_STONES_IN_PLAY,
+    Board, BoardError, Capture, Preset, RuleOptions, Rules, Scope, MAX_PITS_PER_SIDE,
 };
-use crate::search::{self, FindOptions, SearchError};
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
-use std::sync::atomic::AtomicBool;
+use serde::Deserialize;
 
 /// The longest board text read: a board of 16 pits a side with three-digit
 /// counts and a comment line or two fits many times over. Longer text (a

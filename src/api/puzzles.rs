@@ -1,6 +1,12 @@
 //! `/api/puzzles`: the collections, one puzzle, and a checked answer.
 
-use super::*;
+use super::Error;
+use crate::puzzle::session::{Outcome, Session};
+use crate::puzzle::{Collection, Puzzle};
+use crate::rules::Rules;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::sync::atomic::AtomicBool;
 
 /// One collection in `GET /api/puzzles`.
 #[derive(Serialize)]

@@ -1,6 +1,10 @@
 //! `/api/replay`: a line of turns checked and played.
 
-use super::*;
+use super::{Error, Position};
+use crate::format::ReplayJson;
+use crate::rules::turn;
+use serde::Deserialize;
+use serde_json::{json, Value};
 
 /// `/api/replay`'s body.
 #[derive(Deserialize, Debug)]

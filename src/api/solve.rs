@@ -1,7 +1,12 @@
 //! `/api/solve` and its progress stream: the request, the answer, the
 //! best seen before a stop.
 
-use super::*;
+use super::{Error, Position};
+use crate::format::{SolveJson, SolveStoppedJson};
+use crate::rules::{Board, Rules};
+use crate::search::{self, SearchError};
+use serde::Deserialize;
+use serde_json::{json, Value};
 
 /// `/api/solve`'s body.
 #[derive(Deserialize, Default, Debug)]
