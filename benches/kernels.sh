@@ -48,13 +48,13 @@ echo "|---|---:|---:|---:|---:|---:|---:|"
 echo "| naive baseline (benches/naive.rs, 1 thread) | $nsec | $nuser | $((nrss / 1024)) | $(rate "$positions" "$nsec") | $(rate "$picks" "$nsec") | 1.0 |"
 flags=" $(grep -m1 '^flags' /proc/cpuinfo) "
 has() { for f in "$@"; do [[ $flags == *" $f "* ]] || return 1; done; }
-for kernel in stream avx512bw lockstep avx2 scalar; do
+for kernel in avx512vbmi2 avx512bw avx512vbmi avx2 scalar; do
   # MANCALA_SWEEP_KERNEL caps the path; say so rather than time a lesser
   # path under this one's name.
   case $kernel in
-    stream) need=(avx512f avx512bw avx512vl avx512vbmi avx512_vbmi2 bmi2) ;;
+    avx512vbmi2) need=(avx512f avx512bw avx512vl avx512vbmi avx512_vbmi2 bmi2) ;;
     avx512bw) need=(avx512f avx512bw avx512vl avx2 bmi1 bmi2 popcnt) ;;
-    lockstep) need=(avx512f avx512bw avx512vbmi) ;;
+    avx512vbmi) need=(avx512f avx512bw avx512vbmi) ;;
     avx2) need=(avx2 bmi1 bmi2 popcnt) ;;
     scalar) need=() ;;
   esac

@@ -58,9 +58,9 @@ fn sow(c: &mut Criterion) {
     positions.dedup();
     let scope: Vec<usize> = Pit::all(6).map(|p| p.ring(6)).collect();
     let one = Engine::<2>::new(6, 48, rules, Kernel::Scalar);
-    let lockstep = Kernel::Lockstep
+    let lockstep = Kernel::Avx512Vbmi
         .supported()
-        .map(|()| Engine::<2>::new(6, 48, rules, Kernel::Lockstep));
+        .map(|()| Engine::<2>::new(6, 48, rules, Kernel::Avx512Vbmi));
     let reference = |cases: &[([u8; 13], usize)]| -> u64 {
         cases
             .iter()
@@ -120,9 +120,9 @@ fn expand_bucket(c: &mut Criterion) {
         all
     };
     let names = [
-        (Kernel::Stream, "streaming kernel"),
+        (Kernel::Avx512Vbmi2, "streaming kernel"),
         (
-            Kernel::Lockstep,
+            Kernel::Avx512Vbmi,
             "lockstep kernel, a position at a time (streaming off)",
         ),
         (

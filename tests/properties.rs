@@ -269,7 +269,7 @@ fn kernel_agrees(b: &Board, r: Rules, stones: usize, kernel: Kernel) -> Result<(
     let n = b.pits_per_side();
     // Rings of 14 counters and more leave no spare bytes for a record.
     let kernel = match kernel {
-        Kernel::Stream if n > 6 => Kernel::Lockstep,
+        Kernel::Avx512Vbmi2 if n > 6 => Kernel::Avx512Vbmi,
         Kernel::Avx2 | Kernel::Avx512Bw if n > 6 => Kernel::Scalar,
         k => k,
     };
@@ -298,7 +298,7 @@ fn kernel_agrees(b: &Board, r: Rules, stones: usize, kernel: Kernel) -> Result<(
     // engine but for the stream below.
     prop_assert_eq!(
         landed.is_some(),
-        matches!(kernel, Kernel::Lockstep | Kernel::Stream),
+        matches!(kernel, Kernel::Avx512Vbmi | Kernel::Avx512Vbmi2),
         "kernel {} runs",
         kernel
     );
@@ -357,7 +357,10 @@ fn kernel_agrees(b: &Board, r: Rules, stones: usize, kernel: Kernel) -> Result<(
     // key fits 64 bits.
     prop_assert_eq!(
         engine.streaming().is_some(),
-        matches!(kernel, Kernel::Stream | Kernel::Avx512Bw | Kernel::Avx2)
+        matches!(
+            kernel,
+            Kernel::Avx512Vbmi2 | Kernel::Avx512Bw | Kernel::Avx2
+        )
     );
     if let Some(lanes) = engine.streaming() {
         let mut input = Vec::new();

@@ -60,8 +60,8 @@ fn yes() -> bool {
 }
 
 /// Seconds a turn of the pages' `perfect` computer: the exact solver's
-/// first turn on Kalah 6x4 takes 85 s on one core (2026-11-26, AMD EPYC),
-/// more than a player waits and more than `serve`'s 30 s deadline.
+/// first turn on Kalah 6x4 takes over a minute on one core, more than a
+/// player waits and more than `serve`'s 30 s deadline.
 pub const PAGE_PERFECT_SECONDS: u32 = 15;
 
 /// The agent behind a level on the pages (`serve` and the static site):

@@ -1,8 +1,8 @@
 //! What the tool writes: the JSON documents (serde structs with a format
 //! version), the text reports, and files written whole.
 //!
-//! This layer sits on the rules and the search and under the product
-//! features (puzzles, atlas) and the command line, so that every one of them
+//! This layer sits on the rules, the search and whole games and under the
+//! product features (puzzles, atlas) and the command line, so that every one of them
 //! writes the same formats the same way.
 //!
 //! # JSON formats

@@ -59,7 +59,7 @@ pub trait Agent: Send {
 
 mod pick;
 mod spec;
-pub use pick::{PickPlace, PickRule, Picked};
+pub use pick::{PickEffect, PickPlace, PickRule};
 pub use spec::{AgentSpec, Level, BUDGET_DEPTH, MAX_BUDGET, MAX_DEPTH, MAX_PLAYOUTS};
 
 /// Stores of `me` minus the other's.

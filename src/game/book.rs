@@ -26,7 +26,7 @@
 //! The books committed in `books/` are built into the crate ([`builtin`])
 //! and read by the analysis first ([`crate::game::analyze`]).
 
-use crate::game::analyze::{Analysis, TurnValue};
+use crate::game::analyze::answer::{Analysis, TurnValue};
 use crate::game::error::GameError;
 use crate::game::solve::Solver;
 use crate::game::state::{GameState, CYCLE_CAP};

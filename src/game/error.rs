@@ -166,13 +166,13 @@ pub enum EndgameError {
     #[error(transparent)]
     Io(#[from] GameFileError),
     /// The file's first line is not a header of this format.
-    #[error("{}: not an endgame database (its first line is not a {} header)", path.display(), crate::game::endgame::ENDGAME_FORMAT)]
+    #[error("{}: not an endgame database (its first line is not a {} header)", path.display(), crate::game::files::ENDGAME_FORMAT)]
     NotADatabase {
         /// The file.
         path: PathBuf,
     },
     /// A header of another format version.
-    #[error("{}: format {format:?}: this version reads {}", path.display(), crate::game::endgame::ENDGAME_FORMAT)]
+    #[error("{}: format {format:?}: this version reads {}", path.display(), crate::game::files::ENDGAME_FORMAT)]
     Format {
         /// The file.
         path: PathBuf,
@@ -238,13 +238,13 @@ pub enum CheckpointError {
     #[error(transparent)]
     Io(#[from] GameFileError),
     /// The file's first line is not a checkpoint's header.
-    #[error("{}: not a checkpoint (its first line is not a {} header)", path.display(), crate::game::solve::CHECKPOINT_FORMAT)]
+    #[error("{}: not a checkpoint (its first line is not a {} header)", path.display(), crate::game::files::CHECKPOINT_FORMAT)]
     NotACheckpoint {
         /// The file.
         path: PathBuf,
     },
     /// A header of another format version.
-    #[error("{}: format {format:?}: this version reads {}", path.display(), crate::game::solve::CHECKPOINT_FORMAT)]
+    #[error("{}: format {format:?}: this version reads {}", path.display(), crate::game::files::CHECKPOINT_FORMAT)]
     Format {
         /// The file.
         path: PathBuf,

@@ -11,12 +11,13 @@ pub mod analyze;
 pub mod book;
 pub mod endgame;
 pub mod error;
+mod files;
 pub mod matches;
 pub mod session;
 pub mod solve;
 pub mod state;
 
-pub use agent::{Agent, AgentSpec, Level, PickPlace, PickRule, Picked};
+pub use agent::{Agent, AgentSpec, Level, PickEffect, PickPlace, PickRule};
 pub use analyze::{analyze, analyze_on, best_turn_on, Analysis, Budget, TurnValue};
 pub use endgame::{EndgameBuild, EndgameCache, EndgameDb, ENDGAME_FORMAT};
 pub use error::{CheckpointError, EndgameError, GameError, GameFileError, MatchError, PickRefusal};

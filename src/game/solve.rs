@@ -21,16 +21,16 @@
 //! did too, so its value is exact. Depth-limited searches serve the `mtdf`
 //! agent ([`Solver::best_turn`]) and optional iterative deepening.
 //!
-//! What the search uses, and what each paid on Kalah(6,3) (docs/games.md's
-//! "Whole games" figures):
+//! What the search uses (what each pays is measured by `cargo bench --bench
+//! game`; docs/notebook/game-solver.md has the figures):
 //! - a transposition table of lower and upper bounds with the best pick,
 //!   the entry that looked further and cost more kept; the bucket is
 //!   prefetched while the children are ordered, and the table asks for huge
-//!   pages (the probes' TLB misses were most of the time). Under scope own
+//!   pages (the probes' TLB misses are most of the time). Under scope own
 //!   with a known stone count ([`GameSolveOptions::max_stones`]) its entries are
 //!   8 bytes, eight to a 64-byte bucket, keyed exactly by the rank of the
 //!   pit counts ([`CompactTable`]): four times the entries of the 32-byte
-//!   layout (two to a bucket) in the same memory, which is what made
+//!   layout (two to a bucket) in the same memory, which is what makes
 //!   Kalah(6,4) solvable in 4 GiB;
 //! - threads ([`GameSolveOptions::threads`]): helpers run their own MTD(f) on
 //!   the shared compact table (lazy SMP); the value and the principal
@@ -38,8 +38,8 @@
 //! - move ordering: the table's pick, then picks that end in the store (the
 //!   one nearest the store first), then the rest by the stones they put in
 //!   the store at once (sown past it, captured), nearest the store first
-//!   among equals ([`order_score`]; 7.5 M picks for Kalah(6,3)'s value
-//!   with captures first by size, 1.4 M with this);
+//!   among equals ([`order_score`]; about a fifth of the picks of
+//!   ordering captures first by size);
 //! - enhanced transposition cutoffs ([`GameSolveOptions::etc`]): before
 //!   searching a node's children, their table bounds are checked for a
 //!   cutoff, at nodes with [`GameSolveOptions::etc_stones`] stones or more;
@@ -52,7 +52,7 @@
 //! - iterative deepening before the exact search ([`GameSolveOptions::deepening`]),
 //!   for MTD(f)'s first guess: on by default only where nothing is captured
 //!   (see [`GameSolveOptions::fit_to`]), where the values are far from the
-//!   guess of no more gains; with captures it did not lower the node count.
+//!   guess of no more gains; with captures it does not lower the node count.
 //!
 //! # Limits
 //!
@@ -77,9 +77,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 mod checkpoint;
+mod limits;
 mod options;
+mod root;
 mod search;
 mod table;
+mod turn;
 mod watch;
 pub use checkpoint::{solve_kept, Keep, KeepEvent, CHECKPOINT_FORMAT};
 pub use options::{
@@ -132,7 +135,9 @@ const TO_THE_END: u8 = u8::MAX;
 /// Bytes one table entry takes (two to a 64-byte bucket).
 pub const ENTRY_BYTES: u64 = std::mem::size_of::<Bucket>() as u64 / 2;
 
-type Cells = [u8; CYCLE_CAP];
+/// A position's pits, both sides in play order, as the search keys them
+/// (the stores apart).
+type PitCounts = [u8; CYCLE_CAP];
 
 const NO_MOVE: u8 = u8::MAX;
 
@@ -207,7 +212,8 @@ pub enum Horizon {
 
 impl Horizon {
     /// The horizon the analysis estimates with under `rules`: material when
-    /// the rules capture, the stores otherwise (docs/games.md#targets).
+    /// the rules capture, the stores otherwise: each estimates better under
+    /// its rules (docs/notebook/game-analyze.md).
     pub fn for_analysis(rules: Rules) -> Horizon {
         match rules.capture {
             Capture::None => Horizon::Stores,
@@ -424,655 +430,8 @@ impl Solver {
             && self.n == state.pits_per_side()
             && (self.opts.max_stones == 0 || state.stones_in_pits() <= self.opts.max_stones)
     }
-
-    /// Make the next calls stop by themselves, as a cancel would, after
-    /// `nodes` more nodes each (counted from each call's start) or at
-    /// `deadline`, whichever comes first (`None`: no such limit).
-    /// A value proved within the limits comes with its best turn; the rest
-    /// of its principal variation only as far as the limits allow.
-    pub fn set_limits(&mut self, nodes: Option<u64>, deadline: Option<Instant>) {
-        self.limits = Limits {
-            nodes: nodes.unwrap_or(u64::MAX),
-            deadline,
-            line: LineLimits::TurnPast,
-        };
-    }
-
-    /// [`Solver::set_limits`], but the best turn of a value proved within
-    /// them is found within them too: a value proved as they run out then
-    /// comes without its turn ([`GameSolveResult::best_turn`] empty). For
-    /// a caller that can find the turn another way: an analysis knows its
-    /// turns' end positions and reads their proven bounds, where the
-    /// search for the turn, pick by pick, overran one-second analyses by
-    /// up to a second (docs/games.md).
-    pub fn set_limits_within(&mut self, nodes: Option<u64>, deadline: Option<Instant>) {
-        self.set_limits(nodes, deadline);
-        self.limits.line = LineLimits::Within;
-    }
-
-    /// Make the next calls stop at `deadline` to be taken up again (a
-    /// checkpoint's interval): as [`Solver::set_limits`], but a value
-    /// proved before it gets its whole principal variation.
-    pub(super) fn set_pause(&mut self, deadline: Instant) {
-        self.limits = Limits {
-            nodes: u64::MAX,
-            deadline: Some(deadline),
-            line: LineLimits::Whole,
-        };
-    }
-
-    /// Make the next calls stop, as a limit does, once `flag` is set (by
-    /// another thread: an analysis's estimates end when its helper has
-    /// proved the position); `None` forgets the flag. The caller's cancel
-    /// flag still stops them too.
-    pub fn stop_when(&mut self, flag: Option<Arc<AtomicBool>>) {
-        self.stop_when = flag;
-    }
-
-    /// True once a limit of [`Solver::set_limits`] is reached, or the flag
-    /// of [`Solver::stop_when`] set.
-    fn past_limits(&self) -> bool {
-        self.nodes >= self.limits.nodes
-            || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
-            || self
-                .stop_when
-                .as_ref()
-                .is_some_and(|f| f.load(Ordering::Relaxed))
-    }
-
-    /// What the search of the current call has done so far, readable from
-    /// another thread while it runs.
-    pub fn watch(&self) -> Arc<SolveWatch> {
-        self.watch.clone().unwrap_or_default()
-    }
-
-    /// Nodes (picks) searched by the last call.
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
-    /// The value of `state` looking `depth` whole turns ahead, from its
-    /// mover's view (mover's store minus the opponent's after `depth` turns,
-    /// or at the game's end if sooner, plus what the [`Horizon`] set by
-    /// [`Solver::set_horizon`] adds), by depth-limited MTD(f) on the same
-    /// table, from the first guess `guess` (the estimate one turn shallower
-    /// is a good one: MTD(f) then needs few passes, and the shallower
-    /// passes are in the table already); `None` when stopped first. An
-    /// estimate, not a bound: the evaluation a few turns on is a guess
-    /// (see [`crate::game::analyze`]).
-    pub fn estimate(
-        &mut self,
-        state: &GameState,
-        depth: u32,
-        guess: i32,
-        cancel: &AtomicBool,
-    ) -> Option<i32> {
-        self.nodes = 0;
-        self.stopped = false;
-        let base = state.mover_minus_opponent();
-        if state.is_over() || depth == 0 {
-            return Some(base);
-        }
-        let (pos, turns_left) = ready(self.n, state);
-        let s = state.stones_in_pits() as i32;
-        let d = depth.min(TO_THE_END as u32 - 1) as u8;
-        let g = self
-            .mtdf(&pos, (guess - base).clamp(-s, s), s, d, turns_left, cancel)
-            .0;
-        (!self.stopped).then_some(base + g)
-    }
-
-    /// Score depth-limited searches with `horizon` from now on; the one
-    /// it replaces. Table entries of depth-limited searches are kept: an
-    /// analysis sets the same horizon on its solver each time.
-    pub fn set_horizon(&mut self, horizon: Horizon) -> Horizon {
-        std::mem::replace(&mut self.horizon, horizon)
-    }
-
-    /// Solve `state` exactly (or until `cancel` is set).
-    pub fn solve(&mut self, state: &GameState, cancel: &AtomicBool) -> GameSolveResult {
-        self.solve_from(state, None, None, cancel)
-    }
-
-    /// [`Solver::solve`] with MTD(f)'s first null-window test at `guess`
-    /// (the value from `state`'s mover's view, as an estimate gives it)
-    /// rather than at the stores as they are. Same answer; a guess near
-    /// the value needs fewer passes to prove it, which is what an analysis
-    /// with estimates in hand and a second to spend needs.
-    pub fn solve_near(
-        &mut self,
-        state: &GameState,
-        guess: i32,
-        cancel: &AtomicBool,
-    ) -> GameSolveResult {
-        self.solve_from(state, None, Some(guess), cancel)
-    }
-
-    /// [`Solver::solve`] going on from `known`, the bounds (`lower`,
-    /// `upper`, as [`GameSolveResult`] gives them) that an earlier solve of
-    /// `state` stopped with on this solver's table (a checkpoint's): MTD(f)
-    /// starts inside them, and the table's proven bounds spare the work
-    /// already done; the first pass tests at `guess` when one is given
-    /// ([`Solver::solve_near`]).
-    pub(super) fn solve_from(
-        &mut self,
-        state: &GameState,
-        known: Option<(i32, i32)>,
-        guess: Option<i32>,
-        cancel: &AtomicBool,
-    ) -> GameSolveResult {
-        let t0 = Instant::now();
-        self.nodes = 0;
-        self.expanded = 0;
-        self.stopped = false;
-        let base = state.mover_minus_opponent();
-        if state.is_over() {
-            return GameSolveResult {
-                value: base,
-                exact: true,
-                lower: base,
-                upper: base,
-                best_turn: vec![],
-                pv: vec![],
-                nodes: 0,
-                value_nodes: 0,
-                expanded: 0,
-                elapsed: t0.elapsed(),
-                cancelled: false,
-            };
-        }
-        let n = self.n;
-        assert_eq!(n, state.pits_per_side(), "solver built for another size");
-        let (pos, turns_left) = ready(n, state);
-        let s = state.stones_in_pits() as i32;
-        if self.opts.endgame_build {
-            if let Some(db) = self.endgame.clone() {
-                // Cancelled, the search below stops at once with no bounds.
-                self.endgame_whole =
-                    db.build(n, self.rules, self.opts.threads.max(1) as usize, cancel);
-            }
-        }
-        // Deepening is for a first guess: a given guess or known bounds
-        // are better ones.
-        let mut g = if guess.is_none() && known.is_none() {
-            self.deepened_guess(&pos, s, turns_left, cancel)
-        } else {
-            0
-        };
-        let mut window = (self.floor(s, TO_THE_END), s);
-        if let Some(guess) = guess {
-            g = (guess - base).clamp(window.0, s);
-        }
-        if let Some((lower, upper)) = known {
-            window = (
-                (lower - base).clamp(window.0, s),
-                (upper - base).clamp(window.0, s),
-            );
-            // The next pass tests just above a lower bound earlier passes
-            // raised, or at an upper bound they lowered (from the first
-            // guess when they did neither).
-            if window.0 > self.floor(s, TO_THE_END) {
-                g = window.0;
-            } else if window.1 < s {
-                g = window.1;
-            }
-        }
-        if let Some(w) = &self.watch {
-            w.begin(window.0, window.1);
-        }
-        let (lo, hi) = if self.opts.threads > 1 && matches!(self.table, Table::Compact(_)) {
-            self.mtdf_shared(&pos, g, window, turns_left, cancel)
-        } else {
-            self.mtdf_within(&pos, g, window, TO_THE_END, turns_left, cancel)
-                .1
-        };
-        let exact = lo == hi;
-        let (value_nodes, expanded) = (self.nodes, self.expanded);
-        let pv = if exact {
-            // The value is proved: the line that shows it follows from the
-            // table's exact bounds. Its first turn is found past a budget
-            // of `set_limits` (the cancel flag still stops it), so that a
-            // proved value always comes with its turn, or within one of
-            // `set_limits_within`; the rest of the line within what is
-            // left of the budget (see `principal_variation`). Its
-            // searches of later positions do not report to the watch,
-            // which keeps the root's bounds.
-            let limits = self.limits;
-            if limits.line != LineLimits::Within {
-                self.limits = Limits::NONE;
-            }
-            let watch = self.watch.take();
-            let line = match limits.line {
-                LineLimits::Whole => Limits::NONE,
-                LineLimits::TurnPast | LineLimits::Within => limits,
-            };
-            let pv = self.principal_variation(state, base + lo, line, cancel);
-            self.watch = watch;
-            self.limits = limits;
-            pv
-        } else {
-            vec![]
-        };
-        GameSolveResult {
-            value: base + if exact { lo } else { (lo + hi).div_euclid(2) },
-            exact,
-            lower: base + lo,
-            upper: base + hi,
-            best_turn: pv.first().cloned().unwrap_or_default(),
-            pv,
-            nodes: self.nodes,
-            value_nodes,
-            expanded,
-            elapsed: t0.elapsed(),
-            cancelled: !exact,
-        }
-    }
-
-    /// [`Solver::mtdf`] to the end of the game on this thread while
-    /// [`GameSolveOptions::threads`] − 1 helpers run their own on the same
-    /// table (lazy SMP): every bound any of them stores is proven, so each
-    /// reuses the others' work, and the helpers take the children of large
-    /// positions in other orders so that they do not all search the same
-    /// subtree. The helpers stop when this thread has the value (or is
-    /// cancelled); their nodes are counted with this thread's.
-    fn mtdf_shared(
-        &mut self,
-        pos: &Cells,
-        g: i32,
-        window: (i32, i32),
-        turns_left: u32,
-        cancel: &AtomicBool,
-    ) -> (i32, i32) {
-        let helpers: Option<Vec<Solver>> = (1..self.opts.threads as usize)
-            .map(|helper| self.sibling(helper))
-            .collect();
-        let Some(helpers) = helpers else {
-            return self
-                .mtdf_within(pos, g, window, TO_THE_END, turns_left, cancel)
-                .1;
-        };
-        let done = AtomicBool::new(false);
-        std::thread::scope(|scope| {
-            let running: Vec<_> = helpers
-                .into_iter()
-                .map(|mut h| {
-                    let done = &done;
-                    scope.spawn(move || {
-                        h.mtdf_within(pos, g, window, TO_THE_END, turns_left, done);
-                        (h.nodes, h.expanded)
-                    })
-                })
-                .collect();
-            let bounds = self
-                .mtdf_within(pos, g, window, TO_THE_END, turns_left, cancel)
-                .1;
-            done.store(true, Ordering::Relaxed);
-            for h in running {
-                let (nodes, expanded) = h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-                self.nodes += nodes;
-                self.expanded += expanded;
-            }
-            bounds
-        })
-    }
-
-    /// A solver for another thread on this one's table, helper number
-    /// `helper` (which varies its order of the children of large
-    /// positions): no limits of its own (it stops when told) and no watch.
-    /// `None` when the table is not one to share (the wide layout).
-    fn sibling(&self, helper: usize) -> Option<Solver> {
-        let Table::Compact(t) = &self.table else {
-            return None;
-        };
-        Some(Solver {
-            rules: self.rules,
-            n: self.n,
-            opts: self.opts.clone(),
-            table: Table::Compact(Arc::clone(t)),
-            mask: self.mask,
-            nodes: 0,
-            expanded: 0,
-            stopped: false,
-            endgame: self.endgame.clone(),
-            endgame_whole: self.endgame_whole,
-            helper,
-            etc_stones: self.etc_stones,
-            limits: Limits::NONE,
-            stop_when: None,
-            watch: None,
-            horizon: self.horizon,
-        })
-    }
-
-    /// A helper for work beside this solver's own on another thread, when
-    /// it has more than one ([`GameSolveOptions::threads`]) and a table to
-    /// share: see [`Solver::help_prove`]. It orders the children as this
-    /// solver does (helper number 0): it searches alone what it searches,
-    /// and the rotated order of lazy SMP's helpers is for searching the
-    /// same tree at once (on its own it costs many times the picks).
-    pub fn helper(&self) -> Option<Solver> {
-        (self.opts.threads > 1).then(|| self.sibling(0)).flatten()
-    }
-
-    /// Searches `state` to the end of the game, as [`Solver::solve`] does
-    /// its value (MTD(f), from a deepened guess when the options deepen),
-    /// until `stop` is set or the value is proved, and returns the picks
-    /// searched: on a
-    /// [`Solver::helper`], while the solver it came from does other work on
-    /// the same table (an analysis's estimates, which leave a core idle).
-    /// What it proves stays in the table for the solver's own searches;
-    /// no principal variation, no result of its own.
-    pub fn help_prove(&mut self, state: &GameState, stop: &AtomicBool) -> u64 {
-        self.nodes = 0;
-        self.stopped = false;
-        if state.is_over() {
-            return 0;
-        }
-        let (pos, turns_left) = ready(self.n, state);
-        let s = state.stones_in_pits() as i32;
-        let g = self.deepened_guess(&pos, s, turns_left, stop);
-        self.mtdf(&pos, g, s, TO_THE_END, turns_left, stop);
-        self.nodes
-    }
-
-    /// MTD(f)'s first guess for the search to the end of `pos` (`s` stones
-    /// in its pits): the value of [`GameSolveOptions::deepening`] turns of
-    /// depth-limited search, each from the last, or 0 (no more gains)
-    /// without deepening.
-    fn deepened_guess(&mut self, pos: &Cells, s: i32, turns_left: u32, cancel: &AtomicBool) -> i32 {
-        let mut g = 0;
-        for depth in 1..=self.opts.deepening.min(TO_THE_END as u32 - 1) {
-            g = self.mtdf(pos, g, s, depth as u8, turns_left, cancel).0;
-        }
-        g
-    }
-
-    /// MTD(f): null-window searches from the guess `g` until the bounds
-    /// meet (or the search is stopped). Returns the last value and the
-    /// bounds.
-    fn mtdf(
-        &mut self,
-        pos: &Cells,
-        g: i32,
-        stones: i32,
-        depth: u8,
-        turns_left: u32,
-        cancel: &AtomicBool,
-    ) -> (i32, (i32, i32)) {
-        self.mtdf_within(
-            pos,
-            g,
-            (self.floor(stones, depth), stones),
-            depth,
-            turns_left,
-            cancel,
-        )
-    }
-
-    /// [`Solver::mtdf`] with the value known to lie in `window` (both ends
-    /// included) already.
-    fn mtdf_within(
-        &mut self,
-        pos: &Cells,
-        mut g: i32,
-        window: (i32, i32),
-        depth: u8,
-        turns_left: u32,
-        cancel: &AtomicBool,
-    ) -> (i32, (i32, i32)) {
-        let (mut lo, mut hi) = window;
-        while lo < hi {
-            let beta = if g == lo { g + 1 } else { g };
-            let v = self.search(pos, beta - 1, beta, depth, turns_left, cancel);
-            if self.stopped {
-                break;
-            }
-            g = v;
-            if g < beta {
-                hi = g;
-            } else {
-                lo = g;
-            }
-            if let Some(w) = &self.watch {
-                w.pass(depth, lo, hi, self.nodes);
-            }
-        }
-        (g, (lo, hi))
-    }
-
-    /// The best turn from `state` looking `depth` turns ahead (`None`: to
-    /// the end of the game, exact), and its value (mover's final store minus
-    /// the opponent's when exact; the stores after `depth` turns otherwise).
-    /// Each pick of the turn is chosen by searching every legal pick, so
-    /// the choice does not depend on which pass of MTD(f) filled the table;
-    /// ties go to the lowest pit number. Returns no picks once the game is
-    /// over or when `cancel` stopped the search.
-    pub fn best_turn(
-        &mut self,
-        state: &GameState,
-        depth: Option<u32>,
-        cancel: &AtomicBool,
-    ) -> (i32, Vec<Pit>) {
-        self.stopped = false;
-        let n = self.n;
-        let depth = depth.map_or(TO_THE_END, |d| d.clamp(1, TO_THE_END as u32 - 1) as u8);
-        let ready = |s: &GameState| ready(n, s);
-        // Warm the table, shallow first, for the move ordering.
-        let (pos, tl) = ready(state);
-        let in_pits = stones(&pos, n) as i32;
-        if depth != TO_THE_END {
-            let mut g = 0;
-            for d in 1..=depth {
-                g = self.mtdf(&pos, g, in_pits, d, tl, cancel).0;
-            }
-        }
-        if depth == TO_THE_END {
-            return self.best_exact_turn(state, None, cancel);
-        }
-        let mut picks = Vec::new();
-        let mut s = *state;
-        let mut total = 0;
-        let me = state.mover();
-        while !s.is_over() && !self.stopped && (picks.is_empty() || s.mover() == me) {
-            let before = s.mover_minus_opponent();
-            let mut chosen: Option<(i32, Pit, GameState)> = None;
-            for p in s.legal_picks() {
-                let mut c = s;
-                let out = c.play_unchecked(p);
-                let v = if out == PickOutcome::GameOver {
-                    c.store(me) as i32 - c.store(me.other()) as i32 - before
-                } else {
-                    let (cpos, ctl) = ready(&c);
-                    let cs = stones(&cpos, n) as i32;
-                    let d = if out == PickOutcome::FreeTurn || depth == TO_THE_END {
-                        depth
-                    } else {
-                        depth - 1
-                    };
-                    let future = if d == 0 {
-                        0
-                    } else {
-                        let (_, (lo, hi)) = self.mtdf(&cpos, 0, cs, d, ctl, cancel);
-                        (lo + hi).div_euclid(2)
-                    };
-                    let gained = c.store(me) as i32 - c.store(me.other()) as i32 - before;
-                    if out == PickOutcome::FreeTurn {
-                        gained + future
-                    } else {
-                        gained - future
-                    }
-                };
-                if self.stopped {
-                    break;
-                }
-                if chosen.as_ref().is_none_or(|(b, _, _)| v > *b) {
-                    chosen = Some((v, p, c));
-                }
-            }
-            let Some((v, p, c)) = chosen else { break };
-            if picks.is_empty() {
-                total = before + v;
-            }
-            picks.push(p);
-            s = c;
-            if s.mover() != me || s.is_over() {
-                break;
-            }
-        }
-        if self.stopped {
-            picks.clear();
-        }
-        (total, picks)
-    }
-
-    /// [`Solver::best_turn`] deepened a turn at a time, from 1 up to
-    /// `depth` turns, within about `picks` picks in all (the budget is
-    /// checked every 4,096 picks, as a cancel is): the turn of the deepest
-    /// search that finished, its value and that depth. A budget of picks
-    /// rather than of seconds keeps the choice the same on every machine
-    /// and under any load, as every agent's is, while bounding the time a
-    /// turn takes. The first depth always finishes, whatever the budget,
-    /// so that there is a turn to play; `cancel` stops it with no picks.
-    pub fn best_turn_within(
-        &mut self,
-        state: &GameState,
-        depth: u32,
-        picks: u64,
-        cancel: &AtomicBool,
-    ) -> (i32, Vec<Pit>, u32) {
-        let mut kept = (0, Vec::new(), 0);
-        // The picks of the whole turn, every depth's (the progress line
-        // shows them growing).
-        self.nodes = 0;
-        for d in 1..=depth.max(1) {
-            if d > 1 {
-                self.set_limits(Some(picks), None);
-            }
-            let (v, turn) = self.best_turn(state, Some(d), cancel);
-            self.limits = Limits::NONE;
-            if turn.is_empty() {
-                break;
-            }
-            kept = (v, turn, d);
-            if self.nodes >= picks {
-                break;
-            }
-        }
-        kept
-    }
-
-    /// [`Solver::best_turn`] to the end of the game. The exact value of the
-    /// position is found once; then each pick, in pit order, is tested with
-    /// one null-window search for reaching that value, and the first that
-    /// does is played (the lowest optimal pit, as `best_turn` promises).
-    /// Exact values have no search instability, so some pick always passes;
-    /// valuing every pick with a whole MTD(f) instead made the principal
-    /// variation of Kalah(6,3) cost four times the solve itself.
-    /// `value`, when known (the principal variation knows each position's
-    /// value from the one before), is MTD(f)'s first guess: from the value
-    /// itself the proof takes one or two passes, where a guess of no more
-    /// gains took many on avalanche, whose values are far from it.
-    fn best_exact_turn(
-        &mut self,
-        state: &GameState,
-        value: Option<i32>,
-        cancel: &AtomicBool,
-    ) -> (i32, Vec<Pit>) {
-        let n = self.n;
-        let ready = |s: &GameState| ready(n, s);
-        let me = state.mover();
-        let mut picks = Vec::new();
-        if state.is_over() {
-            return (0, picks);
-        }
-        let (pos, tl) = ready(state);
-        let guess = value.map_or(0, |v| v - state.mover_minus_opponent());
-        let (_, (lo, hi)) = self.mtdf(&pos, guess, stones(&pos, n) as i32, TO_THE_END, tl, cancel);
-        if self.stopped || lo != hi {
-            return (0, picks);
-        }
-        // `future`: what the mover can still gain on the opponent from `s`.
-        let total = state.mover_minus_opponent() + lo;
-        let mut future = lo;
-        let mut s = *state;
-        'picks: loop {
-            let before = s.mover_minus_opponent();
-            for p in s.legal_picks() {
-                let mut c = s;
-                let out = c.play_unchecked(p);
-                let gained = c.store(me) as i32 - c.store(me.other()) as i32 - before;
-                let reaches = match out {
-                    PickOutcome::GameOver => gained >= future,
-                    _ => {
-                        let (cpos, ctl) = ready(&c);
-                        if out == PickOutcome::FreeTurn {
-                            // gained + child >= future
-                            let b = future - gained;
-                            self.search(&cpos, b - 1, b, TO_THE_END, ctl, cancel) >= b
-                        } else {
-                            // gained - child >= future
-                            let b = gained - future + 1;
-                            self.search(&cpos, b - 1, b, TO_THE_END, ctl, cancel) < b
-                        }
-                    }
-                };
-                if self.stopped {
-                    return (0, Vec::new());
-                }
-                if reaches {
-                    picks.push(p);
-                    s = c;
-                    if out != PickOutcome::FreeTurn {
-                        break 'picks;
-                    }
-                    future -= gained;
-                    continue 'picks;
-                }
-            }
-            // Unreachable with exact values; stop rather than loop.
-            break;
-        }
-        (total, picks)
-    }
-
-    /// The principal variation: the best turn of each side in turn, to the
-    /// end of the game, each found as [`Solver::best_turn`] finds it (so
-    /// the PV and the agents' choices are one code path), from `value`,
-    /// the proved value of `state`: each turn's value gives the next
-    /// position's, the first guess of its search. The first turn is found
-    /// whatever the limits; the later ones within `limits` (the caller's
-    /// budget, most of it spent on the proof), so that a budgeted call
-    /// returns a line cut short rather than late: measured on positions of
-    /// 31 to 44 stones, a one-second analysis that proved its value in the
-    /// second went on up to 0.7 s more for the rest of the line
-    /// (docs/games.md). Stops short when `cancel` stops a search.
-    fn principal_variation(
-        &mut self,
-        state: &GameState,
-        value: i32,
-        limits: Limits,
-        cancel: &AtomicBool,
-    ) -> Vec<Vec<Pit>> {
-        let mut pv = Vec::new();
-        let mut s = *state;
-        let mut value = value;
-        while !s.is_over() {
-            self.stopped = false;
-            let (total, turn) = self.best_exact_turn(&s, Some(value), cancel);
-            if turn.is_empty() {
-                break;
-            }
-            let mover = s.mover();
-            for &p in &turn {
-                s.play_unchecked(p);
-            }
-            value = if s.mover() == mover { total } else { -total };
-            pv.push(turn);
-            self.limits = limits;
-        }
-        pv
-    }
 }
+
 /// Solve `state` exactly with a fresh [`Solver`]: the entry point for a CLI
 /// or a server. Refuses before starting when the table would exceed the cap.
 pub fn solve(

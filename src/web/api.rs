@@ -66,10 +66,10 @@ impl Drop for Slot {
 /// A request's share of what the server declares it holds, in
 /// [`State::declared`]; dropping it gives the share back.
 ///
-/// A solve's memory guard must count that solve only (issue 36: with
-/// the resident memory above what the server held when the solve began,
-/// a game built or another solve grown meanwhile was charged to it, and a
-/// solve that fits stopped at its limit). The guard counts the process's
+/// A solve's memory guard must count that solve only: counted as the
+/// resident memory above what the server held when the solve began, a
+/// game built or another solve grown meanwhile would be charged to it, and
+/// a solve that fits would stop at its limit. The guard counts the process's
 /// resident memory above what it held at the start plus what the rest of
 /// the server has declared since ([`Share::held`]): the solve's own
 /// buffers with the allocator's slack around them, and no one else's.

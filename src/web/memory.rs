@@ -1,31 +1,24 @@
-//! Giving the memory of finished requests back to the system.
+//! Giving the memory of finished requests back to the system, so that a
+//! server that solved, analysed and played holds about what it held idle
+//! once the work is over.
 //!
-//! Why: a server that solved, analysed and played for a minute should hold
-//! about what it held idle once the work is over (issue 36). It did not:
-//! after `benches/load.py` it kept about 240 MiB resident against 11 MiB
-//! idle, with no game or solve left (docs/reliability.md). The memory was
-//! glibc's, freed by the program but kept by the allocator in two ways:
+//! Memory the program frees is kept by glibc's allocator in two ways:
 //!
 //! - glibc raises its mmap threshold to the size of every large block that
 //!   is freed (up to 32 MiB), and its trim threshold to twice that. After a
-//!   search had freed a buffer of a few MiB, the next buffers below that
-//!   size came from the arenas' heaps instead of mappings of their own, and
-//!   a heap's free top was only given back above 64 MiB, which an arena
+//!   search has freed a buffer of a few MiB, the next buffers below that
+//!   size come from the arenas' heaps instead of mappings of their own, and
+//!   a heap's free top is only given back above 64 MiB, which an arena
 //!   (64 MiB at most) never has free. So each of the arenas the server's
-//!   threads had spread over (eight a core) kept its high-water mark.
+//!   threads spread over (eight a core) keeps its high-water mark.
 //! - Free blocks between blocks still in use are never given back by
 //!   `free`, only by `malloc_trim`, which walks every arena.
 //!
-//! Measured with `benches/load.py` for 40 s on the shared 2-core machine
-//! (docs/reliability.md), resident memory after the load, then after a
-//! `malloc_trim`: the allocator as it is, 156–184 MiB, then 70 MiB; two
-//! arenas at most (`M_ARENA_MAX`), 581 MiB (each arena grew heaps of its
-//! own), then 39 MiB; a fixed mmap threshold of 1 MiB, 126–136 MiB, then
-//! 15 MiB; of 4 MiB, 158–184 MiB, then 13 MiB. Neither a threshold nor a
-//! trim alone does it; together they do. So the server fixes the
-//! threshold when it starts ([`tune`]) and trims after a request that
-//! grew the process ([`give_back`]): 14–15 MiB after the 60 s load
-//! against 10 MiB idle.
+//! Neither a fixed threshold nor a trim alone gives the memory back;
+//! together they do. So the server fixes the threshold when it starts
+//! ([`tune`]) and trims after a request that grew the process
+//! ([`give_back`]). The measurements behind this are in
+//! docs/notebook/server-memory.md.
 //!
 //! Only for Linux with glibc (the allocator these calls are glibc's), and
 //! only in the server (feature `server`): the library, the command line's
@@ -34,10 +27,9 @@
 /// The mmap threshold the server fixes: a block of 4 MiB or more gets a
 /// mapping of its own, given back whole when it is freed. Setting it also
 /// stops glibc from moving it (and the trim threshold) up. What it costs
-/// is a system call and fresh pages for each such block: on a solve of
-/// any-hole 2×5×5 (3.4 s of user time) the system time was 0.19–0.28 s
-/// against 0.19–0.20 s as glibc is (three runs each), where 1 MiB took
-/// 0.35–0.36 s and kept no less after the load.
+/// is a system call and fresh pages for each such block, which at 4 MiB is
+/// within the noise of a solve's system time and at 1 MiB is not, for no
+/// less memory kept (docs/notebook/server-memory.md).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 const MMAP_THRESHOLD: libc::c_int = 4 << 20;
 
@@ -50,10 +42,10 @@ const GROWTH: u64 = 16 << 20;
 /// [`super::serve`] before it takes requests (process-wide: the command
 /// line's searches, which end with the process, do not call it).
 ///
-/// The arenas are not capped (`M_ARENA_MAX`): with two, the load left
-/// more resident than with the fixed threshold, before a trim and after
-/// (see the module's documentation), and the threads of simultaneous
-/// requests would wait on each other's allocations.
+/// The arenas are not capped (`M_ARENA_MAX`): capped, each arena grows
+/// heaps of its own and keeps more resident than the fixed threshold does,
+/// and the threads of simultaneous requests wait on each other's
+/// allocations.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 pub(crate) fn tune() {
     // SAFETY: mallopt only sets an allocator parameter; glibc takes it at

@@ -94,8 +94,7 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
         None if !args.no_cache && args.checkpoint.is_none() => {
             let room = opts.memory_cap.saturating_sub(opts.table_bytes);
             // Built only for a long solve: a game of at most 36 stones is
-            // solved in less time than the build takes (docs/games.md,
-            // tenth round).
+            // solved in less time than the build takes.
             let build = state.stones_in_pits() > solve::SMALL_TABLE_STONES;
             cached_endgame(
                 &state,

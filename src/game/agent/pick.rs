@@ -15,12 +15,12 @@ pub trait PickPlace: Clone {
     /// (or the game) is over.
     fn legal(&self) -> Vec<Pit>;
     /// Plays `p`, one of [`PickPlace::legal`]: what it did.
-    fn play(&mut self, p: Pit) -> Picked;
+    fn play(&mut self, p: Pit) -> PickEffect;
 }
 
 /// What one pick did, as [`PickRule`] weighs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Picked {
+pub struct PickEffect {
     /// The last stone fell into the mover's store, for a free turn. In a
     /// game a pick that ends the game earns none, and counts by its store
     /// alone (which then holds the mover's pits swept in).
@@ -35,11 +35,11 @@ impl PickPlace for GameState {
     fn legal(&self) -> Vec<Pit> {
         self.legal_picks()
     }
-    fn play(&mut self, p: Pit) -> Picked {
+    fn play(&mut self, p: Pit) -> PickEffect {
         let me = self.mover();
         let outcome = self.play_unchecked(p);
         let free = outcome == PickOutcome::FreeTurn;
-        Picked {
+        PickEffect {
             in_store: free,
             store: self.store(me),
             again: free,
@@ -54,9 +54,9 @@ impl PickPlace for Turn {
         }
         self.board().legal_picks(self.rules()).collect()
     }
-    fn play(&mut self, p: Pit) -> Picked {
+    fn play(&mut self, p: Pit) -> PickEffect {
         let end = self.pick(p.number() as u32).expect("a legal pick");
-        Picked {
+        PickEffect {
             in_store: end == PickEnd::FreeTurn,
             store: self.board().store(),
             again: self.to_move(),

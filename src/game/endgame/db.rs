@@ -4,10 +4,7 @@
 
 use super::*;
 
-/// The format name of an endgame database file ([`EndgameDb::save`]): a
-/// first line of JSON ([`EndgameHeader`]), then one byte a position, the
-/// value as a signed byte, in the order of [`Ranks`].
-pub const ENDGAME_FORMAT: &str = "mancala-sweep-endgame/1";
+pub use crate::game::files::ENDGAME_FORMAT;
 
 /// How a database file is brought into memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

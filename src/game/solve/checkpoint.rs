@@ -19,11 +19,7 @@ use crate::header::Header;
 use std::io::{BufRead, Read};
 use std::path::Path;
 
-/// The format name of a checkpoint file: a first line of JSON
-/// ([`CheckpointHeader`]), then the table's entries (see
-/// `Table::write_to`), then the values of the endgame database filled on
-/// demand, a signed byte each in the order of its ranks.
-pub const CHECKPOINT_FORMAT: &str = "mancala-sweep-game-checkpoint/1";
+pub use crate::game::files::CHECKPOINT_FORMAT;
 
 /// Where and how often a solve keeps its work ([`solve_kept`]).
 #[derive(Clone, Copy, Debug)]

@@ -26,9 +26,8 @@ pub struct GameSolveOptions {
     pub endgame_stones: u32,
     /// Fill the whole endgame database before the search, layer by layer
     /// from the fewest stones up, on [`GameSolveOptions::threads`] threads,
-    /// instead of on demand. Measured in docs/games.md: on Kalah(6,4) a
-    /// 16-stone database built first cut the picks by 28% but not the
-    /// time, so it is off by default.
+    /// instead of on demand. Off by default: a database built first cuts
+    /// the picks but not the time (docs/notebook/game-solver.md).
     #[serde(default)]
     pub endgame_build: bool,
     /// Iterative deepening: depth-limited searches of 1, 2, ... this many
@@ -74,8 +73,8 @@ fn yes() -> bool {
 /// Such a search fills no more than the small table (Kalah(6,3) searches
 /// the same picks in it), and a table of 128 MiB or more goes on huge
 /// pages, whose making can cost a fresh process more than the whole
-/// search when the system has to compact memory (measured in
-/// docs/games.md, the huge pages and the tenth round).
+/// search when the system has to compact memory (docs/games.md, "Huge
+/// pages").
 pub fn table_for(stones: u32) -> u64 {
     if stones <= SMALL_TABLE_STONES {
         SMALL_TABLE
@@ -92,7 +91,8 @@ pub const SMALL_TABLE: u64 = 32 << 20;
 
 impl Default for GameSolveOptions {
     /// 256 MiB of table, a 4 GiB cap, ETC at 20 stones and more, endgame
-    /// database up to 12 stones, no deepening (measured in docs/games.md).
+    /// database up to 12 stones, no deepening: the fastest of the settings
+    /// `cargo bench --bench game` compares.
     fn default() -> Self {
         GameSolveOptions {
             table_bytes: 256 << 20,
@@ -143,8 +143,8 @@ impl GameSolveOptions {
     /// no more gains, and the passes from there cost most of the proof;
     /// two turns of deepening put the guess near the value, and the proof
     /// then needs a few passes. With captures the values stay near that
-    /// guess and deepening did not pay. Measured in docs/games.md (the
-    /// targets of `game analyze`, seventh run). Called by
+    /// guess and deepening does not pay (docs/notebook/game-analyze.md).
+    /// Called by
     /// [`GameSolveOptions::fit_to`].
     fn fit_deepening(mut self, rules: Rules) -> GameSolveOptions {
         if self.deepening == 0 && rules.capture == Capture::None {

@@ -15,9 +15,9 @@ pub(super) enum Child {
     /// the pick's whole value for the mover.
     Over(i32),
     /// The pick ended in the store: the mover picks again.
-    Again(Cells, i32),
+    Again(PitCounts, i32),
     /// The turn passed: the position from the opponent's view.
-    Passed(Cells, i32),
+    Passed(PitCounts, i32),
 }
 
 /// The window and depths of a node, handed to its children's loop.
@@ -34,7 +34,7 @@ impl Solver {
     /// The legal picks of `pos` (ring cells holding stones, the opponent's
     /// too under [`Scope::Any`]) with their [`order_score`], in pit order.
     #[inline(always)]
-    fn picks_scored(&self, pos: &Cells) -> ([(u8, i32); CYCLE_CAP], usize) {
+    fn picks_scored(&self, pos: &PitCounts) -> ([(u8, i32); CYCLE_CAP], usize) {
         let n = self.n;
         let mut kids = [(0u8, 0i32); CYCLE_CAP];
         let mut count = 0;
@@ -59,7 +59,7 @@ impl Solver {
     /// leaf scores 0: no more gains, the stores as they are.
     pub(super) fn search(
         &mut self,
-        pos: &Cells,
+        pos: &PitCounts,
         alpha: i32,
         beta: i32,
         depth: u8,
@@ -357,7 +357,12 @@ impl Solver {
     }
 
     /// The exact value of a position with few stones, from the database.
-    pub(super) fn endgame_value(&mut self, pos: &Cells, total: u32, cancel: &AtomicBool) -> i32 {
+    pub(super) fn endgame_value(
+        &mut self,
+        pos: &PitCounts,
+        total: u32,
+        cancel: &AtomicBool,
+    ) -> i32 {
         let n = self.n;
         let db = self.endgame.as_deref().expect("endgame database");
         let r = db.rank_cells(pos, n, total);
@@ -380,7 +385,14 @@ impl Solver {
 /// mover (see [`Child`]): a game that ends with it (a side empty, or the
 /// turn limit reached) is valued whole, its stones left to their sides.
 #[inline(always)]
-fn play_child(pos: &Cells, from: u8, n: usize, len: usize, rules: Rules, turns_left: u32) -> Child {
+fn play_child(
+    pos: &PitCounts,
+    from: u8,
+    n: usize,
+    len: usize,
+    rules: Rules,
+    turns_left: u32,
+) -> Child {
     let mut c = *pos;
     let end = pick::play(&mut c[..len], from as usize, rules);
     let gain = c[n] as i32;
@@ -400,8 +412,8 @@ fn play_child(pos: &Cells, from: u8, n: usize, len: usize, rules: Rules, turns_l
 /// `s` as the search takes it: its cells with both stores zeroed (the
 /// search values future gains only), and the turns left before the turn
 /// limit.
-pub(super) fn ready(n: usize, s: &GameState) -> (Cells, u32) {
-    let mut pos: Cells = [0; CYCLE_CAP];
+pub(super) fn ready(n: usize, s: &GameState) -> (PitCounts, u32) {
+    let mut pos: PitCounts = [0; CYCLE_CAP];
     pos[..2 * n + 2].copy_from_slice(s.cells());
     pos[n] = 0;
     pos[2 * n + 1] = 0;
@@ -412,7 +424,7 @@ pub(super) fn ready(n: usize, s: &GameState) -> (Cells, u32) {
 }
 
 #[inline]
-pub(super) fn stones(pos: &Cells, n: usize) -> u32 {
+pub(super) fn stones(pos: &PitCounts, n: usize) -> u32 {
     sum(&pos[..n]) + sum(&pos[n + 1..=2 * n])
 }
 
@@ -425,7 +437,7 @@ pub(super) fn stones(pos: &Cells, n: usize) -> u32 {
 /// counted without playing the pick (how many stones each cell receives
 /// follows from its distance); with relay the pick is played on a copy.
 #[inline]
-pub(super) fn order_score(pos: &Cells, from: usize, n: usize, rules: Rules) -> i32 {
+pub(super) fn order_score(pos: &PitCounts, from: usize, n: usize, rules: Rules) -> i32 {
     let len = 2 * n + 1;
     let k = pos[from] as usize;
     let last = if from + k < len {

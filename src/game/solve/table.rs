@@ -45,10 +45,10 @@ pub(super) fn merge(e: &mut Entry, new: &Entry) {
 
 /// A zeroed table of `buckets` buckets, on huge pages where the system
 /// gives them: the probes land anywhere in hundreds of megabytes, and with
-/// 4 KiB pages most of them missed the TLB as well as the cache (measured:
-/// the probe's load was most of the search's time). Zeroed 64 MiB at a
-/// time, checking `cancel` between: zeroing 8 GiB takes about 25 s, and
-/// Ctrl-C should not wait for it. `None` when cancelled.
+/// 4 KiB pages most of them miss the TLB as well as the cache, and the
+/// probe's load is most of the search's time. Zeroed 64 MiB at a time,
+/// checking `cancel` between: zeroing gigabytes takes seconds, and Ctrl-C
+/// should not wait for it. `None` when cancelled.
 pub(super) fn table<B: Default>(buckets: usize, cancel: &AtomicBool) -> Option<Vec<B>> {
     huge_vec(buckets, cancel, B::default)
 }
@@ -206,7 +206,7 @@ impl Solver {
         (e.depth == TO_THE_END).then(|| (base + e.lo as i32, base + e.hi as i32))
     }
 
-    pub(super) fn key(&self, pos: &Cells, turns_left: u32) -> (u64, u64) {
+    pub(super) fn key(&self, pos: &PitCounts, turns_left: u32) -> (u64, u64) {
         let n = self.n;
         match &self.table {
             Table::Compact(t) => {

@@ -52,7 +52,7 @@ fn order_score_counts_the_gain_of_a_pick() {
             for _ in 0..20_000 {
                 let n = rng.random_range(1..=6);
                 let len = 2 * n + 1;
-                let mut pos: Cells = [0; CYCLE_CAP];
+                let mut pos: PitCounts = [0; CYCLE_CAP];
                 for (i, c) in pos[..len].iter_mut().enumerate() {
                     if i != n {
                         *c = rng.random_range(0..=3 * len as u8);
@@ -121,7 +121,7 @@ fn compact_keys_never_collide() {
             panic!("not compact")
         };
         let mut seen = std::collections::HashSet::new();
-        let mut pos: Cells = [0; CYCLE_CAP];
+        let mut pos: PitCounts = [0; CYCLE_CAP];
         for code in 0..10u32.pow(4) {
             let pits = [code % 10, code / 10 % 10, code / 100 % 10, code / 1000];
             (pos[0], pos[1], pos[3], pos[4]) =

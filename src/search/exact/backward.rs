@@ -8,7 +8,7 @@
 
 use super::forward::Finishers;
 use super::key::Key;
-use super::level::Level;
+use super::level::LevelKeys;
 use super::store::Count;
 use super::{Fail, Phase, Progress, Search, SolveOptions};
 #[cfg(test)]
@@ -76,7 +76,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// ([`Search::backward_by_expanding`], the tested second path).
     pub(super) fn backward(
         &self,
-        mut levels: Vec<Level<K>>,
+        mut levels: Vec<LevelKeys<K>>,
         best: usize,
         finishers: Finishers<K>,
         opts: &SolveOptions,
@@ -92,7 +92,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         for &i in &self.scope {
             in_scope[i] = true;
         }
-        let mut kept: u64 = levels.iter().map(Level::memory).sum();
+        let mut kept: u64 = levels.iter().map(LevelKeys::memory).sum();
         let mut good = no_good_sets::<W>(levels.len());
         for (bucket, key) in finishers.nodes {
             good[bucket].insert(self.ring_of(key, bucket));
@@ -140,7 +140,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     #[cfg(test)]
     pub(super) fn backward_by_expanding(
         &self,
-        mut levels: Vec<Level<K>>,
+        mut levels: Vec<LevelKeys<K>>,
         best: usize,
     ) -> Vec<GoodSet<W>> {
         let mut good = no_good_sets::<W>(levels.len());

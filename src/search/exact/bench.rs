@@ -89,7 +89,7 @@ impl Bucket {
         );
         let plan = Plan {
             kernel,
-            decode_keys: matches!(kernel, Kernel::Lockstep | Kernel::Stream)
+            decode_keys: matches!(kernel, Kernel::Avx512Vbmi | Kernel::Avx512Vbmi2)
                 && crate::search::kernel::cpu().decodes,
         };
         self.search = Search::new(&s.start, s.rules, plan);

@@ -8,7 +8,7 @@
 //! for the listing tests and the benchmarks' [`super::bench::Bucket`].
 
 use super::key::Key;
-use super::level::Level;
+use super::level::LevelKeys;
 use super::store::{Count, Entry, Frontier, Nodes, Run, Store};
 use super::{Fail, Search, WITHIN_MIN, WITHIN_STEPS};
 use crate::rules::PickEnd;
@@ -503,7 +503,7 @@ impl<K> Counted<K> {
     pub(super) fn new(
         ended: Vec<u128>,
         by_store: Vec<u64>,
-        levels: Vec<Level<K>>,
+        levels: Vec<LevelKeys<K>>,
         finishers: Finishers<K>,
     ) -> Result<Self, Fail> {
         let best = ended
@@ -539,7 +539,7 @@ pub(super) struct Counted<K> {
     /// Those positions by bucket.
     pub(super) by_store: Vec<u64>,
     /// Each bucket's keys, when they were kept.
-    pub(super) levels: Vec<Level<K>>,
+    pub(super) levels: Vec<LevelKeys<K>>,
     /// The nodes with a turn ending at `best`, when the levels were kept.
     pub(super) finishers: Finishers<K>,
 }

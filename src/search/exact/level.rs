@@ -14,14 +14,14 @@ use crate::search::exact::key::Key;
 #[cfg(test)]
 use rayon::prelude::*;
 
-/// Keys a block holds: small enough that [`Level::contains`] decodes few
+/// Keys a block holds: small enough that [`LevelKeys::contains`] decodes few
 /// keys, large enough that the blocks' first keys cost little (16 bytes a
 /// block, 0.03 bytes a key).
 const BLOCK: usize = 512;
 
 /// Sorted keys, delta-coded in blocks.
 #[derive(Clone, Debug)]
-pub struct Level<K> {
+pub struct LevelKeys<K> {
     len: usize,
     /// First key of each block, where its gaps start in `bytes`, and the
     /// index of that key (blocks hold `BLOCK` keys, fewer at the end of a
@@ -31,9 +31,9 @@ pub struct Level<K> {
     bytes: Vec<u8>,
 }
 
-impl<K> Default for Level<K> {
+impl<K> Default for LevelKeys<K> {
     fn default() -> Self {
-        Level {
+        LevelKeys {
             len: 0,
             blocks: Vec::new(),
             bytes: Vec::new(),
@@ -41,10 +41,10 @@ impl<K> Default for Level<K> {
     }
 }
 
-impl<K: Key> Level<K> {
+impl<K: Key> LevelKeys<K> {
     /// Code keys given in strictly increasing order.
     pub fn from_sorted(keys: impl IntoIterator<Item = K>) -> Self {
-        let mut level = Level::default();
+        let mut level = LevelKeys::default();
         let mut prev: Option<K> = None;
         for key in keys {
             if level.len % BLOCK == 0 {
@@ -73,8 +73,8 @@ impl<K: Key> Level<K> {
 
     /// The keys of `parts`, each coded on its own (in parallel by the
     /// caller) and all in increasing order, joined into one level.
-    pub fn join(parts: Vec<Level<K>>) -> Self {
-        let mut level = Level::default();
+    pub fn join(parts: Vec<LevelKeys<K>>) -> Self {
+        let mut level = LevelKeys::default();
         level
             .bytes
             .reserve_exact(parts.iter().map(|p| p.bytes.len()).sum());
@@ -150,9 +150,9 @@ impl<K: Key> Level<K> {
 
     /// The same keys as type `K2` (which must hold them), for a search
     /// that went on with narrower keys and lists with its first ones.
-    pub fn rekey<K2: Key>(&self) -> Level<K2> {
+    pub fn rekey<K2: Key>(&self) -> LevelKeys<K2> {
         let keys = (0..self.blocks.len()).flat_map(move |b| self.block(b));
-        Level::from_sorted(keys.map(Key::to_key))
+        LevelKeys::from_sorted(keys.map(Key::to_key))
     }
 
     /// Every key, in order.
@@ -177,7 +177,7 @@ mod tests {
     #[test]
     fn keys_round_trip_across_blocks_and_widths() {
         let keys: Vec<u64> = (0..10_000u64).map(|i| i * i * 977 + (i % 7)).collect();
-        let level = Level::from_sorted(keys.iter().copied());
+        let level = LevelKeys::from_sorted(keys.iter().copied());
         assert_eq!(level.len(), keys.len());
         assert_eq!(level.iter().collect::<Vec<_>>(), keys);
         assert_eq!(level.par_iter().collect::<Vec<_>>(), keys);
@@ -188,22 +188,22 @@ mod tests {
         assert_eq!(keys[0], 0);
         assert!(level.contains(0));
         // A key below the first block's first key is absent.
-        let later = Level::from_sorted(keys[1..].iter().copied());
+        let later = LevelKeys::from_sorted(keys[1..].iter().copied());
         assert!(!later.contains(0) && later.contains(keys[1]));
         assert!(!level.contains(u64::MAX));
         let wide: Vec<u128> = vec![1, 1 << 70, (1 << 70) + 1, u128::MAX];
-        let level = Level::from_sorted(wide.iter().copied());
+        let level = LevelKeys::from_sorted(wide.iter().copied());
         assert_eq!(level.iter().collect::<Vec<_>>(), wide);
-        let joined = Level::join(
+        let joined = LevelKeys::join(
             keys.chunks(777)
-                .map(|c| Level::from_sorted(c.iter().copied()))
+                .map(|c| LevelKeys::from_sorted(c.iter().copied()))
                 .collect(),
         );
         assert_eq!(joined.len(), keys.len());
         assert_eq!(joined.iter().collect::<Vec<_>>(), keys);
         assert_eq!(joined.par_iter().collect::<Vec<_>>(), keys);
         assert!(keys.iter().step_by(41).all(|&k| joined.contains(k)));
-        let empty = Level::<u64>::from_sorted([]);
+        let empty = LevelKeys::<u64>::from_sorted([]);
         assert!(!empty.contains(5));
         assert!(empty.is_empty());
         assert_eq!(empty.iter().count(), 0);

@@ -1,7 +1,7 @@
 //! The forward pass's one round driver: buckets taken from a [`Store`]
 //! lowest first, each a *round* of waves expanded with
 //! [`Search::expand_bucket`] and filed back into the store, the counts
-//! kept in a [`Tally`], progress reported and the guards asked after
+//! kept in a [`ForwardCounts`], progress reported and the guards asked after
 //! every bucket.
 //!
 //! Both stores run through this loop, so the search in memory and the one
@@ -18,10 +18,11 @@
 //! worker's counts and decides together whether to stop). A search in one
 //! process has no peers ([`Alone`]).
 
+use super::counts::ForwardCounts;
 use super::forward::{Counted, Expanded, Finishers};
 use super::key::Key;
-use super::level::Level;
-use super::store::disk::SpillFail;
+use super::level::LevelKeys;
+use super::store::SpillFail;
 use super::store::{Count, Entry, Store};
 use super::{
     DiskUse, Fail, Phase, Progress, Search, SolveOptions, Within, WITHIN_MIN, WITHIN_STEPS,
@@ -30,38 +31,6 @@ use crate::clock::Instant;
 use crate::search::control::Stop;
 use crate::search::memory::resident_above;
 use rayon::prelude::*;
-
-/// The counts of a forward pass after its finished buckets: what a
-/// checkpoint records and a resumed search starts from.
-#[derive(Clone, Debug)]
-pub(crate) struct Tally {
-    /// The next bucket to take.
-    pub(crate) next: usize,
-    /// Distinct positions expanded, by bucket.
-    pub(crate) by_store: Vec<u64>,
-    /// Path counts of finished turns, by final store.
-    pub(crate) ended: Vec<u128>,
-    /// Wall-clock seconds spent on the finished buckets, over every run
-    /// of a resumed search.
-    pub(crate) seconds: f64,
-}
-
-impl Tally {
-    /// Nothing counted yet, the first bucket `first`, stores up to `max_store`.
-    pub(crate) fn fresh(first: usize, max_store: usize) -> Self {
-        Tally {
-            next: first,
-            by_store: vec![0; max_store + 1],
-            ended: vec![0; max_store + 1],
-            seconds: 0.0,
-        }
-    }
-
-    /// Distinct positions expanded.
-    pub(crate) fn positions(&self) -> u64 {
-        self.by_store.iter().sum()
-    }
-}
 
 /// The highest final store with a turn, of path counts by final store.
 pub(crate) fn best(ended: &[u128]) -> Option<u32> {
@@ -141,8 +110,8 @@ pub(in crate::search::exact) trait Peers<K: Key, C: Count, const W: usize> {
         &mut self,
         search: &Search<K, C, W>,
         store: usize,
-        before: &Tally,
-        tally: &mut Tally,
+        before: &ForwardCounts,
+        tally: &mut ForwardCounts,
         at: &At,
         stop: &Stop,
     ) -> Result<Option<u64>, Fail>;
@@ -160,8 +129,8 @@ pub(in crate::search::exact) trait Peers<K: Key, C: Count, const W: usize> {
 /// and the nodes with a turn ending at the highest store seen, when they
 /// were kept.
 pub(super) struct Rounds<K> {
-    pub(super) tally: Tally,
-    pub(super) levels: Vec<Level<K>>,
+    pub(super) tally: ForwardCounts,
+    pub(super) levels: Vec<LevelKeys<K>>,
     pub(super) finishers: Finishers<K>,
 }
 
@@ -184,8 +153,8 @@ impl<K: Key, C: Count, const W: usize> Peers<K, C, W> for Alone {
         &mut self,
         search: &Search<K, C, W>,
         _store: usize,
-        _before: &Tally,
-        tally: &mut Tally,
+        _before: &ForwardCounts,
+        tally: &mut ForwardCounts,
         at: &At,
         stop: &Stop,
     ) -> Result<Option<u64>, Fail> {
@@ -211,7 +180,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     pub(super) fn count<S: Store<K, C>, P: Peers<K, C, W>>(
         &self,
         frontier: &mut S,
-        tally: Tally,
+        tally: ForwardCounts,
         keep_levels: bool,
         opts: &SolveOptions,
         stop: &Stop,
@@ -235,14 +204,15 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     pub(super) fn rounds<S: Store<K, C>, P: Peers<K, C, W>>(
         &self,
         frontier: &mut S,
-        mut tally: Tally,
+        mut tally: ForwardCounts,
         end: usize,
         keep_levels: bool,
         opts: &SolveOptions,
         stop: &Stop,
         peers: &mut P,
     ) -> Result<Rounds<K>, Fail> {
-        let mut levels: Vec<Level<K>> = (0..=self.max_store).map(|_| Level::default()).collect();
+        let mut levels: Vec<LevelKeys<K>> =
+            (0..=self.max_store).map(|_| LevelKeys::default()).collect();
         let mut kept = 0u64;
         let mut finishers = Finishers::above(0);
         let mut memory = frontier.memory();
@@ -253,7 +223,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             let began = Instant::now();
             let before = tally.clone();
             // A failing store: how far the search got, for its error.
-            let fail = |e: SpillFail, tally: &Tally, frontier: &S| match e {
+            let fail = |e: SpillFail, tally: &ForwardCounts, frontier: &S| match e {
                 SpillFail::Overflow => Fail::Overflow,
                 e => {
                     let at = self.at(store, memory, frontier, opts);
@@ -280,22 +250,8 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 // Progress within the bucket: `tick(d, o)` when `d` of the
                 // wave's `o` nodes are done, in the bucket's entries.
                 let report = |d: u64, o: u64| {
-                    if let Some(report) = opts.progress {
-                        let within = Within {
-                            done: done + d * entries / o.max(1),
-                            of,
-                            seconds: began.elapsed().as_secs_f64(),
-                        };
-                        let at = At {
-                            more: at.more + d,
-                            ..at
-                        };
-                        report(&Progress {
-                            within: Some(within),
-                            left: self.left(&tally.by_store, store, Some(within)),
-                            ..self.progress(&at, &tally)
-                        });
-                    }
+                    let done = done + d * entries / o.max(1);
+                    self.report_within(opts, &at, d, &tally, (done, of), began);
                 };
                 let tick = opts.progress.map(|_| &report as &(dyn Fn(u64, u64) + Sync));
                 let floor = keep_levels.then_some(finishers.top);
@@ -324,7 +280,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                         nodes
                             .parts()
                             .par_iter()
-                            .map(|part| Level::from_sorted(part.iter().map(|e| e.0))),
+                            .map(|part| LevelKeys::from_sorted(part.iter().map(|e| e.0))),
                     );
                 }
                 drop(nodes);
@@ -346,7 +302,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 .checkpoint(taking, &tally, store == self.max_store)
                 .map_err(|e| fail(e, &tally, frontier))?;
             if keep_levels {
-                *level = Level::join(parts);
+                *level = LevelKeys::join(parts);
                 kept += level.memory();
             }
             memory = frontier.memory() + bucket_bytes + kept + finishers.memory();
@@ -363,6 +319,35 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             levels,
             finishers,
         })
+    }
+
+    /// A progress report from inside the bucket `at` stands at, `more`
+    /// nodes on: `done` of its `of` entries expanded since `began`.
+    fn report_within(
+        &self,
+        opts: &SolveOptions,
+        at: &At,
+        more: u64,
+        tally: &ForwardCounts,
+        (done, of): (u64, u64),
+        began: Instant,
+    ) {
+        if let Some(report) = opts.progress {
+            let within = Within {
+                done,
+                of,
+                seconds: began.elapsed().as_secs_f64(),
+            };
+            let at = At {
+                more: at.more + more,
+                ..*at
+            };
+            report(&Progress {
+                within: Some(within),
+                left: self.left(&tally.by_store, at.store, Some(within)),
+                ..self.progress(&at, tally)
+            });
+        }
     }
 
     /// Where bucket `store` stands, for a report: the bytes held are the
@@ -391,7 +376,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// The error for a bucket cut short by a stop or the memory guard,
     /// which is not recorded: a store on disk keeps its checkpoint of the
     /// bucket before, and a resume does this one again.
-    fn cut_short(&self, stop: &Stop, at: &At, tally: &Tally) -> Result<(), Fail> {
+    fn cut_short(&self, stop: &Stop, at: &At, tally: &ForwardCounts) -> Result<(), Fail> {
         if let Some(cause) = stop.cause() {
             return Err(Fail::Stopped(cause, Box::new(self.progress(at, tally))));
         }
@@ -402,7 +387,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     }
 
     /// The progress at `at` after `tally`.
-    fn progress(&self, at: &At, tally: &Tally) -> Progress {
+    fn progress(&self, at: &At, tally: &ForwardCounts) -> Progress {
         let positions = tally.positions() + at.more;
         Progress {
             disk: at.disk,
@@ -420,7 +405,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         nodes: usize,
         successors_per_node: f64,
         at: &At,
-        tally: &Tally,
+        tally: &ForwardCounts,
         opts: &SolveOptions,
     ) -> Result<(), Fail> {
         let need =

@@ -10,9 +10,10 @@
 //! successors (about three a node) and their copies while they are filed;
 //! writing the buffer out needs about as much again for its sorted copy.
 
+use super::counts::ForwardCounts;
 use super::forward::Counted;
 use super::key::Key;
-use super::rounds::{Alone, Tally};
+use super::rounds::Alone;
 use super::store::disk::Spill;
 use super::store::{Count, Run};
 use super::{Fail, Progress, Search, SolveOptions};
@@ -56,7 +57,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             Fail::Spill(e, Box::new(at_start))
         })?;
         let tally = match checkpoint {
-            Some(cp) => Tally {
+            Some(cp) => ForwardCounts {
                 next: cp.next_store,
                 ended: cp.ended().expect("checked on open"),
                 by_store: cp.positions_by_store,
@@ -65,7 +66,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             None => {
                 let seed = vec![(K::encode(self.start.ring(), self.n), C::ONE)];
                 spill.push(first, Run::new(seed, self.shifts[first]));
-                Tally::fresh(first, self.max_store)
+                ForwardCounts::fresh(first, self.max_store)
             }
         };
         match self.narrow_from().filter(|_| narrow) {

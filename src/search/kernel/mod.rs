@@ -15,19 +15,19 @@
 //!   Lake): four lanes a register, 64-bit compress and expand, laps and
 //!   rest from a reciprocal multiply instead of the VBMI tables, keys
 //!   decoded with bit scans. It only streams, as the AVX2 kernel does.
-//! - [`Kernel::Lockstep`]: every pick of a position on its own AVX-512 lane
+//! - [`Kernel::Avx512Vbmi`]: every pick of a position on its own AVX-512 lane
 //!   ([`relay::Lanes::play`]); needs AVX-512 F, BW and VBMI and a ring of at
 //!   most 15 counters (7 pits a side). Where the CPU also has VBMI2 and VL
 //!   and keys fit 64 bits, it decodes the search's keys itself.
-//! - [`Kernel::Stream`]: the picks of many positions as one stream of
+//! - [`Kernel::Avx512Vbmi2`]: the picks of many positions as one stream of
 //!   records, lanes refilled as their chains end ([`relay::Lanes::stream`]);
 //!   needs VBMI2, VL, BMI2 and POPCNT as well, and at most 6 pits a side.
 //!   It decodes 64-bit keys itself; wider keys (more than 53 stones in the
 //!   pits) are decoded by the search and handed over as rings
-//!   ([`relay::Lanes::records_ring`]), which made any-hole 2x6x5's first
-//!   30 buckets about 10% faster than on the lockstep kernel and avalanche
-//!   2x6x6 about 15%. The forward pass of the exact search streams; its listing
-//!   pass and `find` use the lockstep form of the same kernel.
+//!   ([`relay::Lanes::records_ring`]), which still streams faster than
+//!   the lockstep kernel plays (docs/search.md has the figures). The
+//!   forward pass of the exact search streams; its listing pass and `find`
+//!   use the lockstep form of the same kernel.
 //!
 //! The streaming kernels are one design over "a register of 16-byte
 //! lanes" (a record a lane: ring, pick, node): the AVX-512 code in
@@ -61,13 +61,15 @@ pub enum Kernel {
     Scalar,
     /// Picks of many positions streamed through AVX2 lanes.
     Avx2,
-    /// All picks of a position in lockstep on AVX-512 lanes.
-    Lockstep,
+    /// All picks of a position in lockstep on AVX-512 lanes, on CPUs with
+    /// AVX-512 F, BW and VBMI (the lockstep kernel).
+    Avx512Vbmi,
     /// Picks of many positions streamed through AVX-512 lanes, on CPUs
     /// with AVX-512 F and BW but no VBMI.
     Avx512Bw,
-    /// Picks of many positions streamed through AVX-512 lanes.
-    Stream,
+    /// Picks of many positions streamed through AVX-512 lanes, on CPUs
+    /// with VBMI2, VL, BMI2 and POPCNT as well (the streaming kernel).
+    Avx512Vbmi2,
 }
 
 impl Kernel {
@@ -76,19 +78,20 @@ impl Kernel {
     pub const ALL: [Kernel; 5] = [
         Kernel::Scalar,
         Kernel::Avx2,
-        Kernel::Lockstep,
+        Kernel::Avx512Vbmi,
         Kernel::Avx512Bw,
-        Kernel::Stream,
+        Kernel::Avx512Vbmi2,
     ];
 
-    /// The name `MANCALA_SWEEP_KERNEL` takes.
+    /// The name `MANCALA_SWEEP_KERNEL` takes: the instruction set the
+    /// kernel is compiled for, as every kernel's name is.
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Scalar => "scalar",
             Kernel::Avx2 => "avx2",
-            Kernel::Lockstep => "lockstep",
+            Kernel::Avx512Vbmi => "avx512vbmi",
             Kernel::Avx512Bw => "avx512bw",
-            Kernel::Stream => "stream",
+            Kernel::Avx512Vbmi2 => "avx512vbmi2",
         }
     }
 
@@ -99,12 +102,14 @@ impl Kernel {
             Kernel::Scalar => Ok(()),
             Kernel::Avx2 if cpu.avx2 => Ok(()),
             Kernel::Avx2 => Err("AVX2, BMI1, BMI2 and POPCNT (x86-64)"),
-            Kernel::Lockstep if cpu.lockstep => Ok(()),
-            Kernel::Lockstep => Err("AVX-512 F, BW and VBMI (x86-64)"),
+            Kernel::Avx512Vbmi if cpu.lockstep => Ok(()),
+            Kernel::Avx512Vbmi => Err("AVX-512 F, BW and VBMI (x86-64)"),
             Kernel::Avx512Bw if cpu.avx512bw => Ok(()),
             Kernel::Avx512Bw => Err("AVX-512 F, BW and VL, AVX2, BMI1, BMI2 and POPCNT (x86-64)"),
-            Kernel::Stream if cpu.streams => Ok(()),
-            Kernel::Stream => Err("AVX-512 F, BW, VBMI, VBMI2 and VL, BMI2 and POPCNT (x86-64)"),
+            Kernel::Avx512Vbmi2 if cpu.streams => Ok(()),
+            Kernel::Avx512Vbmi2 => {
+                Err("AVX-512 F, BW, VBMI, VBMI2 and VL, BMI2 and POPCNT (x86-64)")
+            }
         }
     }
 
@@ -113,8 +118,8 @@ impl Kernel {
     fn fits(self, n: usize, key_bits: u32) -> bool {
         match self {
             Kernel::Scalar => true,
-            Kernel::Lockstep => 2 * n < 16,
-            Kernel::Stream | Kernel::Avx512Bw | Kernel::Avx2 => n <= 6 && key_bits <= 128,
+            Kernel::Avx512Vbmi => 2 * n < 16,
+            Kernel::Avx512Vbmi2 | Kernel::Avx512Bw | Kernel::Avx2 => n <= 6 && key_bits <= 128,
         }
     }
 }
@@ -202,12 +207,19 @@ pub enum KernelChoice {
     #[default]
     Auto,
     /// At most this one: the fastest of it and the slower ones that the CPU
-    /// and board allow, in the order of [`Kernel::ALL`] (so `Stream` runs
+    /// and board allow, in the order of [`Kernel::ALL`] (so `Avx512Vbmi2` runs
     /// `Avx512Bw` on a CPU with AVX-512 F and BW but no VBMI2, and
-    /// `Lockstep` on a board of 7 pits a side where the CPU has VBMI;
-    /// `Lockstep` on a CPU without VBMI runs `Avx2`).
+    /// `Avx512Vbmi` on a board of 7 pits a side where the CPU has VBMI;
+    /// `Avx512Vbmi` on a CPU without VBMI runs `Avx2`).
     AtMost(Kernel),
 }
+
+/// The kernels' names before they were named by instruction set, still
+/// read so that scripts and settings that use them keep working.
+const OLD_NAMES: [(&str, Kernel); 2] = [
+    ("lockstep", Kernel::Avx512Vbmi),
+    ("stream", Kernel::Avx512Vbmi2),
+];
 
 impl FromStr for KernelChoice {
     type Err = String;
@@ -217,11 +229,14 @@ impl FromStr for KernelChoice {
         }
         Kernel::ALL
             .into_iter()
-            .find(|k| k.name() == s)
+            .map(|k| (k.name(), k))
+            .chain(OLD_NAMES)
+            .find(|&(name, _)| name == s)
+            .map(|(_, k)| k)
             .map(KernelChoice::AtMost)
             .ok_or_else(|| {
                 format!(
-                    "{s:?} is not a kernel: use scalar, avx2, lockstep, avx512bw, stream or auto"
+                    "{s:?} is not a kernel: use scalar, avx2, avx512vbmi, avx512bw, avx512vbmi2 or auto"
                 )
             })
     }
@@ -241,7 +256,7 @@ pub struct Plan {
 /// The plan for a board of `n` pits a side whose keys need `key_bits` bits.
 pub fn plan(n: usize, key_bits: u32, choice: KernelChoice) -> Plan {
     let cap = match choice {
-        KernelChoice::Auto => Kernel::Stream,
+        KernelChoice::Auto => Kernel::Avx512Vbmi2,
         KernelChoice::AtMost(k) => k,
     };
     let kernel = Kernel::ALL
@@ -251,7 +266,7 @@ pub fn plan(n: usize, key_bits: u32, choice: KernelChoice) -> Plan {
         .unwrap_or(Kernel::Scalar);
     Plan {
         kernel,
-        decode_keys: matches!(kernel, Kernel::Lockstep | Kernel::Stream)
+        decode_keys: matches!(kernel, Kernel::Avx512Vbmi | Kernel::Avx512Vbmi2)
             && key_bits <= 64
             && cpu().decodes,
     }
@@ -272,16 +287,25 @@ mod tests {
                 let auto = plan(n, bits, KernelChoice::Auto).kernel;
                 assert!(auto.fits(n, bits) && auto.supported().is_ok());
                 assert!(
-                    plan(n, bits, KernelChoice::AtMost(Kernel::Lockstep)).kernel
-                        <= Kernel::Lockstep
+                    plan(n, bits, KernelChoice::AtMost(Kernel::Avx512Vbmi)).kernel
+                        <= Kernel::Avx512Vbmi
                 );
             }
         }
         // Wide boards never get a SIMD kernel, whatever the CPU.
         assert_eq!(plan(8, 40, KernelChoice::Auto).kernel, Kernel::Scalar);
         assert_eq!(
+            "avx512vbmi2".parse::<KernelChoice>(),
+            Ok(KernelChoice::AtMost(Kernel::Avx512Vbmi2))
+        );
+        // The old names still read.
+        assert_eq!(
             "stream".parse::<KernelChoice>(),
-            Ok(KernelChoice::AtMost(Kernel::Stream))
+            Ok(KernelChoice::AtMost(Kernel::Avx512Vbmi2))
+        );
+        assert_eq!(
+            "lockstep".parse::<KernelChoice>(),
+            Ok(KernelChoice::AtMost(Kernel::Avx512Vbmi))
         );
         assert!("avx9"
             .parse::<KernelChoice>()

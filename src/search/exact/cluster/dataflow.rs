@@ -8,11 +8,13 @@ use super::{Cluster, Traffic};
 use crate::rules::{Board, Rules};
 use crate::search::control::Stop;
 use crate::search::error::{SearchError, StopCause};
+use crate::search::exact::counts::ForwardCounts;
 use crate::search::exact::forward::Expanded;
 use crate::search::exact::key::Key;
-use crate::search::exact::rounds::{At, Peers, Tally};
-use crate::search::exact::store::disk::{Checkpoint, Spill, SpillFail};
+use crate::search::exact::rounds::{At, Peers};
+use crate::search::exact::store::disk::{Checkpoint, Spill};
 use crate::search::exact::store::memory::{Count, Frontier, Run};
+use crate::search::exact::store::SpillFail;
 use crate::search::exact::store::{Entry, Store};
 use crate::search::exact::{Fail, Progress, Search, SolveOptions};
 use crate::search::kernel::Plan;
@@ -530,7 +532,7 @@ impl Shared<'_> {
         &self,
         all: &[Summary],
         (store, me): (usize, usize),
-        tally: &mut Tally,
+        tally: &mut ForwardCounts,
         traffic: &mut Traffic,
     ) -> Result<u64, Fail> {
         let process_of = |w: usize| w / self.workers;
@@ -564,7 +566,7 @@ impl Shared<'_> {
         checkpoint: Option<Checkpoint>,
         dir: Option<&Path>,
         worker: &mut timely::worker::Worker,
-    ) -> Result<Tally, Option<Fail>> {
+    ) -> Result<ForwardCounts, Option<Fail>> {
         let mut summary = wire.blank(search.max_store);
         summary.resume = checkpoint.as_ref().map(|cp| cp.next_store as u64);
         summary.failed = wire.trouble.borrow().failure.is_some();
@@ -573,7 +575,7 @@ impl Shared<'_> {
         if all.iter().any(|s| s.failed) {
             return Err(None);
         }
-        let mut tally = Tally::fresh(first, search.max_store);
+        let mut tally = ForwardCounts::fresh(first, search.max_store);
         match (all[0].resume, checkpoint) {
             _ if all.iter().any(|s| s.resume != all[0].resume) => {
                 let at = Progress::forward(first, search.max_store, 0, &[], 0);
@@ -722,8 +724,8 @@ impl<K: Key, C: Count, const W: usize, S: 'static> Peers<K, C, W> for Among<'_, 
         &mut self,
         search: &Search<K, C, W>,
         store: usize,
-        before: &Tally,
-        tally: &mut Tally,
+        before: &ForwardCounts,
+        tally: &mut ForwardCounts,
         _at: &At,
         stop: &Stop,
     ) -> Result<Option<u64>, Fail> {

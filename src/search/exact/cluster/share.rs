@@ -5,10 +5,10 @@
 //! of returning it at once.
 
 use crate::search::control::Pool;
+use crate::search::exact::counts::ForwardCounts;
 use crate::search::exact::key::Key;
-use crate::search::exact::rounds::Tally;
-use crate::search::exact::store::disk::SpillFail;
 use crate::search::exact::store::memory::{Count, Run};
+use crate::search::exact::store::SpillFail;
 use crate::search::exact::store::{Store, Wave};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -105,7 +105,7 @@ where
     fn checkpoint(
         &mut self,
         taken: Self::Taking,
-        tally: &Tally,
+        tally: &ForwardCounts,
         done: bool,
     ) -> Result<(), SpillFail> {
         match taken {

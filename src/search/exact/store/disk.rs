@@ -36,11 +36,10 @@ pub use self::taking::Taking;
 pub(crate) use self::run_file::{get_varint, put_varint};
 
 use self::run_file::{assemble, encode_parts, DiskRun, END, FOOTER, MAGIC};
-use super::memory::{Count, Entry, Frontier, Overflow, Run, PARTS};
-use super::{Store, Wave};
+use super::memory::{Count, Entry, Frontier, Run, PARTS};
+use super::{DiskUse, SpillFail, Store, Wave};
+use crate::search::exact::counts::ForwardCounts;
 use crate::search::exact::key::Key;
-use crate::search::exact::rounds::Tally;
-use crate::search::exact::DiskUse;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
@@ -53,51 +52,6 @@ pub const CHECKPOINT_FORMAT: &str = "mancala-sweep-spill/1";
 pub const CHECKPOINT_FILE: &str = "checkpoint.json";
 /// Room kept free on the disk beyond what a run file needs.
 const DISK_MARGIN: u64 = 64 << 20;
-
-/// Why the spill store could not go on.
-#[derive(Debug)]
-pub enum SpillFail {
-    /// A file or directory could not be read or written.
-    Io {
-        /// What was being done.
-        action: &'static str,
-        /// The file or directory.
-        path: PathBuf,
-        /// What the system said.
-        source: io::Error,
-    },
-    /// The directory holds a checkpoint of another search, or a damaged one.
-    Foreign {
-        /// The directory or file.
-        path: PathBuf,
-        /// What it holds instead.
-        reason: String,
-    },
-    /// Writing the next run would pass `--max-disk`.
-    DiskLimit {
-        /// The limit in bytes.
-        limit: u64,
-        /// Bytes the run files would then take.
-        needed: u64,
-    },
-    /// The disk has no room for the next run.
-    DiskFull {
-        /// The directory.
-        path: PathBuf,
-        /// Bytes free on its disk.
-        free: u64,
-        /// Bytes the next run needs.
-        needed: u64,
-    },
-    /// A path count did not fit the count type.
-    Overflow,
-}
-
-impl From<Overflow> for SpillFail {
-    fn from(_: Overflow) -> Self {
-        SpillFail::Overflow
-    }
-}
 
 /// The failure of `action` on `path`, from what the system said.
 fn io_fail<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> SpillFail + 'a {
@@ -562,7 +516,12 @@ impl<K: Key, C: Count> Store<K, C> for Spill<K, C> {
     fn relieve(&mut self) -> Result<(), SpillFail> {
         Spill::relieve(self)
     }
-    fn checkpoint(&mut self, taken: Taking, tally: &Tally, done: bool) -> Result<(), SpillFail> {
+    fn checkpoint(
+        &mut self,
+        taken: Taking,
+        tally: &ForwardCounts,
+        done: bool,
+    ) -> Result<(), SpillFail> {
         let (by_store, ended) = (&tally.by_store, &tally.ended);
         Spill::checkpoint(
             self,

@@ -29,7 +29,7 @@
 //! are the same for any `--threads`.
 
 use super::super::key::{bits_needed, Key};
-use super::disk::SpillFail;
+use super::SpillFail;
 use super::{Store, Wave};
 use rayon::prelude::*;
 use std::ops::Range;

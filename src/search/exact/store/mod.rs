@@ -12,10 +12,67 @@ pub(crate) mod memory;
 
 pub(crate) use memory::{Count, Entry, Frontier, Nodes, Overflow, Run};
 
-use self::disk::SpillFail;
+use super::counts::ForwardCounts;
 use super::key::Key;
-use super::rounds::Tally;
-use super::DiskUse;
+use std::io;
+use std::path::PathBuf;
+
+/// Disk use of a search that spills its frontier.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DiskUse {
+    /// Bytes of run files now.
+    pub used: u64,
+    /// Bytes free on their disk (`None` where that is not known).
+    pub free: Option<u64>,
+    /// Bytes written to run files since the search began (over every
+    /// resumed run).
+    pub written: u64,
+}
+
+/// Why the spill store could not go on.
+#[derive(Debug)]
+pub(crate) enum SpillFail {
+    /// A file or directory could not be read or written.
+    Io {
+        /// What was being done.
+        action: &'static str,
+        /// The file or directory.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// The directory holds a checkpoint of another search, or a damaged one.
+    Foreign {
+        /// The directory or file.
+        path: PathBuf,
+        /// What it holds instead.
+        reason: String,
+    },
+    /// Writing the next run would pass `--max-disk`.
+    DiskLimit {
+        /// The limit in bytes.
+        limit: u64,
+        /// Bytes the run files would then take.
+        needed: u64,
+    },
+    /// The disk has no room for the next run.
+    DiskFull {
+        /// The directory.
+        path: PathBuf,
+        /// Bytes free on its disk.
+        free: u64,
+        /// Bytes the next run needs.
+        needed: u64,
+    },
+    /// A path count did not fit the count type.
+    Overflow,
+}
+
+impl From<Overflow> for SpillFail {
+    fn from(_: Overflow) -> Self {
+        SpillFail::Overflow
+    }
+}
 
 /// A wave of a bucket: its nodes, deduplicated and in key order, and the
 /// entries (before deduplication) they were merged from.
@@ -58,7 +115,7 @@ pub(crate) trait Store<K: Key, C: Count> {
     fn checkpoint(
         &mut self,
         _taken: Self::Taking,
-        _tally: &Tally,
+        _tally: &ForwardCounts,
         _done: bool,
     ) -> Result<(), SpillFail> {
         Ok(())

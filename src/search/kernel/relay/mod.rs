@@ -228,8 +228,8 @@ macro_rules! streaming {
 
 impl Lanes {
     /// The lanes of `kernel` for `n` pits a side with at most `stones`
-    /// stones in play: [`Kernel::Lockstep`] plays in lockstep on AVX-512,
-    /// [`Kernel::Stream`] streams on AVX-512 as well, [`Kernel::Avx512Bw`]
+    /// stones in play: [`Kernel::Avx512Vbmi`] plays in lockstep on AVX-512,
+    /// [`Kernel::Avx512Vbmi2`] streams on AVX-512 as well, [`Kernel::Avx512Bw`]
     /// only streams, on AVX-512 without VBMI, and [`Kernel::Avx2`] only
     /// streams, on AVX2. `None` for the scalar kernel, and when the CPU
     /// lacks what the kernel needs (see [`cpu`]). Which board gets which
@@ -241,14 +241,17 @@ impl Lanes {
             "a ring of {} counters does not fit a lane",
             2 * n + 1
         );
-        let streams = matches!(kernel, Kernel::Stream | Kernel::Avx2 | Kernel::Avx512Bw);
+        let streams = matches!(
+            kernel,
+            Kernel::Avx512Vbmi2 | Kernel::Avx2 | Kernel::Avx512Bw
+        );
         debug_assert!(!streams || n <= 6, "records need 3 spare bytes");
         let runs = match kernel {
             Kernel::Scalar => false,
             Kernel::Avx2 => cpu.avx2,
             Kernel::Avx512Bw => cpu.avx512bw,
-            Kernel::Lockstep => cpu.lockstep,
-            Kernel::Stream => cpu.streams,
+            Kernel::Avx512Vbmi => cpu.lockstep,
+            Kernel::Avx512Vbmi2 => cpu.streams,
         };
         if !runs {
             return None;
@@ -515,7 +518,7 @@ mod tests {
             state ^= state << 17;
             state % below
         };
-        let kernels: Vec<Kernel> = [Kernel::Avx2, Kernel::Avx512Bw, Kernel::Stream]
+        let kernels: Vec<Kernel> = [Kernel::Avx2, Kernel::Avx512Bw, Kernel::Avx512Vbmi2]
             .into_iter()
             .filter(|k| k.supported().is_ok())
             .collect();
