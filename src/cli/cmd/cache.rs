@@ -1,16 +1,13 @@
 //! The endgame databases the game commands read: `--endgame FILE`, and
-//! the cache folder `game analyze` keeps (`$MANCALA_SWEEP_CACHE`), which
-//! `game cache` lists, builds larger and empties.
+//! the cache folder `game analyze` keeps (`$MANCALA_SWEEP_CACHE`; `game
+//! cache` in game_cache.rs lists it, builds larger ones and empties it).
 
-use super::Outcome;
-use crate::cli::args::{CacheBuildArgs, CacheRemoveArgs};
 use crate::cli::progress::Spinner;
 use crate::cli::signal::{interrupted, INTERRUPTED};
 use crate::cli::words::{self, CliError};
 pub(super) use mancala_sweep::game::endgame::Reading;
-use mancala_sweep::game::endgame::{CachedDb, BUILD_BYTES};
 use mancala_sweep::game::{EndgameCache, EndgameDb, GameState};
-use mancala_sweep::search::{default_max_memory, format_bytes};
+use mancala_sweep::search::format_bytes;
 use std::path::PathBuf;
 
 /// The endgame database of `--endgame` for `state`'s rules and board size
@@ -47,7 +44,7 @@ pub(super) fn read_endgame(
 
 /// The environment variable that names the folder of cached endgame
 /// databases (`game analyze`).
-const CACHE_VAR: &str = "MANCALA_SWEEP_CACHE";
+pub(super) const CACHE_VAR: &str = "MANCALA_SWEEP_CACHE";
 
 /// The folder of cached endgame databases: `$MANCALA_SWEEP_CACHE`, else
 /// `$XDG_CACHE_HOME/mancala-sweep`, else `~/.cache/mancala-sweep`; none
@@ -182,159 +179,4 @@ pub(super) fn cached_endgame(
             Ok(None)
         }
     }
-}
-
-/// The cache folder, or the one line saying none can be named.
-fn the_cache() -> Result<EndgameCache, CliError> {
-    endgame_cache().ok_or_else(|| {
-        CliError::Input(format!(
-            "no cache folder: set {CACHE_VAR} (or HOME) to the folder to keep endgame databases in"
-        ))
-    })
-}
-
-/// One line of a listing: what a cached file holds.
-fn row(f: &CachedDb) -> String {
-    let state = if f.complete() {
-        String::new()
-    } else {
-        format!(
-            " (stopped at {} of {}: `game cache build --up-to {}` goes on)",
-            f.stones, f.target, f.target
-        )
-    };
-    format!(
-        "{:<10} {:>4} {:>6} {:>10}  {}{state}",
-        mancala_sweep::rules::Preset::ALL
-            .into_iter()
-            .find(|p| p.rules() == f.rules)
-            .map_or("custom".to_string(), |p| p.to_string()),
-        f.pits_per_side,
-        f.stones,
-        format_bytes(f.bytes),
-        f.rules
-    )
-}
-
-/// Run `game cache list`.
-pub fn list() -> Outcome {
-    let cache = the_cache()?;
-    let files = cache.list();
-    let mut out = format!("{}\n", cache.dir().display());
-    if files.is_empty() {
-        out.push_str("no endgame databases yet (`game analyze` builds a small one the first time; `game cache build` a larger one)\n");
-        return Ok(out);
-    }
-    out.push_str("rules      pits stones       size  rule flags\n");
-    for f in &files {
-        out.push_str(&row(f));
-        out.push('\n');
-    }
-    let total: u64 = files.iter().map(|f| f.bytes).sum();
-    out.push_str(&format!("{} in all\n", format_bytes(total)));
-    Ok(out)
-}
-
-/// Run `game cache build`.
-pub fn build(args: &CacheBuildArgs) -> Outcome {
-    super::game::no_start_position(&args.rules, "game cache build")?;
-    let cache = the_cache()?;
-    let state = super::game::start(&args.rules)?;
-    let (rules, n) = (state.rules(), state.pits_per_side());
-    let max_memory = args.max_memory.unwrap_or_else(default_max_memory);
-    let Some(stones) = args
-        .up_to
-        .or_else(|| EndgameCache::stones_within(rules, n, BUILD_BYTES))
-    else {
-        return Err(CliError::Input(format!(
-            "--rules: {rules} has no endgame database (scope any has cycles); give scope own rules"
-        )));
-    };
-    EndgameDb::check(rules, n, stones, max_memory)?;
-    let quiet = args.quiet.quiet;
-    let threads = args.threads.count();
-    let path = cache.path_for(rules, n, stones).expect("scope own");
-    if !quiet {
-        eprintln!(
-            "building the endgame database of {rules} on {n} pits a side up to {stones} stones ({}) in {} on {threads} threads; Ctrl-C keeps the layers finished",
-            format_bytes(EndgameDb::bytes_for(n, stones)),
-            path.display()
-        );
-    }
-    let spinner = Spinner::new(quiet);
-    let t0 = std::time::Instant::now();
-    let built = cache.build(
-        rules,
-        n,
-        stones,
-        threads,
-        max_memory,
-        &INTERRUPTED,
-        |t, _| {
-            spinner.set(format!(
-                "building the endgame database: {t} of {stones} stones, {:.1} s",
-                t0.elapsed().as_secs_f64()
-            ))
-        },
-    );
-    spinner.finish();
-    let seconds = t0.elapsed().as_secs_f64();
-    match built? {
-        Some(db) => {
-            let mut out = format!(
-                "{}: every position with at most {} stones in the pits of {n} pits a side, {} ({seconds:.1} s)\n",
-                path.display(),
-                db.stones(),
-                format_bytes(EndgameDb::bytes_for(n, db.stones()))
-            );
-            for gone in cache.prune(rules, n, stones)? {
-                out.push_str(&format!(
-                    "removed {} (its {} stones are the first layers of this one)\n",
-                    gone.path.display(),
-                    gone.stones
-                ));
-            }
-            Ok(out)
-        }
-        None if interrupted() => Err(CliError::Stopped(format!(
-            "stopped after {seconds:.1} s; the layers finished are kept in {} and the same command goes on from them",
-            path.display()
-        ))),
-        None => Err(CliError::Input(format!(
-            "--rules: {rules} has no endgame database; give scope own rules"
-        ))),
-    }
-}
-
-/// Run `game cache remove`.
-pub fn remove(args: &CacheRemoveArgs) -> Outcome {
-    let cache = the_cache()?;
-    let of = if args.all {
-        None
-    } else {
-        super::game::no_start_position(&args.rules, "game cache remove")?;
-        let state = super::game::start(&args.rules)?;
-        Some((state.rules(), state.pits_per_side()))
-    };
-    let mut out = String::new();
-    for f in cache.list() {
-        if of.is_some_and(|o| o != (f.rules, f.pits_per_side)) {
-            continue;
-        }
-        std::fs::remove_file(&f.path).map_err(|e| {
-            CliError::Input(format!("{}: could not be removed ({e})", f.path.display()))
-        })?;
-        out.push_str(&format!(
-            "removed {} ({})\n",
-            f.path.display(),
-            format_bytes(f.bytes)
-        ));
-    }
-    if out.is_empty() {
-        out = format!(
-            "no endgame database to remove in {}\n",
-            cache.dir().display()
-        );
-    }
-    Ok(out)
 }

@@ -7,6 +7,7 @@ pub mod cache;
 pub mod find;
 pub mod follow;
 pub mod game;
+pub mod game_cache;
 pub mod play;
 pub mod puzzles;
 pub mod replay;
