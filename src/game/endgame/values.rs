@@ -8,7 +8,7 @@
 //! once and the system brings in only the pages probed, keeping them
 //! between runs. Memory of its own can be given huge pages, which a mapped
 //! file cannot, so a long solve that reads the database whole probes it
-//! faster (the two are compared in docs/notebook/solver-memory.md).
+//! faster (the two are compared in docs/notebook/endgame-cache.md).
 
 use std::sync::atomic::AtomicI8;
 
