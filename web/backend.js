@@ -72,7 +72,10 @@ const backend = (() => {
     if (worker) return worker;
     worker = new Worker("engine.js");
     worker.onmessage = (e) => {
-      const m = e.data, p = pending.get(m.id);
+      const m = e.data;
+      if (m.event === "endgame-wanted") { buildEndgame(m.key); return; }
+      if (m.event === "endgame") { tell(m.data); return; }
+      const p = pending.get(m.id);
       if (!p) return;
       if (m.event) { if (p.onProgress) p.onProgress(m.data); return; }
       pending.delete(m.id);
@@ -86,6 +89,32 @@ const backend = (() => {
     };
     return worker;
   }
+  // ---- the endgame database (static site) ----
+  // Its state for the pages: null (none asked for yet), {state:
+  // "building", share}, {state: "ready", key} or {state: "failed", error}.
+  let endgame = null, builder = null;
+  const watchers = [];
+  function tell(state) { endgame = state; for (const f of watchers) f(state); }
+  // Built in a worker of its own (endgame.js), once: the engine asks
+  // after each analysis that went without it, and a build under way is
+  // not started again. Stop does not end it (it is not the engine's).
+  function buildEndgame(key) {
+    if (builder) return;
+    builder = new Worker("endgame.js");
+    tell({ state: "building", share: 0 });
+    builder.onmessage = (e) => {
+      const m = e.data;
+      if (m.state === "building") { tell(m); return; }
+      builder.terminate(); builder = null;
+      if (m.state === "ready") {
+        theWorker().postMessage({ endgame: { key: m.key, bytes: m.bytes } }, [m.bytes]);
+        tell({ state: "ready", key: m.key });
+      } else tell(m);
+    };
+    builder.onerror = (e) => { builder = null; tell({ state: "failed", error: e.message || "the builder failed" }); };
+    builder.postMessage({ key });
+  }
+
   // Stop: the engine runs one search at a time and cannot be interrupted
   // from outside, so the worker ends and every request on it with it, at
   // once; a fresh one starts loading the engine straight away, ready for
@@ -129,5 +158,10 @@ const backend = (() => {
     // A streamed request (path without "/stream"): progress documents to
     // onProgress, then the result.
     stream: (path, body, onProgress, signal) => (wasm ? workerCall("POST", path + "/stream", body, signal, onProgress) : httpStream(path + "/stream", body, onProgress, signal)),
+    // The endgame database's state (see above; always null under
+    // `serve`, whose databases are the server's), and each change of it
+    // to `f`.
+    endgame: () => endgame,
+    onEndgame: (f) => { watchers.push(f); },
   };
 })();
