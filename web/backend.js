@@ -91,16 +91,21 @@ const backend = (() => {
   }
   // ---- the endgame database (static site) ----
   // Its state for the pages: null (none asked for yet), {state:
-  // "building", share}, {state: "ready", key} or {state: "failed", error}.
+  // "building", share}, {state: "ready", key} or {state: "failed", error}
+  // (with the bytes the builder's or the engine's module held, for the
+  // benches).
   let endgame = null, builder = null;
-  const watchers = [];
+  const watchers = [], queue = [];
   function tell(state) { endgame = state; for (const f of watchers) f(state); }
-  // Built in a worker of its own (endgame.js), once: the engine asks
-  // after each analysis that went without it, and a build under way is
-  // not started again. Stop does not end it (it is not the engine's).
+  // Built in a worker of its own (endgame.js), one at a time (each holds
+  // its database twice while it hands it on), each once: the engine asks
+  // after each analysis that went without it, and a database being built
+  // or waiting its turn is not asked for again. Stop does not end a build
+  // (it is not the engine's).
   function buildEndgame(key) {
-    if (builder) return;
+    if (builder) { if (builder.key !== key.name && !queue.some((k) => k.name === key.name)) queue.push(key); return; }
     builder = new Worker("endgame.js");
+    builder.key = key.name;
     tell({ state: "building", share: 0 });
     builder.onmessage = (e) => {
       const m = e.data;
@@ -108,10 +113,14 @@ const backend = (() => {
       builder.terminate(); builder = null;
       if (m.state === "ready") {
         theWorker().postMessage({ endgame: { key: m.key, bytes: m.bytes } }, [m.bytes]);
-        tell({ state: "ready", key: m.key });
+        tell({ state: "ready", key: m.key, built: m.memory });
       } else tell(m);
+      if (queue.length) buildEndgame(queue.shift());
     };
-    builder.onerror = (e) => { builder = null; tell({ state: "failed", error: e.message || "the builder failed" }); };
+    builder.onerror = (e) => {
+      builder = null; tell({ state: "failed", error: e.message || "the builder failed" });
+      if (queue.length) buildEndgame(queue.shift());
+    };
     builder.postMessage({ key });
   }
 

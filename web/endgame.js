@@ -7,7 +7,8 @@
 //
 // Message in: {key} (the engine's key of the database it asked for).
 // Messages out: {state: "building", share}, then {state: "ready", key,
-// bytes} (an ArrayBuffer, transferred) or {state: "failed", error}.
+// bytes, memory} (bytes: an ArrayBuffer, transferred; memory: the bytes
+// the build's module held) or {state: "failed", error}.
 "use strict";
 importScripts("store.js");
 
@@ -34,11 +35,11 @@ onmessage = async (e) => {
     const out = new Uint8Array(exports.memory.buffer, exports.answer(), len);
     const cut = out.indexOf(10), status = dec.decode(out.subarray(0, cut));
     if (status !== "200") throw new Error(JSON.parse(dec.decode(out.subarray(cut + 1))).error);
-    const bytes = out.slice(cut + 1).buffer;
+    const bytes = out.slice(cut + 1).buffer, memory = exports.memory.buffer.byteLength;
     exports = null;
     await store.put(key.name, bytes);
     await store.put("last", key.name);
-    postMessage({ state: "ready", key, bytes }, [bytes]);
+    postMessage({ state: "ready", key, bytes, memory }, [bytes]);
   } catch (err) {
     postMessage({ state: "failed", error: err.message });
   }

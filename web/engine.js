@@ -12,7 +12,8 @@
 // is its digest), or {id, status: 0, error} when the engine could not
 // load; and {event: "endgame-wanted", key} when an analysis went without
 // a database that is not in the store (the page builds it), {event:
-// "endgame", data: {state: "ready", key}} once the engine holds one.
+// "endgame", data: {state: "ready", key, memory}} once the engine holds
+// one (memory: the bytes its module holds then).
 "use strict";
 importScripts("digest.js", "store.js");
 
@@ -38,8 +39,10 @@ function takeEndgame(key, bytes) {
   const head = enc.encode(JSON.stringify(key) + "\n"), len = head.length + bytes.byteLength;
   const ptr = engine.exports.alloc(len), room = new Uint8Array(engine.exports.memory.buffer, ptr, len);
   room.set(head); room.set(new Uint8Array(bytes), head.length);
-  const answer = text(engine.exports.answer(), engine.exports.endgame_load(ptr, len));
-  if (answer.startsWith("200\n")) postMessage({ event: "endgame", data: { state: "ready", key } });
+  const n = engine.exports.endgame_load(ptr, len), answer = text(engine.exports.answer(), n);
+  const cut = answer.indexOf("\n");
+  postMessage({ event: "endgame", data: answer.startsWith("200\n") ? { state: "ready", key, memory: engine.exports.memory.buffer.byteLength }
+    : { state: "failed", error: JSON.parse(answer.slice(cut + 1)).error } });
 }
 
 // The database the last analysis asked for: from the store when it is

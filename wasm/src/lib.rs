@@ -36,7 +36,7 @@ use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
 
-mod endgame;
+pub mod endgame;
 
 /// Seconds a request may ask for: a phone player waits a minute at most,
 /// and Stop ends any wait sooner.
@@ -244,7 +244,7 @@ fn analyze(
 
 /// Drops the solver kept from the last analysis, so that the next one
 /// starts a fresh solver with the database just handed to the engine.
-fn forget_solver() {
+pub fn forget_solver() {
     SOLVER.with(|kept| *kept.borrow_mut() = None);
 }
 
