@@ -2020,7 +2020,11 @@ async fn endgame_database(c: &Client, site: &str) {
         check_eq!(page["exact"], true, "{board}: {page}");
         let analyzed = native(&["game", "analyze", "--board", board, "--seconds", "60"]);
         check!(
-            analyzed["turns"].as_array().unwrap().iter().all(|t| t["exact"] == true),
+            analyzed["turns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|t| t["exact"] == true),
             "{board}: the native analysis proves every turn"
         );
         check_eq!(turns(&page), turns(&analyzed), "{board}");

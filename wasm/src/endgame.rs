@@ -180,13 +180,18 @@ mod tests {
         request.push(b'\n');
         request.extend_from_slice(&answer[4..]);
         let doc = load(&request).expect("loaded");
-        assert_eq!(doc["stones"], EndgameCache::stones(Rules::KALAH, 3).unwrap());
+        assert_eq!(
+            doc["stones"],
+            EndgameCache::stones(Rules::KALAH, 3).unwrap()
+        );
         let small_game = GameState::start(3, 9, Rules::KALAH).unwrap();
         assert!(for_game(&small_game).is_some());
         assert!(load(&request[..request.len() - 1]).is_err());
         let any = json!({"rules": {"scope": "any", "relay": false, "capture": "kalah"}, "pits": 6});
-        assert!(String::from_utf8(build(any.to_string().as_bytes(), &|_| {}))
-            .unwrap()
-            .starts_with("400\n"));
+        assert!(
+            String::from_utf8(build(any.to_string().as_bytes(), &|_| {}))
+                .unwrap()
+                .starts_with("400\n")
+        );
     }
 }

@@ -154,47 +154,60 @@ fn route(
                 Ok(game_json(&id, *level, s, &played, None))
             })
         }
-        (method, ["api", "game", id, rest @ ..]) => GAMES.with(|games| {
-            let mut games = games.borrow_mut();
-            if (method, rest) == ("DELETE", &[][..]) {
-                games.find(id)?;
-                games.map.remove(*id);
-                return Ok(Value::Null);
-            }
-            let (s, level) = games.find(id)?;
-            let level = *level;
-            match (method, rest) {
-                ("GET", []) => Ok(game_json(id, level, s, &[], None)),
-                ("POST", ["pick"]) => {
-                    let req: PickRequest = api::parse(body, BODY_LIMIT)?;
-                    let mine = s.pick(req.pit).map_err(|e| game_error(e, BUDGET_SECONDS))?;
-                    let mut played = vec![mine];
-                    if req.reply {
-                        computer_moves(s, &never, BUDGET_SECONDS, &mut played)?;
-                    }
-                    Ok(game_json(id, level, s, &played, None))
-                }
-                ("POST", ["reply"]) => {
-                    let played = computer_reply(s, &never, BUDGET_SECONDS)?;
-                    Ok(game_json(id, level, s, &played, None))
-                }
-                ("POST", ["hint"]) => {
-                    let picks = s
-                        .hint_until(&never)
-                        .map_err(|e| game_error(e, BUDGET_SECONDS))?;
-                    Ok(game_json(id, level, s, &[], Some(&picks)))
-                }
-                ("POST", ["undo"]) => {
-                    let undone = s.undo();
-                    let mut doc = game_json(id, level, s, &[], None);
-                    doc["undone"] = json!(undone);
-                    Ok(doc)
-                }
-                _ => Err(no_endpoint(method, path)),
-            }
-        }),
+        (method, ["api", "game", id, rest @ ..]) => game(method, path, id, rest, body),
         _ => Err(no_endpoint(method, path)),
     }
+}
+
+/// A request about the game `id` (`/api/game/{id}` and what follows it,
+/// `rest`), on the games this engine holds.
+fn game(
+    method: &str,
+    path: &str,
+    id: &str,
+    rest: &[&str],
+    body: &[u8],
+) -> Result<Value, api::Error> {
+    let never = AtomicBool::new(false);
+    GAMES.with(|games| {
+        let mut games = games.borrow_mut();
+        if (method, rest) == ("DELETE", &[][..]) {
+            games.find(id)?;
+            games.map.remove(id);
+            return Ok(Value::Null);
+        }
+        let (s, level) = games.find(id)?;
+        let level = *level;
+        match (method, rest) {
+            ("GET", []) => Ok(game_json(id, level, s, &[], None)),
+            ("POST", ["pick"]) => {
+                let req: PickRequest = api::parse(body, BODY_LIMIT)?;
+                let mine = s.pick(req.pit).map_err(|e| game_error(e, BUDGET_SECONDS))?;
+                let mut played = vec![mine];
+                if req.reply {
+                    computer_moves(s, &never, BUDGET_SECONDS, &mut played)?;
+                }
+                Ok(game_json(id, level, s, &played, None))
+            }
+            ("POST", ["reply"]) => {
+                let played = computer_reply(s, &never, BUDGET_SECONDS)?;
+                Ok(game_json(id, level, s, &played, None))
+            }
+            ("POST", ["hint"]) => {
+                let picks = s
+                    .hint_until(&never)
+                    .map_err(|e| game_error(e, BUDGET_SECONDS))?;
+                Ok(game_json(id, level, s, &[], Some(&picks)))
+            }
+            ("POST", ["undo"]) => {
+                let undone = s.undo();
+                let mut doc = game_json(id, level, s, &[], None);
+                doc["undone"] = json!(undone);
+                Ok(doc)
+            }
+            _ => Err(no_endpoint(method, path)),
+        }
+    })
 }
 
 /// An analysis (`/api/analyze`, streamed when `streaming`), on the solver

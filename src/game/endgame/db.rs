@@ -439,8 +439,8 @@ mod tests {
         db.write_to(&mut bytes).unwrap();
 
         let path = std::env::temp_dir().join(format!("ms-db-bytes-{}.bin", std::process::id()));
-        let built = EndgameDb::build_file(&path, rules, n, stones, 1, 1 << 30, &never, |_, _| {})
-            .unwrap();
+        let built =
+            EndgameDb::build_file(&path, rules, n, stones, 1, 1 << 30, &never, |_, _| {}).unwrap();
         assert!(built.complete);
         let file = std::fs::read(&path).unwrap();
         std::fs::remove_file(&path).unwrap();
@@ -470,7 +470,10 @@ mod tests {
         );
         let foreign = EndgameDb::from_bytes(name, &bytes, Rules::AVALANCHE, n, 1 << 30);
         assert!(
-            matches!(foreign, Err(GameError::Endgame(EndgameError::ForeignFile { .. }))),
+            matches!(
+                foreign,
+                Err(GameError::Endgame(EndgameError::ForeignFile { .. }))
+            ),
             "{foreign:?}"
         );
         let over = EndgameDb::from_bytes(name, &bytes, rules, n, 1000);
