@@ -414,9 +414,28 @@ impl EndgameDb {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::game::{GameSolveOptions, GameState, Solver};
+
+    /// Solves `start` exactly with `db` and with no database (the one
+    /// filled on demand): the same value.
+    pub(in crate::game::endgame) fn solves_alike(db: &EndgameDb, start: &GameState) {
+        let never = AtomicBool::new(false);
+        let (rules, n) = (start.rules(), start.pits_per_side());
+        let opts = GameSolveOptions {
+            table_bytes: 8 << 20,
+            threads: 1,
+            ..GameSolveOptions::default()
+        };
+        let with = Solver::with_endgame(rules, n, opts.clone(), db, &never)
+            .unwrap()
+            .unwrap()
+            .solve(start, &never);
+        let without = Solver::new(rules, n, opts).unwrap().solve(start, &never);
+        assert!(with.exact && without.exact);
+        assert_eq!(with.value, without.value);
+    }
 
     /// Built in memory, written to bytes and read back: the same bytes as
     /// the file `build_file` writes, a solve with it gives the value of a
@@ -449,19 +468,7 @@ mod tests {
         let name = Path::new("test bytes");
         let back = EndgameDb::from_bytes(name, &bytes, rules, n, 1 << 30).unwrap();
         assert_eq!((back.stones(), back.bytes()), (stones, db.bytes()));
-        let start = GameState::start(n, 4, rules).unwrap();
-        let opts = GameSolveOptions {
-            table_bytes: 8 << 20,
-            threads: 1,
-            ..GameSolveOptions::default()
-        };
-        let with = Solver::with_endgame(rules, n, opts.clone(), &back, &never)
-            .unwrap()
-            .unwrap()
-            .solve(&start, &never);
-        let without = Solver::new(rules, n, opts).unwrap().solve(&start, &never);
-        assert!(with.exact && without.exact);
-        assert_eq!(with.value, without.value);
+        solves_alike(&back, &GameState::start(n, 4, rules).unwrap());
 
         let short = EndgameDb::from_bytes(name, &bytes[..bytes.len() - 1], rules, n, 1 << 30);
         assert!(
