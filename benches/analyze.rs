@@ -45,6 +45,7 @@
 //! cargo bench --bench analyze -- --opening          # the opening stage alone
 //! cargo bench --bench analyze -- --mode capture     # one mode
 //! cargo bench --bench analyze -- --endgame-stones 20  # the cached database up to 20 stones
+//! cargo bench --bench analyze -- --list --positions 20  # part 2's positions, as JSON lines
 //! ```
 //!
 //! With `--nodes N` every analysis has a budget of `N` picks on one thread
@@ -133,6 +134,10 @@ fn main() {
         },
         None => None,
     };
+    if args.iter().any(|a| a == "--list") {
+        list_positions(positions);
+        return;
+    }
     let cached = !args.iter().any(|a| a == "--no-cache");
     let db_stones = match args.iter().position(|a| a == "--endgame-stones") {
         Some(i) => match args.get(i + 1).and_then(|v| v.parse::<u32>().ok()) {
@@ -420,6 +425,26 @@ fn sample(preset: Preset, n: usize) -> (Vec<GameState>, Vec<GameState>, Vec<Game
         game += 1;
     }
     (small, mid, hard)
+}
+
+/// Prints the positions of part 2 (31 to 44 stones), `n` a mode, one JSON
+/// line each (mode, index, stones, the board from the mover's side, as
+/// `--board` takes it), and measures nothing: for the site's bench
+/// (`benches/site-endgame.mjs`), which measures them in the browser.
+fn list_positions(n: usize) {
+    for (mode, preset) in MODES {
+        for (index, state) in sample(preset, n).1.iter().enumerate() {
+            println!(
+                "{}",
+                serde_json::json!({
+                    "mode": mode,
+                    "index": index,
+                    "stones": state.stones_in_pits(),
+                    "board": state.board_from(state.mover()).one_line(),
+                })
+            );
+        }
+    }
 }
 
 /// The cache folder of the endgame databases: `$MANCALA_SWEEP_CACHE`, as

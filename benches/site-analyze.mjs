@@ -11,56 +11,22 @@
 // It starts its own plain static file server and chromedriver
 // (/usr/bin/chromedriver) on free loopback ports and drives Chromium
 // through WebDriver.
-import { createServer } from "node:http";
-import { readFileSync, existsSync } from "node:fs";
-import { execFileSync, spawn } from "node:child_process";
-import { join, extname } from "node:path";
-import net from "node:net";
+import { chromedriver, serveSite, sleep, machine } from "./webdriver.mjs";
 
 const site = process.argv[2] || "target/site";
 const runs = Number(process.env.RUNS || 3);
 const stopAfter = Number(process.env.STOP_AFTER || 10);
 
-const free = () => new Promise((ok) => { const s = net.createServer().listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => ok(p)); }); });
-const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json", ".svg": "image/svg+xml" };
-const sitePort = await free();
-const files = createServer((req, res) => {
-  const path = decodeURIComponent(new URL(req.url, "http://x").pathname).replace(/^\/+/, "") || "index.html";
-  const file = join(site, path);
-  if (path.includes("..") || !existsSync(file)) { res.writeHead(404); res.end(); return; }
-  res.writeHead(200, { "Content-Type": TYPES[extname(file)] || "application/octet-stream" });
-  res.end(readFileSync(file));
-}).listen(sitePort, "127.0.0.1");
-const url = `http://127.0.0.1:${sitePort}/`;
-
-const wdPort = await free();
-const driver = spawn("/usr/bin/chromedriver", [`--port=${wdPort}`], { stdio: "ignore" });
-process.on("exit", () => driver.kill());
-process.on("uncaughtException", (e) => { console.error(e); process.exit(1); });
-process.on("unhandledRejection", (e) => { console.error(e); process.exit(1); });
-async function wd(method, path, body) {
-  for (let i = 0; ; i++) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${wdPort}${path}`, { method, headers: { "Content-Type": "application/json" }, body: body && JSON.stringify(body) });
-      const doc = await r.json();
-      if (doc.value && doc.value.error) throw new Error(`${path}: ${doc.value.message || doc.value.error}`);
-      return doc.value;
-    } catch (e) { if (i > 50 || !/fetch failed/.test(e.message)) throw e; await new Promise((r) => setTimeout(r, 100)); }
-  }
-}
+const { url } = await serveSite(site);
+const driver = await chromedriver();
+const { wd, cdp, sync: js } = driver;
 async function session() {
-  const caps = { capabilities: { alwaysMatch: { "goog:chromeOptions": { binary: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--hide-scrollbars"] } } } };
-  const s = (await wd("POST", "/session", caps)).sessionId;
-  // A phone's width (the start flag's window cannot be under 500 px; this
-  // can), its scroll bars over the page.
-  await wd("POST", `/session/${s}/window/rect`, { width: 390, height: 900 });
-  await wd("POST", `/session/${s}/timeouts`, { script: 600000, pageLoad: 120000, implicit: 0 });
+  // A phone's width, its scroll bars over the page.
+  const s = await driver.session(390);
   // From the page's first script on: every long task, and the moments the
   // status line first says "Thinking", "Done" and "Stopped" (Date.now(),
   // so that they compare with this script's clock).
-  await wd("POST", `/session/${s}/goog/cdp/execute`, { cmd: "Page.addScriptToEvaluateOnNewDocument", params: { source: `
+  await cdp(s, "Page.addScriptToEvaluateOnNewDocument", { source: `
     window.__long = [];
     new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push([e.startTime, e.duration]); }).observe({ type: "longtask", buffered: true });
     window.__seen = {};
@@ -68,11 +34,9 @@ async function session() {
       const st = document.getElementById("an-status");
       new MutationObserver(() => { const w = (st.textContent.match(/^(Thinking|Done|Stopped)/) || [])[1]; if (w && !window.__seen[w]) window.__seen[w] = Date.now(); })
         .observe(st, { childList: true, characterData: true, subtree: true });
-    });` } });
+    });` });
   return s;
 }
-const js = (s, script, args = []) => wd("POST", `/session/${s}/execute/sync`, { script, args });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function until(s, script, seconds) {
   const t0 = Date.now();
   for (;;) {
@@ -116,13 +80,9 @@ for (let i = 0; i < runs; i++) {
   stops.push({ latency: stopped ? (stopped - tapped) / 1000 : NaN, longest: Math.max(0, ...after.long.map((l) => l[1])), status: after.status });
   await wd("DELETE", `/session/${s}`);
 }
-driver.kill(); files.close();
+driver.close();
 
-const cpu = readFileSync("/proc/cpuinfo", "utf8").match(/model name\s*:\s*(.*)/)[1].trim();
-const cores = readFileSync("/proc/cpuinfo", "utf8").match(/^processor/gm).length;
-const chromium = execFileSync("/usr/bin/chromium", ["--version"], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
-const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
-console.log(`machine: ${cpu}, ${cores} cores, load average ${load} at the end; ${chromium}; node ${process.version}`);
+console.log(machine());
 console.log("");
 console.log("| run | Think 1 s: to Done s | longest task ms | tasks over 100 ms | turn rows drawn | elements on the page | Stop after " + stopAfter + " s: to Stopped s | longest task while thinking 30 s ms |");
 console.log("|---:|---:|---:|---:|---:|---:|---:|---:|");

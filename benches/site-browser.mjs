@@ -10,56 +10,16 @@
 // (/usr/bin/chromedriver, Debian's chromium-driver) on free loopback ports,
 // and drives Chromium through WebDriver, with Chromium's DevTools commands
 // (Emulation.setCPUThrottlingRate) sent through chromedriver.
-import { createServer } from "node:http";
-import { readFileSync, existsSync } from "node:fs";
 import { execFileSync, spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
-import { join, extname } from "node:path";
-import net from "node:net";
+import { chromedriver, serveSite, free, endWithBench, machine } from "./webdriver.mjs";
 
 const site = process.argv[2] || "target/site";
 const bin = process.argv[3] || "target/release/mancala-sweep";
 const runs = Number(process.env.RUNS || 3);
 
-const free = () => new Promise((ok) => { const s = net.createServer().listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => ok(p)); }); });
-const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json", ".svg": "image/svg+xml" };
-const sitePort = await free();
-const files = createServer((req, res) => {
-  const path = decodeURIComponent(new URL(req.url, "http://x").pathname).replace(/^\/+/, "") || "index.html";
-  const file = join(site, path);
-  if (path.includes("..") || !existsSync(file)) { res.writeHead(404); res.end(); return; }
-  res.writeHead(200, { "Content-Type": TYPES[extname(file)] || "application/octet-stream" });
-  res.end(readFileSync(file));
-}).listen(sitePort, "127.0.0.1");
-const url = `http://127.0.0.1:${sitePort}/`;
-
-const wdPort = await free();
-const driver = spawn("/usr/bin/chromedriver", [`--port=${wdPort}`], { stdio: "ignore" });
-let serve = null;
-// Whatever happens, the driver (and its Chromium) and the server end with the bench.
-process.on("exit", () => { driver.kill(); if (serve) serve.kill(); });
-process.on("uncaughtException", (e) => { console.error(e); process.exit(1); });
-process.on("unhandledRejection", (e) => { console.error(e); process.exit(1); });
-async function wd(method, path, body) {
-  for (let i = 0; ; i++) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${wdPort}${path}`, { method, headers: { "Content-Type": "application/json" }, body: body && JSON.stringify(body) });
-      const doc = await r.json();
-      if (doc.value && doc.value.error) throw new Error(`${path}: ${doc.value.message || doc.value.error}`);
-      return doc.value;
-    } catch (e) { if (i > 50 || !/fetch failed/.test(e.message)) throw e; await new Promise((r) => setTimeout(r, 100)); }
-  }
-}
-async function session(width) {
-  const caps = { capabilities: { alwaysMatch: { "goog:chromeOptions": { binary: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-dev-shm-usage", `--window-size=${width},900`] } } } };
-  const s = (await wd("POST", "/session", caps)).sessionId;
-  await wd("POST", `/session/${s}/timeouts`, { script: 600000, pageLoad: 120000 });
-  return s;
-}
-const cdp = (s, cmd, params) => wd("POST", `/session/${s}/goog/cdp/execute`, { cmd, params });
-const js = (s, script, args = []) => wd("POST", `/session/${s}/execute/async`, { script, args });
+const { url } = await serveSite(site);
+const { wd, session, cdp, async: js } = await chromedriver();
 
 // ---- interactive under a 4x CPU slowdown, first visit (a new profile) ----
 // "Interactive": the page's scripts have run and drawn the Analyze board,
@@ -103,7 +63,7 @@ function native(args) {
 // `serve` on one thread for the computer's turns (the agents run on one
 // thread; the whole request is timed, as in the page).
 const servePort = await free();
-serve = spawn(bin, ["serve", "--port", String(servePort)], { stdio: "ignore", env: { ...process.env, RAYON_NUM_THREADS: "1" } });
+const serve = endWithBench(spawn(bin, ["serve", "--port", String(servePort)], { stdio: "ignore", env: { ...process.env, RAYON_NUM_THREADS: "1" } }));
 async function served(path, body) {
   for (let i = 0; ; i++) {
     try {
@@ -148,13 +108,9 @@ await row("the Analyze page's 1 s answer, avalanche board", () => inPage("POST",
   () => native(["game", "analyze", "--rules", "avalanche", "--board", board, "--seconds", "1", "--threads", "1"]),
   (w, n) => `value ${w.value}/${n.value}, exact ${w.exact}/${n.exact}, picks ${w.nodes}/${n.nodes}`);
 await wd("DELETE", `/session/${s}`);
-serve.kill(); driver.kill(); files.close();
+serve.kill();
 
-const cpu = readFileSync("/proc/cpuinfo", "utf8").match(/model name\s*:\s*(.*)/)[1].trim();
-const cores = readFileSync("/proc/cpuinfo", "utf8").match(/^processor/gm).length;
-const chromium = execFileSync("/usr/bin/chromium", ["--version"], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
-const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
-console.log(`machine: ${cpu}, ${cores} cores, load average ${load} at the end; ${chromium}; node ${process.version}; ${new Date().toISOString().slice(0, 10)}`);
+console.log(machine());
 console.log("");
 console.log(`First visit at 390 px under a 4x CPU slowdown (median of ${runs}, ms from the navigation's start):`);
 console.log("| page drawn (scripts run) | DOMContentLoaded | load | engine answered (interactive) |");

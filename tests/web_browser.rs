@@ -501,6 +501,7 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
         analyze_page(&c, &site, addr).await;
         rough_edges(&c, &site, addr).await;
         phone_player(&c, &site).await;
+        endgame_database(&c, &site).await;
         only_from(&c, &site).await;
         offline(&c, dir).await;
         c.switch_to_window(showcase_tab).await.unwrap();
@@ -1951,4 +1952,83 @@ async fn phone_player(c: &Client, url: &str) {
     puzzle_once(c, url).await;
     new_game_at_once(c, url).await;
     phone_pages(c, url).await;
+}
+
+/// Issue 59: the static site's endgame database, at 390 px. A capture
+/// board of 4 pits a side and 40 stones is opened: its analysis answers
+/// without the database, asks for it, and the page builds it in the
+/// background (4 pits: every position of up to 16 stones, 0.7 MB, under
+/// a second), saying so in plain words. Once the page says it is ready,
+/// analyses of three positions of 24 to 40 stones (answered with it) give
+/// every turn the value `game analyze --no-cache` gives natively (no
+/// database there: a second path), and the position's value is `game
+/// solve --no-cache`'s.
+async fn endgame_database(c: &Client, site: &str) {
+    c.set_window_size(390, 900).await.unwrap();
+    c.goto(&format!("{site}?rules=kalah&board=5,5,5,5/0,0/5,5,5,5"))
+        .await
+        .unwrap();
+    wait_for_text(c, "#an-endgame", "Endgame database").await;
+    wait_js_for(
+        c,
+        "const e = backend.endgame(); return !!e && e.state === 'ready' && e.key.pits === 4;",
+        120,
+    )
+    .await;
+    let said = text(c, "#an-endgame").await;
+    check_eq!(
+        said,
+        "Endgame database: ready (every position of up to 16 stones known exactly)."
+    );
+    fits_at_390(c, "the endgame database ready").await;
+    shot(c, "analyze-endgame-390.png").await;
+    let bin = env!("CARGO_BIN_EXE_mancala-sweep");
+    let native = |args: &[&str]| -> serde_json::Value {
+        let out = Command::new(bin)
+            .args(args)
+            .args(["--rules", "kalah", "--no-cache", "--json", "-q"])
+            .output()
+            .expect("the binary runs");
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    // Each turn's picks and value, by picks: ties may rank either way.
+    let turns = |doc: &serde_json::Value| -> Vec<(String, i64)> {
+        let mut t: Vec<(String, i64)> = doc["turns"]
+            .as_array()
+            .expect("turns")
+            .iter()
+            .map(|t| (t["picks"].to_string(), t["value"].as_i64().expect("value")))
+            .collect();
+        t.sort();
+        t
+    };
+    for board in [
+        "3 4 2 5 / 6 8 / 4 1 3 2",
+        "7 2 8 3 / 1 4 / 4 6 2 5",
+        "6 4 5 7 / 2 3 / 3 5 4 6",
+    ] {
+        let page = c
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 backend.call('POST', '/api/analyze', { rules: 'kalah', board: arguments[0], seconds: 60 })
+                   .then((a) => done(Object.assign(a, { turns: a.allTurns ? a.allTurns() : a.turns })), (e) => done({ error: String(e) }));",
+                vec![board.into()],
+            )
+            .await
+            .unwrap();
+        check_eq!(page["exact"], true, "{board}: {page}");
+        let analyzed = native(&["game", "analyze", "--board", board, "--seconds", "60"]);
+        check!(
+            analyzed["turns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|t| t["exact"] == true),
+            "{board}: the native analysis proves every turn"
+        );
+        check_eq!(turns(&page), turns(&analyzed), "{board}");
+        let solved = native(&["game", "solve", "--board", board]);
+        check_eq!(page["value"], solved["value"], "{board}");
+    }
 }

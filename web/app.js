@@ -1431,6 +1431,17 @@ $("g-analyze").addEventListener("click", () => {
   showPage("analyze");
 });
 
+// ---- the endgame database (static site) ----
+// Its state under the Analyze page's answer, in a few words: the site's
+// engine builds it in the background after the first analysis that
+// lacks it (backend.js), and the analyses after that use it.
+function endgameWords(s) {
+  if (s.state === "building") return `Endgame database: building, ${Math.floor(100 * s.share)}%. Answers use it once it is ready.`;
+  if (s.state === "ready") return `Endgame database: ready (every position of up to ${s.key.stones} stones known exactly).`;
+  return `Endgame database: not built (${s.error}). Answers go on without it.`;
+}
+backend.onEndgame((s) => { $("an-endgame").textContent = endgameWords(s); $("an-endgame").hidden = false; });
+
 // ---- start ----
 const startQ = new URLSearchParams(location.search), startPage = startQ.get("page");
 AN.editing = !location.search || !!startPage;

@@ -72,7 +72,10 @@ const backend = (() => {
     if (worker) return worker;
     worker = new Worker("engine.js");
     worker.onmessage = (e) => {
-      const m = e.data, p = pending.get(m.id);
+      const m = e.data;
+      if (m.event === "endgame-wanted") { buildEndgame(m.key); return; }
+      if (m.event === "endgame") { tell(m.data); return; }
+      const p = pending.get(m.id);
       if (!p) return;
       if (m.event) { if (p.onProgress) p.onProgress(m.data); return; }
       pending.delete(m.id);
@@ -86,6 +89,41 @@ const backend = (() => {
     };
     return worker;
   }
+  // ---- the endgame database (static site) ----
+  // Its state for the pages: null (none asked for yet), {state:
+  // "building", share}, {state: "ready", key} or {state: "failed", error}
+  // (with the bytes the builder's or the engine's module held, for the
+  // benches).
+  let endgame = null, builder = null;
+  const watchers = [], queue = [];
+  function tell(state) { endgame = state; for (const f of watchers) f(state); }
+  // Built in a worker of its own (endgame.js), one at a time (each holds
+  // its database twice while it hands it on), each once: the engine asks
+  // after each analysis that went without it, and a database being built
+  // or waiting its turn is not asked for again. Stop does not end a build
+  // (it is not the engine's).
+  function buildEndgame(key) {
+    if (builder) { if (builder.key !== key.name && !queue.some((k) => k.name === key.name)) queue.push(key); return; }
+    builder = new Worker("endgame.js");
+    builder.key = key.name;
+    tell({ state: "building", share: 0 });
+    builder.onmessage = (e) => {
+      const m = e.data;
+      if (m.state === "building") { tell(m); return; }
+      builder.terminate(); builder = null;
+      if (m.state === "ready") {
+        theWorker().postMessage({ endgame: { key: m.key, bytes: m.bytes } }, [m.bytes]);
+        tell({ state: "ready", key: m.key, built: m.memory });
+      } else tell(m);
+      if (queue.length) buildEndgame(queue.shift());
+    };
+    builder.onerror = (e) => {
+      builder = null; tell({ state: "failed", error: e.message || "the builder failed" });
+      if (queue.length) buildEndgame(queue.shift());
+    };
+    builder.postMessage({ key });
+  }
+
   // Stop: the engine runs one search at a time and cannot be interrupted
   // from outside, so the worker ends and every request on it with it, at
   // once; a fresh one starts loading the engine straight away, ready for
@@ -129,5 +167,10 @@ const backend = (() => {
     // A streamed request (path without "/stream"): progress documents to
     // onProgress, then the result.
     stream: (path, body, onProgress, signal) => (wasm ? workerCall("POST", path + "/stream", body, signal, onProgress) : httpStream(path + "/stream", body, onProgress, signal)),
+    // The endgame database's state (see above; always null under
+    // `serve`, whose databases are the server's), and each change of it
+    // to `f`.
+    endgame: () => endgame,
+    onEndgame: (f) => { watchers.push(f); },
   };
 })();

@@ -3,14 +3,19 @@
 // so that a search never freezes the page. Stop ends this worker; the page
 // starts a new one for the next request.
 //
-// Messages in: {id, method, path, body} (body: the JSON text).
+// Messages in: {id, method, path, body} (body: the JSON text), or
+// {endgame: {key, bytes}}: an endgame database the page had built
+// (endgame.js), taken between two requests.
 // Messages out: {id, event: "progress", data} while a /stream request
 // runs (the document cut to what the page draws: digest.js), then
 // {id, status, data, text} (the answer, and its whole JSON text when data
 // is its digest), or {id, status: 0, error} when the engine could not
-// load.
+// load; and {event: "endgame-wanted", key} when an analysis went without
+// a database that is not in the store (the page builds it), {event:
+// "endgame", data: {state: "ready", key, memory}} once the engine holds
+// one (memory: the bytes its module holds then).
 "use strict";
-importScripts("digest.js");
+importScripts("digest.js", "store.js");
 
 let engine = null, current = 0;
 const enc = new TextEncoder(), dec = new TextDecoder();
@@ -29,7 +34,41 @@ const ready = WebAssembly.instantiateStreaming(fetch("mancala_sweep.wasm"), {
   },
 }).then((m) => { engine = m.instance; });
 
+// Hands the engine the endgame database `bytes` of `key` (wasm/src/endgame.rs).
+function takeEndgame(key, bytes) {
+  const head = enc.encode(JSON.stringify(key) + "\n"), len = head.length + bytes.byteLength;
+  const ptr = engine.exports.alloc(len), room = new Uint8Array(engine.exports.memory.buffer, ptr, len);
+  room.set(head); room.set(new Uint8Array(bytes), head.length);
+  const n = engine.exports.endgame_load(ptr, len), answer = text(engine.exports.answer(), n);
+  const cut = answer.indexOf("\n");
+  postMessage({ event: "endgame", data: answer.startsWith("200\n") ? { state: "ready", key, memory: engine.exports.memory.buffer.byteLength }
+    : { state: "failed", error: JSON.parse(answer.slice(cut + 1)).error } });
+}
+
+// The database the last analysis asked for: from the store when it is
+// there, else asked of the page.
+async function wanted() {
+  const len = engine.exports.wanted();
+  if (!len) return;
+  const key = JSON.parse(text(engine.exports.answer(), len)), bytes = await store.get(key.name);
+  if (bytes) takeEndgame(key, bytes); else postMessage({ event: "endgame-wanted", key });
+}
+
+// A fresh engine (a new visit, or after Stop) takes the database loaded
+// last at once, without holding up the first request: the store is read
+// while that request runs, and the database taken after it.
+ready.then(async () => {
+  const name = await store.get("last"), bytes = name && await store.get(name);
+  const key = bytes && JSON.parse(new TextDecoder().decode(new Uint8Array(bytes, 0, Math.min(4096, bytes.byteLength))).split("\n")[0]);
+  if (key) takeEndgame({ name, rules: key.rules, pits: key.pits_per_side, stones: key.stones }, bytes);
+}).catch(() => {});
+
 onmessage = async (e) => {
+  if (e.data.endgame) {
+    try { await ready; } catch (err) { return; }
+    takeEndgame(e.data.endgame.key, e.data.endgame.bytes);
+    return;
+  }
   const { id, method, path, body } = e.data;
   try { await ready; } catch (err) {
     postMessage({ id, status: 0, error: "the engine did not load: " + err.message });
@@ -51,4 +90,5 @@ onmessage = async (e) => {
   }
   const cut = answer.indexOf("\n"), json = answer.slice(cut + 1), doc = JSON.parse(json), data = digest(doc);
   postMessage({ id, status: Number(answer.slice(0, cut)), data, text: data === doc ? undefined : json });
+  wanted();
 };

@@ -18,8 +18,12 @@
 //!   `"METHOD /path\n"` then the body; the answer, `"STATUS\n"` then the
 //!   JSON document, is at `answer()` until the next call.
 //! - imports `mancala_sweep.now_ms() -> f64` (the clock) and
-//!   `mancala_sweep.event(ptr, len)`: one progress event, `"progress\n"`
-//!   then its JSON, sent while a `/stream` request runs.
+//!   `mancala_sweep.event(ptr, len)`: one event, its kind and a newline
+//!   then its JSON: `progress` while a `/stream` request runs, `endgame`
+//!   while a database is built.
+//! - `wanted() -> len`, `endgame_build(ptr, len) -> len` and
+//!   `endgame_load(ptr, len) -> len`: the endgame database (see
+//!   [`endgame`]): which one an analysis asked for, building it, taking it.
 
 use mancala_sweep::api::games::{
     computer_moves, computer_reply, game_error, game_json, NewGame, PickRequest,
@@ -31,6 +35,8 @@ use mancala_sweep::search::{self, Listing, Progress, SolveOptions};
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
+
+pub mod endgame;
 
 /// Seconds a request may ask for: a phone player waits a minute at most,
 /// and Stop ends any wait sooner.
@@ -115,32 +121,7 @@ fn route(
             api::solve_answer(result, rules, &board, 1, best.get())
         }
         ("POST", ["api", "analyze"]) | ("POST", ["api", "analyze", "stream"]) => {
-            let req: AnalyzeRequest = api::parse(body, BODY_LIMIT)?;
-            let (game, budget) = req.check(BUDGET_SECONDS)?;
-            let streaming = parts.len() == 3;
-            let gate = api::ProgressGate::default();
-            let report = |a: &Analysis| {
-                if streaming && gate.due() {
-                    event(&api::analysis_doc(&game, a));
-                }
-            };
-            SOLVER.with(|kept| {
-                let mut kept = kept.borrow_mut();
-                // The solver of the last analysis, when it can take this
-                // position (a game goes on): its table and endgame
-                // database are filled, so the budget goes to the search.
-                if !kept.as_ref().is_some_and(|s| s.takes(&game)) {
-                    *kept = None;
-                    let opts = api::analysis_options(&game, MAX_MEMORY);
-                    let solver = Solver::new(game.rules(), game.pits_per_side(), opts)
-                        .map_err(|e| api::Error::bad(e.to_string()))?;
-                    *kept = Some(solver);
-                }
-                let solver = kept.as_mut().expect("kept above");
-                let a = analyze_on(solver, &game, budget, &never, Some(&report))
-                    .map_err(|e| api::Error::bad(e.to_string()))?;
-                Ok(api::analysis_doc(&game, &a))
-            })
+            analyze(body, parts.len() == 3, event)
         }
         ("POST", ["api", "replay"]) => api::replay(&api::parse::<ReplayRequest>(body, BODY_LIMIT)?),
         ("POST", ["api", "find"]) => {
@@ -173,47 +154,111 @@ fn route(
                 Ok(game_json(&id, *level, s, &played, None))
             })
         }
-        (method, ["api", "game", id, rest @ ..]) => GAMES.with(|games| {
-            let mut games = games.borrow_mut();
-            if (method, rest) == ("DELETE", &[][..]) {
-                games.find(id)?;
-                games.map.remove(*id);
-                return Ok(Value::Null);
-            }
-            let (s, level) = games.find(id)?;
-            let level = *level;
-            match (method, rest) {
-                ("GET", []) => Ok(game_json(id, level, s, &[], None)),
-                ("POST", ["pick"]) => {
-                    let req: PickRequest = api::parse(body, BODY_LIMIT)?;
-                    let mine = s.pick(req.pit).map_err(|e| game_error(e, BUDGET_SECONDS))?;
-                    let mut played = vec![mine];
-                    if req.reply {
-                        computer_moves(s, &never, BUDGET_SECONDS, &mut played)?;
-                    }
-                    Ok(game_json(id, level, s, &played, None))
-                }
-                ("POST", ["reply"]) => {
-                    let played = computer_reply(s, &never, BUDGET_SECONDS)?;
-                    Ok(game_json(id, level, s, &played, None))
-                }
-                ("POST", ["hint"]) => {
-                    let picks = s
-                        .hint_until(&never)
-                        .map_err(|e| game_error(e, BUDGET_SECONDS))?;
-                    Ok(game_json(id, level, s, &[], Some(&picks)))
-                }
-                ("POST", ["undo"]) => {
-                    let undone = s.undo();
-                    let mut doc = game_json(id, level, s, &[], None);
-                    doc["undone"] = json!(undone);
-                    Ok(doc)
-                }
-                _ => Err(no_endpoint(method, path)),
-            }
-        }),
+        (method, ["api", "game", id, rest @ ..]) => game(method, path, id, rest, body),
         _ => Err(no_endpoint(method, path)),
     }
+}
+
+/// A request about the game `id` (`/api/game/{id}` and what follows it,
+/// `rest`), on the games this engine holds.
+fn game(
+    method: &str,
+    path: &str,
+    id: &str,
+    rest: &[&str],
+    body: &[u8],
+) -> Result<Value, api::Error> {
+    let never = AtomicBool::new(false);
+    GAMES.with(|games| {
+        let mut games = games.borrow_mut();
+        if (method, rest) == ("DELETE", &[][..]) {
+            games.find(id)?;
+            games.map.remove(id);
+            return Ok(Value::Null);
+        }
+        let (s, level) = games.find(id)?;
+        let level = *level;
+        match (method, rest) {
+            ("GET", []) => Ok(game_json(id, level, s, &[], None)),
+            ("POST", ["pick"]) => {
+                let req: PickRequest = api::parse(body, BODY_LIMIT)?;
+                let mine = s.pick(req.pit).map_err(|e| game_error(e, BUDGET_SECONDS))?;
+                let mut played = vec![mine];
+                if req.reply {
+                    computer_moves(s, &never, BUDGET_SECONDS, &mut played)?;
+                }
+                Ok(game_json(id, level, s, &played, None))
+            }
+            ("POST", ["reply"]) => {
+                let played = computer_reply(s, &never, BUDGET_SECONDS)?;
+                Ok(game_json(id, level, s, &played, None))
+            }
+            ("POST", ["hint"]) => {
+                let picks = s
+                    .hint_until(&never)
+                    .map_err(|e| game_error(e, BUDGET_SECONDS))?;
+                Ok(game_json(id, level, s, &[], Some(&picks)))
+            }
+            ("POST", ["undo"]) => {
+                let undone = s.undo();
+                let mut doc = game_json(id, level, s, &[], None);
+                doc["undone"] = json!(undone);
+                Ok(doc)
+            }
+            _ => Err(no_endpoint(method, path)),
+        }
+    })
+}
+
+/// An analysis (`/api/analyze`, streamed when `streaming`), on the solver
+/// of the last one when it takes the position, else on a fresh one with
+/// the endgame database of its rules when the engine holds it (else
+/// asking for it, see [`endgame`]).
+fn analyze(
+    body: &[u8],
+    streaming: bool,
+    event: &(dyn Fn(&Value) + Sync),
+) -> Result<Value, api::Error> {
+    let never = AtomicBool::new(false);
+    let req: AnalyzeRequest = api::parse(body, BODY_LIMIT)?;
+    let (game, budget) = req.check(BUDGET_SECONDS)?;
+    let gate = api::ProgressGate::default();
+    let report = |a: &Analysis| {
+        if streaming && gate.due() {
+            event(&api::analysis_doc(&game, a));
+        }
+    };
+    SOLVER.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        // The solver of the last analysis, when it can take this
+        // position (a game goes on): its table and endgame database are
+        // filled, so the budget goes to the search. A database handed
+        // to the engine since drops it ([`forget_solver`]).
+        if !kept.as_ref().is_some_and(|s| s.takes(&game)) {
+            *kept = None;
+            let opts = api::analysis_options(&game, MAX_MEMORY);
+            let (rules, n) = (game.rules(), game.pits_per_side());
+            let solver = match endgame::for_game(&game) {
+                Some(db) => Solver::with_endgame(rules, n, opts, &db, &never)
+                    .map(|s| s.expect("never cancelled")),
+                None => {
+                    endgame::want(&game);
+                    Solver::new(rules, n, opts)
+                }
+            };
+            *kept = Some(solver.map_err(|e| api::Error::bad(e.to_string()))?);
+        }
+        let solver = kept.as_mut().expect("kept above");
+        let a = analyze_on(solver, &game, budget, &never, Some(&report))
+            .map_err(|e| api::Error::bad(e.to_string()))?;
+        Ok(api::analysis_doc(&game, &a))
+    })
+}
+
+/// Drops the solver kept from the last analysis, so that the next one
+/// starts a fresh solver with the database just handed to the engine.
+pub fn forget_solver() {
+    SOLVER.with(|kept| *kept.borrow_mut() = None);
 }
 
 /// The 404 of a path the engine does not answer, listing what it does.
@@ -298,7 +343,22 @@ mod boundary {
 
     thread_local! {
         /// The last answer, read by the host through `answer()`.
-        static ANSWER: RefCell<String> = const { RefCell::new(String::new()) };
+        static ANSWER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// Keeps `out` as the answer; its length.
+    fn keep(out: Vec<u8>) -> usize {
+        let len = out.len();
+        ANSWER.with(|a| *a.borrow_mut() = out);
+        len
+    }
+
+    /// Sends one event to the host: its kind, a newline, its JSON.
+    fn send(kind: &str, doc: &serde_json::Value) {
+        let text = format!("{kind}\n{doc}");
+        // SAFETY: the host reads `text.len()` bytes at its pointer before
+        // this returns, and `text` lives until then.
+        unsafe { event(text.as_ptr(), text.len()) }
     }
 
     /// Room for a request of `len` bytes, for the host to write into.
@@ -319,16 +379,49 @@ mod boundary {
     pub unsafe extern "C" fn call(ptr: *mut u8, len: usize) -> usize {
         // SAFETY: the host wrote `len` bytes into the buffer `alloc(len)` gave.
         let request = unsafe { Vec::from_raw_parts(ptr, len, len) };
-        let send = |doc: &serde_json::Value| {
-            let text = format!("progress\n{doc}");
-            // SAFETY: the host reads `text.len()` bytes at its pointer
-            // before this returns, and `text` lives until then.
-            unsafe { event(text.as_ptr(), text.len()) }
+        keep(super::answer_text(&request, &|doc| send("progress", doc)).into_bytes())
+    }
+
+    /// The endgame database an analysis asked for since the last call
+    /// (its key's JSON at `answer()`, see `endgame::take_wanted`), or 0.
+    #[no_mangle]
+    pub extern "C" fn wanted() -> usize {
+        super::endgame::take_wanted().map_or(0, |key| keep(key.to_string().into_bytes()))
+    }
+
+    /// Builds the endgame database of the key of `len` bytes at `ptr`
+    /// (from `alloc`, which it frees), sending `"endgame\n"` events; the
+    /// answer's length: `"200\n"` and the database's bytes, or a status
+    /// and an error document.
+    ///
+    /// # Safety
+    /// As `call`.
+    #[no_mangle]
+    pub unsafe extern "C" fn endgame_build(ptr: *mut u8, len: usize) -> usize {
+        // SAFETY: the host wrote `len` bytes into the buffer `alloc(len)` gave.
+        let key = unsafe { Vec::from_raw_parts(ptr, len, len) };
+        keep(super::endgame::build(&key, &|doc| send("endgame", doc)))
+    }
+
+    /// Takes the endgame database of the request of `len` bytes at `ptr`
+    /// (from `alloc`, which it frees): its key's JSON line, then its bytes.
+    /// The answer's length: `"STATUS\n"` and a document.
+    ///
+    /// # Safety
+    /// As `call`.
+    #[no_mangle]
+    pub unsafe extern "C" fn endgame_load(ptr: *mut u8, len: usize) -> usize {
+        // SAFETY: the host wrote `len` bytes into the buffer `alloc(len)` gave.
+        let request = unsafe { Vec::from_raw_parts(ptr, len, len) };
+        let out = match super::endgame::load(&request) {
+            Ok(doc) => {
+                super::forget_solver();
+                format!("200\n{doc}")
+            }
+            Err(e) => format!("{}\n{}", e.status, e.doc()),
         };
-        let out = super::answer_text(&request, &send);
-        let len = out.len();
-        ANSWER.with(|a| *a.borrow_mut() = out);
-        len
+        drop(request);
+        keep(out.into_bytes())
     }
 
     /// Where the last answer's bytes are.

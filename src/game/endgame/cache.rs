@@ -266,7 +266,7 @@ impl EndgameCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{GameSolveOptions, GameState, Solver};
+    use crate::game::GameState;
 
     #[test]
     fn each_rule_set_and_board_has_its_own_file_within_the_size() {
@@ -326,19 +326,7 @@ mod tests {
             .unwrap()
             .expect("read back");
         assert_eq!(again.stones(), CACHE_STONES);
-        let start = GameState::start(n, 3, rules).unwrap();
-        let opts = GameSolveOptions {
-            table_bytes: 8 << 20,
-            threads: 1,
-            ..GameSolveOptions::default()
-        };
-        let with = Solver::with_endgame(rules, n, opts.clone(), &again, &never)
-            .unwrap()
-            .unwrap()
-            .solve(&start, &never);
-        let without = Solver::new(rules, n, opts).unwrap().solve(&start, &never);
-        assert!(with.exact && without.exact);
-        assert_eq!(with.value, without.value);
+        super::super::db::tests::solves_alike(&again, &GameState::start(n, 3, rules).unwrap());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -288,6 +288,41 @@ impl EndgameDb {
         ))
     }
 
+    /// The database in `bytes`, as [`EndgameDb::write_to`] wrote them (a
+    /// file's bytes), built for `rules` on `n` pits a side; `name` says
+    /// where they came from in an error. For a front end that keeps the
+    /// database somewhere other than a file (the static site's engine: in
+    /// the browser's storage). Refused when it would pass `memory_cap`
+    /// bytes.
+    pub fn from_bytes(
+        name: &Path,
+        bytes: &[u8],
+        rules: Rules,
+        n: usize,
+        memory_cap: u64,
+    ) -> Result<EndgameDb, GameError> {
+        let mut r = bytes;
+        let (h, first_line) = EndgameDb::header(name, &mut r, rules, n)?;
+        EndgameDb::check(rules, n, h.stones, memory_cap)?;
+        if bytes.len() as u64 != first_line + h.positions {
+            return Err(EndgameError::Length {
+                path: name.to_path_buf(),
+                len: bytes.len() as u64,
+                positions: h.positions,
+            }
+            .into());
+        }
+        let db = Endgame::new(2 * n, h.stones);
+        db.read_values(&mut r)
+            .map_err(|e| EndgameError::from(GameFileError::new(name, "read", e)))?;
+        Ok(EndgameDb {
+            db: Arc::new(db),
+            rules,
+            n,
+            stones: h.stones,
+        })
+    }
+
     /// The database in `path`, built for `rules` on `n` pits a side, read
     /// whole ([`Reading::Whole`]); refused when it would pass `memory_cap`
     /// bytes.
@@ -379,6 +414,20 @@ impl EndgameDb {
     /// values go out a megabyte at a time, as the database is too large to
     /// copy whole.
     pub fn save(&self, path: &Path, stones: u32) -> Result<(), GameError> {
+        crate::atomic_file::write_with(path, |w| self.write_first(stones, w))
+            .map_err(|e| EndgameError::from(GameFileError::new(path, "write", e)).into())
+    }
+
+    /// Writes the whole database to `w` as its file holds it (a first line
+    /// of JSON, then the values), for a front end that keeps it elsewhere
+    /// than in a file ([`EndgameDb::from_bytes`] reads it back).
+    pub fn write_to<W: Write + ?Sized>(&self, w: &mut W) -> std::io::Result<()> {
+        self.write_first(self.stones, w)
+    }
+
+    /// Writes the first `stones` stones of the database as a file holds
+    /// them.
+    fn write_first<W: Write + ?Sized>(&self, stones: u32, w: &mut W) -> std::io::Result<()> {
         let stones = stones.min(self.db.ranks.max_stones);
         let positions = Endgame::bytes(2 * self.n, stones);
         let header = EndgameHeader {
@@ -388,12 +437,44 @@ impl EndgameDb {
             stones,
             positions,
         };
-        crate::atomic_file::write_with(path, |w| {
-            w.write_all(serde_json::to_string(&header).expect("json").as_bytes())?;
-            w.write_all(b"\n")?;
-            self.db.write_values(positions as usize, w)
-        })
-        .map_err(|e| EndgameError::from(GameFileError::new(path, "write", e)).into())
+        w.write_all(serde_json::to_string(&header).expect("json").as_bytes())?;
+        w.write_all(b"\n")?;
+        self.db.write_values(positions as usize, w)
+    }
+
+    /// Builds the database of every position with at most `stones` stones
+    /// in its pits for `rules` on `n` pits a side in memory, on `threads`
+    /// threads, layer by layer from the fewest stones up, `layer` hearing
+    /// of each layer finished (its stones and how many positions it held).
+    /// [`EndgameDb::build_file`] without the file, for a front end with no
+    /// file system (the static site's engine, which keeps the bytes of
+    /// [`EndgameDb::write_to`] in the browser's storage). `None` when
+    /// `cancel` stopped it.
+    pub fn build(
+        rules: Rules,
+        n: usize,
+        stones: u32,
+        threads: usize,
+        memory_cap: u64,
+        cancel: &AtomicBool,
+        mut layer: impl FnMut(u32, u64),
+    ) -> Result<Option<EndgameDb>, GameError> {
+        EndgameDb::check(rules, n, stones, memory_cap)?;
+        let Some(fresh) = Endgame::new_until(2 * n, stones, cancel) else {
+            return Ok(None);
+        };
+        for t in 0..=stones {
+            if !fresh.build_layer(t, n, rules, threads.max(1), cancel) {
+                return Ok(None);
+            }
+            layer(t, fresh.ranks.layer_len(t));
+        }
+        Ok(Some(EndgameDb {
+            db: Arc::new(fresh),
+            rules,
+            n,
+            stones,
+        }))
     }
 
     /// Builds the database of every position with at most `stones` stones
@@ -468,5 +549,83 @@ impl EndgameDb {
             positions: finished.map_or(0, |t| Endgame::bytes(2 * n, t)),
             complete,
         })
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use crate::game::{GameSolveOptions, GameState, Solver};
+
+    /// Solves `start` exactly with `db` and with no database (the one
+    /// filled on demand): the same value.
+    pub(in crate::game::endgame) fn solves_alike(db: &EndgameDb, start: &GameState) {
+        let never = AtomicBool::new(false);
+        let (rules, n) = (start.rules(), start.pits_per_side());
+        let opts = GameSolveOptions {
+            table_bytes: 8 << 20,
+            threads: 1,
+            ..GameSolveOptions::default()
+        };
+        let with = Solver::with_endgame(rules, n, opts.clone(), db, &never)
+            .unwrap()
+            .unwrap()
+            .solve(start, &never);
+        let without = Solver::new(rules, n, opts).unwrap().solve(start, &never);
+        assert!(with.exact && without.exact);
+        assert_eq!(with.value, without.value);
+    }
+
+    /// Built in memory, written to bytes and read back: the same bytes as
+    /// the file `build_file` writes, a solve with it gives the value of a
+    /// solve without any database, and bytes cut short or of other rules
+    /// are refused.
+    #[test]
+    fn a_database_built_in_memory_round_trips_through_bytes() {
+        let never = AtomicBool::new(false);
+        let (rules, n, stones) = (Rules::KALAH, 3, 12);
+        let mut layers = Vec::new();
+        let db = EndgameDb::build(rules, n, stones, 2, 1 << 30, &never, |t, len| {
+            layers.push((t, len))
+        })
+        .unwrap()
+        .expect("not stopped");
+        assert_eq!(layers.len(), stones as usize + 1);
+        let total: u64 = layers.iter().map(|&(_, len)| len).sum();
+        assert_eq!(total, EndgameDb::bytes_for(n, stones));
+        let mut bytes = Vec::new();
+        db.write_to(&mut bytes).unwrap();
+
+        let path = std::env::temp_dir().join(format!("ms-db-bytes-{}.bin", std::process::id()));
+        let built =
+            EndgameDb::build_file(&path, rules, n, stones, 1, 1 << 30, &never, |_, _| {}).unwrap();
+        assert!(built.complete);
+        let file = std::fs::read(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(bytes, file, "the bytes of the file build_file writes");
+
+        let name = Path::new("test bytes");
+        let back = EndgameDb::from_bytes(name, &bytes, rules, n, 1 << 30).unwrap();
+        assert_eq!((back.stones(), back.bytes()), (stones, db.bytes()));
+        solves_alike(&back, &GameState::start(n, 4, rules).unwrap());
+
+        let short = EndgameDb::from_bytes(name, &bytes[..bytes.len() - 1], rules, n, 1 << 30);
+        assert!(
+            matches!(short, Err(GameError::Endgame(EndgameError::Length { .. }))),
+            "{short:?}"
+        );
+        let foreign = EndgameDb::from_bytes(name, &bytes, Rules::AVALANCHE, n, 1 << 30);
+        assert!(
+            matches!(
+                foreign,
+                Err(GameError::Endgame(EndgameError::ForeignFile { .. }))
+            ),
+            "{foreign:?}"
+        );
+        let over = EndgameDb::from_bytes(name, &bytes, rules, n, 1000);
+        assert!(
+            matches!(over, Err(GameError::Endgame(EndgameError::OverCap { .. }))),
+            "{over:?}"
+        );
     }
 }
