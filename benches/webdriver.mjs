@@ -31,8 +31,11 @@ export async function serveSite(site) {
     res.writeHead(200, { "Content-Type": TYPES[extname(file)] || "application/octet-stream" });
     res.end(readFileSync(file));
   }).listen(port, "127.0.0.1");
-  ends.push(() => server.close());
-  return { url: `http://127.0.0.1:${port}/`, close: () => server.close() };
+  // It never keeps the bench running once the bench is done.
+  server.unref();
+  const close = () => { server.closeAllConnections(); server.close(); };
+  ends.push(close);
+  return { url: `http://127.0.0.1:${port}/`, close };
 }
 
 // chromedriver, started; `wd(method, path, body)` is one WebDriver
