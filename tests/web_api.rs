@@ -1082,6 +1082,24 @@ fn analyze_reads_the_endgame_database_it_was_started_with() {
     let (_, b) = call(without, "POST", "/api/analyze", body);
     assert_eq!(a["nodes"], b["nodes"]);
     assert_eq!(ranked(&a), ranked(&b));
+    // A game of the same rules and board: the `perfect` computer reads the
+    // database too, and its first turn is a best turn by the exact solver
+    // without any database (the second path).
+    let board = "3 3 3 3 / 0 0 / 3 3 3 3";
+    let doc = game(
+        with,
+        "/api/game/new",
+        &format!(r#"{{"level":"perfect","person":"second","board":"{board}"}}"#),
+    );
+    let played: Vec<u64> = doc["played"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["pit"].as_u64().unwrap())
+        .collect();
+    let (value, each) = game_values("kalah", board);
+    let chosen = each.iter().find(|(picks, _)| *picks == played);
+    assert_eq!(chosen.map(|(_, v)| *v), Some(value), "{doc}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -224,12 +224,16 @@ pub(crate) async fn new_game(state: Shared_, body: Body) -> ApiResult {
     // the async threads. Until the game is in the table its tables are
     // declared as this request's, so that a solve running meanwhile is not
     // charged for them.
+    // The endgame database the server read at start for these rules and
+    // board (shared, already counted), for the `perfect` computer and the
+    // hints, as `game play` reads the cached one.
+    let db = crate::api::endgame_for(&state.config.endgames, &start, cap).cloned();
     let slot = Slot::take(&state)?;
     let building = Share::new(&state);
     building.set(bytes);
     let entry = blocking(move |cancel| {
         let _slot = slot;
-        let session = GameSession::within(start, person, spec, seed, None, memory_cap)
+        let session = GameSession::within(start, person, spec, seed, db, memory_cap)
             .map_err(|e| game_error(e, seconds))?;
         Ok::<_, ApiError>(Entry {
             id: new_id(),

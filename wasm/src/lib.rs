@@ -142,9 +142,15 @@ fn route(
         ("POST", ["api", "game", "new"]) => {
             let req: NewGame = api::parse(body, BODY_LIMIT)?;
             let g = req.check(GAME_MEMORY, &game_memory_words())?;
-            let mut session =
-                GameSession::within(g.start, g.person, g.spec, g.seed, None, g.memory_cap)
-                    .map_err(|e| game_error(e, BUDGET_SECONDS))?;
+            let mut session = GameSession::within(
+                g.start,
+                g.person,
+                g.spec,
+                g.seed,
+                endgame::for_game(&g.start),
+                g.memory_cap,
+            )
+            .map_err(|e| game_error(e, BUDGET_SECONDS))?;
             let mut played = Vec::new();
             computer_moves(&mut session, &never, BUDGET_SECONDS, &mut played)?;
             GAMES.with(|games| {

@@ -141,23 +141,8 @@ pub(super) fn cached_endgame(
         format_bytes(bytes),
         path.display()
     ));
-    let spinner = Spinner::new(quiet);
     let t0 = std::time::Instant::now();
-    let built = cache.build(
-        rules,
-        n,
-        stones,
-        threads,
-        memory_cap,
-        &INTERRUPTED,
-        |t, _| {
-            spinner.set(format!(
-                "building the endgame database: {t} of {stones} stones, {:.1} s",
-                t0.elapsed().as_secs_f64()
-            ))
-        },
-    );
-    spinner.finish();
+    let built = build_showing(&cache, state, stones, threads, memory_cap, quiet);
     match built {
         Ok(Some(db)) => {
             say(format!(
@@ -179,4 +164,37 @@ pub(super) fn cached_endgame(
             Ok(None)
         }
     }
+}
+
+/// Builds the `stones`-stone database of `state`'s rules and board into
+/// `cache` ([`EndgameCache::build`]) on `threads` threads within
+/// `memory_cap`, a progress line saying the layer it is on unless `quiet`;
+/// Ctrl-C stops it with the layers finished kept.
+pub(super) fn build_showing(
+    cache: &EndgameCache,
+    state: &GameState,
+    stones: u32,
+    threads: usize,
+    memory_cap: u64,
+    quiet: bool,
+) -> Result<Option<EndgameDb>, mancala_sweep::game::GameError> {
+    let spinner = Spinner::new(quiet);
+    let t0 = std::time::Instant::now();
+    let (rules, n) = (state.rules(), state.pits_per_side());
+    let built = cache.build(
+        rules,
+        n,
+        stones,
+        threads,
+        memory_cap,
+        &INTERRUPTED,
+        |t, _| {
+            spinner.set(format!(
+                "building the endgame database: {t} of {stones} stones, {:.1} s",
+                t0.elapsed().as_secs_f64()
+            ))
+        },
+    );
+    spinner.finish();
+    built
 }

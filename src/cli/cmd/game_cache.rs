@@ -2,11 +2,10 @@
 //! folder ([`mancala_sweep::game::EndgameCache`]) listed, built larger and
 //! removed.
 
-use super::cache::{endgame_cache, CACHE_VAR};
+use super::cache::{build_showing, endgame_cache, CACHE_VAR};
 use super::Outcome;
 use crate::cli::args::{CacheBuildArgs, CacheRemoveArgs};
-use crate::cli::progress::Spinner;
-use crate::cli::signal::{interrupted, INTERRUPTED};
+use crate::cli::signal::interrupted;
 use crate::cli::words::CliError;
 use mancala_sweep::game::endgame::{CachedDb, BUILD_BYTES};
 use mancala_sweep::game::{EndgameCache, EndgameDb};
@@ -89,23 +88,8 @@ pub fn build(args: &CacheBuildArgs) -> Outcome {
             path.display()
         );
     }
-    let spinner = Spinner::new(quiet);
     let t0 = std::time::Instant::now();
-    let built = cache.build(
-        rules,
-        n,
-        stones,
-        threads,
-        max_memory,
-        &INTERRUPTED,
-        |t, _| {
-            spinner.set(format!(
-                "building the endgame database: {t} of {stones} stones, {:.1} s",
-                t0.elapsed().as_secs_f64()
-            ))
-        },
-    );
-    spinner.finish();
+    let built = build_showing(&cache, &state, stones, threads, max_memory, quiet);
     let seconds = t0.elapsed().as_secs_f64();
     match built? {
         Some(db) => {
