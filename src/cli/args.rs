@@ -65,9 +65,9 @@ impl Command {
             Command::Game(GameCommand::Analyze(a)) => Some(&a.rules.set),
             Command::Game(GameCommand::Play(a)) => Some(&a.rules.set),
             Command::Game(GameCommand::Match(a)) => Some(&a.rules.set),
-            Command::Game(GameCommand::Endgame(a)) => Some(&a.rules.set),
+            Command::Game(GameCommand::Endgame(a)) => Some(&a.db.rules.set),
             Command::Game(GameCommand::Book(BookCommand::Build(a))) => Some(&a.rules.set),
-            Command::Game(GameCommand::Cache(CacheCommand::Build(a))) => Some(&a.rules.set),
+            Command::Game(GameCommand::Cache(CacheCommand::Build(a))) => Some(&a.db.rules.set),
             Command::Game(GameCommand::Cache(CacheCommand::Remove(a))) => Some(&a.rules.set),
             _ => None,
         }

@@ -34,20 +34,18 @@ pub enum CacheCommand {
     Remove(CacheRemoveArgs),
 }
 
-/// `game cache build`.
+/// What a build of an endgame database takes besides its size and place
+/// (`game endgame`, `game cache build`).
 #[derive(Args, Debug)]
 #[command(
     mut_arg("rules", game_rules_help),
     mut_arg("stones", |a| a.hide(true)),
     mut_arg("board", |a| a.hide(true))
 )]
-pub struct CacheBuildArgs {
+pub struct EndgameFor {
     /// Rules and pits a side (--pits) the database is for [default rules: kalah]; scope own only.
     #[command(flatten)]
     pub rules: RuleArgs,
-    /// Every position with at most this many stones in its pits (1 to 127) [default: the most within 768 MiB, so that with `game solve`'s table a run keeps within 1 GiB: 22 stones on 6 pits a side, 523 MiB].
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=127))]
-    pub up_to: Option<u32>,
     /// Refuse before starting when the database would take more than this [default: half the machine's memory].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub max_memory: Option<u64>,
@@ -57,6 +55,17 @@ pub struct CacheBuildArgs {
     /// `--quiet`.
     #[command(flatten)]
     pub quiet: QuietArg,
+}
+
+/// `game cache build`.
+#[derive(Args, Debug)]
+pub struct CacheBuildArgs {
+    /// The rules, pits, memory cap and threads.
+    #[command(flatten)]
+    pub db: EndgameFor,
+    /// Every position with at most this many stones in its pits (1 to 127) [default: the most within 768 MiB, so that with `game solve`'s table a run keeps within 1 GiB: 22 stones on 6 pits a side, 523 MiB].
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=127))]
+    pub up_to: Option<u32>,
 }
 
 /// `game cache remove`.
@@ -124,30 +133,16 @@ pub struct BookShowArgs {
 
 /// `game endgame`.
 #[derive(Args, Debug)]
-#[command(
-    mut_arg("rules", game_rules_help),
-    mut_arg("stones", |a| a.hide(true)),
-    mut_arg("board", |a| a.hide(true))
-)]
 pub struct GameEndgameArgs {
-    /// Rules and pits a side (--pits) the database is for [default rules: kalah]; scope own only.
+    /// The rules, pits, memory cap and threads.
     #[command(flatten)]
-    pub rules: RuleArgs,
+    pub db: EndgameFor,
     /// Every position with at most this many stones in its pits (1 to 127); 24 stones on 6 pits a side take 1.25 GB.
     #[arg(long, value_name = "K")]
     pub up_to: u32,
     /// The database file. One already there for the same rules and pits is kept and built on: the same command resumes a stopped build.
     #[arg(long, value_name = "FILE")]
     pub out: std::path::PathBuf,
-    /// Refuse before starting when the database would take more than this [default: half the machine's memory].
-    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
-    pub max_memory: Option<u64>,
-    /// `--threads`.
-    #[command(flatten)]
-    pub threads: ThreadsArg,
-    /// `--quiet`.
-    #[command(flatten)]
-    pub quiet: QuietArg,
 }
 
 /// `game solve`.

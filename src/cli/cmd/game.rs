@@ -356,12 +356,12 @@ pub(super) fn no_start_position(args: &RuleArgs, command: &str) -> Result<(), Cl
 }
 
 pub fn endgame(args: &GameEndgameArgs) -> Outcome {
-    no_start_position(&args.rules, "game endgame")?;
-    let state = start(&args.rules)?;
+    no_start_position(&args.db.rules, "game endgame")?;
+    let state = start(&args.db.rules)?;
     let (rules, n) = (state.rules(), state.pits_per_side());
-    let threads = args.threads.count();
-    let quiet = args.quiet.quiet;
-    let max_memory = args.max_memory.unwrap_or_else(default_max_memory);
+    let threads = args.db.threads.count();
+    let quiet = args.db.quiet.quiet;
+    let max_memory = args.db.max_memory.unwrap_or_else(default_max_memory);
     EndgameDb::check(rules, n, args.up_to, max_memory)?;
     let t0 = std::time::Instant::now();
     if !quiet {

@@ -64,11 +64,11 @@ pub fn list() -> Outcome {
 
 /// Run `game cache build`.
 pub fn build(args: &CacheBuildArgs) -> Outcome {
-    super::game::no_start_position(&args.rules, "game cache build")?;
+    super::game::no_start_position(&args.db.rules, "game cache build")?;
     let cache = the_cache()?;
-    let state = super::game::start(&args.rules)?;
+    let state = super::game::start(&args.db.rules)?;
     let (rules, n) = (state.rules(), state.pits_per_side());
-    let max_memory = args.max_memory.unwrap_or_else(default_max_memory);
+    let max_memory = args.db.max_memory.unwrap_or_else(default_max_memory);
     let Some(stones) = args
         .up_to
         .or_else(|| EndgameCache::stones_within(rules, n, BUILD_BYTES))
@@ -78,8 +78,8 @@ pub fn build(args: &CacheBuildArgs) -> Outcome {
         )));
     };
     EndgameDb::check(rules, n, stones, max_memory)?;
-    let quiet = args.quiet.quiet;
-    let threads = args.threads.count();
+    let quiet = args.db.quiet.quiet;
+    let threads = args.db.threads.count();
     let path = cache.path_for(rules, n, stones).expect("scope own");
     if !quiet {
         eprintln!(
