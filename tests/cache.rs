@@ -117,3 +117,51 @@ fn game_cache_refuses_bad_requests() {
     }
     assert!(!dir.exists());
 }
+
+/// A build stopped part-way is listed with where it stopped and the
+/// command that goes on; that command, run as printed, finishes it.
+#[test]
+fn a_stopped_build_is_listed_with_the_command_that_goes_on() {
+    let dir = folder("stopped");
+    std::fs::create_dir_all(&dir).unwrap();
+    let env = [("MANCALA_SWEEP_CACHE", dir.to_str().unwrap())];
+    // The layers a stopped build keeps: a 10-stone file under the name of
+    // the 20-stone database of avalanche on 3 pits a side.
+    let name = "mancala-sweep-endgame-1-relay-on-capture-none-3-pits-20-stones.bin";
+    let out = dir.join(name);
+    let (code, _, err) = run_bin_env(
+        &[
+            "game",
+            "endgame",
+            "--rules",
+            "avalanche",
+            "--pits",
+            "3",
+            "--up-to",
+            "10",
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ],
+        "",
+        &env,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, list, err) = run_bin_env(&["game", "cache", "list"], "", &env);
+    assert_eq!(code, 0, "{err}");
+    let said =
+        "(stopped at 10 of 20: `game cache build --rules avalanche --pits 3 --up-to 20` goes on)";
+    assert!(list.contains(said), "{list}");
+    let command = said.split('`').nth(1).unwrap();
+    let args: Vec<&str> = command.split_whitespace().collect();
+    let (code, _, err) = run_bin_env(&args, "", &env);
+    assert_eq!(code, 0, "{err}");
+    let (_, list, _) = run_bin_env(&["game", "cache", "list"], "", &env);
+    assert!(!list.contains("(stopped at"), "{list}");
+    assert!(
+        list.lines()
+            .any(|l| l.split_whitespace().take(3).eq(["avalanche", "3", "20"])),
+        "{list}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

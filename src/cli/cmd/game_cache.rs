@@ -22,20 +22,30 @@ fn the_cache() -> Result<EndgameCache, CliError> {
 
 /// One line of a listing: what a cached file holds.
 fn row(f: &CachedDb) -> String {
+    let preset = mancala_sweep::rules::Preset::ALL
+        .into_iter()
+        .find(|p| p.rules() == f.rules);
     let state = if f.complete() {
         String::new()
     } else {
+        // The command that goes on, with the rules as flags that name
+        // them (a preset's name, else the three rule flags).
+        let rules = match preset {
+            Some(p) => format!("--rules {p}"),
+            None => format!(
+                "--scope own --relay {} --capture {}",
+                if f.rules.relay { "on" } else { "off" },
+                f.rules.capture
+            ),
+        };
         format!(
-            " (stopped at {} of {}: `game cache build --up-to {}` goes on)",
-            f.stones, f.target, f.target
+            " (stopped at {} of {}: `game cache build {rules} --pits {} --up-to {}` goes on)",
+            f.stones, f.target, f.pits_per_side, f.target
         )
     };
     format!(
         "{:<10} {:>4} {:>6} {:>10}  {}{state}",
-        mancala_sweep::rules::Preset::ALL
-            .into_iter()
-            .find(|p| p.rules() == f.rules)
-            .map_or("custom".to_string(), |p| p.to_string()),
+        preset.map_or("custom".to_string(), |p| p.to_string()),
         f.pits_per_side,
         f.stones,
         format_bytes(f.bytes),
