@@ -247,7 +247,7 @@ impl Endgame {
         let total = ranks.offset[max_stones as usize + 1];
         Some(Endgame {
             ranks,
-            values: Values::Owned(huge_vec(total as usize, cancel, || AtomicI8::new(UNKNOWN))?),
+            values: Values::owned(huge_vec(total as usize, cancel, || AtomicI8::new(UNKNOWN))?),
         })
     }
 

@@ -25,11 +25,8 @@ pub(super) fn read_endgame(
     };
     let t0 = std::time::Instant::now();
     let (rules, n) = (state.rules(), state.pits_per_side());
-    let db = match reading {
-        Reading::Whole => EndgameDb::load(path, rules, n, cap),
-        Reading::Mapped => EndgameDb::load_mapped(path, rules, n, cap),
-    }
-    .map_err(|e| CliError::Input(format!("--endgame {e}{}", words::game_hint(&e))))?;
+    let db = EndgameDb::load_as(path, rules, n, cap, reading)
+        .map_err(|e| CliError::Input(format!("--endgame {e}{}", words::game_hint(&e))))?;
     if !quiet {
         eprintln!(
             "endgame database {}: every position with at most {} stones in its pits ({} bytes, read in {:.1} s)",

@@ -264,17 +264,10 @@ impl EndgameDb {
         std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(first_line)).map_err(read_err)?;
         let mut r = std::io::BufReader::with_capacity(1 << 20, file);
         let mut db = Endgame::new(2 * n, room);
-        let values = db
+        let bytes = db
             .values
-            .owned_mut()
+            .owned_bytes_mut()
             .expect("a new database's values are its own");
-        // SAFETY: `AtomicI8` has the same size, alignment and bit validity
-        // as `i8` (and so as `u8`), and this vector is not shared yet: the
-        // bytes are read straight into it, instead of a second copy of
-        // gigabytes.
-        let bytes = unsafe {
-            std::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<u8>(), values.len())
-        };
         r.read_exact(&mut bytes[..Endgame::bytes(2 * n, stones) as usize])
             .map_err(read_err)?;
         Ok((
@@ -332,17 +325,19 @@ impl EndgameDb {
         n: usize,
         memory_cap: u64,
     ) -> Result<EndgameDb, GameError> {
-        EndgameDb::load_as(path, rules, n, memory_cap, Reading::Whole, false)
+        EndgameDb::open_as(path, rules, n, memory_cap, Reading::Whole, false)
     }
 
-    /// [`EndgameDb::load`], the file mapped ([`Reading::Mapped`]).
-    pub fn load_mapped(
+    /// The database in `path`, built for `rules` on `n` pits a side, read
+    /// as `reading` says; refused when it would pass `memory_cap` bytes.
+    pub fn load_as(
         path: &Path,
         rules: Rules,
         n: usize,
         memory_cap: u64,
+        reading: Reading,
     ) -> Result<EndgameDb, GameError> {
-        EndgameDb::load_as(path, rules, n, memory_cap, Reading::Mapped, false)
+        EndgameDb::open_as(path, rules, n, memory_cap, reading, false)
     }
 
     /// The most of the database in `path` that fits in `memory_cap` bytes,
@@ -357,10 +352,12 @@ impl EndgameDb {
         memory_cap: u64,
         reading: Reading,
     ) -> Result<EndgameDb, GameError> {
-        EndgameDb::load_as(path, rules, n, memory_cap, reading, true)
+        EndgameDb::open_as(path, rules, n, memory_cap, reading, true)
     }
 
-    fn load_as(
+    /// The database in `path` (its first layers only with `prefix`) read
+    /// as `reading` says; WebAssembly, which maps no files, reads whole.
+    fn open_as(
         path: &Path,
         rules: Rules,
         n: usize,
@@ -372,6 +369,7 @@ impl EndgameDb {
         if reading == Reading::Mapped {
             return EndgameDb::map(path, rules, n, memory_cap, prefix);
         }
+        #[cfg(target_arch = "wasm32")]
         let _ = reading;
         Ok(EndgameDb::read(path, rules, n, 0, memory_cap, prefix)?.0)
     }

@@ -12,23 +12,48 @@
 
 use std::sync::atomic::AtomicI8;
 
-/// The values of an endgame database, one signed byte a position.
-pub(crate) enum Values {
+/// What holds the values' memory.
+enum Owner {
     /// Memory of this process's own.
     Owned(Vec<AtomicI8>),
-    /// `len` values from byte `offset` of a file mapped copy-on-write: the
-    /// file is never written through the map, and a value stored (a
-    /// database complete in its file has none left to fill) stays in this
-    /// process.
+    /// A file mapped copy-on-write: the file is never written through the
+    /// map, and a value stored (a database complete in its file has none
+    /// left to fill) stays in this process.
     #[cfg(not(target_arch = "wasm32"))]
     Mapped {
-        map: memmap2::MmapMut,
-        offset: usize,
-        len: usize,
+        /// Held for as long as the values are read; unmapped on drop.
+        _map: memmap2::MmapMut,
     },
 }
 
+/// The values of an endgame database, one signed byte a position. The
+/// slice is found once, when the values are made, so that a probe (the
+/// solver's hot path) reads through a plain pointer whatever holds them.
+pub(crate) struct Values {
+    ptr: *const AtomicI8,
+    len: usize,
+    /// Keeps the memory `ptr` points into; never grown or moved.
+    owner: Owner,
+}
+
+// SAFETY: `ptr` points into `owner`, which moves with the struct (a
+// vector's or a map's memory does not move when they do) and is never
+// reallocated; the values are atomics, so shared access from many threads
+// is sound, as for a `Vec<AtomicI8>`.
+unsafe impl Send for Values {}
+// SAFETY: as above.
+unsafe impl Sync for Values {}
+
 impl Values {
+    /// The values in `v`.
+    pub(crate) fn owned(v: Vec<AtomicI8>) -> Values {
+        Values {
+            ptr: v.as_ptr(),
+            len: v.len(),
+            owner: Owner::Owned(v),
+        }
+    }
+
     /// The first `len` values of the file `file` from byte `offset`,
     /// mapped; the system is asked to read them ahead in the background.
     ///
@@ -49,39 +74,46 @@ impl Values {
             ));
         }
         let _ = map.advise(memmap2::Advice::WillNeed);
-        Ok(Values::Mapped { map, offset, len })
+        // `AtomicI8` has the size, alignment and bit validity of `u8`, and
+        // the map is writable memory of this process's own.
+        let ptr = map[offset..].as_ptr().cast::<AtomicI8>();
+        Ok(Values {
+            ptr,
+            len,
+            owner: Owner::Mapped { _map: map },
+        })
     }
 
-    /// The memory of the process's own, when the values are in it.
-    pub(crate) fn owned_mut(&mut self) -> Option<&mut Vec<AtomicI8>> {
-        match self {
-            Values::Owned(v) => Some(v),
+    /// The values as bytes to write into, when they are memory of the
+    /// process's own and not shared yet (a database read from its file).
+    pub(crate) fn owned_bytes_mut(&mut self) -> Option<&mut [u8]> {
+        match &mut self.owner {
+            Owner::Owned(v) => {
+                // SAFETY: `AtomicI8` has the size, alignment and bit
+                // validity of `u8`, and `&mut self` means no other
+                // reference to the values exists.
+                Some(unsafe {
+                    std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), v.len())
+                })
+            }
             #[cfg(not(target_arch = "wasm32"))]
-            Values::Mapped { .. } => None,
+            Owner::Mapped { .. } => None,
         }
     }
 
     /// True when the values are a mapped file.
     pub(crate) fn is_mapped(&self) -> bool {
-        !matches!(self, Values::Owned(_))
+        !matches!(self.owner, Owner::Owned(_))
     }
 }
 
 impl std::ops::Deref for Values {
     type Target = [AtomicI8];
 
+    #[inline]
     fn deref(&self) -> &[AtomicI8] {
-        match self {
-            Values::Owned(v) => v,
-            #[cfg(not(target_arch = "wasm32"))]
-            Values::Mapped { map, offset, len } => {
-                let bytes = &map[*offset..*offset + *len];
-                // SAFETY: `AtomicI8` has the size, alignment and bit
-                // validity of `u8`, and the map is writable memory of this
-                // process's own (copy-on-write), so stores through the
-                // atomics are allowed; the slice lives as long as `self`.
-                unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<AtomicI8>(), *len) }
-            }
-        }
+        // SAFETY: `ptr` and `len` describe memory `owner` holds for as long
+        // as `self` lives (see the type's invariant).
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
     }
 }
