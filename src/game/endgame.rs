@@ -401,13 +401,27 @@ fn next_composition(c: &mut [u8]) -> bool {
 }
 
 /// A position of the endgame database with its children played and
-/// ranked ([`Endgame::plan`]): the children that are positions (each
+/// ranked ([`Endgame::plan_into`]): the children that are positions (each
 /// played once and kept, for the fill that an unknown one needs), and the
 /// best value of the picks that end the game.
+#[derive(Clone, Copy)]
 struct Plan {
     kids: [Kid; crate::rules::MAX_PITS_PER_SIDE],
     count: usize,
     best: i32,
+}
+
+impl Plan {
+    const EMPTY: Plan = Plan {
+        kids: [Kid {
+            rank: 0,
+            gain: 0,
+            free: false,
+            cells: [0; CYCLE_CAP],
+        }; crate::rules::MAX_PITS_PER_SIDE],
+        count: 0,
+        best: i32::MIN,
+    };
 }
 
 /// A child of a database position: its rank, the stones the pick put in
@@ -490,6 +504,7 @@ impl Endgame {
         let (start, end) = (self.ranks.offset[t], self.ranks.offset[t + 1]);
         let next = AtomicU64::new(start);
         let work = || {
+            let mut batch = [(0usize, Plan::EMPTY); BATCH];
             while !cancel.load(Ordering::Relaxed) {
                 let from = next.fetch_add(CHUNK, Ordering::Relaxed);
                 if from >= end {
@@ -505,17 +520,19 @@ impl Endgame {
                 let mut c = self.ranks.unrank(from);
                 let stop = end.min(from + CHUNK);
                 let mut r = from;
-                let mut batch: Vec<(usize, Plan)> = Vec::with_capacity(BATCH);
                 while r < stop {
-                    batch.clear();
-                    while r < stop && batch.len() < BATCH {
+                    let mut planned = 0;
+                    while r < stop && planned < BATCH {
                         if self.values[r as usize].load(Ordering::Relaxed) == UNKNOWN {
-                            batch.push((r as usize, self.plan(&cells_of(&c, n), n, rules, true)));
+                            let (pr, plan) = &mut batch[planned];
+                            *pr = r as usize;
+                            self.plan_into(plan, &cells_of(&c, n), n, rules, true);
+                            planned += 1;
                         }
                         next_composition(&mut c[..m]);
                         r += 1;
                     }
-                    for (pr, plan) in &batch {
+                    for (pr, plan) in &batch[..planned] {
                         // Stopped, the loop above ends at its next chunk.
                         let _ = self.finish(plan, *pr, n, rules, cancel);
                     }
@@ -553,45 +570,50 @@ impl Endgame {
         if cancel.load(Ordering::Relaxed) {
             return None;
         }
-        let plan = self.plan(cells, n, rules, false);
+        let mut plan = Plan::EMPTY;
+        self.plan_into(&mut plan, cells, n, rules, false);
         self.finish(&plan, r, n, rules, cancel)
     }
 
-    /// The children of `cells` played and ranked, their values not yet
-    /// loaded; with `prefetch`, their cache lines asked for, so that a
-    /// batch of positions waits for all its misses at once.
+    /// The children of `cells` played and ranked into `p`, their values
+    /// not yet loaded; with `prefetch`, their cache lines asked for, so
+    /// that a batch of positions waits for all its misses at once. Each
+    /// child is played in its own slot of `p`, and a batch reuses its
+    /// plans: making a plan anew, and moving it into the batch, wrote most
+    /// of a kilobyte a position.
     #[inline]
-    fn plan(&self, cells: &Cells, n: usize, rules: Rules, prefetch: bool) -> Plan {
-        let mut p = Plan {
-            kids: [Kid {
-                rank: 0,
-                gain: 0,
-                free: false,
-                cells: [0; CYCLE_CAP],
-            }; crate::rules::MAX_PITS_PER_SIDE],
-            count: 0,
-            best: i32::MIN,
-        };
+    fn plan_into(&self, p: &mut Plan, cells: &Cells, n: usize, rules: Rules, prefetch: bool) {
+        let len = 2 * n + 1;
+        p.count = 0;
+        p.best = i32::MIN;
         let total = sum(&cells[..n]) + sum(&cells[n + 1..=2 * n]);
-        for (from, _) in cells[..n].iter().enumerate().filter(|p| *p.1 > 0) {
-            match Endgame::child(cells, from, n, rules) {
-                Ok((child, gain, free)) => {
-                    let rank = self.ranks.rank_cells(&child, n, total - gain as u32) as usize;
-                    if prefetch {
-                        prefetch_line(&self.values[rank]);
-                    }
-                    p.kids[p.count] = Kid {
-                        rank,
-                        gain,
-                        free,
-                        cells: child,
-                    };
-                    p.count += 1;
-                }
-                Err(v) => p.best = p.best.max(v),
+        for from in 0..n {
+            if cells[from] == 0 {
+                continue;
             }
+            let kid = &mut p.kids[p.count];
+            kid.cells = *cells;
+            let end = pick::play(&mut kid.cells[..len], from, rules);
+            let gain = kid.cells[n] as i32;
+            kid.cells[n] = 0;
+            if a_side_is_empty(&kid.cells, n) {
+                // The pick ends the game: each side keeps its stones.
+                let own = sum(&kid.cells[..n]) as i32;
+                let opp = sum(&kid.cells[n + 1..len]) as i32;
+                p.best = p.best.max(gain + own - opp);
+                continue;
+            }
+            kid.free = end == PickEnd::FreeTurn;
+            if !kid.free {
+                flip_cells(&mut kid.cells, n);
+            }
+            kid.gain = gain;
+            kid.rank = self.ranks.rank_cells(&kid.cells, n, total - gain as u32) as usize;
+            if prefetch {
+                prefetch_line(&self.values[kid.rank]);
+            }
+            p.count += 1;
         }
-        p
     }
 
     /// The value of the position planned in `plan`, of rank `r`: its
@@ -621,36 +643,6 @@ impl Endgame {
         }
         self.values[r].store(best as i8, Ordering::Relaxed);
         Some(best)
-    }
-
-    /// The pick from `from` on `cells` (the mover's pits, an empty store,
-    /// the opponent's pits): the child's cells from its mover's view
-    /// (stores zero), the gain and whether the turn goes on; or the value
-    /// when the pick ends the game. A copy of the fixed-size cells, not
-    /// slices of the board's length: those were calls to `memmove`
-    /// (docs/games.md, sixth round).
-    #[inline]
-    fn child(
-        cells: &Cells,
-        from: usize,
-        n: usize,
-        rules: Rules,
-    ) -> Result<(Cells, i32, bool), i32> {
-        let len = 2 * n + 1;
-        let mut ring = *cells;
-        let end = pick::play(&mut ring[..len], from, rules);
-        let gain = ring[n] as i32;
-        ring[n] = 0;
-        if a_side_is_empty(&ring, n) {
-            let own = sum(&ring[..n]);
-            let opp = sum(&ring[n + 1..len]);
-            return Err(gain + own as i32 - opp as i32);
-        }
-        let free = end == PickEnd::FreeTurn;
-        if !free {
-            flip_cells(&mut ring, n);
-        }
-        Ok((ring, gain, free))
     }
 }
 
