@@ -165,3 +165,196 @@ fn a_stopped_build_is_listed_with_the_command_that_goes_on() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `game analyze --follow` started with its input piped: what it printed
+/// so far is read as it comes, lines are typed when asked.
+struct Followed {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    out: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl Followed {
+    fn start(dir: &std::path::Path, args: &[&str]) -> Followed {
+        use std::io::Read;
+        use std::process::Stdio;
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("mancala-sweep"))
+            .args(["game", "analyze", "--follow", "-q"])
+            .args(args)
+            .env("MANCALA_SWEEP_CACHE", dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let out = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let shared = std::sync::Arc::clone(&out);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(k) = stdout.read(&mut buf) {
+                if k == 0 {
+                    break;
+                }
+                shared
+                    .lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..k]));
+            }
+        });
+        Followed { child, stdin, out }
+    }
+
+    fn text(&self) -> String {
+        self.out.lock().unwrap().clone()
+    }
+
+    /// Waits (at most two minutes) until the output holds `what`, typing
+    /// `line` every half second meanwhile if given.
+    fn wait_for(&mut self, what: &str, line: Option<&str>) -> String {
+        use std::io::Write;
+        let t0 = std::time::Instant::now();
+        while !self.text().contains(what) {
+            assert!(
+                t0.elapsed().as_secs() < 120,
+                "no {what:?} in:\n{}",
+                self.text()
+            );
+            if let Some(line) = line {
+                let _ = writeln!(self.stdin, "{line}");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(500));
+        }
+        self.text()
+    }
+}
+
+/// The files of `dir` whose names end in `.part`: a build's leftovers.
+fn leftovers(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".part"))
+        .collect()
+}
+
+/// `--follow` builds the larger database in the background while the
+/// player types, says when it is there and answers from it: the same
+/// proved turn as the first answer, made with the 16-stone database (the
+/// second path). The smaller file it holds whole is removed; no work
+/// file is left.
+#[test]
+fn follow_builds_the_larger_database_in_the_background() {
+    let dir = folder("background");
+    let mut f = Followed::start(
+        &dir,
+        &[
+            "--pits",
+            "4",
+            "--stones",
+            "3",
+            "--background-build",
+            "always",
+        ],
+    );
+    let first = f.wait_for("Your picks", None);
+    assert!(
+        first.contains("24-stone endgame database in the background"),
+        "{first}"
+    );
+    let first_answer = first
+        .lines()
+        .find(|l| l.starts_with("Tap "))
+        .unwrap()
+        .to_string();
+    // `longer` asks again in the same position: each answer hears of the
+    // build.
+    let out = f.wait_for("The 24-stone endgame database is built", Some("longer"));
+    let after = &out[out.find("database is built").unwrap()..];
+    let (tx, rx) = std::sync::mpsc::channel();
+    {
+        use std::io::Write;
+        writeln!(f.stdin, "longer").unwrap();
+        writeln!(f.stdin, "quit").unwrap();
+        let mut child = f.child;
+        std::thread::spawn(move || tx.send(child.wait().unwrap()).unwrap());
+    }
+    let status = rx.recv_timeout(std::time::Duration::from_secs(60)).unwrap();
+    assert!(status.success());
+    let out = f.out.lock().unwrap().clone();
+    let later = out[out.find("database is built").unwrap()..]
+        .lines()
+        .find(|l| l.starts_with("Tap "))
+        .unwrap_or_else(|| panic!("an answer after the build:\n{after}"))
+        .to_string();
+    assert_eq!(later, first_answer);
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.iter().any(|n| n.ends_with("-4-pits-24-stones.bin")),
+        "{names:?}"
+    );
+    assert!(!names.iter().any(|n| n.contains("-16-stones")), "{names:?}");
+    assert!(leftovers(&dir).is_empty(), "{names:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Ctrl-C while the background build runs exits at once with 130, after
+/// the build kept its finished layers: no work file is left, and the
+/// cache lists the database (stopped, with the command that goes on, or
+/// finished).
+#[test]
+fn ctrl_c_during_a_background_build_keeps_its_layers() {
+    let dir = folder("background-stop");
+    let mut f = Followed::start(
+        &dir,
+        &[
+            "--pits",
+            "4",
+            "--stones",
+            "4",
+            "--background-build",
+            "always",
+        ],
+    );
+    f.wait_for("32-stone endgame database in the background", None);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let pid = f.child.id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = f.child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert!(leftovers(&dir).is_empty());
+    let env = [("MANCALA_SWEEP_CACHE", dir.to_str().unwrap())];
+    let (code, out, err) = run_bin_env(&["game", "cache", "list"], "", &env);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("stopped at") || out.lines().any(|l| l.contains(" 32 ")),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--background-build never`, or input that is not a terminal under the
+/// default `auto`, builds nothing in the background.
+#[test]
+fn follow_builds_nothing_in_the_background_unless_asked() {
+    let dir = folder("background-never");
+    let env = [("MANCALA_SWEEP_CACHE", dir.to_str().unwrap())];
+    for extra in [&["--background-build", "never"][..], &[][..]] {
+        let mut args = vec![
+            "game", "analyze", "--follow", "--pits", "4", "--stones", "3", "-q",
+        ];
+        args.extend_from_slice(extra);
+        let (code, out, err) = run_bin_env(&args, "quit\n", &env);
+        assert_eq!(code, 0, "{err}");
+        assert!(!out.contains("in the background"), "{out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

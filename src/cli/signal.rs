@@ -4,6 +4,7 @@
 //! the first signal: 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP).
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::Mutex;
 
 /// Raised by the first signal; the library's searches poll it and stop
 /// cleanly. A global because a signal handler can reach nothing else.
@@ -19,12 +20,28 @@ static STATUS: AtomicU8 = AtomicU8::new(EXIT_INTERRUPTED);
 /// first signal ends the line on the terminal and exits.
 static EXIT_ON_FIRST: AtomicBool = AtomicBool::new(false);
 
+/// What must finish before a signal's exit at once (a build in the
+/// background keeping the layers it finished): each stops its work and
+/// waits for it.
+type BeforeExit = Box<dyn Fn() + Send>;
+static BEFORE_EXIT: Mutex<Vec<BeforeExit>> = Mutex::new(Vec::new());
+
+/// Run `f` before the process exits on a signal, on the handler's thread.
+pub fn before_exit(f: impl Fn() + Send + 'static) {
+    if let Ok(mut all) = BEFORE_EXIT.lock() {
+        all.push(Box::new(f));
+    }
+}
+
 /// What every signal does, on the handler's own thread (not in signal
 /// context, so printing and exiting are safe).
 fn on_signal(status: u8) {
     if EXIT_ON_FIRST.load(Ordering::SeqCst) || INTERRUPTED.load(Ordering::SeqCst) {
         // Leave the terminal on a fresh line, not after a prompt.
         println!();
+        if let Ok(all) = BEFORE_EXIT.lock() {
+            all.iter().for_each(|f| f());
+        }
         std::process::exit(i32::from(status));
     }
     STATUS.store(status, Ordering::SeqCst);

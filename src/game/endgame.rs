@@ -203,7 +203,7 @@ impl Ranks {
     /// (hundreds of kilobytes for 48 stones, each load waiting for the
     /// last) were the largest single share of a small solve's instructions
     /// (docs/games.md, sixth round).
-    #[inline]
+    #[inline(always)]
     pub(super) fn rank_cells(&self, cells: &Cells, n: usize, total: u32) -> u64 {
         debug_assert_eq!(self.pits, 2 * n);
         let side = self.max_stones as usize + 1;

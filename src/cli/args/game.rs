@@ -231,6 +231,15 @@ pub struct GameAnalyzeArgs {
     /// With --follow: who moves first from the board given (as you see it: your row at the bottom either way); with `them`, type their turn first.
     #[arg(long, value_enum, default_value = "you", requires = "follow")]
     pub first: FollowFirst,
+    /// With --follow: build the larger endgame database `game cache build` makes (22 stones on 6 pits a side, 523 MiB, minutes) in the background at the lowest priority, while you tap and think; the answers use it once it is there, and a game left early leaves its finished layers for the next. `auto`: when the input is a terminal and the cache is used.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHEN",
+        default_value = "auto",
+        requires = "follow"
+    )]
+    pub background_build: BackgroundBuild,
     /// Do not answer from the committed opening books (GamePigeon's capture and avalanche openings on 6 pits of 4 stones, where every turn is known exactly at once): search as on any other position, to compare.
     #[arg(long)]
     pub no_book: bool,
@@ -243,6 +252,17 @@ pub struct GameAnalyzeArgs {
     /// `--quiet`.
     #[command(flatten)]
     pub quiet: QuietArg,
+}
+
+/// `game analyze --follow --background-build`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BackgroundBuild {
+    /// When the input is a terminal (a person following a game) and the cache is read.
+    Auto,
+    /// Whenever the cache is read.
+    Always,
+    /// Never.
+    Never,
 }
 
 /// `game analyze --follow --first`.

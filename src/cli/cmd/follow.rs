@@ -4,6 +4,7 @@
 //! tapped, or the board as they see it, and it keeps the position, free
 //! turns included.
 
+use super::background::{Builder, Progress};
 use crate::cli::words::CliError;
 use mancala_sweep::format::game::{game_analysis_text, picks_text};
 use mancala_sweep::game::{analyze, Analysis, Budget, EndgameDb, GameState, PickOutcome, Side};
@@ -54,6 +55,7 @@ const LONGER: f64 = 5.0;
 pub fn follow_loop(
     f: &Follow<'_>,
     start: GameState,
+    mut builder: Option<Builder>,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
@@ -70,6 +72,8 @@ pub fn follow_loop(
     // `undo` then takes back.
     let mut history: Vec<(GameState, String)> = Vec::new();
     let never = AtomicBool::new(false);
+    // The database built in the background, once there.
+    let mut built: Option<EndgameDb> = None;
     writeln!(
         out,
         "You play the bottom row (pits 1 to {n}); the opponent the top row ({} to {}), as you see them.\n\
@@ -96,7 +100,9 @@ pub fn follow_loop(
         if mine {
             // The analysis, as `game analyze` prints it (never stopped by
             // Ctrl-C here: the first one leaves the game).
-            let a = analyze(&state, f.opts, f.db, budget, &never, Some(f.report))?;
+            let building = background_news(&mut builder, &mut built, out)?;
+            let db = built.as_ref().or(f.db);
+            let a = analyze(&state, f.opts, db, budget, &never, Some(f.report))?;
             (f.done)();
             best = a.turns[0]
                 .picks
@@ -113,6 +119,14 @@ pub fn follow_loop(
             if !a.exact() {
                 writeln!(out, "Type `longer` to think five times as long.")
                     .map_err(CliError::Terminal)?;
+            }
+            if let Some((stones, share)) = building {
+                writeln!(
+                    out,
+                    "(Building the {stones}-stone endgame database in the background: {share}%. \
+                     Once it is there, more answers are proved.)"
+                )
+                .map_err(CliError::Terminal)?;
             }
             write!(out, "Your picks (1 to {n}, or best): ").map_err(CliError::Terminal)?;
         } else {
@@ -138,6 +152,39 @@ pub fn follow_loop(
             Line::Quit => return Ok(()),
         }
     }
+}
+
+/// What the background build has come to since the last analysis: the
+/// database once built (said once, and kept in `built`), or how far it is
+/// (its stones and the share done), for the line after the analysis.
+fn background_news(
+    builder: &mut Option<Builder>,
+    built: &mut Option<EndgameDb>,
+    out: &mut dyn Write,
+) -> Result<Option<(u32, u64)>, CliError> {
+    let Some(b) = builder.as_mut() else {
+        return Ok(None);
+    };
+    let stones = b.stones;
+    let news = match b.progress() {
+        Progress::Building(share) => return Ok(Some((stones, share))),
+        Progress::Ready(db) => {
+            *built = Some(db);
+            format!(
+                "The {stones}-stone endgame database is built: from here more answers are proved."
+            )
+        }
+        Progress::Failed(e) => format!(
+            "The {stones}-stone endgame database could not be built ({}); going on without it.",
+            reason(&e)
+        ),
+        Progress::Over => String::new(),
+    };
+    *builder = None;
+    if !news.is_empty() {
+        writeln!(out, "{news}").map_err(CliError::Terminal)?;
+    }
+    Ok(None)
 }
 
 /// Act on one line of input at `state`.

@@ -4,8 +4,8 @@
 use super::cache::{cached_endgame, read_endgame, Reading};
 use super::Outcome;
 use crate::cli::args::{
-    FollowFirst, GameAnalyzeArgs, GameEndgameArgs, GameMatchArgs, GameSolveArgs, RuleArgs,
-    SolverArgs, GAME_RULES,
+    BackgroundBuild, FollowFirst, GameAnalyzeArgs, GameEndgameArgs, GameMatchArgs, GameSolveArgs,
+    RuleArgs, SolverArgs, GAME_RULES,
 };
 use crate::cli::progress::{thinking, Counter, Spinner};
 use crate::cli::signal::{exit_on_first_ctrl_c, INTERRUPTED};
@@ -233,6 +233,30 @@ pub(super) fn analysis_status(a: &Analysis) -> String {
 use mancala_sweep::api::ANALYZE_TABLE;
 
 /// Run `game analyze`.
+/// The build `--follow` starts in the background, as `--background-build`
+/// says: never with `--no-cache` or `--endgame`, and under `auto` only
+/// for a person at a terminal (a script's piped game ends before it would
+/// pay); within `--max-memory` beside the table and the database `db`.
+fn background_builder(
+    args: &GameAnalyzeArgs,
+    opts: &GameSolveOptions,
+    db: Option<&EndgameDb>,
+    state: &GameState,
+) -> Option<super::background::Builder> {
+    let wanted = match args.background_build {
+        _ if args.no_cache || args.solver.endgame.is_some() => false,
+        BackgroundBuild::Auto => std::io::IsTerminal::is_terminal(&std::io::stdin()),
+        BackgroundBuild::Always => true,
+        BackgroundBuild::Never => false,
+    };
+    let room = opts
+        .memory_cap
+        .saturating_sub(opts.table_bytes + db.map_or(0, EndgameDb::bytes));
+    wanted
+        .then(|| super::background::Builder::start(state, opts.threads as usize, room))
+        .flatten()
+}
+
 pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     let state = start(&args.rules)?;
     let table = args.table.unwrap_or(ANALYZE_TABLE);
@@ -303,7 +327,14 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
             },
         };
         let stdin = std::io::stdin();
-        super::follow::follow_loop(&f, state, &mut stdin.lock(), &mut std::io::stdout())?;
+        let builder = background_builder(args, &opts, db.as_ref(), &state);
+        super::follow::follow_loop(
+            &f,
+            state,
+            builder,
+            &mut stdin.lock(),
+            &mut std::io::stdout(),
+        )?;
         return Ok(String::new());
     }
     let a = mancala_sweep::game::analyze(

@@ -2,6 +2,7 @@
 //! library, and return the text to print.
 
 pub mod atlas;
+pub mod background;
 pub mod book;
 pub mod cache;
 pub mod find;
