@@ -231,7 +231,7 @@ pub struct GameAnalyzeArgs {
     /// With --follow: who moves first from the board given (as you see it: your row at the bottom either way); with `them`, type their turn first.
     #[arg(long, value_enum, default_value = "you", requires = "follow")]
     pub first: FollowFirst,
-    /// With --follow: build the larger endgame database `game cache build` makes (22 stones on 6 pits a side, 523 MiB, minutes) in the background at the lowest priority, while you tap and think; the answers use it once it is there, and a game left early leaves its finished layers for the next. `auto`: when the input is a terminal and the cache is used.
+    /// With --follow: build the larger endgame database `game cache build` makes (22 stones on 6 pits a side, 523 MiB, about a minute on 2 cores) in the background at the lowest priority, while you tap and think; the answers use it once it is there, and a game left early leaves its finished layers for the next. `auto`: when the input is a terminal and the cache is used.
     #[arg(
         long,
         value_enum,
