@@ -5,13 +5,13 @@
 
 use super::State;
 use crate::api::{
-    self, AnalyzeRequest, BoardRequest, CheckRequest, Endpoint, FindRequest, ReplayRequest,
-    SolveHost, SolveRequest,
+    self, AnalyzeRequest, BoardRequest, CheckRequest, FindRequest, ReplayRequest, SolveHost,
+    SolveRequest,
 };
 use crate::search;
 use axum::body::Body;
 use axum::extract::{Path, State as Shared};
-use axum::http::{Method, StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::de::DeserializeOwned;
@@ -145,39 +145,6 @@ pub(crate) async fn blocking<T: Send + 'static>(
     })
     .await
     .map_err(|e| ApiError::status(500, format!("the search failed: {e}")))
-}
-
-/// Every `/api/` request: its endpoint found in the API's table of routes
-/// ([`crate::api::route`]), then its handler.
-pub(crate) async fn dispatch(state: Shared_, method: Method, uri: Uri, body: Body) -> Response {
-    let route = match api::route(method.as_str(), uri.path()) {
-        Ok(route) => route,
-        Err(e) => return e.into_response(),
-    };
-    let id = || Path(route.param(0).to_string());
-    let pair = || Path((route.param(0).to_string(), route.param(1).to_string()));
-    let answer = match route.endpoint {
-        Endpoint::Solve => solve(state, body).await,
-        Endpoint::SolveStream => super::stream::solve_stream(state, body).await,
-        Endpoint::Analyze => analyze(state, body).await,
-        Endpoint::AnalyzeStream => super::stream::analyze_stream(state, body).await,
-        Endpoint::Replay => replay(state, body).await,
-        Endpoint::Find => find(state, body).await,
-        Endpoint::Board => board(state, body).await,
-        Endpoint::Limits => Ok(Json(api::limits()).into_response()),
-        Endpoint::Atlas => Ok(super::atlas()),
-        Endpoint::Puzzles => puzzles(state).await,
-        Endpoint::Puzzle => puzzle(state, pair()).await,
-        Endpoint::PuzzleCheck => check(state, pair(), body).await,
-        Endpoint::GameNew => super::game::new_game(state, body).await,
-        Endpoint::Game => super::game::get_game(state, id()).await,
-        Endpoint::GameDelete => super::game::delete(state, id()).await,
-        Endpoint::GamePick => super::game::pick(state, id(), body).await,
-        Endpoint::GameReply => super::game::reply(state, id()).await,
-        Endpoint::GameHint => super::game::hint(state, id()).await,
-        Endpoint::GameUndo => super::game::undo(state, id()).await,
-    };
-    answer.unwrap_or_else(IntoResponse::into_response)
 }
 
 /// `POST /api/solve`: `solve --json`.

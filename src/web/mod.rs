@@ -15,6 +15,7 @@
 mod api;
 mod game;
 mod memory;
+mod routes;
 mod stream;
 
 use crate::puzzle::Collection;
@@ -122,7 +123,7 @@ pub fn router(config: Config) -> Router {
     // API's own table of routes ([`crate::api::ROUTES`]), the one the
     // static site's engine reads too.
     Router::new()
-        .route("/api/{*rest}", any(api::dispatch))
+        .route("/api/{*rest}", any(routes::dispatch))
         .route("/atlas/{file}", get(atlas_file))
         .fallback(get(asset))
         .with_state(state)
