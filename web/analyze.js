@@ -7,7 +7,7 @@
 /* global backend */
 import { $, clearErrors, clearTyped, count, invalidFields, readCount, sayTyped, setField } from "./fields.js";
 import { request, retryBusy, sleep, stream } from "./calls.js";
-import { boardLink, drawBoard, LIMITS, pasteField, readBoard, tooLong } from "./board.js";
+import { boardLink, boardOfLink, drawBoard, LIMITS, pasteField, tooLong } from "./board.js";
 import { register, shownPage } from "./url.js";
 
 // Positions are kept as you see them: pits 1..n yours (bottom row), n+1..2n
@@ -427,7 +427,7 @@ $("an-edit").addEventListener("click", () => {
 $("an-done").addEventListener("click", () => $("an-edit").click());
 $("an-count").addEventListener("input", () => { const v = readCount($("an-count"), 0, LIMITS.max_stones_in_play, "Stones"); if (v !== null && v !== cellCount(cur())) setCount(v); });
 $("an-minus").addEventListener("click", () => { const v = cellCount(cur()); if (v > 0) setCount(v - 1); });
-$("an-plus").addEventListener("click", () => { const v = cellCount(cur()); if (v < LIMITS.max_stones_in_play) setCount(v + 1); });
+$("an-plus").addEventListener("click", () => { const v = cellCount(cur()); if (LIMITS.max_stones_in_play == null || v < LIMITS.max_stones_in_play) setCount(v + 1); });
 // Pits a side: checked as typed, a new start position once the field is left.
 $("an-pits").addEventListener("input", () => readCount($("an-pits"), 1, LIMITS.max_pits_per_side, "Pits a side"));
 $("an-pits").addEventListener("change", () => {
@@ -506,7 +506,9 @@ async function anFromUrl() {
   const mover = q.get("to") === "opp" ? "opp" : "you";
   let start = uniform(6, 4, mover);
   if (q.get("board")) {
-    try { const b = await readBoard(q.get("board"), AN_RULES[rules]); start = { pits: b.pits, store: b.store, oppStore: b.oppStore, mover, over: false, result: null }; }
+    // The page's own link is read at once (no await: Back shows its
+    // position before anything else runs); another text by the engine.
+    try { const read = boardOfLink(q.get("board"), AN_RULES[rules]), b = read instanceof Promise ? await read : read; start = { pits: b.pits, store: b.store, oppStore: b.oppStore, mover, over: false, result: null }; }
     catch (e) { if (token === anLoad) $("an-err-board").textContent = "The link's board: " + e.message; linkError = true; }
     // A newer link was read meanwhile.
     if (token !== anLoad) return;

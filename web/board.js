@@ -6,14 +6,19 @@ import { clearTyped, sayTyped } from "./fields.js";
 
 // The bounds of a board as the engine checks them (GET /api/limits):
 // pits a side, stones in the pits and the mover's store, the length of
-// a board text. Every module that checks a count reads them here.
-export const LIMITS = await request("GET", "/api/limits");
+// a board text. Every module that checks a count reads them here. They
+// come while the page is already in use (on the static site, once its
+// quick engine has loaded): until then a field is checked against its
+// lower bound only, and the engine, which checks every request, says
+// what is over the upper one.
+export const LIMITS = {};
+request("GET", "/api/limits").then((doc) => Object.assign(LIMITS, doc), () => {});
 
 // A text longer than any board needs is refused at once, before it is
 // sent, so that a stray paste of thousands of pits never holds up the
 // page: the reason, or null when the text is short enough.
 export function tooLong(text) {
-  if (text.length <= LIMITS.max_board_text) return null;
+  if (LIMITS.max_board_text == null || text.length <= LIMITS.max_board_text) return null;
   return `That text is ${text.length.toLocaleString("en")} characters long: a board has at most ${LIMITS.max_pits_per_side} pits a side, and its text at most ${LIMITS.max_board_text.toLocaleString("en")} characters.`;
 }
 
@@ -33,6 +38,22 @@ export function boardLink(p) {
   const n = p.pits.length / 2;
   return `${p.pits.slice(n).reverse().join(",")}/${p.oppStore},${p.store}/${p.pits.slice(0, n).join(",")}`;
 }
+
+// The board of a link as boardLink writes it ("4,4,4/0,0/4,4,4"), read
+// at once so that a page opened from its link shows its position
+// straight away; null for any other text (a link written by hand), which
+// the engine reads (boardOfLink). The engine checks the board's bounds
+// with every request made on it, as for a board typed.
+function linkBoard(text) {
+  const m = /^(\d+(?:,\d+)*)\/(\d+),(\d+)\/(\d+(?:,\d+)*)$/.exec(text);
+  if (!m) return null;
+  const top = m[1].split(",").map(Number), bottom = m[4].split(",").map(Number);
+  if (top.length !== bottom.length) return null;
+  return { n: bottom.length, pits: bottom.concat(top.reverse()), oppStore: Number(m[2]), store: Number(m[3]) };
+}
+// The board of link text `text` (as readBoard gives it): at once when the
+// page wrote it, else as the engine reads it for `rules`.
+export const boardOfLink = (text, rules) => linkBoard(text) || readBoard(text, rules);
 
 // ---- board drawing: opponent's row on top (pit 2n .. n+1), own row below (1 .. n) ----
 // cell(i) returns the element for pit index i (0-based pit number - 1).

@@ -20,16 +20,21 @@ export function sayTyped(err, message) { err.textContent = message; err.dataset.
 // The error element's typed text gone (its field is right now).
 export function clearTyped(err) { err.textContent = ""; delete err.dataset.typed; }
 
+// Text `t` is a whole number in lo..hi (hi null: not known yet, no
+// upper bound). Letters, "-3", "2.7", "1e3" and blanks are not.
+export const wholeWithin = (t, lo, hi) => /^\d+$/.test(t) && Number(t) >= lo && (hi == null || Number(t) <= hi);
+// "a whole number from 1 to 16" ("from 1 up" while the bound is not known).
+export const wholeWords = (lo, hi) => `a whole number from ${lo} ${hi == null ? "up" : "to " + hi}`;
+
 // A whole number in lo..hi typed in `input`, or null with the reason beside
 // it (the element its aria-describedby names) and the field marked invalid.
-// Letters, "-3", "2.7", "1e3" and blanks are refused, never read as numbers.
 export function readCount(input, lo, hi, what) {
   const err = $(input.getAttribute("aria-describedby"));
   const t = input.value.trim();
-  const ok = /^\d+$/.test(t) && Number(t) >= lo && Number(t) <= hi;
+  const ok = wholeWithin(t, lo, hi);
   input.setAttribute("aria-invalid", String(!ok));
   if (ok) { if (err.dataset.typed) clearTyped(err); }
-  else sayTyped(err, `${what}: a whole number from ${lo} to ${hi}` + (t ? ` ("${t}" is not one).` : " (it is blank)."));
+  else sayTyped(err, `${what}: ${wholeWords(lo, hi)}` + (t ? ` ("${t}" is not one).` : " (it is blank)."));
   return ok ? Number(t) : null;
 }
 // Put `v` in a count field, which is then right.

@@ -173,8 +173,14 @@ $("next-puzzle").addEventListener("click", () => { index++; loadPuzzle(true); })
 $("collection").addEventListener("change", () => { index = 0; loadPuzzle(true); });
 $("grade").addEventListener("change", () => { index = 0; loadPuzzle(true); });
 
-// The browser tests read the puzzle shown.
-Object.defineProperty(window, "current", { get: () => current });
+// The browser tests read the puzzle shown and the collections, and choose
+// a puzzle by its place in the list.
+Object.defineProperties(window, {
+  current: { get: () => current },
+  collections: { get: () => collections },
+  index: { get: () => index, set: (k) => { index = k; } },
+});
+window.loadPuzzle = loadPuzzle;
 
 register("puzzles", {
   shown: () => { if (!collections) loadCollections(); },

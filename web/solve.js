@@ -2,8 +2,8 @@
 // or /api/find for a good line in a moment), and the picks of its line
 // stepped through on the board.
 /* global backend */
-import { $, clearErrors, clearTyped, count, invalidFields, readCount, sayTyped, setField, showError } from "./fields.js";
-import { boardLink, drawBoard, LIMITS, pasteField, readBoard, tooLong } from "./board.js";
+import { $, clearErrors, clearTyped, count, invalidFields, readCount, sayTyped, setField, showError, wholeWithin, wholeWords } from "./fields.js";
+import { boardLink, boardOfLink, drawBoard, LIMITS, pasteField, tooLong } from "./board.js";
 import { request, stream } from "./calls.js";
 import { keepUrl, openAnalyze, register } from "./url.js";
 
@@ -40,9 +40,9 @@ function checkPits() {
   let first = null;
   $("board").querySelectorAll("input.pit").forEach((inp) => {
     const k = Number(inp.id.slice(4)), t = inp.value.trim();
-    const ok = /^\d+$/.test(t) && Number(t) <= maxStones();
+    const ok = wholeWithin(t, 0, maxStones());
     inp.setAttribute("aria-invalid", String(!ok));
-    if (ok) pits[k - 1] = Number(t); else if (!first) first = `Pit ${k}: a whole number from 0 to ${maxStones()}` + (t ? ` ("${t}" is not one).` : " (it is blank).");
+    if (ok) pits[k - 1] = Number(t); else if (!first) first = `Pit ${k}: ${wholeWords(0, maxStones())}` + (t ? ` ("${t}" is not one).` : " (it is blank).");
   });
   const err = $("err-board");
   if (first) sayTyped(err, first); else if (err.dataset.typed) clearTyped(err);
@@ -180,7 +180,7 @@ function showStep() {
 async function solveFromUrl(q) {
   if (q.get("rules") && [...$("rules").options].some((o) => o.value === q.get("rules"))) $("rules").value = q.get("rules");
   if (!q.get("board")) return;
-  try { setBoard(await readBoard(q.get("board"), $("rules").value)); }
+  try { const read = boardOfLink(q.get("board"), $("rules").value); setBoard(read instanceof Promise ? await read : read); }
   catch (e) { $("err-board").textContent = "The link's board: " + e.message; }
 }
 
