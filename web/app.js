@@ -11,7 +11,7 @@ import "./solve.js";
 import "./puzzles.js";
 import "./play.js";
 import "./atlas.js";
-import { PAGES, fromUrl, showPage, shownPage } from "./url.js";
+import { PAGES, fromUrl, showPage, shownPage, startOn } from "./url.js";
 
 document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => showPage(b.dataset.page, true)));
 
@@ -25,8 +25,10 @@ window.addEventListener("popstate", () => {
 
 // ---- start ----
 const startQ = new URLSearchParams(location.search), startPage = startQ.get("page");
+const elsewhere = PAGES.includes(startPage) && startPage !== "analyze";
+if (elsewhere) startOn(startPage);
 startAnalyze(!location.search || !!startPage);
-if (PAGES.includes(startPage) && startPage !== "analyze") {
+if (elsewhere) {
   if (startPage === "solve") fromUrl("solve", startQ);
   showPage(startPage);
 }

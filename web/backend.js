@@ -135,9 +135,10 @@ const backend = (() => {
     pending.clear();
     theWorker();
   }
-  // Quick requests (a board text read, the limits) go to an engine of
-  // their own, which never searches: they are answered at once while the
-  // main engine thinks, or loads again after Stop.
+  // Quick requests (a board text read, the limits) go to the engine when
+  // it has nothing to do, else to an engine of their own, started when
+  // first needed, which never searches: they are answered at once while
+  // the engine thinks.
   const QUICK = ["/api/board", "/api/limits"];
   let quick = null;
   const quickPending = new Map();
@@ -168,7 +169,7 @@ const backend = (() => {
     if (signal && signal.aborted) return Promise.reject(new DOMException("stopped", "AbortError"));
     // The atlas is a file of the site, not a computation.
     if (method === "GET" && path === "/api/atlas") return fetch("atlas/atlas.json").then((r) => r.json());
-    if (QUICK.includes(path)) return quickCall(method, path, body);
+    if (QUICK.includes(path) && pending.size) return quickCall(method, path, body);
     return new Promise((resolve, reject) => {
       const id = next++;
       pending.set(id, { resolve, reject, onProgress });
@@ -180,7 +181,7 @@ const backend = (() => {
   // The engine is fetched and compiled in its worker from the start, while
   // the page draws itself, not when the first request comes; under
   // `serve`, the first stream's worker is started.
-  if (wasm) { theWorker(); quickWorker(); } else spare = new Worker("stream.js");
+  if (wasm) theWorker(); else spare = new Worker("stream.js");
 
   // Offline after the first visit, on the static site (serve needs none).
   // Registered once the page has loaded and settled: its install fetches

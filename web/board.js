@@ -12,7 +12,12 @@ import { clearTyped, sayTyped } from "./fields.js";
 // lower bound only, and the engine, which checks every request, says
 // what is over the upper one.
 export const LIMITS = {};
-request("GET", "/api/limits").then((doc) => Object.assign(LIMITS, doc), () => {});
+// Asked again when the answer does not come (on the static site, a Stop
+// at the start ends the engine with the request).
+function askLimits(tries) {
+  request("GET", "/api/limits").then((doc) => Object.assign(LIMITS, doc), () => { if (tries > 1) setTimeout(() => askLimits(tries - 1), 200); });
+}
+askLimits(10);
 
 // A text longer than any board needs is refused at once, before it is
 // sent, so that a stray paste of thousands of pits never holds up the

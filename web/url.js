@@ -15,6 +15,10 @@ let page = "analyze";
 export function register(name, hooks) { pages[name] = hooks; }
 // The page shown now.
 export const shownPage = () => page;
+// The page the link opens, before anything is drawn: the Analyze page
+// then starts no analysis that the page shown would stop at once (on the
+// static site, a Stop ends the engine while it loads).
+export function startOn(name) { page = name; }
 
 // Show page `name`. `push`: a new entry in the history (a tab pressed).
 export function showPage(name, push) {
