@@ -22,7 +22,10 @@ cargo build --quiet --manifest-path "$root/Cargo.toml" -p mancala-sweep-wasm \
 mkdir -p "$(dirname "$out")"
 tmp=$(mktemp -d "$(dirname "$out")/.site.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-for f in index.html app.css app.js backend.js engine.js digest.js store.js endgame.js sw.js; do
+# The pages' modules (app.js imports them; web/sw.js lists them too, for
+# the site offline).
+modules="app.js fields.js calls.js board.js url.js analyze.js solve.js puzzles.js play.js atlas.js"
+for f in index.html app.css $modules backend.js engine.js digest.js store.js endgame.js sw.js; do
   cp "$root/web/$f" "$tmp/"
 done
 echo 'window.MANCALA_SWEEP = { engine: "wasm" };' > "$tmp/mode.js"
@@ -36,7 +39,7 @@ mv "$tmp" "$out"
 trap - EXIT
 
 # What a first visit loads (the atlas comes when its page is opened).
-first="index.html app.css app.js backend.js mode.js engine.js digest.js store.js mancala_sweep.wasm"
+first="index.html app.css $modules backend.js mode.js engine.js digest.js store.js mancala_sweep.wasm"
 bytes=0; zipped=0
 for f in $first; do
   bytes=$((bytes + $(wc -c < "$out/$f")))

@@ -179,6 +179,46 @@ fn replay_find_and_puzzles() {
 }
 
 #[test]
+fn the_board_text_and_limits_are_the_engines() {
+    let addr = start(config());
+    let (status, doc) = call(
+        addr,
+        "POST",
+        "/api/board",
+        r##"{"rules":"kalah","board":"# a comment\n1,2 / 0 3 / 4 5"}"##,
+    );
+    assert_eq!(status, 200, "{doc}");
+    valid("web-board", &doc);
+    assert_eq!(doc["board"], "1 2 / 0 3 / 4 5");
+    assert_eq!(doc["pits"], serde_json::json!([4, 5, 2, 1]));
+    assert_eq!(
+        (doc["pits_per_side"].as_u64(), doc["store"].as_u64()),
+        (Some(2), Some(3))
+    );
+    assert_eq!(doc["preset"], "kalah");
+    // Refused as every endpoint refuses it, naming the field.
+    for (body, field) in [
+        (r#"{"board":"1 1 / 0 0 / x 1"}"#, "board"),
+        (r#"{"board":"200 1 1 / 0 0 / 100 1 1"}"#, "board"),
+        (r#"{"board":"1 1 / 0 0 / 1 1","rules":"bogus"}"#, "rules"),
+    ] {
+        let msg = refused(call(addr, "POST", "/api/board", body), 400, Some(field));
+        let (_, solve) = call(addr, "POST", "/api/solve", body);
+        assert_eq!(solve["error"].as_str(), Some(msg.as_str()), "{body}");
+    }
+    let long = format!(r#"{{"board":"{}"}}"#, "1 ".repeat(2000));
+    refused(call(addr, "POST", "/api/board", &long), 400, Some("board"));
+    let (status, doc) = call(addr, "GET", "/api/limits", "");
+    assert_eq!(status, 200, "{doc}");
+    valid("web-limits", &doc);
+    assert_eq!(doc["max_pits_per_side"], 16);
+    assert_eq!(doc["max_stones_in_play"], 255);
+    assert_eq!(doc["max_board_text"], 2000);
+    // A path the table knows with another method: 405, in JSON.
+    refused(call(addr, "GET", "/api/board", ""), 405, None);
+}
+
+#[test]
 fn bad_input_is_one_line_of_json_with_400() {
     let addr = start(config());
     for body in [

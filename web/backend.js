@@ -135,10 +135,41 @@ const backend = (() => {
     pending.clear();
     theWorker();
   }
+  // Quick requests (a board text read, the limits) go to the engine when
+  // it has nothing to do, else to an engine of their own, started when
+  // first needed, which never searches: they are answered at once while
+  // the engine thinks.
+  const QUICK = ["/api/board", "/api/limits"];
+  let quick = null;
+  const quickPending = new Map();
+  function quickWorker() {
+    if (quick) return quick;
+    quick = new Worker("engine.js?quick");
+    quick.onmessage = (e) => {
+      const m = e.data, p = quickPending.get(m.id);
+      if (!p || m.event) return;
+      quickPending.delete(m.id);
+      if (m.status === 0) p.reject(new Error(m.error));
+      else if (m.status >= 200 && m.status < 300) p.resolve(m.data); else p.reject(failure(m.data, m.status));
+    };
+    quick.onerror = (e) => {
+      for (const p of quickPending.values()) p.reject(new Error("the engine failed: " + (e.message || "unknown error")));
+      quickPending.clear(); quick = null;
+    };
+    return quick;
+  }
+  function quickCall(method, path, body) {
+    return new Promise((resolve, reject) => {
+      const id = next++;
+      quickPending.set(id, { resolve, reject });
+      quickWorker().postMessage({ id, method, path, body: body === undefined ? "" : JSON.stringify(body) });
+    });
+  }
   function workerCall(method, path, body, signal, onProgress) {
     if (signal && signal.aborted) return Promise.reject(new DOMException("stopped", "AbortError"));
     // The atlas is a file of the site, not a computation.
     if (method === "GET" && path === "/api/atlas") return fetch("atlas/atlas.json").then((r) => r.json());
+    if (QUICK.includes(path) && pending.size) return quickCall(method, path, body);
     return new Promise((resolve, reject) => {
       const id = next++;
       pending.set(id, { resolve, reject, onProgress });

@@ -54,10 +54,14 @@ async function wanted() {
   if (bytes) takeEndgame(key, bytes); else postMessage({ event: "endgame-wanted", key });
 }
 
+// The page's quick engine (`engine.js?quick`: board texts and limits,
+// never a search) needs no endgame database.
+const quick = location.search === "?quick";
+
 // A fresh engine (a new visit, or after Stop) takes the database loaded
 // last at once, without holding up the first request: the store is read
 // while that request runs, and the database taken after it.
-ready.then(async () => {
+if (!quick) ready.then(async () => {
   const name = await store.get("last"), bytes = name && await store.get(name);
   const key = bytes && JSON.parse(new TextDecoder().decode(new Uint8Array(bytes, 0, Math.min(4096, bytes.byteLength))).split("\n")[0]);
   if (key) takeEndgame({ name, rules: key.rules, pits: key.pits_per_side, stones: key.stones }, bytes);
@@ -90,5 +94,5 @@ onmessage = async (e) => {
   }
   const cut = answer.indexOf("\n"), json = answer.slice(cut + 1), doc = JSON.parse(json), data = digest(doc);
   postMessage({ id, status: Number(answer.slice(0, cut)), data, text: data === doc ? undefined : json });
-  wanted();
+  if (!quick) wanted();
 };

@@ -11,22 +11,28 @@
 //! it beside that field.
 
 mod analyze;
+mod board;
 mod error;
 mod find;
 pub mod games;
 mod puzzles;
 mod replay;
+mod route;
 mod solve;
 
 pub use analyze::{
     analysis, analysis_doc, analysis_options, endgame_for, AnalyzeRequest, ProgressGate,
     ANALYZE_TABLE, MAX_ANALYZE_NODES, PROGRESS_EVERY,
 };
+pub use board::{board, limits, BoardRequest, BOARD_FORMAT, LIMITS_FORMAT};
 pub use error::{parse, too_large, Error, ERROR_FORMAT};
 pub use find::{find, FindRequest};
 pub use puzzles::{check, lookup, puzzle, puzzles, CheckRequest};
 pub use replay::{replay, ReplayRequest};
-pub use solve::{progress_json, solve_answer, BestSeen, SolveRequest, PROGRESS_FORMAT};
+pub use route::{route, Endpoint, Route, ROUTES};
+pub use solve::{
+    progress_json, run_solve, solve_answer, BestSeen, SolveHost, SolveRequest, PROGRESS_FORMAT,
+};
 
 use crate::rules::{
     Board, BoardError, Capture, Preset, RuleOptions, Rules, Scope, MAX_PITS_PER_SIDE,

@@ -4,9 +4,10 @@
 use super::{Error, Position};
 use crate::format::{SolveJson, SolveStoppedJson};
 use crate::rules::{Board, Rules};
-use crate::search::{self, SearchError};
+use crate::search::{self, HeldFn, Listing, Progress, SearchError, SolveOptions};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::sync::atomic::AtomicBool;
 
 /// `/api/solve`'s body.
 #[derive(Deserialize, Default, Debug)]
@@ -31,6 +32,65 @@ impl SolveRequest {
         }
         Ok((rules, board, limit))
     }
+}
+
+/// What a back-end gives a solve: its threads, its caps, and the hooks
+/// that tell it how the search goes.
+#[derive(Default)]
+pub struct SolveHost<'a> {
+    /// Threads the search runs on (and the answer says).
+    pub threads: usize,
+    /// Bytes the search may hold before it stops.
+    pub max_memory: u64,
+    /// Seconds the search may run before it stops, answered incomplete.
+    pub seconds: f64,
+    /// What the rest of the process holds now, for the memory guard
+    /// ([`SolveOptions::memory_held`]); `None` counts the whole process.
+    pub memory_held: Option<HeldFn<'a>>,
+    /// The flag that stops the search (a closed page, Stop).
+    pub cancel: Option<&'a AtomicBool>,
+    /// The bytes the search holds, at every report.
+    pub holding: Option<&'a (dyn Fn(u64) + Sync)>,
+    /// One progress event a bucket ([`progress_json`]), for a `/stream`
+    /// request.
+    pub events: Option<&'a (dyn Fn(Value) + Sync)>,
+}
+
+/// A solve of `board` listing `limit` lines, run on what `host` gives:
+/// the answer of `/api/solve` (and of its stream's `result` event). The
+/// one place that turns a request into the search's options, for every
+/// back-end.
+pub fn run_solve(
+    rules: Rules,
+    board: &Board,
+    limit: u32,
+    host: &SolveHost,
+) -> Result<Value, Error> {
+    let started = crate::clock::Instant::now();
+    let best = BestSeen::default();
+    let report = |p: &Progress| {
+        best.see(p);
+        if let Some(holding) = host.holding {
+            holding(p.memory);
+        }
+        // One event a bucket: the reports from inside a bucket are for
+        // the command line's bar.
+        if let Some(events) = host.events.filter(|_| p.within.is_none()) {
+            events(progress_json(p, started.elapsed().as_secs_f64()));
+        }
+    };
+    let opts = SolveOptions {
+        threads: host.threads,
+        listing: Listing::Limit(limit as usize),
+        max_memory: host.max_memory,
+        memory_held: host.memory_held,
+        progress: Some(&report),
+        cancel: host.cancel,
+        seconds: Some(host.seconds),
+        ..Default::default()
+    };
+    let result = search::solve(board, rules, &opts);
+    solve_answer(result, rules, board, host.threads, best.get())
 }
 
 /// The best final store the progress reports of one search have shown so

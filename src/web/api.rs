@@ -4,8 +4,11 @@
 //! `--max-solves` slot and a cancel flag that the request's end raises.
 
 use super::State;
-use crate::api::{self, AnalyzeRequest, CheckRequest, FindRequest, ReplayRequest, SolveRequest};
-use crate::search::{self, Listing, SolveOptions};
+use crate::api::{
+    self, AnalyzeRequest, BoardRequest, CheckRequest, FindRequest, ReplayRequest, SolveHost,
+    SolveRequest,
+};
+use crate::search;
 use axum::body::Body;
 use axum::extract::{Path, State as Shared};
 use axum::http::StatusCode;
@@ -152,33 +155,26 @@ pub(crate) async fn solve(state: Shared_, body: Body) -> ApiResult {
     let slot = Slot::take(&state)?;
     let share = Share::new(&state);
     let (max_memory, seconds) = (state.config.max_memory, state.config.seconds);
-    let best = std::sync::Arc::new(api::BestSeen::default());
-    let seen = best.clone();
-    let result = blocking(move |cancel| {
+    let doc = blocking(move |cancel| {
         // The slot is freed when the search has really stopped, not when
         // the request went away.
         let _slot = slot;
-        let report = |p: &search::Progress| {
-            seen.see(p);
-            share.set(p.memory);
-        };
         // This request's guard counts what it adds, not the games and
         // other requests the server holds (those have their own caps).
         let held = share.held();
-        let opts = SolveOptions {
-            threads: 0,
-            listing: Listing::Limit(limit as usize),
+        let holding = |bytes| share.set(bytes);
+        let host = SolveHost {
+            threads: threads(),
             max_memory,
+            seconds,
             memory_held: Some(&held),
-            progress: Some(&report),
             cancel: Some(cancel),
-            seconds: Some(seconds),
-            ..Default::default()
+            holding: Some(&holding),
+            events: None,
         };
-        search::solve(&board, rules, &opts)
+        api::run_solve(rules, &board, limit, &host)
     })
-    .await?;
-    let doc = api::solve_answer(result, rules, &board, threads(), best.get())?;
+    .await??;
     Ok(Json(doc).into_response())
 }
 
@@ -191,6 +187,12 @@ pub(crate) fn threads() -> usize {
 pub(crate) async fn replay(state: Shared_, body: Body) -> ApiResult {
     let req: ReplayRequest = read(&state.0, body).await?;
     Ok(Json(api::replay(&req)?).into_response())
+}
+
+/// `POST /api/board`: the board text read and checked by the engine.
+pub(crate) async fn board(state: Shared_, body: Body) -> ApiResult {
+    let req: BoardRequest = read(&state.0, body).await?;
+    Ok(Json(api::board(&req)?).into_response())
 }
 
 /// `POST /api/find`: `find --json`.
@@ -261,12 +263,4 @@ pub(crate) async fn check(
     })
     .await??;
     Ok(Json(doc).into_response())
-}
-
-/// Any other `/api/` path: 404 in JSON, listing what there is.
-pub(crate) async fn no_such_endpoint() -> ApiError {
-    ApiError::status(
-        404,
-        "no such endpoint; there are POST /api/solve, /api/solve/stream, /api/analyze, /api/analyze/stream, /api/replay, /api/find, GET /api/puzzles, /api/puzzles/{collection}/{id}, POST /api/puzzles/{collection}/{id}/check, GET /api/atlas, POST /api/game/new, GET /api/game/{id}, POST /api/game/{id}/pick, /reply, /hint, /undo, DELETE /api/game/{id}",
-    )
 }

@@ -15,6 +15,7 @@
 mod api;
 mod game;
 mod memory;
+mod routes;
 mod stream;
 
 use crate::puzzle::Collection;
@@ -22,7 +23,7 @@ use axum::extract::Request;
 use axum::http::{header, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{any, get};
 use axum::Router;
 use rust_embed::RustEmbed;
 use std::sync::atomic::{AtomicU64, AtomicUsize};
@@ -118,25 +119,12 @@ pub fn router(config: Config) -> Router {
         games: Default::default(),
         declared: AtomicU64::new(0),
     });
+    // Every `/api/` path goes to one dispatcher, which matches it in the
+    // API's own table of routes ([`crate::api::ROUTES`]), the one the
+    // static site's engine reads too.
     Router::new()
-        .route("/api/solve", post(api::solve))
-        .route("/api/solve/stream", post(stream::solve_stream))
-        .route("/api/atlas", get(atlas))
+        .route("/api/{*rest}", any(routes::dispatch))
         .route("/atlas/{file}", get(atlas_file))
-        .route("/api/game/new", post(game::new_game))
-        .route("/api/game/{id}", get(game::get_game).delete(game::delete))
-        .route("/api/game/{id}/pick", post(game::pick))
-        .route("/api/game/{id}/reply", post(game::reply))
-        .route("/api/game/{id}/hint", post(game::hint))
-        .route("/api/game/{id}/undo", post(game::undo))
-        .route("/api/analyze", post(api::analyze))
-        .route("/api/analyze/stream", post(stream::analyze_stream))
-        .route("/api/replay", post(api::replay))
-        .route("/api/find", post(api::find))
-        .route("/api/puzzles", get(api::puzzles))
-        .route("/api/puzzles/{collection}/{id}", get(api::puzzle))
-        .route("/api/puzzles/{collection}/{id}/check", post(api::check))
-        .route("/api/{*rest}", axum::routing::any(api::no_such_endpoint))
         .fallback(get(asset))
         .with_state(state)
         .layer(middleware::from_fn(log))
@@ -212,7 +200,7 @@ async fn asset(uri: Uri) -> Response {
 
 /// `GET /api/atlas`: the committed `docs/atlas/atlas.json` as it is
 /// (`mancala-sweep-atlas/1`, the document `atlas --json` writes).
-async fn atlas() -> Response {
+pub(crate) fn atlas() -> Response {
     match Atlas::get("atlas.json") {
         Some(file) => (
             [(header::CONTENT_TYPE, mime("atlas.json"))],

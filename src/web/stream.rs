@@ -12,9 +12,8 @@
 //! pressed Stop) or its time runs out.
 
 use super::api::{read, threads, ApiResult, CancelOnDrop, Share, Shared_, Slot};
-use crate::api::{self, AnalyzeRequest, SolveRequest};
+use crate::api::{self, AnalyzeRequest, SolveHost, SolveRequest};
 use crate::game::Analysis;
-use crate::search::{self, Listing, Progress, SolveOptions};
 use axum::body::Body;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -22,7 +21,7 @@ use serde_json::Value;
 use std::convert::Infallible;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::sync::mpsc;
 
 /// What the search thread sends to the stream.
@@ -44,37 +43,25 @@ pub(crate) async fn solve_stream(state: Shared_, body: Body) -> ApiResult {
     let (max_memory, seconds) = (state.config.max_memory, state.config.seconds);
     Ok(events(move |flag, tx| {
         let _slot = slot;
-        let started = Instant::now();
         let progress_tx = tx.clone();
-        let best = api::BestSeen::default();
-        let report = |p: &Progress| {
-            best.see(p);
-            share.set(p.memory);
-            // One event per bucket: the reports from inside a bucket are
-            // for the command line's bar.
-            if p.within.is_some() {
-                return;
-            }
-            let _ = progress_tx.try_send(Message::Progress(api::progress_json(
-                p,
-                started.elapsed().as_secs_f64(),
-            )));
+        // Progress is dropped rather than queued when the client reads slowly.
+        let send = |doc| {
+            let _ = progress_tx.try_send(Message::Progress(doc));
         };
         // This request's guard counts what it adds, not the games and
         // other requests the server holds (those have their own caps).
         let held = share.held();
-        let opts = SolveOptions {
-            threads: 0,
-            listing: Listing::Limit(limit as usize),
+        let holding = |bytes| share.set(bytes);
+        let host = SolveHost {
+            threads: threads(),
             max_memory,
+            seconds,
             memory_held: Some(&held),
-            progress: Some(&report),
             cancel: Some(flag),
-            seconds: Some(seconds),
-            ..Default::default()
+            holding: Some(&holding),
+            events: Some(&send),
         };
-        let result = search::solve(&board, rules, &opts);
-        match api::solve_answer(result, rules, &board, threads(), best.get()) {
+        match api::run_solve(rules, &board, limit, &host) {
             Ok(doc) => Message::Result(doc),
             Err(e) => Message::Error(e.doc()),
         }

@@ -28,10 +28,12 @@
 use mancala_sweep::api::games::{
     computer_moves, computer_reply, game_error, game_json, NewGame, PickRequest,
 };
-use mancala_sweep::api::{self, AnalyzeRequest, CheckRequest, FindRequest, ReplayRequest};
+use mancala_sweep::api::{
+    self, AnalyzeRequest, BoardRequest, CheckRequest, Endpoint, FindRequest, ReplayRequest,
+    SolveHost,
+};
 use mancala_sweep::game::{analyze_on, Analysis, GameSession, Level, Solver};
 use mancala_sweep::puzzle::Collection;
-use mancala_sweep::search::{self, Listing, Progress, SolveOptions};
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
@@ -88,6 +90,8 @@ pub fn answer(
     }
 }
 
+/// One request, matched in the API's table of routes
+/// ([`api::route`], the one `serve` reads too), then answered.
 fn route(
     method: &str,
     path: &str,
@@ -95,98 +99,98 @@ fn route(
     event: &(dyn Fn(&Value) + Sync),
 ) -> Result<Value, api::Error> {
     let never = AtomicBool::new(false);
-    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
-    match (method, parts.as_slice()) {
-        ("POST", ["api", "solve"]) | ("POST", ["api", "solve", "stream"]) => {
+    let route = api::route(method, path)?;
+    match route.endpoint {
+        Endpoint::Solve | Endpoint::SolveStream => {
             let req: api::SolveRequest = api::parse(body, BODY_LIMIT)?;
             let (rules, board, limit) = req.check()?;
-            let started = mancala_sweep::clock::Instant::now();
-            let streaming = parts.len() == 3;
-            let best = api::BestSeen::default();
-            let report = |p: &Progress| {
-                best.see(p);
-                if streaming && p.within.is_none() {
-                    event(&api::progress_json(p, started.elapsed().as_secs_f64()));
-                }
-            };
-            let opts = SolveOptions {
+            let send = |doc: Value| event(&doc);
+            let host = SolveHost {
                 threads: 1,
-                listing: Listing::Limit(limit as usize),
                 max_memory: MAX_MEMORY,
-                progress: Some(&report),
-                seconds: Some(BUDGET_SECONDS * 5.0),
+                seconds: BUDGET_SECONDS * 5.0,
+                events: (route.endpoint == Endpoint::SolveStream)
+                    .then_some(&send as &(dyn Fn(Value) + Sync)),
                 ..Default::default()
             };
-            let result = search::solve(&board, rules, &opts);
-            api::solve_answer(result, rules, &board, 1, best.get())
+            api::run_solve(rules, &board, limit, &host)
         }
-        ("POST", ["api", "analyze"]) | ("POST", ["api", "analyze", "stream"]) => {
-            analyze(body, parts.len() == 3, event)
+        Endpoint::Analyze | Endpoint::AnalyzeStream => {
+            analyze(body, route.endpoint == Endpoint::AnalyzeStream, event)
         }
-        ("POST", ["api", "replay"]) => api::replay(&api::parse::<ReplayRequest>(body, BODY_LIMIT)?),
-        ("POST", ["api", "find"]) => {
+        Endpoint::Replay => api::replay(&api::parse::<ReplayRequest>(body, BODY_LIMIT)?),
+        Endpoint::Find => {
             let req: FindRequest = api::parse(body, BODY_LIMIT)?;
             let (rules, board, opts) = req.check(BUDGET_SECONDS)?;
             api::find(&board, rules, &opts, 1)
         }
-        ("GET", ["api", "puzzles"]) => Ok(api::puzzles(collections()?)),
-        ("GET", ["api", "puzzles", name, id]) => {
-            let (c, p) = api::lookup(collections()?, name, id)?;
+        Endpoint::Board => api::board(&api::parse::<BoardRequest>(body, BODY_LIMIT)?),
+        Endpoint::Limits => Ok(api::limits()),
+        // The site's atlas is a file of the site (`atlas/atlas.json`),
+        // which the page reads itself.
+        Endpoint::Atlas => Err(api::Error::status(
+            404,
+            "the engine has no atlas: the site's is its file atlas/atlas.json",
+        )),
+        Endpoint::Puzzles => Ok(api::puzzles(collections()?)),
+        Endpoint::Puzzle => {
+            let (c, p) = api::lookup(collections()?, route.param(0), route.param(1))?;
             Ok(api::puzzle(c, p))
         }
-        ("POST", ["api", "puzzles", name, id, "check"]) => {
+        Endpoint::PuzzleCheck => {
             let req: CheckRequest = api::parse(body, BODY_LIMIT)?;
-            let (c, p) = api::lookup(collections()?, name, id)?;
+            let (c, p) = api::lookup(collections()?, route.param(0), route.param(1))?;
             api::check(c, p, &req, 10.0, &never)
         }
-        ("POST", ["api", "game", "new"]) => {
-            let req: NewGame = api::parse(body, BODY_LIMIT)?;
-            let g = req.check(GAME_MEMORY, &game_memory_words())?;
-            let mut session = GameSession::within(
-                g.start,
-                g.person,
-                g.spec,
-                g.seed,
-                endgame::for_game(&g.start),
-                g.memory_cap,
-            )
-            .map_err(|e| game_error(e, BUDGET_SECONDS))?;
-            let mut played = Vec::new();
-            computer_moves(&mut session, &never, BUDGET_SECONDS, &mut played)?;
-            GAMES.with(|games| {
-                let mut games = games.borrow_mut();
-                let id = games.add(session, g.level);
-                let (s, level) = &games.map[&id];
-                Ok(game_json(&id, *level, s, &played, None))
-            })
-        }
-        (method, ["api", "game", id, rest @ ..]) => game(method, path, id, rest, body),
-        _ => Err(no_endpoint(method, path)),
+        Endpoint::GameNew => new_game(body),
+        Endpoint::Game
+        | Endpoint::GameDelete
+        | Endpoint::GamePick
+        | Endpoint::GameReply
+        | Endpoint::GameHint
+        | Endpoint::GameUndo => game(route.endpoint, route.param(0), body),
     }
 }
 
-/// A request about the game `id` (`/api/game/{id}` and what follows it,
-/// `rest`), on the games this engine holds.
-fn game(
-    method: &str,
-    path: &str,
-    id: &str,
-    rest: &[&str],
-    body: &[u8],
-) -> Result<Value, api::Error> {
+/// `POST /api/game/new`: a game kept in this engine's memory.
+fn new_game(body: &[u8]) -> Result<Value, api::Error> {
+    let never = AtomicBool::new(false);
+    let req: NewGame = api::parse(body, BODY_LIMIT)?;
+    let g = req.check(GAME_MEMORY, &game_memory_words())?;
+    let mut session = GameSession::within(
+        g.start,
+        g.person,
+        g.spec,
+        g.seed,
+        endgame::for_game(&g.start),
+        g.memory_cap,
+    )
+    .map_err(|e| game_error(e, BUDGET_SECONDS))?;
+    let mut played = Vec::new();
+    computer_moves(&mut session, &never, BUDGET_SECONDS, &mut played)?;
+    GAMES.with(|games| {
+        let mut games = games.borrow_mut();
+        let id = games.add(session, g.level);
+        let (s, level) = &games.map[&id];
+        Ok(game_json(&id, *level, s, &played, None))
+    })
+}
+
+/// A request about the game `id` (`/api/game/{id}` and what follows it),
+/// on the games this engine holds.
+fn game(endpoint: Endpoint, id: &str, body: &[u8]) -> Result<Value, api::Error> {
     let never = AtomicBool::new(false);
     GAMES.with(|games| {
         let mut games = games.borrow_mut();
-        if (method, rest) == ("DELETE", &[][..]) {
+        if endpoint == Endpoint::GameDelete {
             games.find(id)?;
             games.map.remove(id);
             return Ok(Value::Null);
         }
         let (s, level) = games.find(id)?;
         let level = *level;
-        match (method, rest) {
-            ("GET", []) => Ok(game_json(id, level, s, &[], None)),
-            ("POST", ["pick"]) => {
+        match endpoint {
+            Endpoint::GamePick => {
                 let req: PickRequest = api::parse(body, BODY_LIMIT)?;
                 let mine = s.pick(req.pit).map_err(|e| game_error(e, BUDGET_SECONDS))?;
                 let mut played = vec![mine];
@@ -195,23 +199,23 @@ fn game(
                 }
                 Ok(game_json(id, level, s, &played, None))
             }
-            ("POST", ["reply"]) => {
+            Endpoint::GameReply => {
                 let played = computer_reply(s, &never, BUDGET_SECONDS)?;
                 Ok(game_json(id, level, s, &played, None))
             }
-            ("POST", ["hint"]) => {
+            Endpoint::GameHint => {
                 let picks = s
                     .hint_until(&never)
                     .map_err(|e| game_error(e, BUDGET_SECONDS))?;
                 Ok(game_json(id, level, s, &[], Some(&picks)))
             }
-            ("POST", ["undo"]) => {
+            Endpoint::GameUndo => {
                 let undone = s.undo();
                 let mut doc = game_json(id, level, s, &[], None);
                 doc["undone"] = json!(undone);
                 Ok(doc)
             }
-            _ => Err(no_endpoint(method, path)),
+            _ => Ok(game_json(id, level, s, &[], None)),
         }
     })
 }
@@ -265,14 +269,6 @@ fn analyze(
 /// starts a fresh solver with the database just handed to the engine.
 pub fn forget_solver() {
     SOLVER.with(|kept| *kept.borrow_mut() = None);
-}
-
-/// The 404 of a path the engine does not answer, listing what it does.
-fn no_endpoint(method: &str, path: &str) -> api::Error {
-    api::Error::status(
-        404,
-        format!("no such endpoint {method} {path}; the engine answers POST /api/solve, /api/solve/stream, /api/analyze, /api/analyze/stream, /api/replay, /api/find, GET /api/puzzles, /api/puzzles/{{collection}}/{{id}}, POST /api/puzzles/{{collection}}/{{id}}/check, POST /api/game/new, GET /api/game/{{id}}, POST /api/game/{{id}}/pick, /reply, /hint, /undo, DELETE /api/game/{{id}}"),
-    )
 }
 
 /// Games held at once; a new one drops the oldest.
@@ -501,7 +497,21 @@ mod tests {
         assert_eq!((s, again["played"].as_array().unwrap().len()), (200, 0));
         assert_eq!(ask(&format!("DELETE /api/game/{id}\n")).0, 204);
         assert_eq!(ask(&format!("GET /api/game/{id}\n")).0, 404);
+        // The board text read by the engine, and its limits.
+        let (s, board, _) =
+            ask("POST /api/board\n{\"rules\":\"kalah\",\"board\":\"1,2 / 0 3 / 4 5\"}");
+        assert_eq!(s, 200, "{board}");
+        assert_eq!(board["pits"], json!([4, 5, 2, 1]));
+        assert_eq!(
+            (board["pits_per_side"].as_u64(), board["store"].as_u64()),
+            (Some(2), Some(3))
+        );
+        let (s, e, _) = ask("POST /api/board\n{\"board\":\"1 1 / 0 0 / x 1\"}");
+        assert_eq!((s, e["field"].as_str()), (400, Some("board")), "{e}");
+        let (s, limits, _) = ask("GET /api/limits\n");
+        assert_eq!((s, limits["max_pits_per_side"].as_u64()), (200, Some(16)));
         assert_eq!(ask("GET /api/nothing\n").0, 404);
+        assert_eq!(ask("GET /api/solve\n").0, 405);
         assert_eq!(ask("\n").0, 404);
     }
 }
