@@ -292,6 +292,13 @@ function turnPage(k) {
 function stopAnalysis(user) {
   clearTimeout(anTimer);
   if (anCtl) { if (!user) anSeq++; anCtl.abort(); if (!user) anCtl = null; }
+  else if (user) {
+    // Nothing of this page's runs (an analysis about to start, or one
+    // another call already ended): a Stop still ends the wait it shows.
+    const st = $("an-status");
+    if (/^Thinking/.test(st.textContent)) st.textContent = "Stopped: " + (st.textContent.replace(/^Thinking(: )?…?/, "").replace(/…$/, ".") || "no answer yet.");
+    $("an-stop").hidden = true; $("an-again").hidden = false;
+  }
   if (!user) $("an-stop").hidden = true;
 }
 const AN_DRAW_EVERY = 250;
