@@ -245,6 +245,7 @@ fn leftovers(dir: &std::path::Path) -> Vec<String> {
 /// second path). The smaller file it holds whole is removed; no work
 /// file is left.
 #[test]
+#[cfg(target_os = "linux")] // the build runs in the background only where a thread can be niced alone
 fn follow_builds_the_larger_database_in_the_background() {
     let dir = folder("background");
     let mut f = Followed::start(
@@ -307,6 +308,7 @@ fn follow_builds_the_larger_database_in_the_background() {
 /// cache lists the database (stopped, with the command that goes on, or
 /// finished).
 #[test]
+#[cfg(target_os = "linux")] // the build runs in the background only where a thread can be niced alone
 fn ctrl_c_during_a_background_build_keeps_its_layers() {
     let dir = folder("background-stop");
     let mut f = Followed::start(

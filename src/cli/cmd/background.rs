@@ -59,7 +59,7 @@ impl Builder {
     }
 
     /// [`Builder::start`] of a database of `stones` stones in `cache`.
-    pub fn start_in(
+    fn start_in(
         cache: EndgameCache,
         state: &GameState,
         stones: u32,
