@@ -22,9 +22,12 @@ use std::sync::Arc;
 
 mod cache;
 mod db;
+mod packed;
 mod values;
 pub use cache::{CachedDb, EndgameCache, BUILD_BYTES, CACHE_BYTES, CACHE_STONES};
-pub use db::{EndgameBuild, EndgameDb, EndgameHeader, Reading, ENDGAME_FORMAT};
+pub use db::{
+    EndgameBuild, EndgameDb, EndgameHeader, Reading, ENDGAME_FORMAT, ENDGAME_FORMAT_BYTES,
+};
 use values::Values;
 
 type Cells = [u8; CYCLE_CAP];
@@ -251,6 +254,17 @@ impl Endgame {
         })
     }
 
+    /// A complete database of `pits` pits and at most `max_stones` stones
+    /// whose values are `packed`.
+    pub(super) fn packed(pits: usize, max_stones: u32, packed: packed::PackedBuf) -> Endgame {
+        let ranks = Ranks::new(pits, max_stones);
+        let positions = ranks.offset[max_stones as usize + 1] as usize;
+        Endgame {
+            ranks,
+            values: Values::packed(packed, positions),
+        }
+    }
+
     /// Writes the values of the first `positions` positions to `w`, a
     /// byte each (a database file's body, and the part of a solve's
     /// checkpoint after its table), a megabyte at a time: the database is
@@ -289,6 +303,27 @@ impl Endgame {
     pub(super) fn rank(&self, pits: &[u8]) -> usize {
         let total: u32 = pits.iter().map(|&c| c as u32).sum();
         self.ranks.rank(pits.iter(), total) as usize
+    }
+
+    /// Every value in rank order, `None` for a position with a side empty
+    /// (the game is over there: never probed, and not kept exactly by a
+    /// packed database): what two databases of the same positions are
+    /// compared by.
+    #[cfg(test)]
+    pub(super) fn every_value(&self, n: usize) -> Vec<Option<i8>> {
+        let m = 2 * n;
+        let mut out = Vec::with_capacity(self.values.len());
+        let mut pits = self.ranks.unrank(0);
+        let mut total = 0;
+        for r in 0..self.values.len() {
+            let over = pits[..n].iter().all(|&c| c == 0) || pits[n..m].iter().all(|&c| c == 0);
+            out.push((!over).then(|| self.values.get(r, total)));
+            if !next_composition(&mut pits[..m]) && r + 1 < self.values.len() {
+                total += 1;
+                pits = self.ranks.unrank(r as u64 + 1);
+            }
+        }
+        out
     }
 
     /// The rank of a position as the search holds it (`cells`: the
@@ -415,6 +450,7 @@ impl Plan {
     const EMPTY: Plan = Plan {
         kids: [Kid {
             rank: 0,
+            total: 0,
             gain: 0,
             free: false,
             cells: [0; CYCLE_CAP],
@@ -430,6 +466,7 @@ impl Plan {
 #[derive(Clone, Copy)]
 struct Kid {
     rank: usize,
+    total: u32,
     gain: i32,
     free: bool,
     cells: Cells,
@@ -623,9 +660,10 @@ impl Endgame {
                 flip_cells(&mut kid.cells, n);
             }
             kid.gain = gain;
-            kid.rank = self.ranks.rank_cells(&kid.cells, n, total - gain as u32) as usize;
+            kid.total = total - gain as u32;
+            kid.rank = self.ranks.rank_cells(&kid.cells, n, kid.total) as usize;
             if prefetch {
-                prefetch_line(&self.values[kid.rank]);
+                self.values.prefetch(kid.rank);
             }
             p.count += 1;
         }
@@ -645,7 +683,7 @@ impl Endgame {
         let kids = &plan.kids[..plan.count];
         let mut vals = [0i8; crate::rules::MAX_PITS_PER_SIDE];
         for (v, k) in vals.iter_mut().zip(kids) {
-            *v = self.values[k.rank].load(Ordering::Relaxed);
+            *v = self.values.get(k.rank, k.total);
         }
         let mut best = plan.best;
         for (&v, k) in vals.iter().zip(kids) {
@@ -656,7 +694,7 @@ impl Endgame {
             };
             best = best.max(if k.free { k.gain + v } else { k.gain - v });
         }
-        self.values[r].store(best as i8, Ordering::Relaxed);
+        self.values.set(r, best as i8);
         Some(best)
     }
 }
@@ -679,7 +717,8 @@ mod tests {
             let line = bytes[1..].split(|&b| b == b'\n').next().unwrap();
             let line = std::str::from_utf8(line).unwrap();
             let h: EndgameHeader = serde_json::from_str(line).unwrap();
-            assert_eq!(h.header.format, ENDGAME_FORMAT);
+            // Written in the first format, which is still read.
+            assert_eq!(h.header.format, ENDGAME_FORMAT_BYTES);
             assert_eq!(serde_json::to_string(&h).unwrap(), line);
             let more = line.replacen('{', "{\"more\":1,", 1);
             assert!(

@@ -172,7 +172,7 @@ pub enum EndgameError {
         path: PathBuf,
     },
     /// A header of another format version.
-    #[error("{}: format {format:?}: this version reads {}", path.display(), crate::game::files::ENDGAME_FORMAT)]
+    #[error("{}: format {format:?}: this version reads {} and {}", path.display(), crate::game::files::ENDGAME_FORMAT, crate::game::files::ENDGAME_FORMAT_BYTES)]
     Format {
         /// The file.
         path: PathBuf,
@@ -218,14 +218,14 @@ pub enum EndgameError {
         stones: u32,
     },
     /// A file shorter or longer than its header says.
-    #[error("{}: {len} bytes where the header promises {positions} positions: the file is cut short or damaged", path.display())]
+    #[error("{}: {len} bytes where its header promises {expected}: the file is cut short or damaged", path.display())]
     Length {
         /// The file.
         path: PathBuf,
         /// Its bytes.
         len: u64,
-        /// Positions the header gives.
-        positions: u64,
+        /// The bytes its header promises.
+        expected: u64,
     },
 }
 

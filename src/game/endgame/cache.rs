@@ -15,7 +15,7 @@
 //! ([`EndgameDb::load_within`]): mapped for an answer within seconds, so
 //! that even gigabytes are there at once, or whole for a long solve.
 
-use super::{EndgameDb, Reading, ENDGAME_FORMAT};
+use super::{EndgameDb, Reading};
 use crate::game::error::GameError;
 use crate::rules::{Rules, Scope};
 use std::path::{Path, PathBuf};
@@ -120,9 +120,11 @@ impl EndgameCache {
     /// What the names of the files of `rules` on `n` pits a side begin
     /// with.
     fn prefix(rules: Rules, n: usize) -> String {
+        // Named as the first format named them, whatever the format
+        // inside (its header says): a cache keeps its files across
+        // formats, and a build on one rewrites it packed.
         format!(
-            "{}-relay-{}-capture-{}-{n}-pits-",
-            ENDGAME_FORMAT.replace('/', "-"),
+            "mancala-sweep-endgame-1-relay-{}-capture-{}-{n}-pits-",
             if rules.relay { "on" } else { "off" },
             rules.capture
         )
@@ -330,12 +332,8 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    fn bytes_of(db: &EndgameDb) -> Vec<i8> {
-        db.db
-            .values
-            .iter()
-            .map(|v| v.load(std::sync::atomic::Ordering::Relaxed))
-            .collect()
+    fn bytes_of(db: &EndgameDb) -> Vec<Option<i8>> {
+        db.db.every_value(db.pits_per_side())
     }
 
     /// A larger database is built on from the cached one with the most
@@ -369,7 +367,7 @@ mod tests {
         assert_eq!(cache.list().len(), 1);
         // What fits in the bytes of 16 stones is the 16-stone database.
         let within = cache
-            .load(rules, n, EndgameDb::bytes_for(n, 16), Reading::Whole)
+            .load(rules, n, large.bytes_within(16), Reading::Whole)
             .unwrap()
             .expect("read");
         assert_eq!(within.stones(), 16);
@@ -383,19 +381,14 @@ mod tests {
         let alone = dir.join("alone.bin");
         EndgameDb::build_file(&alone, rules, n, 18, 2, 1 << 30, &never, |_, _| {}).unwrap();
         let alone = EndgameDb::load(&alone, rules, n, 1 << 30).unwrap();
-        let prefix = EndgameDb::load_within(
-            &path,
-            rules,
-            n,
-            EndgameDb::bytes_for(n, 18),
-            Reading::Mapped,
-        )
-        .unwrap();
+        let prefix =
+            EndgameDb::load_within(&path, rules, n, large.bytes_within(18), Reading::Mapped)
+                .unwrap();
         assert_eq!(prefix.stones(), 18);
         assert_eq!(bytes_of(&prefix), bytes_of(&alone));
         assert!(bytes_of(&alone)
             .iter()
-            .all(|&v| v != crate::game::endgame::UNKNOWN));
+            .all(|&v| v != Some(crate::game::endgame::UNKNOWN)));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -4,7 +4,8 @@
 
 use super::*;
 
-pub use crate::game::files::ENDGAME_FORMAT;
+use super::packed::{PackedBuf, PackedLayout, GROUP, PER_LINE};
+pub use crate::game::files::{ENDGAME_FORMAT, ENDGAME_FORMAT_BYTES};
 
 /// How a database file is brought into memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,9 +39,41 @@ pub struct EndgameHeader {
     pub rules: Rules,
     /// Every position with at most this many stones in its pits is in it.
     pub stones: u32,
-    /// Positions (bytes after the first line).
+    /// Positions: in the first format ([`ENDGAME_FORMAT_BYTES`]) the
+    /// bytes after the first line.
     pub positions: u64,
+    /// Packed files ([`ENDGAME_FORMAT`]) only: how many values are kept
+    /// as exceptions (docs/games.md, "The endgame database file").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exceptions: Option<u64>,
 }
+
+impl EndgameHeader {
+    /// Where the packed arrays lie after the first line (`None`: a byte
+    /// a position).
+    fn layout(&self) -> Option<PackedLayout> {
+        let positions = self.positions as usize;
+        let lines = positions.div_ceil(PER_LINE);
+        self.exceptions.map(|e| PackedLayout {
+            lines,
+            dir: lines.div_ceil(GROUP),
+            exceptions: e as usize,
+        })
+    }
+
+    /// Bytes after the first line.
+    fn body(&self) -> u64 {
+        match self.layout() {
+            Some(l) => l.offsets()[3] as u64,
+            None => self.positions,
+        }
+    }
+}
+
+/// A file's first line ends on a multiple of this many bytes (spaces
+/// before its newline), so that the packed arrays after it are aligned
+/// for a mapped file to be probed in place.
+const LINE_ALIGN: usize = 64;
 
 /// An endgame database filled whole: every position with at most
 /// [`EndgameDb::stones`] stones in its pits, for one board size and rule
@@ -86,6 +119,23 @@ pub struct EndgameBuild {
     pub complete: bool,
 }
 
+/// A database file opened by [`EndgameDb::open`]: its first line, and
+/// what to take from it.
+struct Opened {
+    file: std::fs::File,
+    header: EndgameHeader,
+    /// Bytes of the first line.
+    first_line: u64,
+    /// Where the file's packed arrays lie (`None`: a byte a position).
+    layout: Option<PackedLayout>,
+    /// Stones to take (all of the file's, or fewer within a cap).
+    stones: u32,
+    /// How much of each packed array those stones take.
+    take: Option<PackedLayout>,
+    /// Bytes in memory of what is taken, as the file holds it.
+    memory: u64,
+}
+
 /// How often, at most, a build writes its file between layers.
 const CHECKPOINT_SECS: u64 = 60;
 
@@ -111,9 +161,27 @@ impl EndgameDb {
         self.n
     }
 
-    /// Bytes in memory.
+    /// Bytes in memory (as the file holds them: a byte a position, or
+    /// packed).
     pub fn bytes(&self) -> u64 {
-        self.db.values.len() as u64
+        self.db.values.memory()
+    }
+
+    /// Bytes in memory of its first `stones` stones (a smaller database
+    /// whole), as it holds them: what [`EndgameDb::load_within`] compares
+    /// with its cap.
+    pub fn bytes_within(&self, stones: u32) -> u64 {
+        let positions = Endgame::bytes(2 * self.n, stones.min(self.stones)) as usize;
+        match self.db.values.packed_view() {
+            Some(p) => p.layout(positions).bytes(),
+            None => positions as u64,
+        }
+    }
+
+    /// True when the values are packed ([`ENDGAME_FORMAT`]), not a byte
+    /// a position.
+    pub fn is_packed(&self) -> bool {
+        self.db.values.packed_view().is_some()
     }
 
     /// Checks what a database may be built for, before anything is
@@ -143,6 +211,28 @@ impl EndgameDb {
         Ok(())
     }
 
+    /// [`EndgameDb::check`] for a database that takes `memory` bytes, as
+    /// a file holds it (packed, in a file of [`ENDGAME_FORMAT`]).
+    fn check_memory(
+        rules: Rules,
+        n: usize,
+        stones: u32,
+        memory: u64,
+        memory_cap: u64,
+    ) -> Result<(), GameError> {
+        EndgameDb::check(rules, n, stones, u64::MAX)?;
+        if memory > memory_cap {
+            return Err(EndgameError::OverCap {
+                stones,
+                n,
+                requested: memory,
+                cap: memory_cap,
+            }
+            .into());
+        }
+        Ok(())
+    }
+
     /// The first line of the database file `path`, whatever its rules:
     /// what it holds, for a listing of files (`game cache list`).
     pub fn read_header(path: &Path) -> Result<EndgameHeader, GameError> {
@@ -164,12 +254,16 @@ impl EndgameDb {
             .ok()
             .and_then(|l| serde_json::from_str(l.trim_end()).ok())
             .ok_or_else(|| EndgameError::NotADatabase { path: path.clone() })?;
-        if h.header.format != ENDGAME_FORMAT {
+        let packed = h.header.format == ENDGAME_FORMAT;
+        if !packed && h.header.format != ENDGAME_FORMAT_BYTES {
             return Err(EndgameError::Format {
                 path,
                 format: h.header.format,
             }
             .into());
+        }
+        if packed != h.exceptions.is_some() {
+            return Err(EndgameError::NotADatabase { path: path.clone() }.into());
         }
         Ok((h, line.len() as u64))
     }
@@ -206,46 +300,90 @@ impl EndgameDb {
     }
 
     /// The file `path` opened and its first line checked against `rules`
-    /// and `n`: the file, the header, the first line's length, and the
-    /// stones to take from it: all of them, or with `prefix` as many as
-    /// fit in `memory_cap` (positions are stored fewest stones first, so
-    /// the first values of a larger file are a smaller database whole).
+    /// and `n`: what to take from it ([`Opened`]): all of it, or with
+    /// `prefix` as many stones as fit in `memory_cap` (positions are
+    /// stored fewest stones first, so the first values of a larger file
+    /// are a smaller database whole).
     fn open(
         path: &Path,
         rules: Rules,
         n: usize,
         memory_cap: u64,
         prefix: bool,
-    ) -> Result<(std::fs::File, EndgameHeader, u64, u32), GameError> {
+    ) -> Result<Opened, GameError> {
         let read_err = |e: std::io::Error| EndgameError::from(GameFileError::new(path, "read", e));
         let file = std::fs::File::open(path).map_err(read_err)?;
         let len = file.metadata().map_err(read_err)?.len();
         let mut r = std::io::BufReader::with_capacity(4096, &file);
         let (h, first_line) = EndgameDb::header(path, &mut r, rules, n)?;
         drop(r);
-        if len != first_line + h.positions {
+        if len != first_line + h.body() {
             return Err(EndgameError::Length {
                 path: path.to_path_buf(),
                 len,
-                positions: h.positions,
+                expected: first_line + h.body(),
             }
             .into());
         }
-        let stones = match prefix {
-            true => (1..=h.stones)
-                .rev()
-                .find(|&s| Endgame::bytes(2 * n, s) <= memory_cap)
-                .unwrap_or(h.stones),
-            false => h.stones,
+        // What `s` stones take: a byte a position, or packed as far as
+        // their last line (its exceptions: the directory's entry of its
+        // group, the line's count and its codes 7).
+        let take = |s: u32| -> std::io::Result<(u64, Option<PackedLayout>)> {
+            let positions = Endgame::bytes(2 * n, s) as usize;
+            let Some(l) = h.layout() else {
+                return Ok((positions as u64, None));
+            };
+            let lines = positions.div_ceil(PER_LINE);
+            let mut line = [0u8; 64];
+            let mut entry = [0u8; 4];
+            let last = lines.saturating_sub(1);
+            let read_at = |at: usize, buf: &mut [u8]| {
+                std::io::Seek::seek(&mut &file, std::io::SeekFrom::Start(first_line + at as u64))?;
+                std::io::Read::read_exact(&mut &file, buf)
+            };
+            read_at(64 * last, &mut line)?;
+            read_at(l.offsets()[1] + 4 * (last / GROUP), &mut entry)?;
+            let line = super::packed::Line(std::array::from_fn(|i| {
+                u64::from_le_bytes(line[8 * i..8 * i + 8].try_into().expect("8 bytes")).to_le()
+            }));
+            let dir = [u32::from_le_bytes(entry).to_le()];
+            let one = super::packed::Packed {
+                lines: std::slice::from_ref(&line),
+                dir: &dir,
+                vals: &[],
+            };
+            let t = PackedLayout {
+                lines,
+                dir: lines.div_ceil(GROUP),
+                exceptions: one.layout(PER_LINE).exceptions.min(l.exceptions),
+            };
+            Ok((t.bytes(), Some(t)))
         };
-        Ok((file, h, first_line, stones))
+        let mut stones = h.stones;
+        let mut took = take(stones).map_err(read_err)?;
+        if prefix {
+            while took.0 > memory_cap && stones > 1 {
+                stones -= 1;
+                took = take(stones).map_err(read_err)?;
+            }
+        }
+        Ok(Opened {
+            file,
+            layout: h.layout(),
+            header: h,
+            first_line,
+            stones,
+            memory: took.0,
+            take: took.1,
+        })
     }
 
     /// Reads the database in `path`, built for `rules` on `n` pits a side
-    /// (its first layers only with `prefix`, as [`EndgameDb::open`] says),
-    /// into memory of its own with room for `room` stones (at least those
-    /// read; the rest unknown, for a build to go on with). Refused when it
-    /// would pass `memory_cap`.
+    /// (its first layers only with `prefix`, as [`EndgameDb::open`] says).
+    /// With `room` more stones than it holds, into a byte a position of
+    /// memory of its own with room for them (the rest unknown, for a build
+    /// to go on with); else as the file holds it. Refused when it would
+    /// pass `memory_cap`.
     pub(super) fn read(
         path: &Path,
         rules: Rules,
@@ -255,21 +393,36 @@ impl EndgameDb {
         prefix: bool,
     ) -> Result<(EndgameDb, EndgameHeader), GameError> {
         let read_err = |e: std::io::Error| EndgameError::from(GameFileError::new(path, "read", e));
-        let (mut file, h, first_line, stones) =
-            EndgameDb::open(path, rules, n, memory_cap, prefix)?;
-        let room = room.max(stones);
-        EndgameDb::check(rules, n, room, memory_cap)?;
+        let o = EndgameDb::open(path, rules, n, memory_cap, prefix)?;
+        let (mut file, stones) = (&o.file, o.stones);
         // The first line was read through a buffer of its own: the file's
         // position is wherever that buffer stopped.
-        std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(first_line)).map_err(read_err)?;
+        std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(o.first_line)).map_err(read_err)?;
         let mut r = std::io::BufReader::with_capacity(1 << 20, file);
-        let mut db = Endgame::new(2 * n, room);
-        let bytes = db
-            .values
-            .owned_bytes_mut()
-            .expect("a new database's values are its own");
-        r.read_exact(&mut bytes[..Endgame::bytes(2 * n, stones) as usize])
-            .map_err(read_err)?;
+        let positions = Endgame::bytes(2 * n, stones) as usize;
+        let db = match (o.layout, o.take) {
+            (Some(layout), Some(take)) => {
+                let packed = PackedBuf::read(&mut r, layout, take).map_err(read_err)?;
+                if room > stones {
+                    EndgameDb::check(rules, n, room, memory_cap)?;
+                    let mut db = Endgame::new(2 * n, room);
+                    let bytes = db.values.owned_bytes_mut().expect("a new database's own");
+                    packed.view().unpack_into(&db.ranks, positions, bytes);
+                    db
+                } else {
+                    EndgameDb::check_memory(rules, n, stones, o.memory, memory_cap)?;
+                    Endgame::packed(2 * n, stones, packed)
+                }
+            }
+            _ => {
+                let room = room.max(stones);
+                EndgameDb::check(rules, n, room, memory_cap)?;
+                let mut db = Endgame::new(2 * n, room);
+                let bytes = db.values.owned_bytes_mut().expect("a new database's own");
+                r.read_exact(&mut bytes[..positions]).map_err(read_err)?;
+                db
+            }
+        };
         Ok((
             EndgameDb {
                 db: Arc::new(db),
@@ -277,7 +430,7 @@ impl EndgameDb {
                 n,
                 stones,
             },
-            h,
+            o.header,
         ))
     }
 
@@ -294,20 +447,39 @@ impl EndgameDb {
         n: usize,
         memory_cap: u64,
     ) -> Result<EndgameDb, GameError> {
+        let read_err = |e: std::io::Error| EndgameError::from(GameFileError::new(name, "read", e));
         let mut r = bytes;
         let (h, first_line) = EndgameDb::header(name, &mut r, rules, n)?;
-        EndgameDb::check(rules, n, h.stones, memory_cap)?;
-        if bytes.len() as u64 != first_line + h.positions {
+        if bytes.len() as u64 != first_line + h.body() {
             return Err(EndgameError::Length {
                 path: name.to_path_buf(),
                 len: bytes.len() as u64,
-                positions: h.positions,
+                expected: first_line + h.body(),
             }
             .into());
         }
-        let db = Endgame::new(2 * n, h.stones);
-        db.read_values(&mut r)
-            .map_err(|e| EndgameError::from(GameFileError::new(name, "read", e)))?;
+        let db = match h.layout() {
+            Some(layout) => {
+                let memory = layout.bytes();
+                EndgameDb::check_memory(rules, n, h.stones, memory, memory_cap)?;
+                let packed = PackedBuf::read(&mut r, layout, layout).map_err(read_err)?;
+                if !packed.view().fits(h.positions as usize) {
+                    return Err(EndgameError::Damaged {
+                        path: name.to_path_buf(),
+                        positions: h.positions,
+                        stones: h.stones,
+                    }
+                    .into());
+                }
+                Endgame::packed(2 * n, h.stones, packed)
+            }
+            None => {
+                EndgameDb::check(rules, n, h.stones, memory_cap)?;
+                let db = Endgame::new(2 * n, h.stones);
+                db.read_values(&mut r).map_err(read_err)?;
+                db
+            }
+        };
         Ok(EndgameDb {
             db: Arc::new(db),
             rules,
@@ -384,11 +556,18 @@ impl EndgameDb {
         prefix: bool,
     ) -> Result<EndgameDb, GameError> {
         let read_err = |e: std::io::Error| EndgameError::from(GameFileError::new(path, "read", e));
-        let (file, _, first_line, stones) = EndgameDb::open(path, rules, n, memory_cap, prefix)?;
-        EndgameDb::check(rules, n, stones, memory_cap)?;
+        let o = EndgameDb::open(path, rules, n, memory_cap, prefix)?;
+        let stones = o.stones;
+        EndgameDb::check_memory(rules, n, stones, o.memory, memory_cap)?;
         let positions = Endgame::bytes(2 * n, stones);
-        let values =
-            Values::map(&file, first_line as usize, positions as usize).map_err(read_err)?;
+        let layout = o.layout.zip(o.take);
+        let values = Values::map(&o.file, o.first_line as usize, positions as usize, layout)
+            .map_err(read_err)?
+            .ok_or_else(|| EndgameError::Damaged {
+                path: path.to_path_buf(),
+                positions: o.header.positions,
+                stones: o.header.stones,
+            })?;
         Ok(EndgameDb {
             db: Arc::new(Endgame {
                 ranks: Ranks::new(2 * n, stones),
@@ -424,20 +603,39 @@ impl EndgameDb {
     }
 
     /// Writes the first `stones` stones of the database as a file holds
-    /// them.
+    /// them: a first line of JSON padded to [`LINE_ALIGN`] bytes, then the
+    /// values packed ([`super::packed`]; packed here, on every core, when
+    /// they are a byte a position).
     fn write_first<W: Write + ?Sized>(&self, stones: u32, w: &mut W) -> std::io::Result<()> {
         let stones = stones.min(self.db.ranks.max_stones);
-        let positions = Endgame::bytes(2 * self.n, stones);
+        let positions = Endgame::bytes(2 * self.n, stones) as usize;
+        let packed;
+        let view = match self.db.values.packed_view() {
+            Some(p) => p.prefix(positions),
+            None => {
+                #[cfg(not(target_arch = "wasm32"))]
+                let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+                #[cfg(target_arch = "wasm32")]
+                let threads = 1;
+                packed =
+                    PackedBuf::pack(&self.db.values, &self.db.ranks, self.n, positions, threads);
+                packed.view()
+            }
+        };
         let header = EndgameHeader {
             header: Header::new(ENDGAME_FORMAT),
             pits_per_side: self.n,
             rules: self.rules,
             stones,
-            positions,
+            positions: positions as u64,
+            exceptions: Some(view.vals.len() as u64),
         };
-        w.write_all(serde_json::to_string(&header).expect("json").as_bytes())?;
-        w.write_all(b"\n")?;
-        self.db.write_values(positions as usize, w)
+        let mut line = serde_json::to_string(&header).expect("json");
+        let padded = (line.len() + 1).next_multiple_of(LINE_ALIGN) - 1;
+        line.extend(std::iter::repeat_n(' ', padded - line.len()));
+        line.push('\n');
+        w.write_all(line.as_bytes())?;
+        view.write_to(w)
     }
 
     /// Builds the database of every position with at most `stones` stones
@@ -604,7 +802,9 @@ pub(super) mod tests {
 
         let name = Path::new("test bytes");
         let back = EndgameDb::from_bytes(name, &bytes, rules, n, 1 << 30).unwrap();
-        assert_eq!((back.stones(), back.bytes()), (stones, db.bytes()));
+        assert_eq!(back.stones(), stones);
+        assert!(back.is_packed() && !db.is_packed());
+        assert_eq!(back.db.every_value(n), db.db.every_value(n));
         solves_alike(&back, &GameState::start(n, 4, rules).unwrap());
 
         let short = EndgameDb::from_bytes(name, &bytes[..bytes.len() - 1], rules, n, 1 << 30);

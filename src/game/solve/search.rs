@@ -202,6 +202,7 @@ impl Solver {
         let mut keys = [(0u64, 0u64); CYCLE_CAP];
         // Per child: its database rank, or usize::MAX when not in it.
         let mut ranks = [usize::MAX; CYCLE_CAP];
+        let mut totals = [0u32; CYCLE_CAP];
         // Borrowed, not cloned: a clone of the `Arc` is a locked increment
         // at every such node.
         let db = self.endgame.as_deref();
@@ -218,8 +219,9 @@ impl Solver {
                 let total = stones(c, n);
                 if total <= db.ranks.max_stones {
                     let r = db.rank_cells(c, n, total);
-                    prefetch_line(&db.values[r]);
+                    db.values.prefetch(r);
                     ranks[i] = r;
+                    totals[i] = total;
                     in_db += 1;
                     continue;
                 }
@@ -233,13 +235,13 @@ impl Solver {
         if in_db > 0 {
             let db = db.expect("ranked in the database");
             let mut settled = 0;
-            for (r, (_, child)) in ranks.iter().zip(played.iter_mut()) {
+            for ((r, total), (_, child)) in ranks.iter().zip(totals).zip(played.iter_mut()) {
                 if *r == usize::MAX {
                     continue;
                 }
                 // Not filled yet: left to the search, which fills it only
                 // if no sibling cuts first.
-                let v = match db.values[*r].load(Ordering::Relaxed) {
+                let v = match db.values.get(*r, total) {
                     UNKNOWN => continue,
                     v => v as i32,
                 };
@@ -366,7 +368,7 @@ impl Solver {
         let n = self.n;
         let db = self.endgame.as_deref().expect("endgame database");
         let r = db.rank_cells(pos, n, total);
-        match db.values[r].load(Ordering::Relaxed) {
+        match db.values.get(r, total) {
             UNKNOWN => match db.fill(pos, r, n, self.rules, cancel) {
                 Some(v) => v,
                 None => {

@@ -196,7 +196,7 @@ impl Solver {
             let total = stones(&pos, self.n);
             if total <= db.ranks.max_stones {
                 let r = db.rank_cells(&pos, self.n, total);
-                return match db.values[r].load(Ordering::Relaxed) {
+                return match db.values.get(r, total) {
                     UNKNOWN => None,
                     v => Some((base + v as i32, base + v as i32)),
                 };
