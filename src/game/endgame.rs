@@ -20,6 +20,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
 use std::sync::Arc;
 
+mod build;
 mod cache;
 mod db;
 mod packed;
@@ -382,6 +383,11 @@ impl Endgame {
 }
 
 impl Ranks {
+    /// The stones of the position of rank `r`.
+    fn total_of(&self, r: usize) -> u32 {
+        self.offset.partition_point(|&o| o <= r as u64) as u32 - 1
+    }
+
     /// Positions with exactly `t` stones.
     fn layer_len(&self, t: u32) -> u64 {
         self.offset[t as usize + 1] - self.offset[t as usize]
@@ -560,7 +566,7 @@ impl Endgame {
                 while r < stop {
                     let mut planned = 0;
                     while r < stop && planned < BATCH {
-                        if self.values[r as usize].load(Ordering::Relaxed) == UNKNOWN {
+                        if self.values.get(r as usize, t as u32) == UNKNOWN {
                             let (pr, plan) = &mut batch[planned];
                             *pr = r as usize;
                             self.plan_into(plan, &cells_of(&c, n), n, rules, true);

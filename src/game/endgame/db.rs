@@ -136,9 +136,6 @@ struct Opened {
     memory: u64,
 }
 
-/// How often, at most, a build writes its file between layers.
-const CHECKPOINT_SECS: u64 = 60;
-
 impl EndgameDb {
     /// Bytes a database of `stones` stones takes on `n` pits a side (and
     /// on disk, after its first line).
@@ -603,9 +600,8 @@ impl EndgameDb {
     }
 
     /// Writes the first `stones` stones of the database as a file holds
-    /// them: a first line of JSON padded to [`LINE_ALIGN`] bytes, then the
-    /// values packed ([`super::packed`]; packed here, on every core, when
-    /// they are a byte a position).
+    /// them ([`EndgameDb::write_packed`]; packed here, on every core,
+    /// when they are a byte a position).
     fn write_first<W: Write + ?Sized>(&self, stones: u32, w: &mut W) -> std::io::Result<()> {
         let stones = stones.min(self.db.ranks.max_stones);
         let positions = Endgame::bytes(2 * self.n, stones) as usize;
@@ -617,25 +613,39 @@ impl EndgameDb {
                 let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
                 #[cfg(target_arch = "wasm32")]
                 let threads = 1;
-                packed =
-                    PackedBuf::pack(&self.db.values, &self.db.ranks, self.n, positions, threads);
+                let (values, ranks) = (&self.db.values, &self.db.ranks);
+                packed = PackedBuf::pack(values, 0, ranks, self.n, 0..positions, threads);
                 packed.view()
             }
         };
+        EndgameDb::write_packed(w, self.rules, self.n, stones, positions, &[view])
+    }
+
+    /// Writes a file of `stones` stones (`positions` positions) whose
+    /// values are `parts` joined: a first line of JSON padded to
+    /// [`LINE_ALIGN`] bytes, then the packed arrays ([`super::packed`]).
+    pub(super) fn write_packed<W: Write + ?Sized>(
+        w: &mut W,
+        rules: Rules,
+        n: usize,
+        stones: u32,
+        positions: usize,
+        parts: &[super::packed::Packed<'_>],
+    ) -> std::io::Result<()> {
         let header = EndgameHeader {
             header: Header::new(ENDGAME_FORMAT),
-            pits_per_side: self.n,
-            rules: self.rules,
+            pits_per_side: n,
+            rules,
             stones,
             positions: positions as u64,
-            exceptions: Some(view.vals.len() as u64),
+            exceptions: Some(parts.iter().map(|p| p.vals.len() as u64).sum()),
         };
         let mut line = serde_json::to_string(&header).expect("json");
         let padded = (line.len() + 1).next_multiple_of(LINE_ALIGN) - 1;
         line.extend(std::iter::repeat_n(' ', padded - line.len()));
         line.push('\n');
         w.write_all(line.as_bytes())?;
-        view.write_to(w)
+        super::packed::write_joined(w, parts)
     }
 
     /// Builds the database of every position with at most `stones` stones
@@ -671,80 +681,6 @@ impl EndgameDb {
             n,
             stones,
         }))
-    }
-
-    /// Builds the database of every position with at most `stones` stones
-    /// in its pits for `rules` on `n` pits a side into `path`, on
-    /// `threads` threads, layer by layer from the fewest stones up. A file
-    /// already there for the same rules and board is taken as the layers
-    /// it holds, and the build goes on from them: the file is written
-    /// (whole, see [`EndgameDb::save`]) after a layer at most once a
-    /// minute, at the end, and when `cancel` stops the build, so that the
-    /// same call resumes. `layer` hears of each layer finished (its stones
-    /// and how many positions it held).
-    #[allow(clippy::too_many_arguments)]
-    pub fn build_file(
-        path: &Path,
-        rules: Rules,
-        n: usize,
-        stones: u32,
-        threads: usize,
-        memory_cap: u64,
-        cancel: &AtomicBool,
-        mut layer: impl FnMut(u32, u64),
-    ) -> Result<EndgameBuild, GameError> {
-        EndgameDb::check(rules, n, stones, memory_cap)?;
-        let (db, resumed_from) = if path.exists() {
-            let (db, h) = EndgameDb::read(path, rules, n, stones, memory_cap, false)?;
-            (db, Some(h.stones))
-        } else {
-            let Some(fresh) = Endgame::new_until(2 * n, stones, cancel) else {
-                // Stopped while its values were set to unknown.
-                return Ok(EndgameBuild {
-                    resumed_from: None,
-                    stones: None,
-                    positions: 0,
-                    complete: false,
-                });
-            };
-            let db = EndgameDb {
-                db: Arc::new(fresh),
-                rules,
-                n,
-                stones: 0,
-            };
-            (db, None)
-        };
-        // The highest layer finished (in the file or in this run), and the
-        // highest in the file.
-        let mut finished = resumed_from;
-        let mut saved = resumed_from;
-        let mut last_save = Instant::now();
-        let first = resumed_from.map_or(0, |s| s + 1);
-        let mut complete = true;
-        for t in first..=stones {
-            if !db.db.build_layer(t, n, rules, threads.max(1), cancel) {
-                complete = false;
-                break;
-            }
-            finished = Some(t);
-            layer(t, db.db.ranks.layer_len(t));
-            if t == stones || last_save.elapsed().as_secs() >= CHECKPOINT_SECS {
-                db.save(path, t)?;
-                saved = Some(t);
-                last_save = Instant::now();
-            }
-        }
-        if let Some(t) = finished.filter(|&t| Some(t) != saved) {
-            // Stopped: keep what was finished since the last write.
-            db.save(path, t)?;
-        }
-        Ok(EndgameBuild {
-            resumed_from,
-            stones: finished,
-            positions: finished.map_or(0, |t| Endgame::bytes(2 * n, t)),
-            complete,
-        })
     }
 }
 

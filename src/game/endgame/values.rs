@@ -22,7 +22,10 @@ enum Owner {
     /// A byte a position, memory of this process's own.
     Bytes(Vec<AtomicI8>),
     /// Packed arrays of this process's own.
-    Packed(#[allow(dead_code)] PackedBuf),
+    Packed(PackedBuf),
+    /// The layers below a build's, packed, and its layer a byte a
+    /// position.
+    Layered(PackedBuf, Vec<AtomicI8>),
     /// A file mapped copy-on-write: the file is never written through the
     /// map, and a value stored (a database complete in its file has none
     /// left to fill) stays in this process.
@@ -37,8 +40,17 @@ enum Owner {
 /// (the solver's hot path) reads through plain pointers whoever holds
 /// them.
 enum Form {
-    Bytes { ptr: *const AtomicI8, len: usize },
+    Bytes {
+        ptr: *const AtomicI8,
+        len: usize,
+    },
     Packed(Packed<'static>),
+    /// The ranks below `split` packed, the rest a byte each from `ptr`.
+    Layered {
+        packed: Packed<'static>,
+        split: usize,
+        ptr: *const AtomicI8,
+    },
 }
 
 /// The values of an endgame database: [`Values::get`] reads the value of a
@@ -97,6 +109,15 @@ impl PackedLayout {
         [0, dir, vals, end]
     }
 
+    /// The lengths of `p`'s arrays.
+    pub(crate) fn of(p: &Packed<'_>) -> PackedLayout {
+        PackedLayout {
+            lines: p.lines.len(),
+            dir: p.dir.len(),
+            exceptions: p.vals.len(),
+        }
+    }
+
     /// Bytes in memory of the arrays.
     pub(crate) fn bytes(&self) -> u64 {
         (self.lines * 64 + self.dir * 4 + self.exceptions) as u64
@@ -117,19 +138,57 @@ impl Values {
 
     /// `positions` values packed in `p`.
     pub(crate) fn packed(p: PackedBuf, positions: usize) -> Values {
-        // SAFETY: the vectors live in `owner`, never grown or moved while
-        // `self` lives; the slices are never written.
-        let view = unsafe {
+        Values {
+            form: Form::Packed(Values::view_of(&p)),
+            len: positions,
+            owner: Owner::Packed(p),
+        }
+    }
+
+    /// The values of a build: the ranks below `split` packed in `p`, the
+    /// rest a byte each in `window`, from rank `split` on.
+    pub(crate) fn layered(p: PackedBuf, split: usize, window: Vec<AtomicI8>) -> Values {
+        Values {
+            form: Form::Layered {
+                packed: Values::view_of(&p),
+                split,
+                ptr: window.as_ptr(),
+            },
+            len: split + window.len(),
+            owner: Owner::Layered(p, window),
+        }
+    }
+
+    /// The packed arrays and the window of [`Values::layered`] back.
+    pub(crate) fn into_layered(self) -> (PackedBuf, Vec<AtomicI8>) {
+        match self.owner {
+            Owner::Layered(p, window) => (p, window),
+            _ => unreachable!("made by Values::layered"),
+        }
+    }
+
+    /// The packed arrays of values of this process's own, or else the
+    /// values a byte a position (a file of the first format, read whole).
+    pub(crate) fn into_packed(self) -> Result<PackedBuf, Vec<AtomicI8>> {
+        match self.owner {
+            Owner::Packed(p) => Ok(p),
+            Owner::Bytes(v) => Err(v),
+            _ => unreachable!("a database read whole is its own"),
+        }
+    }
+
+    /// `p` as slices that live as long as the values (whose owner keeps
+    /// `p`).
+    fn view_of(p: &PackedBuf) -> Packed<'static> {
+        // SAFETY: the vectors move into the values' `owner`, which never
+        // grows or moves their memory while the values live; the slices
+        // are never written.
+        unsafe {
             Packed {
                 lines: std::slice::from_raw_parts(p.lines.as_ptr(), p.lines.len()),
                 dir: std::slice::from_raw_parts(p.dir.as_ptr(), p.dir.len()),
                 vals: std::slice::from_raw_parts(p.vals.as_ptr(), p.vals.len()),
             }
-        };
-        Values {
-            form: Form::Packed(view),
-            len: positions,
-            owner: Owner::Packed(p),
         }
     }
 
@@ -213,6 +272,10 @@ impl Values {
         match &self.form {
             Form::Bytes { .. } => self.bytes()[r].load(Ordering::Relaxed),
             Form::Packed(p) => p.get(r, total),
+            Form::Layered { packed, split, .. } => match r.checked_sub(*split) {
+                Some(i) => self.bytes()[i].load(Ordering::Relaxed),
+                None => packed.get(r, total),
+            },
         }
     }
 
@@ -220,8 +283,14 @@ impl Values {
     /// packed database is complete and is never written).
     #[inline(always)]
     pub(crate) fn set(&self, r: usize, v: i8) {
-        if let Form::Bytes { .. } = self.form {
-            self.bytes()[r].store(v, Ordering::Relaxed);
+        match self.form {
+            Form::Bytes { .. } => self.bytes()[r].store(v, Ordering::Relaxed),
+            Form::Layered { split, .. } => {
+                if let Some(i) = r.checked_sub(split) {
+                    self.bytes()[i].store(v, Ordering::Relaxed)
+                }
+            }
+            Form::Packed(_) => {}
         }
     }
 
@@ -231,10 +300,15 @@ impl Values {
         match &self.form {
             Form::Bytes { .. } => super::prefetch_line(&self.bytes()[r]),
             Form::Packed(p) => p.prefetch(r),
+            Form::Layered { packed, split, .. } => match r.checked_sub(*split) {
+                Some(i) => super::prefetch_line(&self.bytes()[i]),
+                None => packed.prefetch(r),
+            },
         }
     }
 
-    /// The values a byte a position (none when they are packed).
+    /// The values a byte a position (none when they are packed; a
+    /// build's layer from its first rank when they are layered).
     #[inline(always)]
     pub(crate) fn bytes(&self) -> &[AtomicI8] {
         match self.form {
@@ -242,6 +316,10 @@ impl Values {
             // long as `self` lives (see the type's invariant).
             Form::Bytes { ptr, len } => unsafe { std::slice::from_raw_parts(ptr, len) },
             Form::Packed(_) => &[],
+            // SAFETY: as above, the window of `len - split` bytes.
+            Form::Layered { split, ptr, .. } => unsafe {
+                std::slice::from_raw_parts(ptr, self.len - split)
+            },
         }
     }
 
@@ -249,7 +327,7 @@ impl Values {
     pub(crate) fn packed_view(&self) -> Option<&Packed<'static>> {
         match &self.form {
             Form::Packed(p) => Some(p),
-            Form::Bytes { .. } => None,
+            _ => None,
         }
     }
 
@@ -262,12 +340,10 @@ impl Values {
     pub(crate) fn memory(&self) -> u64 {
         match &self.form {
             Form::Bytes { len, .. } => *len as u64,
-            Form::Packed(p) => PackedLayout {
-                lines: p.lines.len(),
-                dir: p.dir.len(),
-                exceptions: p.vals.len(),
+            Form::Packed(p) => PackedLayout::of(p).bytes(),
+            Form::Layered { packed, split, .. } => {
+                PackedLayout::of(packed).bytes() + (self.len - split) as u64
             }
-            .bytes(),
         }
     }
 
