@@ -39,6 +39,9 @@ pub(crate) const PER_LINE: usize = PER_WORD * WORDS;
 /// group takes the 15 bits its first word has left (at most 16 × 147).
 pub(crate) const GROUP: usize = 16;
 
+/// Positions a group of lines holds: a build packs whole groups.
+pub(crate) const GROUP_POSITIONS: usize = PER_LINE * GROUP;
+
 /// Bits of a word's base.
 const BASE_BITS: u32 = 7;
 
@@ -165,16 +168,19 @@ impl PackedBuf {
         }
     }
 
-    /// Packs the first `positions` values of `bytes` (a byte a position,
-    /// every one filled), ranked by `ranks`, on `threads` threads.
+    /// Packs the values of `ranks` `range` from `bytes` (a byte a
+    /// position from rank `start`, every one in the range filled), ranked
+    /// by `ranks`, on `threads` threads; `range` starts a group.
     pub(crate) fn pack(
         bytes: &[AtomicI8],
+        start: usize,
         ranks: &super::Ranks,
         n: usize,
-        positions: usize,
+        range: std::ops::Range<usize>,
         threads: usize,
     ) -> PackedBuf {
-        let chunks = positions.div_ceil(CHUNK);
+        debug_assert_eq!(range.start % GROUP_POSITIONS, 0);
+        let chunks = range.len().div_ceil(CHUNK);
         let next = std::sync::atomic::AtomicUsize::new(0);
         let pieces: Vec<std::sync::Mutex<Option<PackedBuf>>> =
             (0..chunks).map(|_| std::sync::Mutex::new(None)).collect();
@@ -183,8 +189,9 @@ impl PackedBuf {
             if c >= chunks {
                 break;
             }
-            let from = c * CHUNK;
-            let piece = pack_range(bytes, ranks, n, from, positions.min(from + CHUNK));
+            let from = range.start + c * CHUNK;
+            let to = range.end.min(from + CHUNK);
+            let piece = pack_range(&bytes[from - start..to - start], ranks, n, from, to);
             *pieces[c].lock().expect("a piece's lock") = Some(piece);
         };
         if threads <= 1 {
@@ -199,20 +206,38 @@ impl PackedBuf {
         }
         let mut out = PackedBuf::default();
         for p in pieces {
-            let p = p.into_inner().expect("a piece's lock").expect("packed");
-            let first = out.vals.len() as u32;
-            out.lines.extend_from_slice(&p.lines);
-            // Each piece's directory counts from its own first exception.
-            out.dir.extend(p.dir.iter().map(|&d| (d + first).to_le()));
-            out.vals.extend_from_slice(&p.vals);
+            out.append(p.into_inner().expect("a piece's lock").expect("packed"));
         }
         out
+    }
+
+    /// `more` after these (whose last group is whole).
+    pub(crate) fn append(&mut self, more: PackedBuf) {
+        let first = self.vals.len() as u32;
+        self.lines.extend_from_slice(&more.lines);
+        // Each part's directory counts from its own first exception.
+        self.dir
+            .extend(more.dir.iter().map(|&d| (u32::from_le(d) + first).to_le()));
+        self.vals.extend_from_slice(&more.vals);
+    }
+
+    /// Keeps the ranks below `split`, which starts a group.
+    pub(crate) fn truncate(&mut self, split: usize) {
+        let group = split / GROUP_POSITIONS;
+        let exceptions = self
+            .dir
+            .get(group)
+            .map_or(self.vals.len(), |&d| u32::from_le(d) as usize);
+        self.lines.truncate(split / PER_LINE);
+        self.dir.truncate(group);
+        self.vals.truncate(exceptions);
     }
 }
 
 /// The lines, the directory (relative to the piece's first exception)
-/// and the exceptions of ranks `from..to`, where `from` starts a group.
-/// Kept little-endian, as a file holds them and a probe reads them.
+/// and the exceptions of ranks `from..to` (`bytes` their values), where
+/// `from` starts a group. Kept little-endian, as a file holds them and a
+/// probe reads them.
 fn pack_range(
     bytes: &[AtomicI8],
     ranks: &super::Ranks,
@@ -239,7 +264,7 @@ fn pack_range(
         for w in 0..WORDS {
             let len = PER_WORD.min(to - r);
             for slot in word.iter_mut().take(len) {
-                let v = bytes[r].load(Ordering::Relaxed);
+                let v = bytes[r - from].load(Ordering::Relaxed);
                 let over = pits[..n].iter().all(|&c| c == 0) || pits[n..m].iter().all(|&c| c == 0);
                 let g = (v as i32 + total as i32).max(0) as u64 / 2;
                 *slot = ((!over).then_some(g), v);
@@ -324,23 +349,6 @@ impl Packed<'_> {
         }
     }
 
-    /// Writes the arrays to `w` as a file holds them (little-endian, each
-    /// from a multiple of 8 bytes; see [`PackedLayout::offsets`]).
-    pub(crate) fn write_to<W: std::io::Write + ?Sized>(&self, w: &mut W) -> std::io::Result<()> {
-        let l = PackedLayout {
-            lines: self.lines.len(),
-            dir: self.dir.len(),
-            exceptions: self.vals.len(),
-        };
-        let o = l.offsets();
-        let words: &[u64] = self.lines.as_flattened_words();
-        write_le(w, words, |x| u64::from_le(x).to_le_bytes())?;
-        write_le(w, self.dir, |x| u32::from_le(x).to_le_bytes())?;
-        w.write_all(&[0u8; 8][..o[2] - (o[1] + l.dir * 4)])?;
-        write_le(w, self.vals, |x| x.to_le_bytes())?;
-        w.write_all(&[0u8; 8][..o[3] - (o[2] + l.exceptions)])
-    }
-
     /// The values of the first `positions` positions a byte each into
     /// `out`, ranked by `ranks` (for a build to go on from).
     pub(crate) fn unpack_into(&self, ranks: &super::Ranks, positions: usize, out: &mut [u8]) {
@@ -352,6 +360,36 @@ impl Packed<'_> {
             *o = self.get(r, total) as u8;
         }
     }
+}
+
+/// Writes `parts`' arrays joined, as a file holds them (little-endian,
+/// each array from a multiple of 8 bytes; see [`PackedLayout::offsets`]):
+/// every part but the last ends on a whole group.
+pub(crate) fn write_joined<W: std::io::Write + ?Sized>(
+    w: &mut W,
+    parts: &[Packed<'_>],
+) -> std::io::Result<()> {
+    let l = PackedLayout {
+        lines: parts.iter().map(|p| p.lines.len()).sum(),
+        dir: parts.iter().map(|p| p.dir.len()).sum(),
+        exceptions: parts.iter().map(|p| p.vals.len()).sum(),
+    };
+    let o = l.offsets();
+    for p in parts {
+        write_le(w, p.lines.as_flattened_words(), |x| {
+            u64::from_le(x).to_le_bytes()
+        })?;
+    }
+    let mut first = 0;
+    for p in parts {
+        write_le(w, p.dir, |x| (u32::from_le(x) + first).to_le_bytes())?;
+        first += p.vals.len() as u32;
+    }
+    w.write_all(&[0u8; 8][..o[2] - (o[1] + l.dir * 4)])?;
+    for p in parts {
+        write_le(w, p.vals, |x| x.to_le_bytes())?;
+    }
+    w.write_all(&[0u8; 8][..o[3] - (o[2] + l.exceptions)])
 }
 
 /// A slice of lines as its words.
@@ -470,8 +508,8 @@ mod tests {
                 let want = built.every_value(n);
                 let positions = built.values.len();
                 for threads in [1, 3] {
-                    let p =
-                        super::PackedBuf::pack(&built.values, &built.ranks, n, positions, threads);
+                    let (values, ranks) = (&built.values, &built.ranks);
+                    let p = super::PackedBuf::pack(values, 0, ranks, n, 0..positions, threads);
                     assert!(p.view().fits(positions));
                     assert!(p.vals.len() * 10 < positions, "{} exceptions", p.vals.len());
                     let packed = Endgame::packed(2 * n, stones, p);
