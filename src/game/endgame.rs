@@ -25,7 +25,7 @@ mod cache;
 mod db;
 mod packed;
 mod values;
-pub use cache::{CachedDb, EndgameCache, BUILD_BYTES, CACHE_BYTES, CACHE_STONES};
+pub use cache::{CachedDb, EndgameCache, BUILD_BYTES, CACHE_BYTES, CACHE_STONES, SETUP_BYTES};
 pub use db::{
     EndgameBuild, EndgameDb, EndgameHeader, Reading, ENDGAME_FORMAT, ENDGAME_FORMAT_BYTES,
 };

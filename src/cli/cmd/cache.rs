@@ -91,7 +91,7 @@ pub(super) fn cached_endgame(
             eprintln!("{line}");
         }
     };
-    let bytes = EndgameDb::bytes_for(n, stones);
+    let bytes = EndgameDb::build_bytes_for(n, stones);
     if bytes > memory_cap {
         say(format!(
             "the cached endgame database ({}) does not fit beside the table within --max-memory; going on without it",

@@ -346,6 +346,11 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
         Some(&report),
     )?;
     spinner.finish();
+    if !a.exact() && !args.quiet.quiet && !args.no_cache && args.solver.endgame.is_none() {
+        if let Some(line) = setup_advice(&state, db.as_ref()) {
+            eprintln!("{line}");
+        }
+    }
     let out = if args.json.json {
         let top = args.top.map_or(usize::MAX, |k| k as usize);
         serde_json::to_string(&GameAnalysisJson::new(&state, &a, threads, top)).expect("json")
@@ -366,6 +371,31 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
         });
     }
     Ok(out)
+}
+
+/// What the one-time set-up would give, said once after an answer it did
+/// not prove, in a player's words: `None` when the cache already holds
+/// the database `game cache build` makes (or one as large), or the
+/// position has no more stones than the one read.
+fn setup_advice(state: &GameState, db: Option<&EndgameDb>) -> Option<String> {
+    let (rules, n) = (state.rules(), state.pits_per_side());
+    let setup = mancala_sweep::game::EndgameCache::setup_stones(rules, n)?;
+    let have = db.map_or(0, EndgameDb::stones);
+    if have >= setup || state.stones_in_pits() <= have {
+        return None;
+    }
+    let preset = mancala_sweep::rules::Preset::ALL
+        .into_iter()
+        .find(|p| p.rules() == rules)?;
+    let pits = if n == 6 {
+        String::new()
+    } else {
+        format!(" --pits {n}")
+    };
+    Some(format!(
+        "Not proved yet. Run `mancala-sweep game cache build --rules {preset}{pits}` once (minutes; at most {} on disk): from then on most answers of the whole game are proved best within a second.",
+        mancala_sweep::search::format_bytes(EndgameDb::packed_bytes_for(n, setup))
+    ))
 }
 
 /// Run `game endgame`.
@@ -393,7 +423,7 @@ pub fn endgame(args: &GameEndgameArgs) -> Outcome {
     let threads = args.db.threads.count();
     let quiet = args.db.quiet.quiet;
     let max_memory = args.db.max_memory.unwrap_or_else(default_max_memory);
-    EndgameDb::check(rules, n, args.up_to, max_memory)?;
+    EndgameDb::check_build(rules, n, args.up_to, max_memory)?;
     let t0 = std::time::Instant::now();
     if !quiet {
         eprintln!(

@@ -7,7 +7,7 @@ use super::Outcome;
 use crate::cli::args::{CacheBuildArgs, CacheRemoveArgs};
 use crate::cli::signal::interrupted;
 use crate::cli::words::CliError;
-use mancala_sweep::game::endgame::{CachedDb, BUILD_BYTES};
+use mancala_sweep::game::endgame::CachedDb;
 use mancala_sweep::game::{EndgameCache, EndgameDb};
 use mancala_sweep::search::{default_max_memory, format_bytes};
 
@@ -79,22 +79,20 @@ pub fn build(args: &CacheBuildArgs) -> Outcome {
     let state = super::game::start(&args.db.rules)?;
     let (rules, n) = (state.rules(), state.pits_per_side());
     let max_memory = args.db.max_memory.unwrap_or_else(default_max_memory);
-    let Some(stones) = args
-        .up_to
-        .or_else(|| EndgameCache::stones_within(rules, n, BUILD_BYTES))
-    else {
+    let Some(stones) = args.up_to.or_else(|| EndgameCache::setup_stones(rules, n)) else {
         return Err(CliError::Input(format!(
             "--rules: {rules} has no endgame database (scope any has cycles); give scope own rules"
         )));
     };
-    EndgameDb::check(rules, n, stones, max_memory)?;
+    EndgameDb::check_build(rules, n, stones, max_memory)?;
     let quiet = args.db.quiet.quiet;
     let threads = args.db.threads.count();
     let path = cache.path_for(rules, n, stones).expect("scope own");
     if !quiet {
         eprintln!(
-            "building the endgame database of {rules} on {n} pits a side up to {stones} stones ({}) in {} on {threads} threads; Ctrl-C keeps the layers finished",
-            format_bytes(EndgameDb::bytes_for(n, stones)),
+            "building the endgame database of {rules} on {n} pits a side up to {stones} stones (at most {} on disk, {} of memory while it builds) in {} on {threads} threads; Ctrl-C keeps the layers finished",
+            format_bytes(EndgameDb::packed_bytes_for(n, stones)),
+            format_bytes(EndgameDb::build_bytes_for(n, stones)),
             path.display()
         );
     }
@@ -107,7 +105,7 @@ pub fn build(args: &CacheBuildArgs) -> Outcome {
                 "{}: every position with at most {} stones in the pits of {n} pits a side, {} ({seconds:.1} s)\n",
                 path.display(),
                 db.stones(),
-                format_bytes(EndgameDb::bytes_for(n, db.stones()))
+                format_bytes(db.bytes())
             );
             for gone in cache.prune(rules, n, stones)? {
                 out.push_str(&format!(

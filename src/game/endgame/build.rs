@@ -40,6 +40,29 @@ impl EndgameDb {
         EndgameDb::packed_bytes_for(n, stones) + largest + GROUP_POSITIONS as u64
     }
 
+    /// [`EndgameDb::check`] for a build of `stones` stones into a file,
+    /// whose memory is [`EndgameDb::build_bytes_for`]: refused before any
+    /// work when it would pass `memory_cap`.
+    pub fn check_build(
+        rules: Rules,
+        n: usize,
+        stones: u32,
+        memory_cap: u64,
+    ) -> Result<(), GameError> {
+        EndgameDb::check(rules, n, stones, u64::MAX)?;
+        let requested = EndgameDb::build_bytes_for(n, stones);
+        if requested > memory_cap {
+            return Err(EndgameError::OverCap {
+                stones,
+                n,
+                requested,
+                cap: memory_cap,
+            }
+            .into());
+        }
+        Ok(())
+    }
+
     /// Builds the database of every position with at most `stones` stones
     /// in its pits for `rules` on `n` pits a side into `path`, on
     /// `threads` threads, layer by layer from the fewest stones up. A file
@@ -62,17 +85,7 @@ impl EndgameDb {
         cancel: &AtomicBool,
         mut layer: impl FnMut(u32, u64),
     ) -> Result<EndgameBuild, GameError> {
-        EndgameDb::check(rules, n, stones, u64::MAX)?;
-        let requested = EndgameDb::build_bytes_for(n, stones);
-        if requested > memory_cap {
-            return Err(EndgameError::OverCap {
-                stones,
-                n,
-                requested,
-                cap: memory_cap,
-            }
-            .into());
-        }
+        EndgameDb::check_build(rules, n, stones, memory_cap)?;
         let mut ranks = Ranks::new(2 * n, stones);
         let threads = threads.max(1);
         let (mut packed, resumed_from) = match path.exists() {

@@ -30,12 +30,18 @@ pub const CACHE_STONES: u32 = 16;
 /// larger boards get fewer stones.
 pub const CACHE_BYTES: u64 = 32 << 20;
 
-/// The most bytes a database `game cache build` builds without
-/// `--up-to`: together with `game solve`'s default table (256 MiB), within
-/// the 1 GiB a default run keeps to. On 6 pits a side that is 22 stones
-/// (523 MiB), which a one-second analysis of the middle game proves far
+/// The most bytes, a byte a position, of the database a long-lived use
+/// (`game analyze --follow`) builds in the background while a game is
+/// played: on 6 pits a side that is 22 stones, which builds within a
+/// minute or two and a one-second analysis of the middle game proves far
 /// more with than with 16 (the curve: docs/games.md#the-endgame-cache).
 pub const BUILD_BYTES: u64 = 768 << 20;
+
+/// The most bytes on disk and in memory, packed, of the database `game
+/// cache build` makes without `--up-to`, once, the set-up a player runs:
+/// on 6 pits a side that is 26 stones (about 1.3 GiB), with which a
+/// one-second analysis proves nearly every early-game answer.
+pub const SETUP_BYTES: u64 = 3 << 29;
 
 /// A folder of endgame databases.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,6 +91,18 @@ impl EndgameCache {
     /// database.
     pub fn stones(rules: Rules, n: usize) -> Option<u32> {
         EndgameCache::stones_within(rules, n, CACHE_BYTES).map(|s| s.min(CACHE_STONES))
+    }
+
+    /// The stones of the database `game cache build` makes without
+    /// `--up-to` for `rules` on `n` pits a side: the most whose packed file
+    /// fits [`SETUP_BYTES`] (at most 127); none for scope any.
+    pub fn setup_stones(rules: Rules, n: usize) -> Option<u32> {
+        if rules.scope != Scope::Own {
+            return None;
+        }
+        (1..=127)
+            .take_while(|&s| EndgameDb::packed_bytes_for(n, s) <= SETUP_BYTES)
+            .last()
     }
 
     /// The most stones a database of `rules` on `n` pits a side holds
@@ -279,6 +297,9 @@ mod tests {
             Some(22)
         );
         assert!(EndgameDb::bytes_for(6, 22) + (256 << 20) <= 1 << 30);
+        assert_eq!(EndgameCache::setup_stones(Rules::KALAH, 6), Some(26));
+        assert!(EndgameDb::packed_bytes_for(6, 26) <= SETUP_BYTES);
+        assert_eq!(EndgameCache::setup_stones(Rules::ANY_HOLE, 6), None);
         assert!(EndgameDb::bytes_for(6, 16) <= CACHE_BYTES);
         assert!(EndgameDb::bytes_for(6, 17) > CACHE_BYTES);
         // Larger boards get fewer stones, within the same bytes.
