@@ -184,14 +184,29 @@ function refocus(button) {
   const to = !button.disabled ? button : $("gboard").querySelector(".pit:not(:disabled)");
   if (to) to.focus();
 }
+// The hint: the best turn of an analysis of the position (the Analyze
+// page's, 1.5 s at most, whatever the computer's level), with its value;
+// the status counts the seconds meanwhile.
+const HINT_SECONDS = 1.5;
 $("g-hint").addEventListener("click", async () => {
   if (!game) return;
+  const start = Date.now();
+  const say = () => { $("g-status").textContent = `Looking for your best turn… ${((Date.now() - start) / 1000).toFixed(1)} s of at most ${HINT_SECONDS} s`; };
+  say();
+  const timer = setInterval(say, 100);
   const doc = await gameCall(`/api/game/${game.id}/hint`);
+  clearInterval(timer);
   if (!doc) { gameStatus(); refocus($("g-hint")); return; }
   game = doc; gHint = doc.hint || []; drawGame(doc.position, doc.legal); gameStatus(); saveGame();
-  $("g-status").textContent = gHint.length ? `Hint: pick pit ${gHint.join(", then ")}.` : "No hint now.";
+  $("g-status").textContent = gHint.length ? hintWords(gHint, doc.hint_value) : "No hint now.";
   refocus($("g-hint"));
 });
+// "Hint: tap 3, then 6: best, you win by 2."
+function hintWords(picks, v) {
+  const tap = `Hint: tap ${picks.join(", then ")}`;
+  if (!v) return tap + ".";
+  return v.answer === "proved-best" ? `${tap}: best, ${v.words}.` : `${tap}: the best found in ${v.seconds.toFixed(1)} s, ${v.words}.`;
+}
 $("g-undo").addEventListener("click", async () => {
   if (!game) return;
   let doc = await gameCall(`/api/game/${game.id}/undo`);
