@@ -996,7 +996,7 @@ fn games_started_during_a_solve_are_not_charged_to_it() {
             "/api/game/new",
             &format!(r#"{{"level":"perfect","pits":5,"stones":3,"seed":{seed}}}"#),
         );
-        assert_eq!(doc["agent"], "analyze:15", "{doc}");
+        assert_eq!(doc["agent"], "analyze:13", "{doc}");
     }
     solve.read_to_end(&mut seen).unwrap();
     let text = String::from_utf8_lossy(&seen);

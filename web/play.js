@@ -39,7 +39,8 @@ function drawGame(pos, legal) {
 // "The computer is thinking… 3 s", the seconds counted while it thinks,
 // against the most its level takes a turn when the level states one
 // ("… 3 s of at most 15 s": `data-seconds` of the level's option, which
-// the engine's agent for it, `analyze:15`, keeps); thinking(false) stops
+// the engine's agent for it, `analyze:13`, keeps with a second to spare for
+// its stop); thinking(false) stops
 // the count (its turn is shown, or an error).
 let gThink = null;
 function thinking(on, level) {
