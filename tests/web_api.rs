@@ -1251,7 +1251,7 @@ fn the_hint_is_the_best_turn_with_its_value() {
             .iter()
             .map(|p| start.check_pick(p.as_u64().unwrap() as u32).unwrap())
             .collect();
-        let mut after = start.clone();
+        let mut after = start;
         after.play_turn(&picks).unwrap();
         let value = if after.is_over() {
             after.first_minus_second()
