@@ -302,7 +302,7 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
         "{said}"
     );
     check_eq!(attr(&c, "#solve", "disabled").await, "");
-    check_eq!(id_of(&c, ".pit.next").await, "pit-6");
+    check_eq!(id_of(&c, "#board .pit.next").await, "pit-6");
     // It says that this is this turn's most, not the game's best turn,
     // and links the position to the Analyze page.
     let said = text(&c, "#not-game").await;

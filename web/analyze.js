@@ -354,6 +354,8 @@ async function analyse(keepErrors, goOn) {
   if (!goOn) clearAnalysis();
   drawAn();
   const run = anRun = { t0: performance.now(), budget: body.seconds || null, proved: goOn ? had.proved : null, all: goOn ? had.all : null };
+  // The answer kept, said again as one still being thought about.
+  if (goOn && anDoc && anDocKey === key) showAnalysis(anDoc, p, false);
   $("an-status").textContent = thinkingLine();
   const tick = setInterval(() => {
     if (seq !== anSeq || anRun !== run) { clearInterval(tick); return; }
