@@ -351,11 +351,11 @@ async function analyse(keepErrors, goOn) {
   // Going on, the answer shown stays until one as deep comes (a fresh
   // search starts shallow), and so do its counts.
   const floor = goOn && anDoc ? anDoc.depth : -1, had = anRun || {};
-  if (!goOn) clearAnalysis();
-  drawAn();
+  const keep = goOn && anDoc && anDocKey === key;
+  if (!keep) { clearAnalysis(); drawAn(); }
   const run = anRun = { t0: performance.now(), budget: body.seconds || null, proved: goOn ? had.proved : null, all: goOn ? had.all : null };
   // The answer kept, said again as one still being thought about.
-  if (goOn && anDoc && anDocKey === key) showAnalysis(anDoc, p, false);
+  if (keep) showAnalysis(anDoc, p, false);
   $("an-status").textContent = thinkingLine();
   const tick = setInterval(() => {
     if (seq !== anSeq || anRun !== run) { clearInterval(tick); return; }
