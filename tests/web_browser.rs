@@ -2083,6 +2083,15 @@ async fn phone_companion(c: &Client, url: &str, addr: SocketAddr) {
         "first screen {height}: the lit pit ends at {pit}, the answer at {line}"
     );
     shot(c, "analyze-first-visit-390x844.png").await;
+    // This test's server read no endgame database: the page says so, and
+    // what to do (the static site says how its own one is being made).
+    if c.execute("return backend.engine;", vec![]).await.unwrap() == "server" {
+        let said = text(c, "#an-endgame").await;
+        check!(
+            said.starts_with("No table of endings") && said.contains("game analyze"),
+            "{said}"
+        );
+    }
     // The start's value is the analysis's, by the API (a second request).
     let api = post(
         addr,

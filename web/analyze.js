@@ -227,6 +227,7 @@ function showAnalysis(doc, p, final) {
     `The best turn: ${turnNumbers(b)}. ` + (proved < all ? `Each turn not proved was looked at to ${ahead} or more. ` : "") +
     `${doc.nodes.toLocaleString("en")} picks searched in ${doc.seconds.toFixed(1)} s.`;
   const sel = $("an-seconds");
+  serverEndgame();
   $("an-longer").hidden = !final || !!AN.nodes || proved === all || sel.selectedIndex === sel.options.length - 1 || (!!anRun && anRun.budget >= AN_GO_ON);
   drawAn();
 }
@@ -426,7 +427,8 @@ function wrongTap(p, k) {
   if (yours !== (p.mover === "you")) {
     const whose = yours ? "yours" : "the opponent's";
     return `Pit ${k} is ${whose}, but it is ${p.mover === "you" ? "your" : "the opponent's"} turn: tap a pit in ${row(p.mover)}` +
-      (p.mover === "you" ? "." : ", the one they picked. If it is really your turn, go ◀ Back or use Edit board to say who moves.");
+      (p.mover === "you" ? "." : ", the one they picked.") +
+      ` If it is really ${p.mover === "you" ? "the opponent's" : "your"} turn, go ◀ Back to the turn missed, or use Edit board to say who moves.`;
   }
   if (p.pits[k - 1] === 0) return `Pit ${k} is empty: tap a pit with stones in it.`;
   return null;
@@ -648,13 +650,17 @@ backend.onEndgame((s) => { $("an-endgame").textContent = endgameWords(s); $("an-
 // one (`game analyze` makes the one of its rules and size in the cache,
 // which `serve` reads when it starts).
 const RULE_WORDS = { capture: "GamePigeon capture", avalanche: "GamePigeon avalanche", kalah: "Kalah", "any-hole": "any-hole" };
+// A board of at most 16 stones needs none: its analysis proves it whole.
 function serverEndgame() {
   if (backend.engine !== "server" || !Array.isArray(LIMITS.endgames) || !cur()) return;
-  const rules = AN_RULES[AN.rules], has = LIMITS.endgames.some((d) => d.rules === rules && d.pits_per_side === AN.n);
+  const rules = AN_RULES[AN.rules], small = cur().pits.reduce((a, b) => a + b, 0) <= 16;
+  const has = small || LIMITS.endgames.some((d) => d.rules === rules && d.pits_per_side === AN.n);
   $("an-endgame").hidden = has;
   if (!has) $("an-endgame").textContent = `No table of endings on this computer for ${RULE_WORDS[AN.rules]} with ${AN.n} pits a side: answers near the end of a game take longer to prove. ` +
     `To make one (seconds to half a minute, once), run mancala-sweep game analyze --rules ${rules} --board "…" with a board of this size in a terminal, then start mancala-sweep serve again.`;
 }
+
+window.addEventListener("limits", serverEndgame);
 
 // The browser tests start an analysis themselves.
 window.analyse = analyse;
