@@ -380,8 +380,9 @@ async function analyse(keepErrors, goOn) {
     const doc = await retryBusy(() => stream("/api/analyze", body, ctl.signal, onProgress));
     done = true;
     if (seq === anSeq && posKey(cur()) === key) {
-      showAnalysis(doc, p, true);
-      if (goesOn(doc, run)) setTimeout(() => { if (seq === anSeq && !anCtl) analyse(true, true); }, 0);
+      // An answer that goes on is drawn once, by the run that goes on.
+      if (goesOn(doc, run)) { anDoc = doc; anDocKey = key; setTimeout(() => { if (seq === anSeq && !anCtl) analyse(true, true); }, 0); }
+      else showAnalysis(doc, p, true);
     }
   } catch (e) {
     done = true;
