@@ -220,7 +220,7 @@ function showAnalysis(doc, p, final) {
   const ahead = doc.depth === 0 ? "the stores right after it" : `${doc.depth} turn${doc.depth === 1 ? "" : "s"} ahead`;
   if (anRun) { anRun.proved = proved; anRun.all = all; }
   $("an-status").textContent = doc.source === "book" ? `${what}: every turn proved in advance (a table that comes with the app).`
-    : final || !anRun ? `${what}: ${proved.toLocaleString("en")} of ${count(all, "turn")} proved in ${doc.seconds.toFixed(1)} s${final ? "." : "…"}`
+    : final || !anRun ? `${what}: ${proved.toLocaleString("en")} of ${count(all, "turn")} proved in ${final && anRun && anRun.goOn ? ranFor() : doc.seconds.toFixed(1)} s${final ? "." : "…"}`
     : thinkingLine();
   // The numbers behind the words, in the details view.
   $("an-numbers").textContent = doc.source === "book" ? "Worked out in advance (a table that comes with the app): no search." :
@@ -294,6 +294,14 @@ function turnPage(k) {
 // ---- the analysis ----
 function stopAnalysis(user) {
   clearTimeout(anTimer);
+  if (anCtl && anRun && anRun.detach) {
+    // A step of going on, on the static site's engine: left to end by
+    // itself (within AN_STEP s), its answer not drawn, the engine kept.
+    anSeq++; anCtl = null;
+    if (user) { $("an-status").textContent = stoppedLine(); $("an-again").hidden = false; }
+    $("an-stop").hidden = true;
+    return;
+  }
   if (anCtl) { if (!user) anSeq++; anCtl.abort(); if (!user) anCtl = null; }
   else if (user) {
     // Nothing of this page's runs (an analysis about to start, or one
@@ -326,13 +334,21 @@ function scheduleAnalysis(ms) { stopAnalysis(); anTimer = setTimeout(analyse, ms
 // The budget the page goes on thinking to, by itself, when the first
 // answer is not proved: the Think menu's longest.
 const AN_GO_ON = 30;
+// The static site's engine answers one request at a time, and ending a
+// request ends its worker (its warm table with it; the next request waits
+// for a fresh one). So there the page goes on in steps of AN_STEP seconds
+// on the engine's kept solver (whose table carries each step's work to
+// the next), and a tap or a Stop lets the step in progress end by itself.
+// Under `serve` it goes on in one request, which a tap ends at once.
+const AN_STEP = backend.engine === "wasm" ? 2 : null;
 // After a first answer not yet proved, the page goes on thinking by
 // itself up to AN_GO_ON seconds (the answer shown stays until a better
 // one comes; Stop ends it), so that "probably" turns into "best" with no
 // tap. Not for a budget of picks (the answer of a link that names one is
 // meant to repeat) nor after a Stop.
 function goesOn(doc, run) {
-  return !AN.nodes && !doc.stopped && doc.answer !== "proved-best" && doc.source !== "book" && run.budget != null && run.budget < AN_GO_ON;
+  const more = run.goOn ? (performance.now() - run.t0) / 1000 < AN_GO_ON - 0.2 : run.budget != null && run.budget < AN_GO_ON;
+  return !AN.nodes && !doc.stopped && doc.answer !== "proved-best" && doc.source !== "book" && more;
 }
 
 async function analyse(keepErrors, goOn) {
@@ -348,13 +364,18 @@ async function analyse(keepErrors, goOn) {
   anCtl = ctl;
   serverEndgame();
   const body = { rules: AN_RULES[AN.rules], board: moverBoard(p) };
-  if (AN.nodes) body.nodes = AN.nodes; else body.seconds = goOn ? AN_GO_ON : Number($("an-seconds").value);
   // Going on, the answer shown stays until one as deep comes (a fresh
-  // search starts shallow), and so do its counts.
+  // search starts shallow), and so do its counts; the seconds count from
+  // the first answer's start, against AN_GO_ON.
   const floor = goOn && anDoc ? anDoc.depth : -1, had = anRun || {};
   const keep = goOn && anDoc && anDocKey === key;
+  const t0 = goOn && had.t0 ? had.t0 : performance.now();
+  if (AN.nodes) body.nodes = AN.nodes;
+  else if (!goOn) body.seconds = Number($("an-seconds").value);
+  else body.seconds = AN_STEP ? Math.max(0.5, Math.min(AN_STEP, AN_GO_ON - (performance.now() - t0) / 1000)) : AN_GO_ON;
   if (!keep) { clearAnalysis(); drawAn(); }
-  const run = anRun = { t0: performance.now(), budget: body.seconds || null, proved: goOn ? had.proved : null, all: goOn ? had.all : null };
+  const run = anRun = { t0, budget: goOn ? AN_GO_ON : body.seconds || null, proved: goOn ? had.proved : null, all: goOn ? had.all : null,
+    goOn: !!goOn, detach: !!goOn && !!AN_STEP };
   // The answer kept, said again as one still being thought about.
   if (keep) showAnalysis(anDoc, p, false);
   $("an-status").textContent = thinkingLine();
