@@ -270,6 +270,18 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     }
     let c = client.expect("chromedriver answers");
     let url = format!("http://{addr}/");
+    // `MANCALA_SWEEP_BROWSER_ONLY=phone`: issue 68's walk alone, on both
+    // back-ends, while working on it (the whole walk takes minutes).
+    if std::env::var("MANCALA_SWEEP_BROWSER_ONLY").as_deref() == Ok("phone") {
+        phone_companion(&c, &url, addr).await;
+        if let Some(dir) = site {
+            let site = format!("http://{}/", serve_folder(dir.to_path_buf()).await);
+            phone_companion(&c, &site, addr).await;
+        }
+        c.close().await.unwrap();
+        let _ = std::fs::remove_dir_all(profile);
+        return;
+    }
 
     // The first page is Analyze.
     c.goto(&url).await.unwrap();
@@ -290,7 +302,7 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
         "{said}"
     );
     check_eq!(attr(&c, "#solve", "disabled").await, "");
-    check_eq!(id_of(&c, ".pit.next").await, "pit-6");
+    check_eq!(id_of(&c, "#board .pit.next").await, "pit-6");
     // It says that this is this turn's most, not the game's best turn,
     // and links the position to the Analyze page.
     let said = text(&c, "#not-game").await;
@@ -472,6 +484,9 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     // again, a new game, every page at 390 px.
     phone_player(&c, &url).await;
 
+    // Issue 68: the phone companion.
+    phone_companion(&c, &url, addr).await;
+
     // Nothing went anywhere but this server.
     only_from(&c, &url).await;
 
@@ -501,6 +516,7 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
         analyze_page(&c, &site, addr).await;
         rough_edges(&c, &site, addr).await;
         phone_player(&c, &site).await;
+        phone_companion(&c, &site, addr).await;
         endgame_database(&c, &site).await;
         only_from(&c, &site).await;
         offline(&c, dir).await;
@@ -548,8 +564,9 @@ async fn rough_edges(c: &Client, url: &str, addr: SocketAddr) {
     c.execute("localStorage.clear();", vec![]).await.unwrap();
     c.goto(url).await.unwrap();
 
-    // Analyze: no analysis while a field of the editor is wrong.
-    c.wait().for_element(Locator::Id("an-pits")).await.unwrap();
+    // Analyze: no analysis while a field of the editor is wrong (the
+    // editor is a mode asked for: a first visit plays).
+    click(c, "#an-edit").await;
     retype(c, "#an-pits", "2.7").await;
     let msg = text(c, "#an-err-pits").await;
     check!(
@@ -562,7 +579,7 @@ async fn rough_edges(c: &Client, url: &str, addr: SocketAddr) {
         .click()
         .await
         .unwrap();
-    wait_for_text(c, "#an-status", "Not analysed").await;
+    wait_for_text(c, "#an-status", "Not analyzed").await;
     retype(c, "#an-pits", "6").await;
     check_eq!(text(c, "#an-err-pits").await, "");
 
@@ -799,7 +816,10 @@ async fn rough_edges(c: &Client, url: &str, addr: SocketAddr) {
     // it meanwhile; the engine's agent is the analysis for those seconds.
     choose(c, "#g-level", "perfect").await;
     let label = text(c, "#g-level").await;
-    check!(label.contains("perfect (15 s a turn"), "{label}");
+    check!(
+        label.contains("perfect: best play, up to 15 s a turn"),
+        "{label}"
+    );
     choose(c, "#g-person", "second").await;
     click(c, "#g-new").await;
     wait_for_text(c, "#g-status", "s of at most 15 s").await;
@@ -826,7 +846,7 @@ async fn rough_edges(c: &Client, url: &str, addr: SocketAddr) {
         )
         .await
         .unwrap();
-    check_eq!(agent, serde_json::json!(["analyze:15", "15"]));
+    check_eq!(agent, serde_json::json!(["analyze:13", "15"]));
     wait_for_text(c, "#g-status", "Your turn").await;
     shot(c, "play-perfect-390.png").await;
     // Back to the default level, the person first, for the walk on.
@@ -1968,7 +1988,7 @@ async fn endgame_database(c: &Client, site: &str) {
     c.goto(&format!("{site}?rules=kalah&board=5,5,5,5/0,0/5,5,5,5"))
         .await
         .unwrap();
-    wait_for_text(c, "#an-endgame", "Endgame database").await;
+    wait_for_text(c, "#an-endgame", "Table of endings").await;
     wait_js_for(
         c,
         "const e = backend.endgame(); return !!e && e.state === 'ready' && e.key.pits === 4;",
@@ -1978,7 +1998,7 @@ async fn endgame_database(c: &Client, site: &str) {
     let said = text(c, "#an-endgame").await;
     check_eq!(
         said,
-        "Endgame database: ready (every position of up to 16 stones known exactly)."
+        "Table of endings: ready. Positions with 16 stones or fewer left in the pits are answered exactly and at once."
     );
     fits_at_390(c, "the endgame database ready").await;
     shot(c, "analyze-endgame-390.png").await;
@@ -2031,4 +2051,186 @@ async fn endgame_database(c: &Client, site: &str) {
         let solved = native(&["game", "solve", "--board", board]);
         check_eq!(page["value"], solved["value"], "{board}");
     }
+}
+
+/// Issue 68, a phone player's companion at 390×844: the answer first,
+/// taps that play, wrong taps in a player's words, a status that moves,
+/// the hint as the best turn with its value, and Show all's jump.
+async fn phone_companion(c: &Client, url: &str, addr: SocketAddr) {
+    c.set_window_size(390, 844).await.unwrap();
+    c.goto(url).await.unwrap();
+    c.execute("localStorage.clear();", vec![]).await.unwrap();
+    c.goto(url).await.unwrap();
+    // A first visit: not editing; the best pit lit and the answer's first
+    // line within the first screen, the pit the line names.
+    wait_for_text(c, "#an-best", "Tap").await;
+    check_eq!(attr(c, "#an-edit", "aria-pressed").await, "false");
+    let best = text(c, "#an-best-pit").await;
+    check_eq!(
+        id_of(c, "#an-board .pit.next").await,
+        format!("an-pit-{best}")
+    );
+    let screen = c
+        .execute(
+            "const b = (id) => document.querySelector(id).getBoundingClientRect().bottom; return [b('#an-board .pit.next'), b('#an-best'), window.innerHeight];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let [pit, line, height] = [0, 1, 2].map(|i| screen[i].as_f64().unwrap());
+    check!(
+        pit <= height && line <= height,
+        "first screen {height}: the lit pit ends at {pit}, the answer at {line}"
+    );
+    shot(c, "analyze-first-visit-390x844.png").await;
+    // This test's server read no endgame database: the page says so, and
+    // what to do (the static site says how its own one is being made).
+    if c.execute("return backend.engine;", vec![]).await.unwrap() == "server" {
+        let said = text(c, "#an-endgame").await;
+        check!(
+            said.starts_with("No table of endings") && said.contains("game analyze"),
+            "{said}"
+        );
+    }
+    // The start's value is the analysis's, by the API (a second request).
+    let api = post(
+        addr,
+        "/api/analyze",
+        r#"{"rules":"kalah","board":"4 4 4 4 4 4 / 0 0 / 4 4 4 4 4 4","nodes":1000}"#,
+    )
+    .await;
+    check_eq!(
+        attr(c, "#an-value", "data-value").await,
+        api["value"].to_string()
+    );
+    // The lit pit, tapped, is played (Kalah 6x4: pit 3 ends in the store).
+    click(c, "#an-board .pit.next").await;
+    wait_for_text(c, "#an-moves", &format!("You: {best}")).await;
+    wait_js(
+        c,
+        "return /^Done/.test(document.getElementById('an-status').textContent);",
+    )
+    .await;
+    check_eq!(attr(c, "#an-edit", "aria-pressed").await, "false");
+    // Wrong taps: said in a player's words, nothing played.
+    let before = c.execute("return location.search;", vec![]).await.unwrap();
+    click(c, "#an-pit-9").await;
+    let said = text(c, "#an-err-pit").await;
+    check!(
+        said.contains("Pit 9 is the opponent's") && said.contains("tap a pit in your row"),
+        "{said}"
+    );
+    check!(!said.contains("scope"), "{said}");
+    click(c, &format!("#an-pit-{best}")).await;
+    wait_for_text(c, "#an-err-pit", &format!("Pit {best} is empty")).await;
+    let after = c.execute("return location.search;", vec![]).await.unwrap();
+    check_eq!(before, after);
+
+    // A long think: the seconds move on the status line between the
+    // engine's reports, and Stop says the time it ran.
+    c.goto(&format!(
+        "{url}?rules=kalah&board=5,5,5,5,5,5/0,0/5,5,5,5,5,5&to=you"
+    ))
+    .await
+    .unwrap();
+    choose(c, "#an-seconds", "30").await;
+    wait_for_text(c, "#an-status", "of 30 s").await;
+    let first = text(c, "#an-status").await;
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let later = text(c, "#an-status").await;
+    check!(
+        first != later && later.starts_with("Thinking"),
+        "{first} / {later}"
+    );
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    click(c, "#an-stop").await;
+    wait_for_text(c, "#an-status", "Stopped after").await;
+    let stopped = text(c, "#an-status").await;
+    let ran: f64 = stopped
+        .trim_start_matches("Stopped after ")
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    check!(ran >= 3.0, "{stopped}");
+
+    // Show all's jump: the avalanche start's 24,324 turns, turn 1,234.
+    c.goto(&format!("{url}?rules=avalanche")).await.unwrap();
+    wait_js_for(
+        c,
+        "return /^Done/.test(document.getElementById('an-status').textContent);",
+        60,
+    )
+    .await;
+    click(c, "#an-all").await;
+    retype(c, "#an-goto", "1234").await;
+    click(c, "#an-go").await;
+    check_eq!(text(c, "#an-page").await, "Turns 1,201–1,250 of 24,324");
+    check_eq!(id_of(c, "#an-turn-1234").await, "an-turn-1234");
+    fits_at_390(c, "Show all, turn 1,234").await;
+    let tall = c
+        .execute(
+            "return document.querySelector('#an-details summary').getBoundingClientRect().height;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    check!(tall.as_f64().unwrap() >= 44.0, "Details is {tall} px tall");
+
+    // Play in GamePigeon's words; the hint at `hard` is the analysis's
+    // best turn with its value, said while it is looked for, within 2 s.
+    click(c, "button[data-page=play]").await;
+    let rules = text(c, "#g-rules option[value=kalah]").await;
+    check_eq!(rules, "GamePigeon capture");
+    choose(c, "#g-level", "hard").await;
+    click(c, "#g-new").await;
+    wait_for_text(c, "#g-status", "Your turn").await;
+    c.execute(
+        "window.realCall = backend.call; backend.call = (m, p, b, s) => /\\/hint$/.test(p) ? new Promise((r) => setTimeout(r, 1000)).then(() => window.realCall(m, p, b, s)) : window.realCall(m, p, b, s);",
+        vec![],
+    )
+    .await
+    .unwrap();
+    click(c, "#g-hint").await;
+    wait_for_text(c, "#g-status", "Looking for your best turn").await;
+    c.execute("backend.call = window.realCall;", vec![])
+        .await
+        .unwrap();
+    wait_for_text(c, "#g-status", "Hint: tap").await;
+    let said = text(c, "#g-status").await;
+    let lit = id_of(c, "#gboard .pit.next").await;
+    check_eq!(lit, format!("gpit-{best}"));
+    let v = api["value"].as_i64().unwrap();
+    let words = match v.signum() {
+        1 => format!("you win by {v}"),
+        -1 => format!("you lose by {}", -v),
+        _ => "a draw".into(),
+    };
+    check!(
+        said.starts_with(&format!("Hint: tap {best}"))
+            && said.ends_with(&format!("best, {words}.")),
+        "{said}"
+    );
+    shot(c, "play-hint-390x844.png").await;
+    // Off the opening book (5 stones a pit), the hint still comes within
+    // 2 s: the best found in its 1.5 s when not proved, said so.
+    retype(c, "#g-stones", "5").await;
+    click(c, "#g-new").await;
+    wait_for_text(c, "#g-status", "Your turn").await;
+    let asked = std::time::Instant::now();
+    click(c, "#g-hint").await;
+    wait_for_text(c, "#g-status", "Hint: tap").await;
+    let took = asked.elapsed().as_secs_f64();
+    println!(
+        "web_browser: Play's hint at hard, the Kalah 6x5 start: {took:.2} s ({})",
+        c.execute("return backend.engine;", vec![]).await.unwrap()
+    );
+    check!(took < 2.0, "the hint took {took:.2} s");
+    let said = text(c, "#g-status").await;
+    check!(
+        said.contains(": best, ") || said.contains(": the best found in "),
+        "{said}"
+    );
+    retype(c, "#g-stones", "4").await;
 }

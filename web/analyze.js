@@ -146,7 +146,7 @@ function drawAn() {
     const r = p.result;
     say = `Game over: you ${r.you}, the opponent ${r.opp}: ` + (r.winner === "you" ? "you win." : r.winner === "opp" ? "the opponent wins." : "a draw.");
   } else if (p.mover === "you") say = freeTurn ? "You pick again (free turn)." : "You to move.";
-  else say = (freeTurn ? "The opponent picks again (free turn)" : "The opponent to move") + ": tap the pit they pick (top row).";
+  else say = (freeTurn ? "The opponent goes again (free turn)" : "The opponent to move") + ": tap the pit they pick (top row).";
   $("an-turn").textContent = say;
   $("an-text").textContent = p.over ? "(the game is over)" : moverBoard(p);
   // The count editor.
@@ -203,8 +203,8 @@ function showAnalysis(doc, p, final) {
   const tap = `${you ? "Tap" : "They tap"} <b id="an-best-pit">${picks[0]}</b>` + (picks.length > 1 ? `, then ${picks.slice(1).join(", ")}` : "");
   const value = `<span id="an-value" data-value="${b.value}" data-exact="${b.exact}">${turnText(b, p.mover)}</span>`;
   $("an-best").innerHTML = provedBest ? `${tap}: best, ${value} with best play.`
-    : b.exact ? `${tap}, the best found so far: ${value} with best play. Other turns are not proved yet and might be better; think longer to be sure.`
-    : `${tap}, probably: <span id="an-value" data-value="${b.value}" data-exact="false">${aboutWords(you ? b.value : -b.value)}</span>. Not proved yet; think longer to be sure.`;
+    : b.exact ? `${tap}, the best found so far: ${value} with best play. Other turns are not proved yet and might be better; ${final ? "think longer to be sure" : "still thinking"}.`
+    : `${tap}, probably: <span id="an-value" data-value="${b.value}" data-exact="false">${aboutWords(you ? b.value : -b.value)}</span>. Not proved yet; ${final ? "think longer to be sure" : "still thinking"}.`;
   // A progress document may hold only the best turns (digest.js), with
   // the counts of all of them.
   const all = doc.turns_total || doc.turns.length;
@@ -218,14 +218,17 @@ function showAnalysis(doc, p, final) {
   }).join(" · ");
   const what = final ? (doc.stopped ? "Stopped" : "Done") : "Thinking";
   const ahead = doc.depth === 0 ? "the stores right after it" : `${doc.depth} turn${doc.depth === 1 ? "" : "s"} ahead`;
-  $("an-status").textContent = doc.source === "book" ? `${what}: every turn proved before play began (the opening book).`
-    : `${what}: ${proved.toLocaleString("en")} of ${count(all, "turn")} proved in ${doc.seconds.toFixed(1)} s${final ? "." : "…"}`;
+  if (anRun) { anRun.proved = proved; anRun.all = all; }
+  $("an-status").textContent = doc.source === "book" ? `${what}: every turn proved in advance (a table that comes with the app).`
+    : final || !anRun ? `${what}: ${proved.toLocaleString("en")} of ${count(all, "turn")} proved in ${final && anRun && anRun.goOn ? ranFor() : doc.seconds.toFixed(1)} s${final ? "." : "…"}`
+    : thinkingLine();
   // The numbers behind the words, in the details view.
-  $("an-numbers").textContent = doc.source === "book" ? "From the opening book: no search." :
+  $("an-numbers").textContent = doc.source === "book" ? "Worked out in advance (a table that comes with the app): no search." :
     `The best turn: ${turnNumbers(b)}. ` + (proved < all ? `Each turn not proved was looked at to ${ahead} or more. ` : "") +
     `${doc.nodes.toLocaleString("en")} picks searched in ${doc.seconds.toFixed(1)} s.`;
   const sel = $("an-seconds");
-  $("an-longer").hidden = !final || !!AN.nodes || proved === all || sel.selectedIndex === sel.options.length - 1;
+  serverEndgame();
+  $("an-longer").hidden = !final || !!AN.nodes || proved === all || sel.selectedIndex === sel.options.length - 1 || (!!anRun && anRun.budget >= AN_GO_ON);
   drawAn();
 }
 
@@ -271,7 +274,7 @@ function drawTurns(doc, p) {
   $("an-all").textContent = `Show all ${count(all, "turn")}`;
   $("an-few").hidden = !paged;
   $("an-few").textContent = `Show the best ${AN_TOP}`;
-  $("an-prev").hidden = $("an-next").hidden = $("an-page").hidden = !paged || pages < 2;
+  $("an-prev").hidden = $("an-next").hidden = $("an-page").hidden = $("an-jump").hidden = $("an-go").hidden = !paged || pages < 2;
   $("an-prev").disabled = !paged || anPage === 0;
   $("an-next").disabled = !paged || anPage >= pages - 1;
   $("an-page").textContent = paged ? `Turns ${(from + 1).toLocaleString("en")}–${to.toLocaleString("en")} of ${all.toLocaleString("en")}` : "";
@@ -291,6 +294,14 @@ function turnPage(k) {
 // ---- the analysis ----
 function stopAnalysis(user) {
   clearTimeout(anTimer);
+  if (anCtl && anRun && anRun.detach) {
+    // A step of going on, on the static site's engine: left to end by
+    // itself (within AN_STEP s), its answer not drawn, the engine kept.
+    anSeq++; anCtl = null;
+    if (user) { $("an-status").textContent = stoppedLine(); $("an-again").hidden = false; }
+    $("an-stop").hidden = true;
+    return;
+  }
   if (anCtl) { if (!user) anSeq++; anCtl.abort(); if (!user) anCtl = null; }
   else if (user) {
     // Nothing of this page's runs (an analysis about to start, or one
@@ -302,22 +313,76 @@ function stopAnalysis(user) {
   if (!user) $("an-stop").hidden = true;
 }
 const AN_DRAW_EVERY = 250;
+// The analysis running: its start on the page's clock, its budget in
+// seconds (null for a budget of picks) and the counts last drawn. The
+// status line counts its seconds every quarter second from the page's
+// own clock, so that it moves while the engine is deep in one turn and
+// sends nothing, and a Stop says the time it really ran.
+let anRun = null;
+const ranFor = () => ((performance.now() - anRun.t0) / 1000).toFixed(1);
+function thinkingLine() {
+  const t = (performance.now() - anRun.t0) / 1000;
+  const of = anRun.budget && t <= anRun.budget ? ` of ${anRun.budget} s` : "";
+  return anRun.all == null ? `Thinking… ${ranFor()} s${of}`
+    : `Thinking: ${anRun.proved.toLocaleString("en")} of ${count(anRun.all, "turn")} proved, ${ranFor()} s${of}…`;
+}
+function stoppedLine() {
+  return `Stopped after ${ranFor()} s` + (anRun.all == null ? ": no answer yet." : `: ${anRun.proved.toLocaleString("en")} of ${count(anRun.all, "turn")} proved.`);
+}
 function scheduleAnalysis(ms) { stopAnalysis(); anTimer = setTimeout(analyse, ms); }
 
-async function analyse(keepErrors) {
+// The budget the page goes on thinking to, by itself, when the first
+// answer is not proved: the Think menu's longest.
+const AN_GO_ON = 30;
+// The static site's engine answers one request at a time, and ending a
+// request ends its worker (its warm table with it; the next request waits
+// for a fresh one). So there the page goes on in steps of AN_STEP seconds
+// on the engine's kept solver (whose table carries each step's work to
+// the next), and a tap or a Stop lets the step in progress end by itself.
+// Under `serve` it goes on in one request, which a tap ends at once.
+const AN_STEP = backend.engine === "wasm" ? 2 : null;
+// After a first answer not yet proved, the page goes on thinking by
+// itself up to AN_GO_ON seconds (the answer shown stays until a better
+// one comes; Stop ends it), so that "probably" turns into "best" with no
+// tap. Not for a budget of picks (the answer of a link that names one is
+// meant to repeat) nor after a Stop.
+function goesOn(doc, run) {
+  const more = run.goOn ? (performance.now() - run.t0) / 1000 < AN_GO_ON - 0.2 : run.budget != null && run.budget < AN_GO_ON;
+  return !AN.nodes && !doc.stopped && doc.answer !== "proved-best" && doc.source !== "book" && more;
+}
+
+async function analyse(keepErrors, goOn) {
   stopAnalysis();
   const p = cur();
   if (shownPage() !== "analyze" || !p || AN.busy) return;
   if (keepErrors !== true) anError({ message: "" });
   if (p.over) { clearAnalysis(); drawAn(); return; }
   if (AN.editing && invalidFields($("an-setup").parentElement).length) {
-    clearAnalysis("Not analysed: put right the field marked in red first."); drawAn(); return;
+    clearAnalysis("Not analyzed: put right the field marked in red first."); drawAn(); return;
   }
   const seq = ++anSeq, ctl = new AbortController(), key = posKey(p);
   anCtl = ctl;
+  serverEndgame();
   const body = { rules: AN_RULES[AN.rules], board: moverBoard(p) };
-  if (AN.nodes) body.nodes = AN.nodes; else body.seconds = Number($("an-seconds").value);
-  clearAnalysis("Thinking…"); drawAn();
+  // Going on, the answer shown stays until one as deep comes (a fresh
+  // search starts shallow), and so do its counts; the seconds count from
+  // the first answer's start, against AN_GO_ON.
+  const floor = goOn && anDoc ? anDoc.depth : -1, had = anRun || {};
+  const keep = goOn && anDoc && anDocKey === key;
+  const t0 = goOn && had.t0 ? had.t0 : performance.now();
+  if (AN.nodes) body.nodes = AN.nodes;
+  else if (!goOn) body.seconds = Number($("an-seconds").value);
+  else body.seconds = AN_STEP ? Math.max(0.5, Math.min(AN_STEP, AN_GO_ON - (performance.now() - t0) / 1000)) : AN_GO_ON;
+  if (!keep) { clearAnalysis(); drawAn(); }
+  const run = anRun = { t0, budget: goOn ? AN_GO_ON : body.seconds || null, proved: goOn ? had.proved : null, all: goOn ? had.all : null,
+    goOn: !!goOn, detach: !!goOn && !!AN_STEP };
+  // The answer kept, said again as one still being thought about.
+  if (keep) showAnalysis(anDoc, p, false);
+  $("an-status").textContent = thinkingLine();
+  const tick = setInterval(() => {
+    if (seq !== anSeq || anRun !== run) { clearInterval(tick); return; }
+    if (/^Thinking/.test($("an-status").textContent)) $("an-status").textContent = thinkingLine();
+  }, 250);
   $("an-stop").hidden = false;
   // Progress is drawn at most every AN_DRAW_EVERY ms, the latest document
   // each time: the page stays free for taps while the engine thinks.
@@ -326,7 +391,7 @@ async function analyse(keepErrors) {
     if (seq !== anSeq) return;
     if (!latest) {
       setTimeout(() => requestAnimationFrame(() => {
-        if (seq === anSeq && !done && latest) { showAnalysis(latest, p, false); drawn = performance.now(); }
+        if (seq === anSeq && !done && latest && (latest.exact || latest.depth >= floor)) { showAnalysis(latest, p, false); drawn = performance.now(); }
         latest = null;
       }), Math.max(0, drawn + AN_DRAW_EVERY - performance.now()));
     }
@@ -335,19 +400,24 @@ async function analyse(keepErrors) {
   try {
     const doc = await retryBusy(() => stream("/api/analyze", body, ctl.signal, onProgress));
     done = true;
-    if (seq === anSeq && posKey(cur()) === key) showAnalysis(doc, p, true);
+    if (seq === anSeq && posKey(cur()) === key) {
+      // An answer that goes on is drawn once, by the run that goes on.
+      if (goesOn(doc, run)) { anDoc = doc; anDocKey = key; setTimeout(() => { if (seq === anSeq && !anCtl) analyse(true, true); }, 0); }
+      else showAnalysis(doc, p, true);
+    }
   } catch (e) {
     done = true;
     if (seq !== anSeq) return;
     if (e.name === "AbortError") {
-      if (latest) showAnalysis(latest, p, false);
-      $("an-status").textContent = "Stopped: " + ($("an-status").textContent.replace(/^Thinking(: )?…?/, "").replace(/…$/, ".") || "no answer yet.");
+      if (latest && (latest.exact || latest.depth >= floor)) showAnalysis(latest, p, false);
+      $("an-status").textContent = stoppedLine();
       $("an-again").hidden = false;
     } else {
       $("an-status").textContent = "";
       anError(e);
     }
   } finally {
+    clearInterval(tick);
     if (seq === anSeq) { anCtl = null; $("an-stop").hidden = true; }
   }
 }
@@ -366,7 +436,24 @@ async function anTap(k) {
   if (AN.busy) return;
   if (AN.editing) { AN.sel = k - 1; syncCount(); drawAn(); return; }
   if (cur().over) return;
+  const wrong = wrongTap(cur(), k);
+  anError({ message: "" });
+  if (wrong) { $("an-err-pit").textContent = wrong; return; }
   await anPlay([k], false);
+}
+// A tap the game cannot play, in a player's words with what to do
+// instead (the engine's own refusal, in its words, stays for anything
+// else); null for a pit the mover may pick.
+function wrongTap(p, k) {
+  const n = p.pits.length / 2, yours = k <= n, row = (who) => who === "you" ? "your row, at the bottom" : "the opponent's row, at the top";
+  if (yours !== (p.mover === "you")) {
+    const whose = yours ? "yours" : "the opponent's";
+    return `Pit ${k} is ${whose}, but it is ${p.mover === "you" ? "your" : "the opponent's"} turn: tap a pit in ${row(p.mover)}` +
+      (p.mover === "you" ? "." : ", the one they picked.") +
+      ` If it is really ${p.mover === "you" ? "the opponent's" : "your"} turn, go ◀ Back to the turn missed, or use Edit board to say who moves.`;
+  }
+  if (p.pits[k - 1] === 0) return `Pit ${k} is empty: tap a pit with stones in it.`;
+  return null;
 }
 const playTurn = (picks) => anPlay(picks, true);
 
@@ -482,6 +569,18 @@ $("an-all").addEventListener("click", () => { turnPage(0); $("an-few").focus(); 
 $("an-few").addEventListener("click", () => { turnPage(null); $("an-all").focus(); });
 $("an-prev").addEventListener("click", () => { if (anPage > 0) turnPage(anPage - 1); });
 $("an-next").addEventListener("click", () => { if (anPage !== null) turnPage(anPage + 1); });
+// Go to turn K: the page of fifty that holds it.
+function goToTurn() {
+  if (!anDoc) return;
+  const all = anDoc.turns_total || anDoc.turns.length, have = anDoc.allTurns ? all : anDoc.turns.length;
+  const k = readCount($("an-goto"), 1, have, "Turn");
+  if (k === null) return;
+  turnPage(Math.floor((k - 1) / AN_PAGE));
+  const b = $("an-turn-" + k);
+  if (b) b.focus();
+}
+$("an-go").addEventListener("click", goToTurn);
+$("an-goto").addEventListener("keydown", (e) => { if (e.key === "Enter") goToTurn(); });
 $("an-first").addEventListener("click", () => goTo(0));
 $("an-back").addEventListener("click", () => { const b = anBounds().filter((x) => x < AN.at); if (b.length) goTo(b[b.length - 1]); });
 $("an-fwd").addEventListener("click", () => { const b = anBounds().find((x) => x > AN.at); if (b !== undefined) goTo(b); });
@@ -553,6 +652,7 @@ async function anFromUrl() {
 // The Analyze page comes into view: draw it, and analyse what is not yet.
 function anShown() {
   if (!cur() || AN.busy) return;
+  serverEndgame();
   drawAn();
   if (!anDoc || anDocKey !== posKey(cur())) analyse();
 }
@@ -562,11 +662,27 @@ function anShown() {
 // engine builds it in the background after the first analysis that
 // lacks it (backend.js), and the analyses after that use it.
 function endgameWords(s) {
-  if (s.state === "building") return `Endgame database: building, ${Math.floor(100 * s.share)}%. Answers use it once it is ready.`;
-  if (s.state === "ready") return `Endgame database: ready (every position of up to ${s.key.stones} stones known exactly).`;
-  return `Endgame database: not built (${s.error}). Answers go on without it.`;
+  if (s.state === "building") return `Table of endings: being made on this device, ${Math.floor(100 * s.share)}%. Once it is ready, positions near the end of a game are answered exactly and at once.`;
+  if (s.state === "ready") return `Table of endings: ready. Positions with ${s.key.stones} stones or fewer left in the pits are answered exactly and at once.`;
+  return `Table of endings: not made (${s.error}). Answers are still right, but take longer to prove near the end of a game.`;
 }
 backend.onEndgame((s) => { $("an-endgame").textContent = endgameWords(s); $("an-endgame").hidden = false; });
+// Under `serve`, the databases it read at start (GET /api/limits): when
+// none is there for the board shown, the page says so and how to make
+// one (`game analyze` makes the one of its rules and size in the cache,
+// which `serve` reads when it starts).
+const RULE_WORDS = { capture: "GamePigeon capture", avalanche: "GamePigeon avalanche", kalah: "Kalah", "any-hole": "any-hole" };
+// A board of at most 16 stones needs none: its analysis proves it whole.
+function serverEndgame() {
+  if (backend.engine !== "server" || !Array.isArray(LIMITS.endgames) || !cur()) return;
+  const rules = AN_RULES[AN.rules], small = cur().pits.reduce((a, b) => a + b, 0) <= 16;
+  const has = small || LIMITS.endgames.some((d) => d.rules === rules && d.pits_per_side === AN.n);
+  $("an-endgame").hidden = has;
+  if (!has) $("an-endgame").textContent = `No table of endings on this computer for ${RULE_WORDS[AN.rules]} with ${AN.n} pits a side: answers near the end of a game take longer to prove. ` +
+    `To make one (seconds to half a minute, once), run mancala-sweep game analyze --rules ${rules} --board "…" with a board of this size in a terminal, then start mancala-sweep serve again.`;
+}
+
+window.addEventListener("limits", serverEndgame);
 
 // The browser tests start an analysis themselves.
 window.analyse = analyse;

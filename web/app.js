@@ -27,7 +27,9 @@ window.addEventListener("popstate", () => {
 const startQ = new URLSearchParams(location.search), startPage = startQ.get("page");
 const elsewhere = PAGES.includes(startPage) && startPage !== "analyze";
 if (elsewhere) startOn(startPage);
-startAnalyze(!location.search || !!startPage);
+// Analyze opens ready to play, its answer first: editing the board is a
+// mode the player asks for (Edit board).
+startAnalyze(false);
 if (elsewhere) {
   if (startPage === "solve") fromUrl("solve", startQ);
   showPage(startPage);

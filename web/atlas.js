@@ -1,7 +1,7 @@
 // The Atlas page: the committed atlas.json, one table per rule set, and
 // the rule sets in a player's words (the Puzzles page names its
 // collections with them too).
-import { $ } from "./fields.js";
+import { $, count } from "./fields.js";
 import { api } from "./calls.js";
 import { register } from "./url.js";
 
@@ -67,8 +67,8 @@ function atlasDetail(c, el) {
   el.classList.add("chosen");
   const num = (v) => v == null ? "not counted" : Number(v).toLocaleString();
   $("a-detail").innerHTML =
-    `<p class="big">${c.pits} pits × ${c.stones} stones: best store <b id="a-best">${c.exact ? "" : "at least "}${c.best_store}</b> of ${c.total_stones}` +
-    (c.sweep ? " — a <b>sweep</b>" : " (not a sweep)") + `</p>` +
+    `<p class="big">${count(c.pits, "pit")} a side, ${count(c.stones, "stone")} a pit: best store <b id="a-best">${c.exact ? "" : "at least "}${c.best_store}</b> of ${c.total_stones}` +
+    (c.sweep ? " — every stone, a <b>sweep</b>" : "") + `</p>` +
     `<p>${c.exact ? "Exact: proved by a full search" : "At least this: found by a quick search, not proved"} in ${c.seconds.toFixed(2)} s. ` +
     `Optimal pick sequences: ${num(c.optimal_count)}; turns counted: ${num(c.turns_total)}; positions: ${num(c.positions)}.</p>` +
     `<p>Best line (${c.line.length} picks): <span class="line" id="a-line">${c.line.join(" ")}</span></p>`;

@@ -13,9 +13,11 @@ import { clearTyped, sayTyped } from "./fields.js";
 // what is over the upper one.
 export const LIMITS = {};
 // Asked again when the answer does not come (on the static site, a Stop
-// at the start ends the engine with the request).
+// at the start ends the engine with the request). A "limits" event on
+// the window says they came, for what a page draws from them.
 function askLimits(tries) {
-  request("GET", "/api/limits").then((doc) => Object.assign(LIMITS, doc), () => { if (tries > 1) setTimeout(() => askLimits(tries - 1), 200); });
+  request("GET", "/api/limits").then((doc) => { Object.assign(LIMITS, doc); window.dispatchEvent(new Event("limits")); },
+    () => { if (tries > 1) setTimeout(() => askLimits(tries - 1), 200); });
 }
 askLimits(10);
 

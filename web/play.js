@@ -39,7 +39,8 @@ function drawGame(pos, legal) {
 // "The computer is thinking… 3 s", the seconds counted while it thinks,
 // against the most its level takes a turn when the level states one
 // ("… 3 s of at most 15 s": `data-seconds` of the level's option, which
-// the engine's agent for it, `analyze:15`, keeps); thinking(false) stops
+// the engine's agent for it, `analyze:13`, keeps with a second to spare for
+// its stop); thinking(false) stops
 // the count (its turn is shown, or an error).
 let gThink = null;
 function thinking(on, level) {
@@ -184,14 +185,29 @@ function refocus(button) {
   const to = !button.disabled ? button : $("gboard").querySelector(".pit:not(:disabled)");
   if (to) to.focus();
 }
+// The hint: the best turn of an analysis of the position (the Analyze
+// page's, 1.5 s at most, whatever the computer's level), with its value;
+// the status counts the seconds meanwhile.
+const HINT_SECONDS = 1.5;
 $("g-hint").addEventListener("click", async () => {
   if (!game) return;
+  const start = Date.now();
+  const say = () => { $("g-status").textContent = `Looking for your best turn… ${((Date.now() - start) / 1000).toFixed(1)} s of at most ${HINT_SECONDS} s`; };
+  say();
+  const timer = setInterval(say, 100);
   const doc = await gameCall(`/api/game/${game.id}/hint`);
+  clearInterval(timer);
   if (!doc) { gameStatus(); refocus($("g-hint")); return; }
   game = doc; gHint = doc.hint || []; drawGame(doc.position, doc.legal); gameStatus(); saveGame();
-  $("g-status").textContent = gHint.length ? `Hint: pick pit ${gHint.join(", then ")}.` : "No hint now.";
+  $("g-status").textContent = gHint.length ? hintWords(gHint, doc.hint_value) : "No hint now.";
   refocus($("g-hint"));
 });
+// "Hint: tap 3, then 6: best, you win by 2."
+function hintWords(picks, v) {
+  const tap = `Hint: tap ${picks.join(", then ")}`;
+  if (!v) return tap + ".";
+  return v.answer === "proved-best" ? `${tap}: best, ${v.words}.` : `${tap}: the best found in ${v.seconds.toFixed(1)} s, ${v.words}.`;
+}
 $("g-undo").addEventListener("click", async () => {
   if (!game) return;
   let doc = await gameCall(`/api/game/${game.id}/undo`);

@@ -127,13 +127,13 @@ async function showResult(doc, kind) {
   // Every stone on the board, the opponent's store too (the search's
   // total_stones counts only those in play: the pits and your store).
   const onBoard = pits.reduce((a, b) => a + b, 0) + store + oppStore;
-  const sweep = doc.sweep ? (oppStore ? ` — a <b>sweep</b>: every stone but the ${oppStore} in the opponent's store!` : " — a <b>sweep</b>!") : " (not a sweep)";
+  const sweep = doc.sweep ? (oppStore ? ` — a <b>sweep</b>: every stone but the ${oppStore} in the opponent's store!` : " — a <b>sweep</b>: every stone!") : "";
   $("result").innerHTML = `<p class="big">Best store: <b id="best">${best}</b> of the <span id="on-board">${onBoard}</span> stones on the board${sweep}</p>` +
     (kind === "solve" ? `<p>${count(doc.optimal_count, "optimal pick sequence")} of ${count(doc.turns_total, "turn")}.</p>` : `<p>${doc.exact ? "Proved best." : "Best found in " + doc.seconds.toFixed(1) + " s, not proved."}</p>`) +
     (line && line.length ? `<p>Pits to pick: <span class="line" id="line"></span></p>` : "<p>No pick is possible.</p>") +
     // This page answers "the most stones this turn"; a player in a game
     // wants the best turn for the game, which can differ.
-    `<p class="help" id="not-game">The most stones this turn, not always the best turn for the game: <a id="to-analyze" href="?rules=${rules}&board=${boardLink({ pits, store, oppStore })}&to=you">analyse this position for the game</a>.</p>`;
+    `<p class="help" id="not-game">The most stones this turn, not always the best turn for the game: <a id="to-analyze" href="?rules=${rules}&board=${boardLink({ pits, store, oppStore })}&to=you">analyze this position for the game</a>.</p>`;
   $("to-analyze").addEventListener("click", (e) => {
     e.preventDefault();
     openAnalyze(e.currentTarget.getAttribute("href"));

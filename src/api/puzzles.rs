@@ -121,7 +121,7 @@ pub fn check(
             p.goal_store
         )),
         (_, Some((k, pit))) => Some(format!(
-            "pick {k} (pit {}) leaves every solution: the goal of {} cannot be reached from here",
+            "after pick {k} (pit {}) the goal of {} can no longer be reached this turn",
             pit.number(),
             p.goal_store
         )),

@@ -14,8 +14,10 @@
 use super::api::{blocking, read, ApiError, ApiResult, Share, Shared_, Slot};
 use super::State;
 use crate::api::games::{
-    computer_moves, computer_reply, game_error, game_json, NewGame, NewGameSpec, PickRequest,
+    computer_moves, computer_reply, game_error, game_json, hint_analysis, hint_json, NewGame,
+    NewGameSpec, PickRequest,
 };
+use crate::api::ANALYZE_TABLE;
 use crate::game::{GameSession, Level};
 use axum::body::Body;
 use axum::extract::Path;
@@ -346,16 +348,19 @@ pub(crate) async fn reply(state: Shared_, Path(id): Path<String>) -> ApiResult {
     .map(|doc| Json(doc).into_response())
 }
 
-/// `POST /api/game/{id}/hint`: what the computer's engine would play for
-/// the person now (the rest of their turn), in `hint`.
+/// `POST /api/game/{id}/hint`: the best rest of the person's turn by an
+/// analysis within [`crate::api::games::HINT_SECONDS`], in `hint`, with
+/// its value in `hint_value`; the analysis's table is reserved from
+/// `--max-memory` while it runs.
 pub(crate) async fn hint(state: Shared_, Path(id): Path<String>) -> ApiResult {
     let state = state.0;
     let entry = find(&state, &id)?;
     let seconds = state.config.seconds;
-    let _reserved = HintBytes::take(&state, entry.bytes)?;
+    let max_memory = state.config.max_memory;
+    let _reserved = HintBytes::take(&state, ANALYZE_TABLE.min(max_memory / 2))?;
     with_session(&state, entry, move |s, e, cancel| {
-        let picks = s.hint_until(cancel).map_err(|e| game_error(e, seconds))?;
-        Ok(game_json(&e.id, e.level, s, &[], Some(&picks)))
+        let a = hint_analysis(s, max_memory, cancel).map_err(|e| game_error(e, seconds))?;
+        Ok(hint_json(&e.id, e.level, s, a.as_ref()))
     })
     .await
     .map(|doc| Json(doc).into_response())

@@ -28,7 +28,7 @@ pub(crate) async fn dispatch(state: Shared_, method: Method, uri: Uri, body: Bod
         Endpoint::Replay => api::replay(state, body).await,
         Endpoint::Find => api::find(state, body).await,
         Endpoint::Board => api::board(state, body).await,
-        Endpoint::Limits => Ok(Json(crate::api::limits()).into_response()),
+        Endpoint::Limits => Ok(Json(limits(&state.0.config)).into_response()),
         Endpoint::Atlas => Ok(super::atlas()),
         Endpoint::Puzzles => api::puzzles(state).await,
         Endpoint::Puzzle => api::puzzle(state, pair()).await,
@@ -42,4 +42,23 @@ pub(crate) async fn dispatch(state: Shared_, method: Method, uri: Uri, body: Bod
         Endpoint::GameUndo => game::undo(state, id()).await,
     };
     answer.unwrap_or_else(IntoResponse::into_response)
+}
+
+/// `GET /api/limits` as `serve` answers it: the engine's bounds, and in
+/// `endgames` the endgame databases it read at start, so that the pages
+/// can say when a board has none (`serve` builds none itself).
+fn limits(config: &super::Config) -> serde_json::Value {
+    let mut doc = crate::api::limits();
+    doc["endgames"] = config
+        .endgames
+        .iter()
+        .map(|db| {
+            serde_json::json!({
+                "rules": crate::format::json::preset_name(db.rules()),
+                "pits_per_side": db.pits_per_side(),
+                "stones": db.stones(),
+            })
+        })
+        .collect();
+    doc
 }

@@ -26,7 +26,8 @@
 //!   [`endgame`]): which one an analysis asked for, building it, taking it.
 
 use mancala_sweep::api::games::{
-    computer_moves, computer_reply, game_error, game_json, NewGame, PickRequest,
+    computer_moves, computer_reply, game_error, game_json, hint_analysis, hint_json, NewGame,
+    PickRequest,
 };
 use mancala_sweep::api::{
     self, AnalyzeRequest, BoardRequest, CheckRequest, Endpoint, FindRequest, ReplayRequest,
@@ -204,10 +205,9 @@ fn game(endpoint: Endpoint, id: &str, body: &[u8]) -> Result<Value, api::Error> 
                 Ok(game_json(id, level, s, &played, None))
             }
             Endpoint::GameHint => {
-                let picks = s
-                    .hint_until(&never)
+                let a = hint_analysis(s, GAME_MEMORY, &never)
                     .map_err(|e| game_error(e, BUDGET_SECONDS))?;
-                Ok(game_json(id, level, s, &[], Some(&picks)))
+                Ok(hint_json(id, level, s, a.as_ref()))
             }
             Endpoint::GameUndo => {
                 let undone = s.undo();
