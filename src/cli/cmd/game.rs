@@ -50,7 +50,7 @@ fn start_read(args: &RuleArgs) -> Result<(GameState, Board), CliError> {
 /// the table `table` (fitted to the board), the memory cap, the threads,
 /// and the `--endgame` file read as `reading` says (said on stderr unless
 /// `quiet`).
-fn solver_setup(
+pub(super) fn solver_setup(
     table: u64,
     args: &SolverArgs,
     state: &GameState,

@@ -1,0 +1,154 @@
+//! Kept games: the folder `game play` and `game analyze --follow` write
+//! each game into as it goes, whole after every turn (a closed terminal or
+//! a crash loses nothing), and where `game review last` and `--follow
+//! --resume` find the last one.
+//!
+//! The folder is `$MANCALA_SWEEP_GAMES`, else `games/` in the cache folder
+//! of the endgame databases (`$MANCALA_SWEEP_CACHE`, else
+//! `$XDG_CACHE_HOME/mancala-sweep`, else `~/.cache/mancala-sweep`). A game's
+//! file is named by the moment it began, `YYYY-MM-DDTHH-MM-SSZ-SOURCE-PID.json`
+//! (UTC), so that the names sort in the order the games began.
+
+use crate::cli::words::CliError;
+use mancala_sweep::format::record::GameRecordJson;
+use mancala_sweep::format::{parse_versioned, write_atomic, GAME_RECORD_FORMAT};
+use std::path::{Path, PathBuf};
+
+/// The environment variable that names the folder of kept games.
+pub const GAMES_VAR: &str = "MANCALA_SWEEP_GAMES";
+
+/// The folder of kept games; none when no folder can be named (no
+/// `$HOME`).
+pub fn games_dir() -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(dir) = var(GAMES_VAR) {
+        return Some(PathBuf::from(dir));
+    }
+    Some(super::cache::cache_dir()?.join("games"))
+}
+
+/// A game being kept: its file and the record written there.
+pub struct Kept {
+    /// The file (none when no folder could be named: the game is not kept).
+    pub path: Option<PathBuf>,
+    /// The game so far.
+    pub record: GameRecordJson,
+    /// Said once: a game that cannot be written goes on unkept.
+    failed: bool,
+}
+
+impl Kept {
+    /// Keep `record` in a new file of the games folder (named by now and
+    /// `source`).
+    pub fn new(record: GameRecordJson) -> Kept {
+        let path = games_dir().map(|d| d.join(file_name(&record.source)));
+        Kept {
+            path,
+            record,
+            failed: false,
+        }
+    }
+
+    /// Go on keeping `record` in `path` (a resumed game).
+    pub fn at(path: PathBuf, record: GameRecordJson) -> Kept {
+        Kept {
+            path: Some(path),
+            record,
+            failed: false,
+        }
+    }
+
+    /// Write the record whole; a failure is said once on stderr and the
+    /// game goes on.
+    pub fn save(&mut self) {
+        let Some(path) = &self.path else { return };
+        if self.failed {
+            return;
+        }
+        let made = path.parent().map_or(Ok(()), std::fs::create_dir_all);
+        let written = made.map_err(|e| e.to_string()).and_then(|()| {
+            write_atomic(path, self.record.to_line().as_bytes()).map_err(|e| e.to_string())
+        });
+        if let Err(e) = written {
+            self.failed = true;
+            eprintln!(
+                "the game cannot be kept in {} ({e}); it goes on unkept",
+                path.display()
+            );
+        }
+    }
+}
+
+/// `YYYY-MM-DDTHH-MM-SSZ-SOURCE-PID.json` for now (UTC).
+fn file_name(source: &str) -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil(days as i64);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}-{:02}-{:02}Z-{source}-{}.json",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60,
+        std::process::id()
+    )
+}
+
+/// The date of `days` since 1970-01-01 (Howard Hinnant's `civil_from_days`).
+fn civil(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// Read a kept game's file; `what` names where it was given (`GAME`).
+pub fn read(path: &Path, what: &str) -> Result<GameRecordJson, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::Input(format!("{what} {}: {e}", path.display())))?;
+    parse_versioned(&text, GAME_RECORD_FORMAT, "a kept game").map_err(|e| {
+        CliError::Input(format!(
+            "{what} {}: {e}: give a kept game (game play, game analyze --follow) or a `game match --out` file with --number",
+            path.display()
+        ))
+    })
+}
+
+/// The kept games, oldest first, each with its path, that `keep` accepts.
+pub fn list(keep: impl Fn(&GameRecordJson) -> bool) -> Vec<(PathBuf, GameRecordJson)> {
+    let Some(dir) = games_dir() else {
+        return vec![];
+    };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return vec![];
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .filter_map(|p| {
+            let r = read(&p, "").ok()?;
+            keep(&r).then_some((p, r))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn days_become_dates() {
+        assert_eq!(super::civil(0), (1970, 1, 1));
+        assert_eq!(super::civil(20_420), (2025, 11, 28));
+        assert_eq!(super::civil(11_016), (2000, 2, 29));
+    }
+}
