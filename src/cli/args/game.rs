@@ -230,6 +230,9 @@ pub struct GameAnalyzeArgs {
     /// Show the numbers behind the words: each open turn's proven bounds and how far its estimate looked, and the picks searched.
     #[arg(long, short = 'v')]
     pub verbose: bool,
+    /// With --follow: take up the last unfinished game `--follow` kept (every followed game is kept in the games folder: $MANCALA_SWEEP_GAMES, else games/ in the cache folder), where it was left.
+    #[arg(long, requires = "follow", conflicts_with_all = ["board", "stones", "pits", "first"])]
+    pub resume: bool,
     /// With --follow: who moves first from the board given (as you see it: your row at the bottom either way); with `them`, type their turn first.
     #[arg(long, value_enum, default_value = "you", requires = "follow")]
     pub first: FollowFirst,

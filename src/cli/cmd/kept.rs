@@ -10,8 +10,11 @@
 //! (UTC), so that the names sort in the order the games began.
 
 use crate::cli::words::CliError;
-use mancala_sweep::format::record::GameRecordJson;
+use mancala_sweep::format::record::{GameRecordJson, Players, Said, TurnRecord};
 use mancala_sweep::format::{parse_versioned, write_atomic, GAME_RECORD_FORMAT};
+use mancala_sweep::game::{GameError, GameState, PickOutcome};
+use mancala_sweep::rules::Pit;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The environment variable that names the folder of kept games.
@@ -76,6 +79,142 @@ impl Kept {
                 path.display()
             );
         }
+    }
+}
+
+/// What the companion's analysis proved at one position: the position's
+/// value and each turn's, by the position after it (values for the mover).
+#[derive(Default, Clone)]
+struct Proved {
+    best: Option<i32>,
+    turns: HashMap<GameState, i32>,
+}
+
+/// A game kept pick by pick as it is played: each pick with the position
+/// before it, so that a take-back is a cut of the list, and the file is
+/// written whole (whole turns only) after every turn.
+pub struct Recorder {
+    kept: Kept,
+    start: GameState,
+    log: Vec<(GameState, Pit)>,
+    proved: HashMap<GameState, Proved>,
+    /// Turns in the file as last written.
+    written: Option<Vec<TurnRecord>>,
+    /// The turns of a resumed game as read, whose `said` this run's
+    /// analyses did not see.
+    resumed: Vec<TurnRecord>,
+}
+
+impl Recorder {
+    /// A new game from `start` between `players`, kept by `source` in a
+    /// new file (written once its first turn is played).
+    pub fn new(start: &GameState, players: Players, source: &str) -> Recorder {
+        Recorder {
+            kept: Kept::new(GameRecordJson::new(start, players, source)),
+            start: *start,
+            log: vec![],
+            proved: HashMap::new(),
+            written: None,
+            resumed: vec![],
+        }
+    }
+
+    /// Go on with the game kept in `path`: the recorder and the position
+    /// its turns lead to.
+    pub fn resume(
+        path: PathBuf,
+        record: GameRecordJson,
+    ) -> Result<(Recorder, GameState), CliError> {
+        let bad = |e: GameError| CliError::Input(format!("--resume {}: {e}", path.display()));
+        let start = record.start_state().map_err(bad)?;
+        let turns = record.picks().map_err(bad)?;
+        let mut r = Recorder {
+            start,
+            log: vec![],
+            proved: HashMap::new(),
+            written: Some(record.turns.clone()),
+            resumed: record.turns.clone(),
+            kept: Kept::at(path.clone(), record),
+        };
+        let mut s = start;
+        for t in &turns {
+            for p in t {
+                r.log.push((s, *p));
+                s.play_pick(u32::from(p.number())).map_err(bad)?;
+            }
+        }
+        Ok((r, s))
+    }
+
+    /// The file, once named.
+    pub fn path(&self) -> Option<&Path> {
+        self.kept.path.as_deref()
+    }
+
+    /// Pick `pit` (the mover's numbering) was played at `before`.
+    pub fn pick(&mut self, before: &GameState, pit: Pit) {
+        self.log.push((*before, pit));
+    }
+
+    /// The game went back to `state` (a take-back): the picks from there
+    /// on are dropped. False when `state` is not a position of this game.
+    pub fn back_to(&mut self, state: &GameState) -> bool {
+        if let Some(i) = self.log.iter().rposition(|(b, _)| b == state) {
+            self.log.truncate(i);
+            true
+        } else if *state == self.start {
+            self.log.clear();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// What an analysis of `at` proved: the position's value when
+    /// `best`, and the values of the turns in `turns` (by the position
+    /// after each).
+    pub fn proved(&mut self, at: &GameState, best: Option<i32>, turns: Vec<(GameState, i32)>) {
+        self.proved.insert(
+            *at,
+            Proved {
+                best,
+                turns: turns.into_iter().collect(),
+            },
+        );
+    }
+
+    /// Write the file whole when its whole turns changed.
+    pub fn save(&mut self) {
+        let mut rec = self.kept.record.clone();
+        rec.turns.clear();
+        rec.finished = self.start.is_over();
+        let (mut s, mut turn_start, mut picks) = (self.start, self.start, Vec::new());
+        for (_, p) in &self.log {
+            let Ok(outcome) = s.play_pick(u32::from(p.number())) else {
+                break;
+            };
+            picks.push(*p);
+            if outcome != PickOutcome::FreeTurn {
+                let said = self.proved.get(&turn_start).map(|pr| Said {
+                    best: pr.best,
+                    played: pr.turns.get(&s).copied(),
+                });
+                rec.push(&turn_start, &picks, &s, said);
+                picks.clear();
+                turn_start = s;
+            }
+        }
+        for (t, old) in rec.turns.iter_mut().zip(&self.resumed) {
+            if t.said.is_none() && (t.by, &t.picks) == (old.by, &old.picks) {
+                t.said = old.said;
+            }
+        }
+        if rec.turns.is_empty() || self.written.as_ref() == Some(&rec.turns) {
+            return;
+        }
+        self.written = Some(rec.turns.clone());
+        self.kept.record = rec;
+        self.kept.save();
     }
 }
 
@@ -151,4 +290,30 @@ mod tests {
         assert_eq!(super::civil(20_420), (2025, 11, 28));
         assert_eq!(super::civil(11_016), (2000, 2, 29));
     }
+}
+
+/// The last unfinished game `--follow` kept, for `--resume`: its recorder
+/// and the position its turns lead to. Rule flags that name other rules
+/// than the game's are refused.
+pub fn last_unfinished(
+    rules: &crate::cli::args::RuleArgs,
+) -> Result<(Recorder, GameState), CliError> {
+    let Some((path, record)) = list(|r| r.source == "follow" && !r.finished).pop() else {
+        let dir = games_dir().map_or("(none: no $HOME)".into(), |d| d.display().to_string());
+        return Err(CliError::Input(format!(
+            "--resume: no unfinished followed game is kept in {dir}: start one with `game analyze --follow`"
+        )));
+    };
+    if let Some(preset) = rules.set.rules {
+        let wanted = mancala_sweep::Preset::from(preset).rules();
+        if wanted != record.rules {
+            return Err(CliError::Input(format!(
+                "--rules {}: the last unfinished game, {}, is played under {}; leave --rules out to take it up",
+                mancala_sweep::Preset::from(preset).name(),
+                path.display(),
+                record.rules
+            )));
+        }
+    }
+    Recorder::resume(path, record)
 }

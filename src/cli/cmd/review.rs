@@ -10,7 +10,7 @@ use crate::cli::args::GameReviewArgs;
 use crate::cli::progress::Counter;
 use crate::cli::signal::INTERRUPTED;
 use crate::cli::words::CliError;
-use mancala_sweep::format::record::{GameRecordJson, Players};
+use mancala_sweep::format::record::{GameRecordJson, Players, Said};
 use mancala_sweep::format::review::{review_text, turn_line, GameReviewJson};
 use mancala_sweep::format::text;
 use mancala_sweep::format::{
@@ -29,6 +29,8 @@ struct Game {
     players: Players,
     /// Where it came from, for error lines (`GAME FILE`, `--turns`).
     what: String,
+    /// What the companion proved at each turn while the game was played.
+    said: Vec<Option<Said>>,
 }
 
 /// Run `game review`.
@@ -111,12 +113,14 @@ pub fn review(args: &GameReviewArgs) -> Outcome {
         Some(&report),
     )?;
     bar.finish();
+    let checked = check_said(&r, &game.said);
     let out = if args.json.json {
         serde_json::to_string(&GameReviewJson::new(&r, &game.players)).expect("json") + "\n"
     } else {
         text::header(game.start.rules(), &game.start.board())
             + "\n"
             + &review_text(&r, &game.players)
+            + &checked
     };
     if r.cancelled {
         let (done, all) = r.progress();
@@ -144,6 +148,7 @@ fn game_of(args: &GameReviewArgs) -> Result<Game, CliError> {
                 second: "second".into(),
             },
             what: format!("--turns {text:?}"),
+            said: vec![],
         });
     };
     let given = [
@@ -193,6 +198,7 @@ fn game_of(args: &GameReviewArgs) -> Result<Game, CliError> {
         turns,
         players: record.players.clone(),
         what,
+        said: record.turns.iter().map(|t| t.said).collect(),
     })
 }
 
@@ -287,4 +293,39 @@ fn typed_turns(text: &str, n: usize) -> Result<Vec<Vec<Pit>>, CliError> {
         turns.push(picks);
     }
     Ok(turns)
+}
+
+/// The review against what `game analyze` proved while the game was
+/// played (`--follow` keeps it): a line saying how many values agree, or
+/// naming each that does not (which would be a bug of one of the two);
+/// empty when the game kept none.
+fn check_said(r: &Review, said: &[Option<Said>]) -> String {
+    let (mut agree, mut differ) = (0, Vec::new());
+    for (k, s) in said.iter().enumerate() {
+        let (Some(s), Some(t)) = (s, r.turn(k + 1)) else {
+            continue;
+        };
+        for (what, then, now) in [("best", s.best, t.best), ("played", s.played, t.played)] {
+            let Some(then) = then else { continue };
+            if !now.is_exact() {
+                continue;
+            }
+            if then == now.low {
+                agree += 1;
+            } else {
+                differ.push(format!(
+                    "turn {}: `game analyze` proved the {what} turn {then:+}, the review {:+}",
+                    k + 1,
+                    now.low
+                ));
+            }
+        }
+    }
+    match (agree, differ.is_empty()) {
+        (0, true) => String::new(),
+        (_, true) => format!(
+            "The {agree} values `game analyze` proved during the game agree with the review.\n"
+        ),
+        _ => format!("DISAGREEMENT (a bug): {}\n", differ.join("; ")),
+    }
 }
