@@ -240,10 +240,11 @@ fn pits(picks: &[Pit]) -> String {
 /// The line of one turn in the text report: `None` when not reviewed yet.
 pub fn turn_line(r: &Review, number: usize, players: &Players) -> String {
     let by = r.positions[number - 1].mover();
+    let (w, pw) = (name_width(players), picks_width(r));
     let who = players.of(by);
     let picks = pits(&r.picks[number - 1]);
     let Some(t) = r.turn(number) else {
-        return format!("{number:>4}  {who:<10} {picks:<10} not reviewed (stopped)");
+        return format!("{number:>4}  {who:<w$} {picks:<pw$} not reviewed (stopped)");
     };
     let lost = if t.lost.is_exact() {
         t.lost.low.to_string()
@@ -255,16 +256,68 @@ pub fn turn_line(r: &Review, number: usize, players: &Players) -> String {
         None => "not proved".into(),
     };
     format!(
-        "{number:>4}  {who:<10} {picks:<10} {:>8} {:>8}  {:<10} {lost:>5}  {grade}",
+        "{number:>4}  {who:<w$} {picks:<pw$} {:>7} {:>7}  {:<pw$} {lost:>5}  {grade}",
         bounds_text(t.played),
         bounds_text(t.best),
         pits(&t.best_turn),
     )
 }
 
+/// The width of the player column: the longer name, at least "player".
+fn name_width(players: &Players) -> usize {
+    players
+        .first
+        .chars()
+        .count()
+        .max(players.second.chars().count())
+        .max(6)
+}
+
+/// The width of the picks columns: the longest turn played or best, at
+/// least "best turn".
+fn picks_width(r: &Review) -> usize {
+    let best = r.values.iter().flatten().map(|v| pits(&v.best_turn).len());
+    r.picks
+        .iter()
+        .map(|p| pits(p).len())
+        .chain(best)
+        .chain([9])
+        .max()
+        .unwrap_or(9)
+}
+
 /// The header line of the turn table.
-pub const TURN_HEADER: &str =
-    "turn  player     picks        played     best  best turn   lost  grade";
+pub fn turn_header(r: &Review, players: &Players) -> String {
+    format!(
+        "turn  {:<w$} {:<pw$}  played    best  {:<pw$}  lost  grade",
+        "player",
+        "picks",
+        "best turn",
+        w = name_width(players),
+        pw = picks_width(r)
+    )
+}
+
+/// `side`'s player in a sentence: their name, or `the first player`.
+fn who(players: &Players, side: Side) -> String {
+    let name = players.of(side);
+    if name == side.to_string() {
+        format!("the {side} player")
+    } else {
+        name.to_string()
+    }
+}
+
+/// `count` turns of grade `g`, as the summary says it: `1 mistake`,
+/// `2 inaccuracies`.
+fn grade_count(count: usize, g: Grade) -> String {
+    let name = g.name();
+    match (count, g) {
+        (1, _) | (_, Grade::Best | Grade::Good) => format!("{count} {name}"),
+        (_, Grade::Inaccuracy) => format!("{count} inaccuracies"),
+        _ => format!("{count} {name}s"),
+    }
+}
 
 /// `side`'s player as the summary names them: `you (first)`, or `first`
 /// when the player has no other name.
@@ -290,13 +343,15 @@ pub fn summary_text(r: &Review, players: &Players) -> String {
         };
         let counts = Grade::ALL
             .iter()
-            .map(|g| format!("{} {}", a.grades[*g as usize], g.name()))
+            .filter(|g| a.grades[**g as usize] > 0)
+            .map(|g| grade_count(a.grades[*g as usize], *g))
             .collect::<Vec<_>>()
             .join(", ");
         out.push_str(&format!(
-            "{who}: {share} ({} of {} turns graded: {counts}); {} stone{} given away\n",
+            "{who}: {share} ({} of {} turns graded{}{counts}); {} stone{} given away\n",
             a.graded,
             a.turns,
+            if counts.is_empty() { "" } else { ": " },
             a.lost,
             if a.lost == 1 { "" } else { "s" }
         ));
@@ -306,12 +361,12 @@ pub fn summary_text(r: &Review, players: &Players) -> String {
         match end.first_minus_second().signum() {
             1 => format!(
                 "{} won by {}",
-                players.of(Side::First),
+                who(players, Side::First),
                 end.first_minus_second()
             ),
             -1 => format!(
                 "{} won by {}",
-                players.of(Side::Second),
+                who(players, Side::Second),
                 -end.first_minus_second()
             ),
             _ => "a draw".into(),
@@ -324,8 +379,8 @@ pub fn summary_text(r: &Review, players: &Players) -> String {
             "best play from the start already gives this result: no turn changed it".into()
         }
         Decided::AtTurn(k) => format!(
-            "settled at turn {k} ({}, {}): after it best play gives this result, before it another",
-            players.of(r.positions[k - 1].mover()),
+            "settled at turn {k} ({}'s {}): before it best play gave another result",
+            who(players, r.positions[k - 1].mover()),
             pits(&r.picks[k - 1])
         ),
         Decided::Unproved => "not proved when it was settled (some values have bounds only)".into(),
@@ -353,7 +408,7 @@ pub fn review_text(r: &Review, players: &Players) -> String {
     let mut out = String::from(
         "Values are the mover's final store minus the opponent's with best play after the turn; lost = best − played.\n",
     );
-    out.push_str(TURN_HEADER);
+    out.push_str(&turn_header(r, players));
     out.push('\n');
     for n in 1..=r.picks.len() {
         out.push_str(&turn_line(r, n, players));

@@ -149,8 +149,8 @@ pub enum Source {
 pub struct PositionValue {
     /// The value for the position's mover.
     pub bounds: Bounds,
-    /// A best turn, when the solver proved it (empty otherwise, and at the
-    /// game's end or from a book).
+    /// A best turn, when the solver or a book proved it (empty otherwise,
+    /// and at the game's end).
     pub best_turn: Vec<Pit>,
     /// Where the value came from.
     pub source: Source,
@@ -292,9 +292,14 @@ impl Review {
                     let v = crate::game::book::book_value(p).filter(|_| book)?;
                     (Bounds::exact(v), Source::Book)
                 };
+                // A book below its last level ranks every turn: its best.
+                let best_turn = match crate::game::book::lookup(p).filter(|_| book) {
+                    Some(a) if a.exact() && a.value() == bounds.low => a.turns[0].picks.clone(),
+                    _ => vec![],
+                };
                 Some(PositionValue {
                     bounds,
-                    best_turn: vec![],
+                    best_turn,
                     source,
                     nodes: 0,
                     seconds: 0.0,
