@@ -26,8 +26,13 @@
 //! played turn's value, known by then, which is the value itself whenever
 //! the turn played was a best one.
 //!
-//! A solve stopped by its budget leaves proven bounds; after every solve
-//! the open positions also take the bounds the table has proved for them.
+//! The budget is a budget a position on average: every position is
+//! solved once within it, last first, and then the positions still open
+//! share what the easy ones left (most end positions are proved in
+//! milliseconds), again last first, until all are proved or the whole
+//! budget is spent. A solve stopped by its budget leaves proven bounds,
+//! which the next pass starts within; after every solve the open
+//! positions also take the bounds the table has proved for them.
 //! A turn with bounds gets a grade only when every value within them gives
 //! the same grade ([`TurnReview::grade`]).
 
@@ -451,7 +456,8 @@ impl Review {
 pub struct ReviewOptions {
     /// The solver's options (its table fitted to the game's start).
     pub solve: GameSolveOptions,
-    /// The budget of each position's solve.
+    /// The budget a position on average: the whole review has it times
+    /// the positions to solve (see the module docs).
     pub budget: Budget,
 }
 
@@ -490,23 +496,63 @@ pub fn review(
         r.elapsed = t0.elapsed();
         return Ok(r);
     };
-    for k in (0..r.positions.len()).rev() {
-        if r.values[k].is_some() {
-            continue;
-        }
-        if cancel.load(Ordering::Relaxed) {
-            r.cancelled = true;
+    // The whole budget: the budget a position, for each to search.
+    let searched = r.values.iter().filter(|v| v.is_none()).count() as f64;
+    let total = match opts.budget {
+        Budget::Seconds(s) => Budget::Seconds(s * searched),
+        Budget::Nodes(n) => Budget::Nodes(n.saturating_mul(searched as u64)),
+    };
+    // First every position once, within its share; then the open ones
+    // again, last first, sharing what the easy ones left, until every
+    // one is proved or the whole budget is spent.
+    let mut first = true;
+    loop {
+        let open: Vec<usize> = (0..r.positions.len())
+            .rev()
+            .filter(|&k| r.values[k].as_ref().is_none_or(|v| !v.bounds.is_exact()))
+            .collect();
+        if open.is_empty() {
             break;
         }
-        settle(&mut r, k, &mut solver, opts.budget, cancel);
-        r.elapsed = t0.elapsed();
-        if let Some(report) = report {
-            report(&r);
+        let share = if first {
+            Some(opts.budget)
+        } else {
+            left(total, &r, t0).map(|b| b.split(open.len()))
+        };
+        let Some(share) = share else { break };
+        first = false;
+        for k in open {
+            if cancel.load(Ordering::Relaxed) {
+                break;
+            }
+            settle(&mut r, k, &mut solver, share, cancel);
+            r.elapsed = t0.elapsed();
+            if let Some(report) = report {
+                report(&r);
+            }
+        }
+        if cancel.load(Ordering::Relaxed) {
+            break;
         }
     }
     r.cancelled |= cancel.load(Ordering::Relaxed);
     r.elapsed = t0.elapsed();
     Ok(r)
+}
+
+/// What is left of the whole budget `total` of review `r` begun at `t0`;
+/// none once (nearly) spent.
+fn left(total: Budget, r: &Review, t0: Instant) -> Option<Budget> {
+    match total {
+        Budget::Seconds(s) => {
+            let rest = s - t0.elapsed().as_secs_f64();
+            (rest >= 0.05).then_some(Budget::Seconds(rest))
+        }
+        Budget::Nodes(n) => {
+            let rest = n.saturating_sub(r.nodes);
+            (rest >= 4_096).then_some(Budget::Nodes(rest))
+        }
+    }
 }
 
 /// Solve position `k` of `r` within `budget`, then narrow every open
@@ -527,6 +573,9 @@ fn settle(r: &mut Review, k: usize, solver: &mut Solver, budget: Budget, cancel:
         }
         None => p.mover_minus_opponent(),
     };
+    // Within what an earlier pass proved of it.
+    let known = r.values[k].as_ref().map(|v| v.bounds);
+    let guess = known.map_or(guess, |b| guess.clamp(b.low, b.high));
     let s = solver.solve_near(&p, guess, cancel);
     r.nodes += s.nodes;
     let mut bounds = Bounds {
@@ -536,12 +585,17 @@ fn settle(r: &mut Review, k: usize, solver: &mut Solver, budget: Budget, cancel:
     if s.exact {
         bounds = Bounds::exact(s.value);
     }
+    if let Some(b) = known {
+        bounds = bounds.and(b);
+    }
+    let seconds = t.elapsed().as_secs_f64() + r.values[k].as_ref().map_or(0.0, |v| v.seconds);
+    let nodes = s.nodes + r.values[k].as_ref().map_or(0, |v| v.nodes);
     r.values[k] = Some(PositionValue {
         bounds,
         best_turn: if s.exact { s.best_turn } else { vec![] },
         source: Source::Solver,
-        nodes: s.nodes,
-        seconds: t.elapsed().as_secs_f64(),
+        nodes,
+        seconds,
     });
     for (j, v) in r.values.iter_mut().enumerate() {
         let Some(v) = v.as_mut().filter(|v| !v.bounds.is_exact()) else {

@@ -383,10 +383,10 @@ pub struct GameReviewArgs {
     /// Rules and board of --turns (the board from the side to move) [default rules: kalah].
     #[command(flatten)]
     pub rules: RuleArgs,
-    /// Time budget of each position's solve in seconds; a position not proved within it gets bounds, and its turns a grade only where the bounds prove it.
-    #[arg(long, value_name = "T", default_value_t = 10.0, value_parser = parse_seconds, allow_negative_numbers = true)]
+    /// Time budget in seconds a turn, on average: every position is solved once within it (the last first), then the ones not proved share what the others left, up to T times the turns in all; a position not proved by then has bounds, and its turns a grade only where the bounds prove one.
+    #[arg(long, value_name = "T", default_value_t = 4.0, value_parser = parse_seconds, allow_negative_numbers = true)]
     pub seconds: f64,
-    /// A budget of picks searched a position instead of seconds: the same review on every run with --threads 1.
+    /// A budget of picks searched a turn (on average, as --seconds) instead of seconds: the same review on every run with --threads 1.
     #[arg(long, value_name = "N", conflicts_with = "seconds", value_parser = |t: &str| parse_positive(t, "picks"), allow_negative_numbers = true)]
     pub nodes: Option<u64>,
     /// Transposition table size, shared by every position's solve [default: as `game solve` for the game's start].
