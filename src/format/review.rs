@@ -379,7 +379,7 @@ pub fn summary_text(r: &Review, players: &Players) -> String {
             "best play from the start already gives this result: no turn changed it".into()
         }
         Decided::AtTurn(k) => format!(
-            "settled at turn {k} ({}'s {}): before it best play gave another result",
+            "settled at turn {k} ({} played {}): before it best play gave another result",
             who(players, r.positions[k - 1].mover()),
             pits(&r.picks[k - 1])
         ),
