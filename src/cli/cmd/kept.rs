@@ -282,16 +282,6 @@ pub fn list(keep: impl Fn(&GameRecordJson) -> bool) -> Vec<(PathBuf, GameRecordJ
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn days_become_dates() {
-        assert_eq!(super::civil(0), (1970, 1, 1));
-        assert_eq!(super::civil(20_420), (2025, 11, 28));
-        assert_eq!(super::civil(11_016), (2000, 2, 29));
-    }
-}
-
 /// The last unfinished game `--follow` kept, for `--resume`: its recorder
 /// and the position its turns lead to. Rule flags that name other rules
 /// than the game's are refused.
@@ -316,4 +306,14 @@ pub fn last_unfinished(
         }
     }
     Recorder::resume(path, record)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn days_become_dates() {
+        assert_eq!(super::civil(0), (1970, 1, 1));
+        assert_eq!(super::civil(20_420), (2025, 11, 28));
+        assert_eq!(super::civil(11_016), (2000, 2, 29));
+    }
 }
