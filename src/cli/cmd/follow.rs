@@ -100,22 +100,7 @@ pub fn follow_loop(
     loop {
         writeln!(out, "\n{}", state.board_from(YOU)).map_err(CliError::Terminal)?;
         if state.is_over() {
-            let (you, them) = (state.store(YOU), state.store(YOU.other()));
-            let verdict = match you.cmp(&them) {
-                std::cmp::Ordering::Greater => "you win",
-                std::cmp::Ordering::Less => "the opponent wins",
-                std::cmp::Ordering::Equal => "a draw",
-            };
-            writeln!(out, "Game over: {verdict}, {you} to {them}.").map_err(CliError::Terminal)?;
-            if let Some(path) = rec.path().filter(|p| p.exists()) {
-                writeln!(
-                    out,
-                    "The game is kept in {}: `mancala-sweep game review last` reviews it.",
-                    path.display()
-                )
-                .map_err(CliError::Terminal)?;
-            }
-            return Ok(());
+            return game_over(&state, &rec, out);
         }
         let mine = state.mover() == YOU;
         let mut best: Vec<u32> = Vec::new();
@@ -182,6 +167,26 @@ pub fn follow_loop(
             Line::Quit => return Ok(()),
         }
     }
+}
+
+/// The end of a followed game: who won, and where the game is kept.
+fn game_over(state: &GameState, rec: &Recorder, out: &mut dyn Write) -> Result<(), CliError> {
+    let (you, them) = (state.store(YOU), state.store(YOU.other()));
+    let verdict = match you.cmp(&them) {
+        std::cmp::Ordering::Greater => "you win",
+        std::cmp::Ordering::Less => "the opponent wins",
+        std::cmp::Ordering::Equal => "a draw",
+    };
+    writeln!(out, "Game over: {verdict}, {you} to {them}.").map_err(CliError::Terminal)?;
+    if let Some(path) = rec.path().filter(|p| p.exists()) {
+        writeln!(
+            out,
+            "The game is kept in {}: `mancala-sweep game review last` reviews it.",
+            path.display()
+        )
+        .map_err(CliError::Terminal)?;
+    }
+    Ok(())
 }
 
 /// What the background build has come to since the last analysis: the
