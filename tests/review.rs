@@ -371,3 +371,53 @@ fn bad_games_are_refused_in_one_line_with_exit_2() {
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+/// A review on a budget too small to prove everything: every bound holds
+/// the exact value (from a review with no limit), and every grade it gives
+/// is the exact one; a turn it cannot grade has no grade.
+#[test]
+fn a_short_budget_gives_bounds_that_hold_and_only_grades_it_proved() {
+    use mancala_sweep::game::review::{review, Bounds, ReviewOptions};
+    use mancala_sweep::game::{Budget, GameSolveOptions};
+    use std::sync::atomic::AtomicBool;
+    let never = AtomicBool::new(false);
+    let (mut graded, mut open) = (0, 0);
+    for (rules, pits, stones, seed) in [
+        (Preset::Kalah.rules(), 4, 4, 11),
+        (Preset::Kalah.rules(), 4, 4, 12),
+        (Preset::Avalanche.rules(), 4, 3, 13),
+    ] {
+        let start = GameState::start(pits, stones, rules).unwrap();
+        let turns = random_game(start, seed);
+        let solve = GameSolveOptions {
+            table_bytes: 16 << 20,
+            ..GameSolveOptions::default()
+        }
+        .fit_to(rules, pits, start.stones_in_pits());
+        let run = |budget| {
+            let opts = ReviewOptions {
+                solve: solve.clone(),
+                budget,
+            };
+            review(&start, &turns, &opts, None, &never, None).unwrap()
+        };
+        let exact = run(Budget::Nodes(u64::MAX / 1024));
+        assert!(exact.complete());
+        let short = run(Budget::Nodes(300));
+        let within = |b: Bounds, v: Bounds| b.low <= v.low && v.high <= b.high;
+        for (e, s) in exact.turns().iter().zip(short.turns()) {
+            assert!(within(s.played, e.played), "turn {}: {s:?} {e:?}", e.number);
+            assert!(within(s.best, e.best), "turn {}: {s:?} {e:?}", e.number);
+            assert!(within(s.lost, e.lost), "turn {}: {s:?} {e:?}", e.number);
+            match s.grade() {
+                Some(g) => {
+                    assert_eq!(Some(g), e.grade(), "turn {}", e.number);
+                    graded += 1;
+                }
+                None => open += 1,
+            }
+        }
+    }
+    // The budget is short enough to leave turns open, long enough to grade some.
+    assert!(open > 0 && graded > 0, "{open} open, {graded} graded");
+}
