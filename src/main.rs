@@ -42,6 +42,7 @@ fn main() -> ExitCode {
         Command::Game(GameCommand::Solve(a)) => cmd::game::solve(a),
         Command::Game(GameCommand::Analyze(a)) => cmd::game::analyze(a),
         Command::Game(GameCommand::Play(a)) => cmd::play::play(a),
+        Command::Game(GameCommand::Review(a)) => cmd::review::review(a),
         Command::Game(GameCommand::Match(a)) => cmd::game::play_match(a),
         Command::Game(GameCommand::Endgame(a)) => cmd::game::endgame(a),
         Command::Game(GameCommand::Book(BookCommand::Build(a))) => cmd::book::build(a),

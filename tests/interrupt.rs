@@ -651,3 +651,34 @@ fn serve_stops_on_sigterm_and_sighup() {
         assert_eq!(status.code(), Some(code), "SIG{signal}");
     }
 }
+
+/// `game review` stopped by Ctrl-C: exit 130, the report of what was done
+/// on stdout (here nothing proved: every turn says so), and the line that
+/// says it stopped.
+#[test]
+fn game_review_stopped_by_sigint_prints_the_turns_done() {
+    let s = interrupt(
+        &[
+            "game",
+            "review",
+            "--pits",
+            "6",
+            "--stones",
+            "6",
+            "--turns",
+            "2, 2",
+            "--seconds",
+            "600",
+            "--no-cache",
+            "--no-book",
+            "--table",
+            "64M",
+        ],
+        "turns 0/2",
+    );
+    assert_eq!(s.code, 130, "{:?}", s.err);
+    assert!(s.out.contains("turn  player"), "{}", s.out);
+    assert!(s.out.contains("not reviewed (stopped)"), "{}", s.out);
+    assert!(s.said("interrupted: the review was stopped"), "{:?}", s.err);
+    assert!(s.took < Duration::from_secs(10), "{:?}", s.took);
+}

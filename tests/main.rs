@@ -29,6 +29,7 @@ mod new_user;
 mod properties;
 mod puzzles;
 mod readme;
+mod review;
 mod schemas;
 mod spill;
 mod web_api;

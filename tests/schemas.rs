@@ -250,3 +250,49 @@ fn game_solve_analyze_and_match_output_match_their_schemas() {
     // A one-sided match has no Elo: null, which the schema allows.
     assert!(m["summary"]["elo"].is_null() || m["summary"]["elo"].is_number());
 }
+
+#[test]
+fn a_kept_game_and_its_review_match_their_schemas() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("schemas-kept-games");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::cargo_bin("mancala-sweep")
+        .unwrap()
+        .args([
+            "game", "analyze", "--follow", "--pits", "4", "--stones", "3",
+        ])
+        .env(
+            "MANCALA_SWEEP_CACHE",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/endgame-cache"),
+        )
+        .env("MANCALA_SWEEP_GAMES", &dir)
+        .write_stdin("best\n5\n6\n7\n8\n".repeat(30))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let kept: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    check("game-record", &kept, "a followed game");
+    let review = output(&["game", "review", file.to_str().unwrap(), "--json", "-q"]);
+    check("game-review", &review, "its review");
+    // A review with bounds only: a node budget too small for 6 pits.
+    let review = output(&[
+        "game",
+        "review",
+        "--turns",
+        "3 1, 1",
+        "--nodes",
+        "1000",
+        "--threads",
+        "1",
+        "--no-book",
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(review["complete"], false);
+    check("game-review", &review, "a review with bounds");
+}

@@ -64,6 +64,7 @@ impl Command {
             Command::Game(GameCommand::Solve(a)) => Some(&a.rules.set),
             Command::Game(GameCommand::Analyze(a)) => Some(&a.rules.set),
             Command::Game(GameCommand::Play(a)) => Some(&a.rules.set),
+            Command::Game(GameCommand::Review(a)) => Some(&a.rules.set),
             Command::Game(GameCommand::Match(a)) => Some(&a.rules.set),
             Command::Game(GameCommand::Endgame(a)) => Some(&a.db.rules.set),
             Command::Game(GameCommand::Book(BookCommand::Build(a))) => Some(&a.rules.set),

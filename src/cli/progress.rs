@@ -193,6 +193,13 @@ impl Counter {
         self.bar.set_message(message);
     }
 
+    /// Print `line` on stderr above the bar (nothing when quiet).
+    pub fn println(&self, line: &str) {
+        if self.lines || !self.bar.is_hidden() {
+            self.bar.suspend(|| eprintln!("{line}"));
+        }
+    }
+
     /// Remove the bar.
     pub fn finish(&self) {
         self.bar.finish_and_clear();

@@ -42,6 +42,8 @@
 pub mod file;
 pub mod game;
 pub mod json;
+pub mod record;
+pub mod review;
 pub mod text;
 pub mod words;
 
@@ -63,6 +65,10 @@ pub const GAME_SOLVE_FORMAT: &str = "mancala-sweep-game-solve/1";
 pub const GAME_MATCH_FORMAT: &str = "mancala-sweep-game-match/1";
 /// The format of `game analyze --json`.
 pub const GAME_ANALYSIS_FORMAT: &str = "mancala-sweep-game-analysis/1";
+/// `format` of a kept game (`game play`, `game analyze --follow`), read by `game review`.
+pub const GAME_RECORD_FORMAT: &str = "mancala-sweep-game-record/1";
+/// `format` of `game review --json`.
+pub const GAME_REVIEW_FORMAT: &str = "mancala-sweep-game-review/1";
 
 /// Why a versioned JSON document could not be read: which of the three
 /// steps of [`parse_versioned`] went wrong.

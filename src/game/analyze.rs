@@ -91,6 +91,15 @@ pub enum Budget {
 }
 
 impl Budget {
+    /// A `k`th of this budget: one of `k` searches' shares.
+    pub fn split(self, k: usize) -> Budget {
+        let k = k.max(1);
+        match self {
+            Budget::Seconds(s) => Budget::Seconds(s / k as f64),
+            Budget::Nodes(n) => Budget::Nodes(n / k as u64),
+        }
+    }
+
     /// This budget after `spent` has gone on the answer's set-up (a cached
     /// endgame database read from disk): the player waits for both. Never
     /// below half of the seconds (a slow disk); a budget of nodes is

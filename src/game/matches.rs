@@ -74,6 +74,11 @@ pub struct GameRecord {
     pub b_moves: u32,
     /// Seconds B thought.
     pub b_seconds: f64,
+    /// Every turn from the match's start, the opening's included: its
+    /// picks (pit numbers from the mover's view), so that `game review`
+    /// can review the game. Empty in files written before it was kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<Vec<u8>>,
 }
 
 impl GameRecord {
@@ -94,19 +99,26 @@ impl GameRecord {
 
 /// The opening of pair `pair`: `turns` random turns from `start`.
 pub fn opening(start: &GameState, seed: u64, pair: u32, turns: u32) -> (GameState, u32) {
+    let (s, moves) = opening_moves(start, seed, pair, turns);
+    (s, moves.iter().map(|m| m.len() as u32).sum())
+}
+
+/// [`opening`] with the opening's turns (pit numbers) instead of its count
+/// of picks.
+fn opening_moves(start: &GameState, seed: u64, pair: u32, turns: u32) -> (GameState, Vec<Vec<u8>>) {
     let mut rng = Rng64::seed_from_u64(seed ^ (pair as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let mut s = *start;
-    let mut picks = 0;
+    let mut moves = Vec::new();
     for _ in 0..turns {
         if s.is_over() {
             break;
         }
         let t = s.turns();
         let chosen = &t[rng.random_range(0..t.len())];
-        picks += chosen.picks.len() as u32;
+        moves.push(chosen.picks.iter().map(|p| p.number()).collect());
         s = chosen.after;
     }
-    (s, picks)
+    (s, moves)
 }
 
 /// The seed of one agent in one game.
@@ -123,7 +135,8 @@ pub fn play_game(
     opts: &MatchOptions,
     game: u32,
 ) -> Result<GameRecord, GameError> {
-    let (mut s, opening_picks) = opening(start, opts.seed, game / 2, opts.opening_turns);
+    let (mut s, moves) = opening_moves(start, opts.seed, game / 2, opts.opening_turns);
+    let opening_picks = moves.iter().map(|m| m.len() as u32).sum();
     let a_first = game.is_multiple_of(2);
     let db = opts.endgame.as_ref();
     let mut agent_a = a.build_with(&s, agent_seed(opts.seed, game, true), db)?;
@@ -140,6 +153,7 @@ pub fn play_game(
         a_seconds: 0.0,
         b_moves: 0,
         b_seconds: 0.0,
+        moves,
     };
     while !s.is_over() {
         let a_moves = s.mover() == a_side;
@@ -158,6 +172,7 @@ pub fn play_game(
             rec.b_seconds += took;
         }
         rec.picks += picks.len() as u32;
+        rec.moves.push(picks.iter().map(|p| p.number()).collect());
         s.play_turn(&picks).map_err(|e| {
             GameError::AgentFailed(format!(
                 "agent {} chose an illegal turn in game {game}: {e}",

@@ -13,6 +13,7 @@ pub mod endgame;
 pub mod error;
 mod files;
 pub mod matches;
+pub mod review;
 pub mod session;
 pub mod solve;
 pub mod state;
@@ -21,6 +22,7 @@ pub use agent::{Agent, AgentSpec, Level, PickEffect, PickPlace, PickRule};
 pub use analyze::{analyze, analyze_on, best_turn_on, Analysis, Budget, TurnValue};
 pub use endgame::{EndgameBuild, EndgameCache, EndgameDb, ENDGAME_FORMAT};
 pub use error::{CheckpointError, EndgameError, GameError, GameFileError, MatchError, PickRefusal};
+pub use review::{review, Review, ReviewOptions};
 pub use session::{GameSession, Played};
 pub use solve::{
     GameSolveOptions, GameSolveResult, Horizon, Keep, KeepEvent, SolveWatch, Solver, WatchReading,

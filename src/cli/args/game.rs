@@ -11,6 +11,8 @@ pub enum GameCommand {
     Analyze(GameAnalyzeArgs),
     /// Play a game against the computer in the terminal.
     Play(GamePlayArgs),
+    /// Review a game: every turn graded by the stones it gave away (best, good, inaccuracy, mistake, blunder), proved exactly, each player's accuracy and the turn that settled the result.
+    Review(GameReviewArgs),
     /// Two agents play pairs of games from the same openings, each starting once; results with 95% intervals and Elo.
     Match(GameMatchArgs),
     /// Build an endgame database file for `game solve --endgame`: the exact value of every position with at most --up-to stones in its pits (resumes a file it finds).
@@ -228,6 +230,9 @@ pub struct GameAnalyzeArgs {
     /// Show the numbers behind the words: each open turn's proven bounds and how far its estimate looked, and the picks searched.
     #[arg(long, short = 'v')]
     pub verbose: bool,
+    /// With --follow: take up the last unfinished game `--follow` kept (every followed game is kept in the games folder: $MANCALA_SWEEP_GAMES, else games/ in the cache folder), where it was left.
+    #[arg(long, requires = "follow", conflicts_with_all = ["board", "stones", "pits", "first"])]
+    pub resume: bool,
     /// With --follow: who moves first from the board given (as you see it: your row at the bottom either way); with `them`, type their turn first.
     #[arg(long, value_enum, default_value = "you", requires = "follow")]
     pub first: FollowFirst,
@@ -349,6 +354,53 @@ pub struct GameMatchArgs {
     /// `--threads`.
     #[command(flatten)]
     pub threads: ThreadsArg,
+    /// `--json`.
+    #[command(flatten)]
+    pub json: JsonArg,
+    /// `--quiet`.
+    #[command(flatten)]
+    pub quiet: QuietArg,
+}
+
+/// `game review`.
+#[derive(Args, Debug)]
+#[command(mut_arg("rules", game_rules_help))]
+pub struct GameReviewArgs {
+    /// The game: a kept game's file (`game play` and `game analyze --follow` keep every game in the games folder: $MANCALA_SWEEP_GAMES, else games/ in the cache folder), `last` for the last game kept there, or a `game match --out` file with --number. Without it, the turns of --turns.
+    #[arg(value_name = "GAME", required_unless_present = "turns")]
+    pub game: Option<String>,
+    /// With a `game match --out` file: the game's number, as the file numbers them (from 0).
+    #[arg(long, value_name = "N", requires = "game")]
+    pub number: Option<u32>,
+    /// The turns typed instead of a file, from the start of --rules/--pits/--stones or a --board: turns split by commas, the picks of a turn by spaces (pit numbers from the mover's view, as `game analyze` takes them), e.g. "3, 1 4, 6".
+    #[arg(
+        long,
+        value_name = "TURNS",
+        conflicts_with = "game",
+        allow_hyphen_values = true
+    )]
+    pub turns: Option<String>,
+    /// Rules and board of --turns (the board from the side to move) [default rules: kalah].
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Time budget in seconds a turn, on average: every position is solved once within it (the last first), then the ones not proved share what the others left, up to T times the turns in all; a position not proved by then has bounds, and its turns a grade only where the bounds prove one.
+    #[arg(long, value_name = "T", default_value_t = 4.0, value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub seconds: f64,
+    /// A budget of picks searched a turn (on average, as --seconds) instead of seconds: the same review on every run with --threads 1.
+    #[arg(long, value_name = "N", conflicts_with = "seconds", value_parser = |t: &str| parse_positive(t, "picks"), allow_negative_numbers = true)]
+    pub nodes: Option<u64>,
+    /// Transposition table size, shared by every position's solve [default: as `game solve` for the game's start].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub table: Option<u64>,
+    /// Neither read nor build the endgame database kept in the cache folder (the one `game analyze` and `game solve` read).
+    #[arg(long, conflicts_with = "endgame")]
+    pub no_cache: bool,
+    /// Do not take values from the committed opening books: solve every position.
+    #[arg(long)]
+    pub no_book: bool,
+    /// `--max-memory`, `--endgame` and `--threads`.
+    #[command(flatten)]
+    pub solver: SolverArgs,
     /// `--json`.
     #[command(flatten)]
     pub json: JsonArg,

@@ -47,15 +47,20 @@ pub(super) const CACHE_VAR: &str = "MANCALA_SWEEP_CACHE";
 /// `$XDG_CACHE_HOME/mancala-sweep`, else `~/.cache/mancala-sweep`; none
 /// when none of these is set.
 pub(super) fn endgame_cache() -> Option<EndgameCache> {
+    Some(EndgameCache::new(cache_dir()?))
+}
+
+/// The cache folder named as [`endgame_cache`] says (the kept games'
+/// folder is in it too).
+pub(super) fn cache_dir() -> Option<PathBuf> {
     let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-    let dir = match var(CACHE_VAR) {
+    Some(match var(CACHE_VAR) {
         Some(dir) => PathBuf::from(dir),
         None => var("XDG_CACHE_HOME")
             .map(PathBuf::from)
             .or_else(|| var("HOME").map(|home| PathBuf::from(home).join(".cache")))?
             .join("mancala-sweep"),
-    };
-    Some(EndgameCache::new(dir))
+    })
 }
 
 /// The cached endgame database of `state`'s rules and board size, when it

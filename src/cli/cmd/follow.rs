@@ -5,8 +5,10 @@
 //! turns included.
 
 use super::background::{Builder, Progress};
+use super::kept::Recorder;
 use crate::cli::words::CliError;
 use mancala_sweep::format::game::{game_analysis_text, picks_text};
+use mancala_sweep::format::record::Players;
 use mancala_sweep::game::{analyze, Analysis, Budget, EndgameDb, GameState, PickOutcome, Side};
 use mancala_sweep::game::{GameError, GameSolveOptions};
 use mancala_sweep::rules::Scope;
@@ -55,17 +57,29 @@ const LONGER: f64 = 5.0;
 pub fn follow_loop(
     f: &Follow<'_>,
     start: GameState,
+    resumed: Option<Recorder>,
     mut builder: Option<Builder>,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let n = start.pits_per_side();
     // The board is given as the player sees it; with the opponent first,
-    // the same position with them to move.
-    let mut state = if f.first == YOU {
+    // the same position with them to move. A resumed game is where its
+    // turns left it.
+    let mut state = if f.first == YOU || resumed.is_some() {
         start
     } else {
         GameState::new(start.board_from(YOU.other()), YOU.other(), start.rules())?
+    };
+    let mut rec = match resumed {
+        Some(rec) => {
+            if let Some(path) = rec.path() {
+                writeln!(out, "Going on with the game kept in {}.", path.display())
+                    .map_err(CliError::Terminal)?;
+            }
+            rec
+        }
+        None => Recorder::new(&state, players(), "follow"),
     };
     let mut budget = f.budget;
     // The position before each pick or typed board, for `undo`, with what
@@ -86,14 +100,7 @@ pub fn follow_loop(
     loop {
         writeln!(out, "\n{}", state.board_from(YOU)).map_err(CliError::Terminal)?;
         if state.is_over() {
-            let (you, them) = (state.store(YOU), state.store(YOU.other()));
-            let verdict = match you.cmp(&them) {
-                std::cmp::Ordering::Greater => "you win",
-                std::cmp::Ordering::Less => "the opponent wins",
-                std::cmp::Ordering::Equal => "a draw",
-            };
-            writeln!(out, "Game over: {verdict}, {you} to {them}.").map_err(CliError::Terminal)?;
-            return Ok(());
+            return game_over(&state, &rec, out);
         }
         let mine = state.mover() == YOU;
         let mut best: Vec<u32> = Vec::new();
@@ -104,6 +111,12 @@ pub fn follow_loop(
             let db = built.as_ref().or(f.db);
             let a = analyze(&state, f.opts, db, budget, &never, Some(f.report))?;
             (f.done)();
+            let exact = a.turns.iter().filter(|t| t.exact);
+            rec.proved(
+                &state,
+                a.exact().then(|| a.value()),
+                exact.map(|t| (t.after, t.value)).collect(),
+            );
             best = a.turns[0]
                 .picks
                 .iter()
@@ -145,13 +158,35 @@ pub fn follow_loop(
             return Ok(());
         }
         let before = state;
-        match one_line(&line, &best, &mut state, &mut history, input, out)? {
+        let line = one_line(&line, &best, &mut state, &mut history, &mut rec, input, out)?;
+        rec.save();
+        match line {
             Line::Next if state != before => budget = f.budget,
             Line::Next => {}
             Line::Longer => budget = longer(budget),
             Line::Quit => return Ok(()),
         }
     }
+}
+
+/// The end of a followed game: who won, and where the game is kept.
+fn game_over(state: &GameState, rec: &Recorder, out: &mut dyn Write) -> Result<(), CliError> {
+    let (you, them) = (state.store(YOU), state.store(YOU.other()));
+    let verdict = match you.cmp(&them) {
+        std::cmp::Ordering::Greater => "you win",
+        std::cmp::Ordering::Less => "the opponent wins",
+        std::cmp::Ordering::Equal => "a draw",
+    };
+    writeln!(out, "Game over: {verdict}, {you} to {them}.").map_err(CliError::Terminal)?;
+    if let Some(path) = rec.path().filter(|p| p.exists()) {
+        writeln!(
+            out,
+            "The game is kept in {}: `mancala-sweep game review last` reviews it.",
+            path.display()
+        )
+        .map_err(CliError::Terminal)?;
+    }
+    Ok(())
 }
 
 /// What the background build has come to since the last analysis: the
@@ -193,6 +228,7 @@ fn one_line(
     best: &[u32],
     state: &mut GameState,
     history: &mut Vec<(GameState, String)>,
+    rec: &mut Recorder,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<Line, CliError> {
@@ -208,6 +244,10 @@ fn one_line(
             match history.pop() {
                 Some((s, what)) => {
                     *state = s;
+                    // Back before a typed board: the game kept is another.
+                    if !rec.back_to(&s) {
+                        *rec = Recorder::new(&s, players(), "follow");
+                    }
                     say(out, format!("Taken back: {what}."))?;
                 }
                 None => say(out, "Nothing to take back.".into())?,
@@ -244,6 +284,8 @@ fn one_line(
                     let what = "the board you typed; the game is as it was before it";
                     history.push((*state, what.to_string()));
                     *state = s;
+                    // A typed board starts another game to keep.
+                    *rec = Recorder::new(&s, players(), "follow");
                     say(
                         out,
                         "The game goes on from the board you typed, you to move.".into(),
@@ -266,6 +308,7 @@ fn one_line(
                 &best.iter().map(u32::to_string).collect::<Vec<_>>(),
                 state,
                 history,
+                rec,
                 out,
             );
         }
@@ -278,7 +321,7 @@ fn one_line(
         }
         _ => {}
     }
-    play_words(&words, state, history, out)
+    play_words(&words, state, history, rec, out)
 }
 
 /// Play the pits in `words` one by one for the side to move (the
@@ -288,6 +331,7 @@ fn play_words(
     words: &[String],
     state: &mut GameState,
     history: &mut Vec<(GameState, String)>,
+    rec: &mut Recorder,
     out: &mut dyn Write,
 ) -> Result<Line, CliError> {
     let n = state.pits_per_side();
@@ -336,6 +380,9 @@ fn play_words(
             Ok(outcome) => {
                 let who = if mover == YOU { "your" } else { "their" };
                 history.push((before, format!("{who} pick of pit {seen}")));
+                if let Some(p) = mancala_sweep::Pit::new(k, n) {
+                    rec.pick(&before, p);
+                }
                 played.push(seen);
                 if outcome != PickOutcome::FreeTurn && !left.is_empty() {
                     refused = Some(format!(
@@ -375,6 +422,15 @@ fn play_words(
         say(out, why)?;
     }
     Ok(Line::Next)
+}
+
+/// Who plays each side of a followed game: the player moves the bottom
+/// row, [`YOU`].
+fn players() -> Players {
+    Players {
+        first: "you".into(),
+        second: "opponent".into(),
+    }
 }
 
 /// `budget` five times over.

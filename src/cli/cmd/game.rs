@@ -50,7 +50,7 @@ fn start_read(args: &RuleArgs) -> Result<(GameState, Board), CliError> {
 /// the table `table` (fitted to the board), the memory cap, the threads,
 /// and the `--endgame` file read as `reading` says (said on stderr unless
 /// `quiet`).
-fn solver_setup(
+pub(super) fn solver_setup(
     table: u64,
     args: &SolverArgs,
     state: &GameState,
@@ -258,7 +258,15 @@ fn background_builder(
 }
 
 pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
-    let state = start(&args.rules)?;
+    let resumed = if args.resume {
+        Some(super::kept::last_unfinished(&args.rules)?)
+    } else {
+        None
+    };
+    let state = match &resumed {
+        Some((_, state)) => *state,
+        None => start(&args.rules)?,
+    };
     let table = args.table.unwrap_or(ANALYZE_TABLE);
     let (mut opts, db) = solver_setup(
         table,
@@ -331,6 +339,7 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
         super::follow::follow_loop(
             &f,
             state,
+            resumed.map(|(rec, _)| rec),
             builder,
             &mut stdin.lock(),
             &mut std::io::stdout(),

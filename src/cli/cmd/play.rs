@@ -2,6 +2,7 @@
 
 use super::cache::{cached_endgame, read_endgame, Reading};
 use super::game::{agent_of, analysis_status, start};
+use super::kept::Recorder;
 use super::Outcome;
 use crate::cli::args::{FirstArg, GamePlayArgs};
 use crate::cli::progress::thinking;
@@ -9,6 +10,7 @@ use crate::cli::signal::exit_on_first_ctrl_c;
 use crate::cli::words::{rules_label, CliError};
 use mancala_sweep::api::ANALYZE_TABLE;
 use mancala_sweep::format::game::{picks_count, picks_text};
+use mancala_sweep::format::record::Players;
 use mancala_sweep::format::text::{trace_text, trace_text_seen};
 use mancala_sweep::format::words as plain;
 use mancala_sweep::game::agent::BUDGET_DEPTH;
@@ -68,7 +70,26 @@ pub fn play(args: &GamePlayArgs) -> Outcome {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout();
-    play_loop(&mut session, &label, &mut input, &mut out).map_err(CliError::Terminal)?;
+    let computer = args.agent.clone().unwrap_or_else(|| args.level.clone());
+    let players = if person == Side::First {
+        Players {
+            first: "you".into(),
+            second: computer,
+        }
+    } else {
+        Players {
+            first: computer,
+            second: "you".into(),
+        }
+    };
+    let mut rec = Recorder::new(&state, players, "play");
+    play_loop(&mut session, &mut rec, &label, &mut input, &mut out).map_err(CliError::Terminal)?;
+    if let Some(path) = rec.path().filter(|p| p.exists()) {
+        println!(
+            "The game is kept in {}: `mancala-sweep game review last` reviews it.",
+            path.display()
+        );
+    }
     Ok(String::new())
 }
 
@@ -105,6 +126,7 @@ fn show(out: &mut dyn Write, s: &GameSession) -> std::io::Result<()> {
 /// `rest` words follow it on the line.
 fn one_word(
     s: &mut GameSession,
+    rec: &mut Recorder,
     word: &str,
     rest: usize,
     own: &str,
@@ -133,6 +155,7 @@ fn one_word(
         },
         "u" | "undo" => {
             if s.undo() {
+                rec.back_to(s.state());
                 writeln!(out, "Taken back.")?;
                 show(out, s)?;
             } else {
@@ -148,8 +171,11 @@ fn one_word(
                 )?;
                 return Ok(Said::Drop);
             };
+            let before = *s.state();
             match s.pick(k) {
                 Ok(p) => {
+                    rec.pick(&before, p.pit);
+                    rec.save();
                     say_pick(out, &p, s.person(), n)?;
                     show(out, s)?;
                     if rest > 0 && !s.persons_turn() {
@@ -262,6 +288,7 @@ enum Said {
 /// `rules` is the rules line as the person named them.
 fn play_loop(
     s: &mut GameSession,
+    rec: &mut Recorder,
     rules: &str,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
@@ -291,11 +318,15 @@ fn play_loop(
             });
             let spec = s.agent();
             let status = |t: f64| computer_status(spec, watch.as_ref(), t);
+            let mut before = *s.state();
             let turn =
                 thinking(false, &status, |_| s.computer_turn()).map_err(std::io::Error::other)?;
             for p in &turn {
+                rec.pick(&before, p.pit);
+                before = p.after;
                 say_pick(out, p, s.person(), n)?;
             }
+            rec.save();
             show(out, s)?;
             continue;
         }
@@ -313,7 +344,7 @@ fn play_loop(
         let words: Vec<&str> = line.split_whitespace().collect();
         for (i, word) in words.iter().enumerate() {
             let rest = words.len() - i - 1;
-            match one_word(s, word, rest, &own, n, out)? {
+            match one_word(s, rec, word, rest, &own, n, out)? {
                 Said::Next => {}
                 Said::Drop => break,
                 Said::Quit => return Ok(()),
