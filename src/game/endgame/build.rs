@@ -128,20 +128,22 @@ impl EndgameDb {
             if !built {
                 // Keep the layers below this one, finished.
                 let done = ranks.offset[t as usize] as usize - split;
-                tail = window.into_iter().take(done).collect();
+                tail = window[..done]
+                    .iter()
+                    .map(|v| AtomicI8::new(v.load(Ordering::Relaxed)))
+                    .collect();
                 complete = false;
                 break;
             }
             let new_split = end / GROUP_POSITIONS * GROUP_POSITIONS;
-            packed.append(PackedBuf::pack(
-                &window,
-                split,
-                &ranks,
-                n,
-                split..new_split,
-                threads,
-            ));
-            tail = window.into_iter().skip(new_split - split).collect();
+            packed.pack_onto(&window, split, &ranks, n, split..new_split, threads);
+            // Copied out, so that the layer's bytes go now (collected from
+            // the window in place, they kept its memory).
+            tail = window[new_split - split..]
+                .iter()
+                .map(|v| AtomicI8::new(v.load(Ordering::Relaxed)))
+                .collect();
+            drop(window);
             split = new_split;
             finished = Some(t);
             layer(t, ranks.layer_len(t));

@@ -179,11 +179,29 @@ impl PackedBuf {
         range: std::ops::Range<usize>,
         threads: usize,
     ) -> PackedBuf {
+        let mut out = PackedBuf::default();
+        out.pack_onto(bytes, start, ranks, n, range, threads);
+        out
+    }
+
+    /// [`PackedBuf::pack`] appended to these arrays (whose last group is
+    /// whole), each thread's piece as soon as it and those before it are
+    /// done: a layer of hundreds of megabytes is not held twice.
+    pub(crate) fn pack_onto(
+        &mut self,
+        bytes: &[AtomicI8],
+        start: usize,
+        ranks: &super::Ranks,
+        n: usize,
+        range: std::ops::Range<usize>,
+        threads: usize,
+    ) {
         debug_assert_eq!(range.start % GROUP_POSITIONS, 0);
+        self.lines.reserve(range.len().div_ceil(PER_LINE));
         let chunks = range.len().div_ceil(CHUNK);
         let next = std::sync::atomic::AtomicUsize::new(0);
-        let pieces: Vec<std::sync::Mutex<Option<PackedBuf>>> =
-            (0..chunks).map(|_| std::sync::Mutex::new(None)).collect();
+        // The pieces packed and not yet appended, and how many are.
+        let done = std::sync::Mutex::new((self, 0usize, std::collections::BTreeMap::new()));
         let work = || loop {
             let c = next.fetch_add(1, Ordering::Relaxed);
             if c >= chunks {
@@ -192,7 +210,13 @@ impl PackedBuf {
             let from = range.start + c * CHUNK;
             let to = range.end.min(from + CHUNK);
             let piece = pack_range(&bytes[from - start..to - start], ranks, n, from, to);
-            *pieces[c].lock().expect("a piece's lock") = Some(piece);
+            let mut d = done.lock().expect("the pieces' lock");
+            let (out, appended, waiting) = &mut *d;
+            waiting.insert(c, piece);
+            while let Some(p) = waiting.remove(appended) {
+                out.append(p);
+                *appended += 1;
+            }
         };
         if threads <= 1 {
             work();
@@ -204,11 +228,6 @@ impl PackedBuf {
                 work();
             });
         }
-        let mut out = PackedBuf::default();
-        for p in pieces {
-            out.append(p.into_inner().expect("a piece's lock").expect("packed"));
-        }
-        out
     }
 
     /// `more` after these (whose last group is whole).
@@ -299,14 +318,24 @@ fn pack_range(
 /// The base that puts the most of `word`'s values within the codes, the
 /// lowest such (at most what 7 bits hold).
 fn best_base(word: &[(Option<u64>, i8)]) -> u64 {
-    let mut gs: Vec<u64> = word.iter().filter_map(|&(g, _)| g).collect();
+    let mut gs = [0u64; PER_WORD];
+    let mut len = 0;
+    for g in word.iter().filter_map(|&(g, _)| g) {
+        gs[len] = g;
+        len += 1;
+    }
+    let gs = &mut gs[..len];
     gs.sort_unstable();
     let (mut best, mut most) = (0, 0);
+    let mut hi = 0;
     for (i, &lo) in gs.iter().enumerate() {
         let lo = lo.min((1 << BASE_BITS) - 1);
-        let within = gs[i..].iter().take_while(|&&g| g < lo + ESCAPE).count();
-        if within > most {
-            (best, most) = (lo, within);
+        hi = hi.max(i);
+        while hi < gs.len() && gs[hi] < lo + ESCAPE {
+            hi += 1;
+        }
+        if hi - i > most {
+            (best, most) = (lo, hi - i);
         }
     }
     best

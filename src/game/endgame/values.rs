@@ -80,6 +80,7 @@ unsafe impl Sync for Values {}
 /// for it, the range must lie in `bytes`, every bit pattern must be a `T`,
 /// and the memory must outlive the slice and not be written while it is
 /// read.
+#[cfg(not(target_arch = "wasm32"))]
 unsafe fn cast<T>(bytes: &[u8], offset: usize, len: usize) -> &'static [T] {
     let p = bytes[offset..].as_ptr();
     debug_assert_eq!(p as usize % std::mem::align_of::<T>(), 0);
@@ -233,7 +234,7 @@ impl Values {
             },
             Some((file, take)) => {
                 let o = file.offsets();
-                if offset % 64 != 0
+                if !offset.is_multiple_of(64)
                     || take.lines > file.lines
                     || take.dir > file.dir
                     || take.exceptions > file.exceptions
