@@ -360,3 +360,59 @@ fn follow_builds_nothing_in_the_background_unless_asked() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A one-shot analysis whose answer it could not prove says once, in a
+/// player's words, what the one-time set-up gives (the command to run,
+/// with GamePigeon's name for the rules); with the set-up's database
+/// there, or a proved answer, or `--quiet`, it says nothing of it.
+#[test]
+fn an_unproved_answer_says_what_the_set_up_gives() {
+    let dir = folder("setup");
+    let env = [("MANCALA_SWEEP_CACHE", dir.to_str().unwrap())];
+    let run = |args: &[&str]| run_bin_env(args, "", &env);
+    let short = [
+        "game",
+        "analyze",
+        "--rules",
+        "capture",
+        "--pits",
+        "4",
+        "--stones",
+        "4",
+        "--no-book",
+        "--nodes",
+        "300",
+        "--threads",
+        "1",
+    ];
+    let (code, _, err) = run(&short);
+    assert_eq!(code, 0, "{err}");
+    let said: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("game cache build --rules capture --pits 4"))
+        .collect();
+    assert_eq!(said.len(), 1, "{err}");
+    assert!(
+        said[0].starts_with("Not proved yet. Run `mancala-sweep"),
+        "{err}"
+    );
+    let (code, _, err) = run(&[&short[..], &["--quiet"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("game cache build"), "{err}");
+    // Proved: nothing to say.
+    let (code, _, err) = run(&[
+        "game",
+        "analyze",
+        "--rules",
+        "capture",
+        "--pits",
+        "3",
+        "--stones",
+        "3",
+        "--seconds",
+        "20",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("game cache build"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

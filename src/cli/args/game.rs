@@ -65,7 +65,7 @@ pub struct CacheBuildArgs {
     /// The rules, pits, memory cap and threads.
     #[command(flatten)]
     pub db: EndgameFor,
-    /// Every position with at most this many stones in its pits (1 to 127) [default: the most within 768 MiB, so that with `game solve`'s table a run keeps within 1 GiB: 22 stones on 6 pits a side, 523 MiB].
+    /// Every position with at most this many stones in its pits (1 to 127) [default: the most whose packed file fits 1.5 GiB: 26 stones on 6 pits a side, 1.25 GiB on disk, at most about 2.2 GB of memory while it builds, minutes on 2 cores].
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=127))]
     pub up_to: Option<u32>,
 }
@@ -160,7 +160,7 @@ pub struct GameSolveArgs {
     /// `--max-memory`, `--endgame` and `--threads` (the value and the principal variation are the same for any number of threads).
     #[command(flatten)]
     pub solver: SolverArgs,
-    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep), which `game analyze` shares: the 16-stone one is built once for each rule set and board size (29 MiB for 6 pits a side, in seconds to half a minute with the time said), and cuts a long solve's picks by a third to a half; a larger one from `game cache build` cuts more. Built by a solve of more than 36 stones, read by any. Not used with --checkpoint, whose work keeps to the database it started with.
+    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep), which `game analyze` shares: the 16-stone one is built once for each rule set and board size (14 MiB for 6 pits a side, in seconds to half a minute with the time said), and cuts a long solve's picks by a third to a half; a larger one from `game cache build` cuts more. Built by a solve of more than 36 stones, read by any. Not used with --checkpoint, whose work keeps to the database it started with.
     #[arg(long, conflicts_with = "endgame")]
     pub no_cache: bool,
     /// Keep the search's work in FILE (its table, about --table bytes): written every --checkpoint-every seconds and when stopped (Ctrl-C, SIGTERM), read back by the same command, which goes on from it; removed once the value is proved.
@@ -224,7 +224,7 @@ pub struct GameAnalyzeArgs {
     /// Transposition table size, e.g. 64M or 2G [default: 64M, which a one-second answer fills faster than it zeroes a larger one; give more for long runs].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
     pub table: Option<u64>,
-    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep): the 16-stone one is built once for each rule set and board size (29 MiB for 6 pits a side, in seconds to half a minute with the time said) and lets a one-second analysis prove far more; a larger one from `game cache build` (the largest there is read) proves more again.
+    /// Neither read nor build the endgame database kept in the cache folder ($MANCALA_SWEEP_CACHE, else ~/.cache/mancala-sweep): the 16-stone one is built once for each rule set and board size (14 MiB for 6 pits a side, in seconds to half a minute with the time said) and lets a one-second analysis prove far more; a larger one from `game cache build` (the largest there is read) proves more again.
     #[arg(long, conflicts_with = "endgame")]
     pub no_cache: bool,
     /// Show the numbers behind the words: each open turn's proven bounds and how far its estimate looked, and the picks searched.
@@ -236,7 +236,7 @@ pub struct GameAnalyzeArgs {
     /// With --follow: who moves first from the board given (as you see it: your row at the bottom either way); with `them`, type their turn first.
     #[arg(long, value_enum, default_value = "you", requires = "follow")]
     pub first: FollowFirst,
-    /// With --follow: build the larger endgame database `game cache build` makes (22 stones on 6 pits a side, 523 MiB, about a minute on 2 cores) in the background at the lowest priority, while you tap and think; the answers use it once it is there, and a game left early leaves its finished layers for the next. `auto`: when the input is a terminal and the cache is used.
+    /// With --follow: build a larger endgame database (22 stones on 6 pits a side, 253 MiB, one to two minutes on 2 cores) in the background at the lowest priority, while you tap and think; the answers use it once it is there, and a game left early leaves its finished layers for the next. `auto`: when the input is a terminal and the cache is used.
     #[arg(
         long,
         value_enum,

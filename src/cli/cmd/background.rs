@@ -40,8 +40,9 @@ pub enum Progress {
 }
 
 impl Builder {
-    /// Starts building the database `game cache build` makes by default
-    /// for `state`'s rules and board, on `threads` threads within
+    /// Starts building the larger database of a long-lived use
+    /// ([`BUILD_BYTES`]: 22 stones on 6 pits a side) for `state`'s rules
+    /// and board, on `threads` threads within
     /// `memory_cap`, when the cache holds a smaller one and a game still
     /// has more stones than it; `None` when there is nothing to build or
     /// the system cannot lower a thread's priority (elsewhere than Linux a

@@ -355,11 +355,7 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
         Some(&report),
     )?;
     spinner.finish();
-    if !a.exact() && !args.quiet.quiet && !args.no_cache && args.solver.endgame.is_none() {
-        if let Some(line) = setup_advice(&state, db.as_ref()) {
-            eprintln!("{line}");
-        }
-    }
+    say_setup(args, &a, &state, db.as_ref());
     let out = if args.json.json {
         let top = args.top.map_or(usize::MAX, |k| k as usize);
         serde_json::to_string(&GameAnalysisJson::new(&state, &a, threads, top)).expect("json")
@@ -382,6 +378,17 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     Ok(out)
 }
 
+/// Says on stderr what the one-time set-up would give ([`setup_advice`])
+/// after an answer `a` not proved, unless the run is quiet or keeps to a
+/// database of its own (`--no-cache`, `--endgame`).
+fn say_setup(args: &GameAnalyzeArgs, a: &Analysis, state: &GameState, db: Option<&EndgameDb>) {
+    if !a.exact() && !args.quiet.quiet && !args.no_cache && args.solver.endgame.is_none() {
+        if let Some(line) = setup_advice(state, db) {
+            eprintln!("{line}");
+        }
+    }
+}
+
 /// What the one-time set-up would give, said once after an answer it did
 /// not prove, in a player's words: `None` when the cache already holds
 /// the database `game cache build` makes (or one as large), or the
@@ -393,9 +400,11 @@ fn setup_advice(state: &GameState, db: Option<&EndgameDb>) -> Option<String> {
     if have >= setup || state.stones_in_pits() <= have {
         return None;
     }
-    let preset = mancala_sweep::rules::Preset::ALL
-        .into_iter()
-        .find(|p| p.rules() == rules)?;
+    // GamePigeon's name for Kalah's rules, which its players know.
+    let preset = match Preset::ALL.into_iter().find(|p| p.rules() == rules)? {
+        Preset::Kalah => "capture".to_string(),
+        p => p.to_string(),
+    };
     let pits = if n == 6 {
         String::new()
     } else {

@@ -90,7 +90,17 @@ impl EndgameDb {
         let threads = threads.max(1);
         let (mut packed, resumed_from) = match path.exists() {
             true => {
-                let (p, s) = EndgameDb::read_packed(path, rules, n, stones, threads)?;
+                // Asked for no more than the file holds: nothing to build.
+                let h = EndgameDb::open(path, rules, n, u64::MAX, false)?.header;
+                if h.stones >= stones {
+                    return Ok(EndgameBuild {
+                        resumed_from: Some(h.stones),
+                        stones: Some(h.stones),
+                        positions: h.positions,
+                        complete: true,
+                    });
+                }
+                let (p, s) = EndgameDb::read_packed(path, rules, n, threads)?;
                 (p, Some(s))
             }
             false => (PackedBuf::default(), None),
@@ -165,25 +175,15 @@ impl EndgameDb {
         })
     }
 
-    /// The database in `path` packed, and its stones (at most `stones`:
-    /// a file of more is refused as not this build's); a file of the
+    /// The database in `path` packed, and its stones; a file of the
     /// first format is read a byte a position and packed.
     fn read_packed(
         path: &Path,
         rules: Rules,
         n: usize,
-        stones: u32,
         threads: usize,
     ) -> Result<(PackedBuf, u32), GameError> {
         let (db, h) = EndgameDb::read(path, rules, n, 0, u64::MAX, false)?;
-        if h.stones > stones {
-            return Err(EndgameError::Damaged {
-                path: path.to_path_buf(),
-                positions: h.positions,
-                stones: h.stones,
-            }
-            .into());
-        }
         let Endgame { ranks, values } = Arc::into_inner(db.db).expect("read here, not shared");
         let positions = values.len();
         let packed = match values.into_packed() {

@@ -121,9 +121,9 @@ pub struct EndgameBuild {
 
 /// A database file opened by [`EndgameDb::open`]: its first line, and
 /// what to take from it.
-struct Opened {
+pub(super) struct Opened {
     file: std::fs::File,
-    header: EndgameHeader,
+    pub(super) header: EndgameHeader,
     /// Bytes of the first line.
     first_line: u64,
     /// Where the file's packed arrays lie (`None`: a byte a position).
@@ -301,7 +301,7 @@ impl EndgameDb {
     /// `prefix` as many stones as fit in `memory_cap` (positions are
     /// stored fewest stones first, so the first values of a larger file
     /// are a smaller database whole).
-    fn open(
+    pub(super) fn open(
         path: &Path,
         rules: Rules,
         n: usize,
