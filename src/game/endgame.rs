@@ -276,7 +276,7 @@ impl Endgame {
         w: &mut W,
     ) -> std::io::Result<()> {
         let mut buf = vec![0u8; 1 << 20];
-        for chunk in self.values[..positions].chunks(buf.len()) {
+        for chunk in self.values.bytes()[..positions].chunks(buf.len()) {
             for (b, v) in buf.iter_mut().zip(chunk) {
                 *b = v.load(Ordering::Relaxed) as u8;
             }
@@ -290,7 +290,7 @@ impl Endgame {
     /// from its checkpoint).
     pub(crate) fn read_values(&self, r: &mut impl Read) -> std::io::Result<()> {
         let mut buf = vec![0u8; 1 << 20];
-        for chunk in self.values.chunks(buf.len()) {
+        for chunk in self.values.bytes().chunks(buf.len()) {
             let bytes = &mut buf[..chunk.len()];
             r.read_exact(bytes)?;
             for (v, &b) in chunk.iter().zip(bytes.iter()) {
@@ -343,7 +343,7 @@ impl Endgame {
     #[cfg(test)]
     fn value(&self, pits: &[u8], n: usize, rules: Rules) -> i32 {
         let r = self.rank(pits);
-        let v = self.values[r].load(Ordering::Relaxed);
+        let v = self.values.bytes()[r].load(Ordering::Relaxed);
         if v != UNKNOWN {
             return v as i32;
         }
@@ -377,7 +377,7 @@ impl Endgame {
             };
             best = best.max(v);
         }
-        self.values[r].store(best as i8, Ordering::Relaxed);
+        self.values.bytes()[r].store(best as i8, Ordering::Relaxed);
         best
     }
 }
@@ -827,7 +827,7 @@ mod tests {
                             continue; // the game is over: never asked
                         }
                         let want = lazy.value(&pits[..2 * n], n, rules);
-                        let got = built.values[r as usize].load(Ordering::Relaxed);
+                        let got = built.values.bytes()[r as usize].load(Ordering::Relaxed);
                         assert_eq!(got as i32, want, "{rules:?} {n} {:?}", &pits[..2 * n]);
                     }
                 }

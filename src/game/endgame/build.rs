@@ -50,17 +50,7 @@ impl EndgameDb {
         memory_cap: u64,
     ) -> Result<(), GameError> {
         EndgameDb::check(rules, n, stones, u64::MAX)?;
-        let requested = EndgameDb::build_bytes_for(n, stones);
-        if requested > memory_cap {
-            return Err(EndgameError::OverCap {
-                stones,
-                n,
-                requested,
-                cap: memory_cap,
-            }
-            .into());
-        }
-        Ok(())
+        EndgameDb::within(n, stones, EndgameDb::build_bytes_for(n, stones), memory_cap)
     }
 
     /// Builds the database of every position with at most `stones` stones

@@ -195,7 +195,17 @@ impl EndgameDb {
         if stones == 0 || stones > 127 {
             return Err(EndgameError::Stones(stones).into());
         }
-        let requested = Endgame::bytes(2 * n, stones);
+        EndgameDb::within(n, stones, Endgame::bytes(2 * n, stones), memory_cap)
+    }
+
+    /// Refuses a database of `stones` stones on `n` pits a side that takes
+    /// `requested` bytes when that passes `memory_cap`.
+    pub(super) fn within(
+        n: usize,
+        stones: u32,
+        requested: u64,
+        memory_cap: u64,
+    ) -> Result<(), GameError> {
         if requested > memory_cap {
             return Err(EndgameError::OverCap {
                 stones,
@@ -218,16 +228,7 @@ impl EndgameDb {
         memory_cap: u64,
     ) -> Result<(), GameError> {
         EndgameDb::check(rules, n, stones, u64::MAX)?;
-        if memory > memory_cap {
-            return Err(EndgameError::OverCap {
-                stones,
-                n,
-                requested: memory,
-                cap: memory_cap,
-            }
-            .into());
-        }
-        Ok(())
+        EndgameDb::within(n, stones, memory, memory_cap)
     }
 
     /// The first line of the database file `path`, whatever its rules:
@@ -613,7 +614,7 @@ impl EndgameDb {
                 let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
                 #[cfg(target_arch = "wasm32")]
                 let threads = 1;
-                let (values, ranks) = (&self.db.values, &self.db.ranks);
+                let (values, ranks) = (self.db.values.bytes(), &self.db.ranks);
                 packed = PackedBuf::pack(values, 0, ranks, self.n, 0..positions, threads);
                 packed.view()
             }

@@ -487,13 +487,13 @@ impl PackedBuf {
             std::io::copy(&mut std::io::Read::take(r, n as u64), &mut std::io::sink()).map(|_| ())
         }
         let o = file.offsets();
-        let words = read_le(r, take.lines * (WORDS + 1), |b| {
-            u64::from_le_bytes(b).to_le()
+        // Read as lines, not as words gathered into lines after: a
+        // database of a gigabyte is not held twice.
+        let lines = read_le(r, take.lines, |b: [u8; 64]| {
+            Line(std::array::from_fn(|i| {
+                u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().expect("8 bytes")).to_le()
+            }))
         })?;
-        let lines = words
-            .chunks_exact(WORDS + 1)
-            .map(|c| Line(c.try_into().expect("a line's words")))
-            .collect();
         skip(r, o[1] - take.lines * 64)?;
         let dir = read_le(r, take.dir, |b| u32::from_le_bytes(b).to_le())?;
         skip(r, o[2] - o[1] - take.dir * 4)?;
@@ -537,7 +537,7 @@ mod tests {
                 let want = built.every_value(n);
                 let positions = built.values.len();
                 for threads in [1, 3] {
-                    let (values, ranks) = (&built.values, &built.ranks);
+                    let (values, ranks) = (built.values.bytes(), &built.ranks);
                     let p = super::PackedBuf::pack(values, 0, ranks, n, 0..positions, threads);
                     assert!(p.view().fits(positions));
                     assert!(p.vals.len() * 10 < positions, "{} exceptions", p.vals.len());

@@ -373,14 +373,3 @@ impl Values {
         false
     }
 }
-
-impl std::ops::Deref for Values {
-    type Target = [AtomicI8];
-
-    /// The values a byte a position: what the build and the fill on demand
-    /// read and write (empty when they are packed).
-    #[inline]
-    fn deref(&self) -> &[AtomicI8] {
-        self.bytes()
-    }
-}
