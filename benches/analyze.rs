@@ -213,7 +213,7 @@ fn main() {
                         threads as usize,
                         u64::MAX,
                         &AtomicBool::new(false),
-                        |_, _| {},
+                        &mancala_sweep::game::endgame::BuildProgress::default(),
                     )
                     .expect("cache written")
                     .expect("built whole"),

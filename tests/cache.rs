@@ -416,3 +416,76 @@ fn an_unproved_answer_says_what_the_set_up_gives() {
     assert!(!err.contains("game cache build"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `serve` builds the larger database of GamePigeon's capture board in
+/// the background and says so; stopped (SIGINT), it leaves no work file
+/// and loses none of the layers it started from: a cache holding 16
+/// stones is read at start, and after the stop lists a file of at least
+/// those stones.
+#[test]
+#[cfg(target_os = "linux")] // the build runs in the background only where a thread can be niced alone
+fn serve_builds_the_larger_database_in_the_background_and_keeps_it_when_stopped() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = folder("serve");
+    let env = [("MANCALA_SWEEP_CACHE", dir.to_str().unwrap())];
+    let (code, _, err) = run_bin_env(
+        &[
+            "game", "cache", "build", "--rules", "capture", "--up-to", "16", "-q",
+        ],
+        "",
+        &env,
+    );
+    assert_eq!(code, 0, "{err}");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("mancala-sweep"))
+        .args(["serve", "--port", "0"])
+        .env("MANCALA_SWEEP_CACHE", &dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let err = BufReader::new(child.stderr.take().unwrap());
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in err.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let next = || {
+        lines
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .unwrap()
+    };
+    let first = next();
+    assert!(
+        first.starts_with("endgame database for kalah")
+            && first.contains("every position with at most 16 stones"),
+        "{first}"
+    );
+    let second = next();
+    assert!(
+        second.starts_with("building the 22-stone endgame database for kalah in the background"),
+        "{second}"
+    );
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let pid = child.id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status();
+    assert!(killed.unwrap().success());
+    let t0 = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(t0.elapsed().as_secs() < 60, "serve did not stop");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(leftovers(&dir).is_empty());
+    let (code, out, err) = run_bin_env(&["game", "cache", "list"], "", &env);
+    assert_eq!(code, 0, "{err}");
+    let stones: Vec<u32> = out
+        .lines()
+        .filter(|l| l.starts_with("kalah"))
+        .map(|l| l.split_whitespace().nth(2).unwrap().parse().unwrap())
+        .collect();
+    assert!(stones.iter().any(|&s| s >= 16), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -3,6 +3,7 @@
 //! the same games on any number of threads.
 
 use mancala_sweep::game::agent::{alphabeta_value, minimax_value};
+use mancala_sweep::game::endgame::BuildProgress;
 use mancala_sweep::game::matches::{self, GameRecord, MatchOptions};
 use mancala_sweep::game::solve::{self, GameSolveOptions, Solver};
 use mancala_sweep::game::{AgentSpec, EndgameDb, GameState, Horizon, Side};
@@ -461,7 +462,17 @@ fn perfect_agents_with_an_endgame_file_get_the_exact_value() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("kalah4.db");
     let never = AtomicBool::new(false);
-    EndgameDb::build_file(&path, Rules::KALAH, 4, 10, 1, 1 << 30, &never, |_, _| {}).unwrap();
+    EndgameDb::build_file(
+        &path,
+        Rules::KALAH,
+        4,
+        10,
+        1,
+        1 << 30,
+        &never,
+        &BuildProgress::default(),
+    )
+    .unwrap();
     let db = EndgameDb::load(&path, Rules::KALAH, 4, 1 << 30).unwrap();
     let start = GameState::start(4, 3, Rules::KALAH).unwrap();
     for endgame in [None, Some(db)] {
@@ -515,20 +526,20 @@ fn endgame_files_resume_and_solve_as_the_search_does() {
             let twice = dir.join("twice.db");
             let _ = std::fs::remove_file(&whole);
             let _ = std::fs::remove_file(&twice);
-            let mut layers = Vec::new();
-            let one = EndgameDb::build_file(&whole, rules, n, 9, 1, 1 << 30, &cancel, |t, _| {
-                layers.push(t)
-            })
-            .unwrap();
-            assert_eq!(layers, (0..=9).collect::<Vec<_>>());
+            let progress = BuildProgress::default();
+            let one =
+                EndgameDb::build_file(&whole, rules, n, 9, 1, 1 << 30, &cancel, &progress).unwrap();
+            let positions = EndgameDb::bytes_for(n, 9);
+            assert_eq!((progress.held(), progress.done()), (0, positions));
+            assert_eq!((progress.total(), progress.layer()), (positions, 9));
             assert!(one.complete && one.resumed_from.is_none() && one.stones == Some(9));
-            EndgameDb::build_file(&twice, rules, n, 5, 2, 1 << 30, &cancel, |_, _| {}).unwrap();
-            let mut layers = Vec::new();
-            let two = EndgameDb::build_file(&twice, rules, n, 9, 2, 1 << 30, &cancel, |t, _| {
-                layers.push(t)
-            })
-            .unwrap();
-            assert_eq!(layers, (6..=9).collect::<Vec<_>>());
+            let progress = BuildProgress::default();
+            EndgameDb::build_file(&twice, rules, n, 5, 2, 1 << 30, &cancel, &progress).unwrap();
+            let two =
+                EndgameDb::build_file(&twice, rules, n, 9, 2, 1 << 30, &cancel, &progress).unwrap();
+            // The layers the file held count as done from the start.
+            assert_eq!(progress.held(), EndgameDb::bytes_for(n, 5));
+            assert_eq!(progress.done(), positions);
             assert_eq!(two.resumed_from, Some(5));
             assert_eq!(
                 std::fs::read(&whole).unwrap(),
@@ -560,7 +571,7 @@ fn endgame_files_resume_and_solve_as_the_search_does() {
         1,
         1 << 30,
         &cancel,
-        |_, _| panic!("built a layer"),
+        &BuildProgress::default(),
     )
     .unwrap();
     assert_eq!((r.resumed_from, r.stones), (Some(9), Some(9)));
@@ -568,11 +579,11 @@ fn endgame_files_resume_and_solve_as_the_search_does() {
     // says that it holds nothing.
     let stopped = AtomicBool::new(true);
     let none = dir.join("none.db");
-    let r = EndgameDb::build_file(&none, Rules::KALAH, 4, 7, 1, 1 << 30, &stopped, |_, _| {
-        panic!("built a layer")
-    })
-    .unwrap();
+    let progress = BuildProgress::default();
+    let r =
+        EndgameDb::build_file(&none, Rules::KALAH, 4, 7, 1, 1 << 30, &stopped, &progress).unwrap();
     assert_eq!((r.stones, r.positions, r.complete), (None, 0, false));
+    assert_eq!(progress.done(), 0, "built nothing");
     assert!(!none.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }

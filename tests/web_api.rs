@@ -1094,12 +1094,12 @@ fn analyze_reads_the_endgame_database_it_was_started_with() {
             2,
             1 << 30,
             &never,
-            |_, _| {},
+            &mancala_sweep::game::endgame::BuildProgress::default(),
         )
         .unwrap()
         .expect("built");
     let with = start(Config {
-        endgames: vec![db],
+        endgames: mancala_sweep::web::Endgames::new(vec![db]),
         ..config()
     });
     let without = start(config());

@@ -25,6 +25,7 @@ mod cache;
 mod db;
 mod packed;
 mod values;
+pub use build::BuildProgress;
 pub use cache::{CachedDb, EndgameCache, BUILD_BYTES, CACHE_BYTES, CACHE_STONES, SETUP_BYTES};
 pub use db::{
     EndgameBuild, EndgameDb, EndgameHeader, Reading, ENDGAME_FORMAT, ENDGAME_FORMAT_BYTES,
@@ -526,12 +527,14 @@ impl Endgame {
         threads: usize,
         cancel: &AtomicBool,
     ) -> bool {
-        (0..=self.ranks.max_stones).all(|t| self.build_layer(t, n, rules, threads, cancel))
+        let done = AtomicU64::new(0);
+        (0..=self.ranks.max_stones).all(|t| self.build_layer(t, n, rules, threads, cancel, &done))
     }
 
     /// [`Endgame::build`] for the positions of exactly `t` stones, all of
-    /// whose children with fewer stones are filled; false when `cancel`
-    /// stopped it.
+    /// whose children with fewer stones are filled, `done` counting the
+    /// positions as they are finished (a share of a layer, for a progress
+    /// that moves within one); false when `cancel` stopped it.
     fn build_layer(
         &self,
         t: u32,
@@ -539,6 +542,7 @@ impl Endgame {
         rules: Rules,
         threads: usize,
         cancel: &AtomicBool,
+        done: &AtomicU64,
     ) -> bool {
         const CHUNK: u64 = 1 << 14;
         const BATCH: usize = 8;
@@ -580,6 +584,7 @@ impl Endgame {
                         let _ = self.finish(plan, *pr, n, rules, cancel);
                     }
                 }
+                done.fetch_add(stop - from, Ordering::Relaxed);
             }
         };
         if threads <= 1 {

@@ -97,6 +97,23 @@ impl GameSession {
         })
     }
 
+    /// Plays on with `db` as the computer's and the hints' endgame
+    /// database (a larger one a background build has finished): the
+    /// computer's agent is built again with it, so that it is read from
+    /// this turn on.
+    pub fn set_endgame(&mut self, db: EndgameDb) -> Result<(), GameError> {
+        self.computer =
+            self.spec
+                .build_within(&self.state, self.seed, Some(&db), self.memory_cap)?;
+        self.endgame = Some(db);
+        Ok(())
+    }
+
+    /// The endgame database the computer and the hints read.
+    pub fn endgame(&self) -> Option<&EndgameDb> {
+        self.endgame.as_ref()
+    }
+
     /// The game now.
     pub fn state(&self) -> &GameState {
         &self.state

@@ -226,10 +226,10 @@ pub(crate) async fn new_game(state: Shared_, body: Body) -> ApiResult {
     // the async threads. Until the game is in the table its tables are
     // declared as this request's, so that a solve running meanwhile is not
     // charged for them.
-    // The endgame database the server read at start for these rules and
-    // board (shared, already counted), for the `perfect` computer and the
+    // The endgame database the server holds for these rules and board
+    // (shared, already counted), for the `perfect` computer and the
     // hints, as `game play` reads the cached one.
-    let db = crate::api::endgame_for(&state.config.endgames, &start, cap).cloned();
+    let db = crate::api::endgame_for(&state.config.endgames.list(), &start, cap).cloned();
     let slot = Slot::take(&state)?;
     let building = Share::new(&state);
     building.set(bytes);

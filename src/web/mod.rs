@@ -55,7 +55,35 @@ pub struct Config {
     /// instead of filling one on demand, and proves far more within its
     /// second. Held for the server's life, shared by every analysis; not
     /// what a solve adds, so not counted by its guard.
-    pub endgames: Vec<crate::game::EndgameDb>,
+    pub endgames: Endgames,
+}
+
+/// The endgame databases a server holds: those read at start, joined by
+/// the larger ones a build in the background finishes (`serve` starts
+/// one), each taking the place of the one of its rules and board. Clones
+/// share them, so the front end that builds hands each database to the
+/// running server.
+#[derive(Clone, Debug, Default)]
+pub struct Endgames(std::sync::Arc<std::sync::RwLock<Vec<crate::game::EndgameDb>>>);
+
+impl Endgames {
+    /// The databases `dbs`.
+    pub fn new(dbs: Vec<crate::game::EndgameDb>) -> Endgames {
+        Endgames(std::sync::Arc::new(std::sync::RwLock::new(dbs)))
+    }
+
+    /// The databases held now (cheap: each shares its values).
+    pub fn list(&self) -> Vec<crate::game::EndgameDb> {
+        self.0.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Holds `db` from now on, in the place of the one of its rules and
+    /// board (analyses under way keep the one they took).
+    pub fn add(&self, db: crate::game::EndgameDb) {
+        let mut dbs = self.0.write().unwrap_or_else(|e| e.into_inner());
+        dbs.retain(|d| (d.rules(), d.pits_per_side()) != (db.rules(), db.pits_per_side()));
+        dbs.push(db);
+    }
 }
 
 impl Default for Config {
@@ -68,7 +96,7 @@ impl Default for Config {
             collections: Vec::new(),
             max_games: 64,
             game_idle_seconds: 3600,
-            endgames: Vec::new(),
+            endgames: Endgames::default(),
         }
     }
 }

@@ -45,12 +45,14 @@ pub(crate) async fn dispatch(state: Shared_, method: Method, uri: Uri, body: Bod
 }
 
 /// `GET /api/limits` as `serve` answers it: the engine's bounds, and in
-/// `endgames` the endgame databases it read at start, so that the pages
-/// can say when a board has none (`serve` builds none itself).
+/// `endgames` the endgame databases it holds now, so that the pages can
+/// say when a board has none (`serve` builds the GamePigeon boards' in
+/// the background).
 fn limits(config: &super::Config) -> serde_json::Value {
     let mut doc = crate::api::limits();
     doc["endgames"] = config
         .endgames
+        .list()
         .iter()
         .map(|db| {
             serde_json::json!({

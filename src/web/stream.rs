@@ -81,7 +81,7 @@ pub(crate) async fn analyze_stream(state: Shared_, body: Body) -> ApiResult {
     let max_memory = state.config.max_memory;
     let share = Share::new(&state);
     share.set(api::analysis_options(&game, max_memory).table_bytes);
-    let db = api::endgame_for(&state.config.endgames, &game, max_memory).cloned();
+    let db = api::endgame_for(&state.config.endgames.list(), &game, max_memory).cloned();
     Ok(events(move |flag, tx| {
         let _slot = slot;
         let _share = share;

@@ -2,13 +2,15 @@
 //! the cache folder `game analyze` keeps (`$MANCALA_SWEEP_CACHE`; `game
 //! cache` in game_cache.rs lists it, builds larger ones and empties it).
 
-use crate::cli::progress::Spinner;
+use crate::cli::progress::{thinking, Spinner};
 use crate::cli::signal::{interrupted, INTERRUPTED};
 use crate::cli::words::{self, CliError};
+use mancala_sweep::game::endgame::BuildProgress;
 pub(super) use mancala_sweep::game::endgame::Reading;
 use mancala_sweep::game::{EndgameCache, EndgameDb, GameState};
 use mancala_sweep::search::format_bytes;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The endgame database of `--endgame` for `state`'s rules and board size
 /// under the memory cap `cap`, read as `reading` says; what it holds is
@@ -170,7 +172,7 @@ pub(super) fn cached_endgame(
 
 /// Builds the `stones`-stone database of `state`'s rules and board into
 /// `cache` ([`EndgameCache::build`]) on `threads` threads within
-/// `memory_cap`, a progress line saying the layer it is on unless `quiet`;
+/// `memory_cap`, a progress line saying how far it is unless `quiet`;
 /// Ctrl-C stops it with the layers finished kept.
 pub(super) fn build_showing(
     cache: &EndgameCache,
@@ -180,23 +182,110 @@ pub(super) fn build_showing(
     memory_cap: u64,
     quiet: bool,
 ) -> Result<Option<EndgameDb>, mancala_sweep::game::GameError> {
-    let spinner = Spinner::new(quiet);
-    let t0 = std::time::Instant::now();
+    let progress = BuildProgress::default();
     let (rules, n) = (state.rules(), state.pits_per_side());
-    let built = cache.build(
-        rules,
-        n,
-        stones,
-        threads,
-        memory_cap,
-        &INTERRUPTED,
-        |t, _| {
-            spinner.set(format!(
-                "building the endgame database: {t} of {stones} stones, {:.1} s",
-                t0.elapsed().as_secs_f64()
-            ))
-        },
-    );
-    spinner.finish();
-    built
+    showing_build(&progress, n, quiet, false, || {
+        cache.build(
+            rules,
+            n,
+            stones,
+            threads,
+            memory_cap,
+            &INTERRUPTED,
+            &progress,
+        )
+    })
+}
+
+/// Runs `build`, which fills `progress`, while a line on stderr (unless
+/// `quiet`) says four times a second how far it is: the share of the
+/// positions done (the layers a file held count), the layer being built,
+/// the time so far and a forecast, so that the last layers, a minute or
+/// more each, never look like a hang. With `layers`, a line for each
+/// layer finished too, as `game endgame` prints them.
+pub(super) fn showing_build<T>(
+    progress: &BuildProgress,
+    n: usize,
+    quiet: bool,
+    layers: bool,
+    build: impl FnOnce() -> T,
+) -> T {
+    let started = std::time::Instant::now();
+    // The layers said so far; none before the first this run builds.
+    let said = std::sync::Mutex::new(None::<u32>);
+    let layer_lines = |spinner: &Spinner, upto: u32| {
+        let mut said = said.lock().expect("not poisoned");
+        let from = said.unwrap_or_else(|| {
+            (0..upto)
+                .find(|&t| EndgameDb::bytes_for(n, t) > progress.held())
+                .unwrap_or(upto)
+        });
+        for t in from..upto {
+            let positions = EndgameDb::bytes_for(n, t)
+                - t.checked_sub(1).map_or(0, |s| EndgameDb::bytes_for(n, s));
+            spinner.println(&format!(
+                "  {t:>3} stones: {positions} positions, {:.1} s",
+                started.elapsed().as_secs_f64()
+            ));
+        }
+        *said = Some(from.max(upto));
+    };
+    let status = |secs: f64| build_status(progress, secs);
+    thinking(quiet, &status, |spinner| {
+        let done = AtomicBool::new(false);
+        let out = std::thread::scope(|scope| {
+            if layers {
+                scope.spawn(|| {
+                    while !done.load(Ordering::Relaxed) {
+                        if progress.total() > 0 {
+                            layer_lines(spinner, progress.layer());
+                        }
+                        std::thread::park_timeout(std::time::Duration::from_millis(250));
+                    }
+                });
+            }
+            let out = build();
+            done.store(true, Ordering::Relaxed);
+            out
+        });
+        if layers && progress.total() > 0 && progress.done() >= progress.total() {
+            layer_lines(spinner, progress.layer() + 1);
+        }
+        out
+    })
+}
+
+/// The progress line of a build.
+fn build_status(progress: &BuildProgress, secs: f64) -> String {
+    if progress.total() == 0 {
+        return format!(
+            "building the endgame database: reading what is there, {}",
+            duration(secs)
+        );
+    }
+    if progress.done() >= progress.total() {
+        return format!(
+            "building the endgame database: every position done, writing the file, {} so far",
+            duration(secs)
+        );
+    }
+    let left = progress
+        .seconds_left(secs)
+        .map_or(String::new(), |s| format!(", about {} left", duration(s)));
+    format!(
+        "building the endgame database: {:.0}% done (now the positions of {} stones), {} so far{left}",
+        (100.0 * progress.share()).floor(),
+        progress.layer(),
+        duration(secs)
+    )
+}
+
+/// Seconds as a person reads them: "42 s", "3 min 5 s", "1 h 20 min".
+pub(super) fn duration(secs: f64) -> String {
+    let s = secs.max(0.0).round() as u64;
+    match s {
+        0..=89 => format!("{s} s"),
+        90..=5399 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, s / 60 % 60),
+    }
 }

@@ -133,13 +133,8 @@ pub fn follow_loop(
                 writeln!(out, "Type `longer` to think five times as long.")
                     .map_err(CliError::Terminal)?;
             }
-            if let Some((stones, share)) = building {
-                writeln!(
-                    out,
-                    "(Building the {stones}-stone endgame database in the background: {share}%. \
-                     Once it is there, more answers are proved.)"
-                )
-                .map_err(CliError::Terminal)?;
+            if let Some(line) = building {
+                writeln!(out, "{line}").map_err(CliError::Terminal)?;
             }
             write!(out, "Your picks (1 to {n}, or best): ").map_err(CliError::Terminal)?;
         } else {
@@ -189,28 +184,36 @@ fn game_over(state: &GameState, rec: &Recorder, out: &mut dyn Write) -> Result<(
     Ok(())
 }
 
-/// What the background build has come to since the last analysis: the
-/// database once built (said once, and kept in `built`), or how far it is
-/// (its stones and the share done), for the line after the analysis.
+/// What the background build has come to since the last analysis: each
+/// database once built (said once, and kept in `built`), or how far it is,
+/// for the line after the analysis.
 fn background_news(
     builder: &mut Option<Builder>,
     built: &mut Option<EndgameDb>,
     out: &mut dyn Write,
-) -> Result<Option<(u32, u64)>, CliError> {
+) -> Result<Option<String>, CliError> {
     let Some(b) = builder.as_mut() else {
         return Ok(None);
     };
-    let stones = b.stones;
     let news = match b.progress() {
-        Progress::Building(share) => return Ok(Some((stones, share))),
+        Progress::Building {
+            stones,
+            share,
+            left,
+        } => return Ok(Some(building_line(stones, share, left))),
         Progress::Ready(db) => {
+            let stones = db.stones();
             *built = Some(db);
-            format!(
+            writeln!(
+                out,
                 "The {stones}-stone endgame database is built: from here more answers are proved."
             )
+            .map_err(CliError::Terminal)?;
+            // A larger one may follow.
+            return background_news(builder, built, out);
         }
         Progress::Failed(e) => format!(
-            "The {stones}-stone endgame database could not be built ({}); going on without it.",
+            "The endgame database could not be built ({}); going on without it.",
             reason(&e)
         ),
         Progress::Over => String::new(),
@@ -220,6 +223,18 @@ fn background_news(
         writeln!(out, "{news}").map_err(CliError::Terminal)?;
     }
     Ok(None)
+}
+
+/// The line that says how far the background build is, in a player's
+/// words: what it gives, the share done and a forecast.
+pub(super) fn building_line(stones: u32, share: u64, left: Option<f64>) -> String {
+    let left = left.map_or(String::new(), |s| {
+        format!(", about {} left", super::cache::duration(s))
+    });
+    format!(
+        "(Building the {stones}-stone endgame database in the background: {share}% done{left}. \
+         Once it is there, more answers are proved.)"
+    )
 }
 
 /// Act on one line of input at `state`.

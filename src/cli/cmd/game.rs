@@ -19,6 +19,7 @@ use mancala_sweep::format::{
     parse_versioned, write_atomic, GameAnalysisJson, GameMatchJson, GameSolveJson,
     GAME_MATCH_FORMAT,
 };
+use mancala_sweep::game::endgame::BuildProgress;
 use mancala_sweep::game::matches::{self, MatchOptions, MatchRecord};
 use mancala_sweep::game::{
     solve, AgentSpec, Analysis, Budget, EndgameDb, GameSolveOptions, GameState, Keep, KeepEvent,
@@ -249,11 +250,20 @@ fn background_builder(
         BackgroundBuild::Always => true,
         BackgroundBuild::Never => false,
     };
-    let room = opts
-        .memory_cap
-        .saturating_sub(opts.table_bytes + db.map_or(0, EndgameDb::bytes));
+    // The database built replaces `db`; while it builds, both are held.
+    let room = opts.memory_cap.saturating_sub(opts.table_bytes);
+    let building = room.saturating_sub(db.map_or(0, EndgameDb::bytes));
     wanted
-        .then(|| super::background::Builder::start(state, opts.threads as usize, room))
+        .then(|| {
+            super::background::Builder::start(
+                state.rules(),
+                state.pits_per_side(),
+                state.stones_in_pits(),
+                opts.threads as usize,
+                room,
+                building,
+            )
+        })
         .flatten()
 }
 
@@ -451,23 +461,19 @@ pub fn endgame(args: &GameEndgameArgs) -> Outcome {
             args.out.display()
         );
     }
-    let built = EndgameDb::build_file(
-        &args.out,
-        rules,
-        n,
-        args.up_to,
-        threads,
-        max_memory,
-        &INTERRUPTED,
-        |t, positions| {
-            if !quiet {
-                eprintln!(
-                    "  {t:>3} stones: {positions} positions, {:.1} s",
-                    t0.elapsed().as_secs_f64()
-                );
-            }
-        },
-    )?;
+    let progress = BuildProgress::default();
+    let built = super::cache::showing_build(&progress, n, quiet, true, || {
+        EndgameDb::build_file(
+            &args.out,
+            rules,
+            n,
+            args.up_to,
+            threads,
+            max_memory,
+            &INTERRUPTED,
+            &progress,
+        )
+    })?;
     let resumed = match built.resumed_from {
         Some(k) => format!(", resumed from the {k} stones in the file"),
         None => String::new(),

@@ -1,6 +1,8 @@
 //! `game play`: a game against the computer in the terminal.
 
+use super::background::{Builder, Progress};
 use super::cache::{cached_endgame, read_endgame, Reading};
+use super::follow::building_line;
 use super::game::{agent_of, analysis_status, start};
 use super::kept::Recorder;
 use super::Outcome;
@@ -16,8 +18,8 @@ use mancala_sweep::format::words as plain;
 use mancala_sweep::game::agent::BUDGET_DEPTH;
 use mancala_sweep::game::WatchReading;
 use mancala_sweep::game::{
-    AgentSpec, Analysis, Budget, GameError, GameSession, GameSolveOptions, Level, PickOutcome,
-    Played, Side, SolveWatch,
+    AgentSpec, Analysis, Budget, EndgameDb, GameError, GameSession, GameSolveOptions, Level,
+    PickOutcome, Played, Side, SolveWatch,
 };
 use mancala_sweep::rules::Pit;
 use mancala_sweep::search::default_max_memory;
@@ -83,7 +85,33 @@ pub fn play(args: &GamePlayArgs) -> Outcome {
         }
     };
     let mut rec = Recorder::new(&state, players, "play");
-    play_loop(&mut session, &mut rec, &label, &mut input, &mut out).map_err(CliError::Terminal)?;
+    // A person at a terminal plays for minutes: the larger databases are
+    // built meanwhile, for the computer and the hints (a piped game ends
+    // before they would pay).
+    let mut builder =
+        (!args.no_cache && args.endgame.is_none() && std::io::IsTerminal::is_terminal(&stdin))
+            .then(|| {
+                let room = default_max_memory().saturating_sub(ANALYZE_TABLE);
+                let held = session.endgame().map_or(0, EndgameDb::bytes);
+                Builder::start(
+                    state.rules(),
+                    state.pits_per_side(),
+                    state.stones_in_pits(),
+                    rayon::current_num_threads(),
+                    room,
+                    room.saturating_sub(held),
+                )
+            })
+            .flatten();
+    play_loop(
+        &mut session,
+        &mut rec,
+        &label,
+        &mut builder,
+        &mut input,
+        &mut out,
+    )
+    .map_err(CliError::Terminal)?;
     if let Some(path) = rec.path().filter(|p| p.exists()) {
         println!(
             "The game is kept in {}: `mancala-sweep game review last` reviews it.",
@@ -264,6 +292,50 @@ fn computer_status(
     )
 }
 
+/// Takes each database the background build finished for the computer
+/// and the hints, and says so once; says how far it is at the first
+/// prompt, so that a player knows the computer grows stronger.
+fn background_news(
+    s: &mut GameSession,
+    builder: &mut Option<Builder>,
+    told: &mut bool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    while let Some(b) = builder.as_mut() {
+        match b.progress() {
+            Progress::Building {
+                stones,
+                share,
+                left,
+            } => {
+                if !std::mem::replace(told, true) {
+                    writeln!(out, "{}", building_line(stones, share, left))?;
+                }
+                return Ok(());
+            }
+            Progress::Ready(db) => {
+                let stones = db.stones();
+                match s.set_endgame(db) {
+                    Ok(()) => writeln!(
+                        out,
+                        "The {stones}-stone endgame database is built: the computer and the hints use it from here."
+                    )?,
+                    Err(e) => writeln!(out, "The {stones}-stone endgame database is left out: {e}")?,
+                }
+            }
+            Progress::Failed(e) => {
+                writeln!(
+                    out,
+                    "The endgame database could not be built ({e}); the game goes on without it."
+                )?;
+                *builder = None;
+            }
+            Progress::Over => *builder = None,
+        }
+    }
+    Ok(())
+}
+
 /// The note that the words after a refused one are not played.
 fn dropped(rest: usize) -> String {
     match rest {
@@ -290,6 +362,7 @@ fn play_loop(
     s: &mut GameSession,
     rec: &mut Recorder,
     rules: &str,
+    builder: &mut Option<Builder>,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
@@ -307,6 +380,7 @@ fn play_loop(
         s.agent()
     )?;
     show(out, s)?;
+    let mut told = false;
     loop {
         if s.state().is_over() {
             break;
@@ -330,6 +404,7 @@ fn play_loop(
             show(out, s)?;
             continue;
         }
+        background_news(s, builder, &mut told, out)?;
         write!(out, "Your pick ({own}): ")?;
         out.flush()?;
         let mut line = String::new();

@@ -6,7 +6,7 @@ use super::Outcome;
 use crate::cli::args::ServeArgs;
 use crate::cli::words::CliError;
 use mancala_sweep::game::EndgameDb;
-use mancala_sweep::web::{self, Config};
+use mancala_sweep::web::{self, Config, Endgames};
 
 /// Run `serve` until the process is stopped.
 pub fn run(args: &ServeArgs) -> Outcome {
@@ -28,13 +28,16 @@ pub fn run(args: &ServeArgs) -> Outcome {
         max_games: usize::from(args.max_games),
         game_idle_seconds: u64::from(args.game_idle) * 60,
         collections,
-        endgames: if args.no_cache {
+        endgames: Endgames::new(if args.no_cache {
             Vec::new()
         } else {
             cached_endgames(max_memory)
-        },
+        }),
         ..Config::default()
     };
+    let builds = (!args.no_cache)
+        .then(|| build_in_background(config.endgames.clone(), max_memory))
+        .flatten();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -74,6 +77,10 @@ pub fn run(args: &ServeArgs) -> Outcome {
     // A search still running on a blocking thread has been told to stop; do
     // not wait for it longer than a moment.
     runtime.shutdown_timeout(std::time::Duration::from_secs(2));
+    // A build in the background stops and keeps what it finished.
+    if let Some(b) = builds {
+        let _ = b.join();
+    }
     answer
 }
 
@@ -115,6 +122,74 @@ fn cached_endgames(max_memory: u64) -> Vec<EndgameDb> {
         }
     }
     found
+}
+
+/// Builds, at the lowest priority, the larger endgame databases of the
+/// boards the pages open with (GamePigeon's capture and avalanche modes,
+/// 6 pits a side), one after the other, as `game play` does for its
+/// game, and hands each to the server as it is finished: a new user's
+/// server proves more of every answer within minutes, without a set-up
+/// step. Each fits `max_memory` beside an analysis's table, as the pages'
+/// analyses hold it; progress and the end are said on stderr. It stops
+/// at the signal that stops the server, keeping what it finished: join
+/// the thread before exiting.
+fn build_in_background(endgames: Endgames, max_memory: u64) -> Option<std::thread::JoinHandle<()>> {
+    use super::background::{Builder, Progress};
+    use mancala_sweep::rules::Preset;
+    let room = max_memory.saturating_sub(mancala_sweep::api::ANALYZE_TABLE);
+    let spawned = std::thread::Builder::new()
+        .name("endgame builds".into())
+        .spawn(move || {
+            for preset in [Preset::Kalah, Preset::Avalanche] {
+                if crate::cli::signal::interrupted() {
+                    break;
+                }
+                let rules = preset.rules();
+                let Some(mut b) = Builder::start(
+                    rules,
+                    6,
+                    48,
+                    2,
+                    room,
+                    mancala_sweep::search::default_max_memory(),
+                ) else {
+                    continue;
+                };
+                // A line a minute while it builds, so the log shows it works.
+                let mut next_line = std::time::Instant::now();
+                while !crate::cli::signal::interrupted() {
+                    match b.progress() {
+                        Progress::Building { stones, share, left } => {
+                            if std::time::Instant::now() >= next_line {
+                                next_line += std::time::Duration::from_secs(60);
+                                let left = left.map_or(String::new(), |s| {
+                                    format!(", about {} left", super::cache::duration(s))
+                                });
+                                eprintln!(
+                                    "building the {stones}-stone endgame database for {preset} in the background: {share}% done{left}"
+                                );
+                            }
+                            std::thread::sleep(std::time::Duration::from_secs(1));
+                        }
+                        Progress::Ready(db) => {
+                            eprintln!(
+                                "endgame database for {preset} on 6 pits a side: every position with at most {} stones (built in the background; analyses use it from now on)",
+                                db.stones()
+                            );
+                            endgames.add(db);
+                        }
+                        Progress::Failed(e) => {
+                            eprintln!("the endgame database for {preset} could not be built in the background: {e}");
+                            break;
+                        }
+                        Progress::Over => break,
+                    }
+                }
+            }
+        });
+    spawned
+        .map_err(|e| eprintln!("no endgame database is built in the background: {e}"))
+        .ok()
 }
 
 /// Open `url` in the default browser if an opener exists; say so if not.

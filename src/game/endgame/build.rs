@@ -20,6 +20,69 @@ const CHECKPOINT_SECS: u64 = 60;
 /// (measured on 6 pits a side: 2% of Kalah's at 16 stones, 4% at 20).
 const EXCEPTIONS_MOST: f64 = 0.08;
 
+/// How far a build of a file is ([`EndgameDb::build_file`]), read while
+/// it runs from another thread: positions count, not layers, since the
+/// last layers hold most of them (26 stones on 6 pits a side is a third
+/// of its database), and a share of layers would stand still for minutes
+/// there; the layers a file already held count as done, so that a build
+/// that goes on says how far it really is.
+#[derive(Debug, Default)]
+pub struct BuildProgress {
+    /// Positions finished, those the file held included.
+    done: AtomicU64,
+    /// Positions of the database being built.
+    total: AtomicU64,
+    /// Positions the file held when the build started.
+    held: AtomicU64,
+    /// Stones of the layer being built.
+    layer: AtomicU64,
+}
+
+impl BuildProgress {
+    /// Positions finished, of [`BuildProgress::total`].
+    pub fn done(&self) -> u64 {
+        self.done.load(Ordering::Relaxed)
+    }
+
+    /// Positions of the database being built (0 before it starts).
+    pub fn total(&self) -> u64 {
+        self.total.load(Ordering::Relaxed)
+    }
+
+    /// Positions the file held when the build started (done before it).
+    pub fn held(&self) -> u64 {
+        self.held.load(Ordering::Relaxed)
+    }
+
+    /// Stones of the layer being built.
+    pub fn layer(&self) -> u32 {
+        self.layer.load(Ordering::Relaxed) as u32
+    }
+
+    /// The share done, 0 to 1.
+    pub fn share(&self) -> f64 {
+        self.done() as f64 / self.total().max(1) as f64
+    }
+
+    /// Seconds still to go, reckoned from the positions this run built
+    /// in `elapsed` seconds; `None` until it has built a thousandth of
+    /// what is left to it. The last layers' positions cost a little more
+    /// each, so the forecast is a floor that rises a little as it goes.
+    pub fn seconds_left(&self, elapsed: f64) -> Option<f64> {
+        let (done, total, held) = (self.done(), self.total(), self.held());
+        let built = done.saturating_sub(held);
+        (built > 0 && built * 1000 >= total.saturating_sub(held))
+            .then(|| elapsed * total.saturating_sub(done) as f64 / built as f64)
+    }
+
+    /// A build of `total` positions that starts from `held` of them.
+    fn start(&self, total: u64, held: u64) {
+        self.total.store(total, Ordering::Relaxed);
+        self.held.store(held, Ordering::Relaxed);
+        self.done.store(held, Ordering::Relaxed);
+    }
+}
+
 impl EndgameDb {
     /// Bytes a database of `stones` stones on `n` pits a side takes
     /// packed, in memory and on disk, reckoned with the most exceptions
@@ -61,8 +124,7 @@ impl EndgameDb {
     /// format is packed first): the file is written whole (see
     /// [`EndgameDb::save`]) after a layer at most once a minute, at the
     /// end, and when `cancel` stops the build, so that the same call
-    /// resumes. `layer` hears of each layer finished (its stones and how
-    /// many positions it held). Refused before any work when the build
+    /// resumes. `progress` follows it position by position. Refused before any work when the build
     /// would pass `memory_cap` ([`EndgameDb::build_bytes_for`]).
     #[allow(clippy::too_many_arguments)]
     pub fn build_file(
@@ -73,16 +135,18 @@ impl EndgameDb {
         threads: usize,
         memory_cap: u64,
         cancel: &AtomicBool,
-        mut layer: impl FnMut(u32, u64),
+        progress: &BuildProgress,
     ) -> Result<EndgameBuild, GameError> {
         EndgameDb::check_build(rules, n, stones, memory_cap)?;
         let mut ranks = Ranks::new(2 * n, stones);
+        let total = ranks.offset[stones as usize + 1];
         let threads = threads.max(1);
         let (mut packed, resumed_from) = match path.exists() {
             true => {
                 // Asked for no more than the file holds: nothing to build.
                 let h = EndgameDb::open(path, rules, n, u64::MAX, false)?.header;
                 if h.stones >= stones {
+                    progress.start(total, total);
                     return Ok(EndgameBuild {
                         resumed_from: Some(h.stones),
                         stones: Some(h.stones),
@@ -98,6 +162,7 @@ impl EndgameDb {
         // Ranks below `split` are packed; from it on, a byte each in
         // `tail` (the finished ones) and the layer's window.
         let have = resumed_from.map_or(0, |s| ranks.offset[s as usize + 1] as usize);
+        progress.start(total, have as u64);
         let mut split = have / GROUP_POSITIONS * GROUP_POSITIONS;
         let mut tail: Vec<AtomicI8> = (split..have)
             .map(|r| AtomicI8::new(packed.view().get(r, ranks.total_of(r))))
@@ -121,7 +186,8 @@ impl EndgameDb {
                 ranks,
                 values: Values::layered(packed, split, window),
             };
-            let built = db.build_layer(t, n, rules, threads, cancel);
+            progress.layer.store(u64::from(t), Ordering::Relaxed);
+            let built = db.build_layer(t, n, rules, threads, cancel, &progress.done);
             ranks = db.ranks;
             let (p, window) = db.values.into_layered();
             packed = p;
@@ -146,7 +212,6 @@ impl EndgameDb {
             drop(window);
             split = new_split;
             finished = Some(t);
-            layer(t, ranks.layer_len(t));
             if t == stones || last_save.elapsed().as_secs() >= CHECKPOINT_SECS {
                 EndgameDb::save_parts(path, &packed, &tail, split, &ranks, rules, n, t)?;
                 saved = Some(t);

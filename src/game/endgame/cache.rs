@@ -213,8 +213,8 @@ impl EndgameCache {
     }
 
     /// Builds the `stones`-stone database of `rules` on `n` pits a side
-    /// into the cache on `threads` threads, `layer` hearing of each layer
-    /// finished, and reads it back. It goes on from a file a stopped
+    /// into the cache on `threads` threads, `progress` following it, and
+    /// reads it back. It goes on from a file a stopped
     /// build left, or else from the cached file of these rules with the
     /// most stones (its layers are the first of the new one's). `None`
     /// when `cancel` stopped the build (its finished layers are kept) or
@@ -228,7 +228,7 @@ impl EndgameCache {
         threads: usize,
         memory_cap: u64,
         cancel: &AtomicBool,
-        layer: impl FnMut(u32, u64),
+        progress: &super::BuildProgress,
     ) -> Result<Option<EndgameDb>, GameError> {
         let Some(path) = self.path_for(rules, n, stones) else {
             return Ok(None);
@@ -253,8 +253,9 @@ impl EndgameCache {
                 std::fs::copy(&seed.path, &work).map_err(|e| file_error(&work, "write", e))?;
             }
         }
-        let built =
-            EndgameDb::build_file(&work, rules, n, stones, threads, memory_cap, cancel, layer);
+        let built = EndgameDb::build_file(
+            &work, rules, n, stones, threads, memory_cap, cancel, progress,
+        );
         if work.exists() {
             std::fs::rename(&work, &path).map_err(|e| file_error(&path, "write", e))?;
         }
@@ -286,6 +287,7 @@ impl EndgameCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::endgame::BuildProgress;
     use crate::game::GameState;
 
     #[test]
@@ -335,14 +337,14 @@ mod tests {
             .load(rules, n, 1 << 30, Reading::Mapped)
             .unwrap()
             .is_none());
-        let mut layers = 0;
+        let progress = BuildProgress::default();
         let db = cache
-            .build(rules, n, CACHE_STONES, 2, 1 << 30, &never, |_, _| {
-                layers += 1
-            })
+            .build(rules, n, CACHE_STONES, 2, 1 << 30, &never, &progress)
             .unwrap()
             .expect("built");
-        assert_eq!(layers, CACHE_STONES + 1);
+        let positions = EndgameDb::bytes_for(n, CACHE_STONES);
+        assert_eq!((progress.done(), progress.total()), (positions, positions));
+        assert_eq!(progress.layer(), CACHE_STONES);
         assert_eq!(db.stones(), CACHE_STONES);
         let again = cache
             .load(rules, n, 1 << 30, Reading::Mapped)
@@ -369,15 +371,20 @@ mod tests {
         let cache = EndgameCache::new(&dir);
         let (rules, n) = (Rules::AVALANCHE, 3);
         let small = cache
-            .build(rules, n, 16, 2, 1 << 30, &never, |_, _| {})
+            .build(rules, n, 16, 2, 1 << 30, &never, &BuildProgress::default())
             .unwrap()
             .expect("built");
-        let mut layers = vec![];
+        let progress = BuildProgress::default();
         let large = cache
-            .build(rules, n, 20, 2, 1 << 30, &never, |t, _| layers.push(t))
+            .build(rules, n, 20, 2, 1 << 30, &never, &progress)
             .unwrap()
             .expect("built");
-        assert_eq!(layers, (17..=20).collect::<Vec<_>>(), "went on from 16");
+        assert_eq!(
+            progress.held(),
+            EndgameDb::bytes_for(n, 16),
+            "went on from 16"
+        );
+        assert_eq!(progress.done(), EndgameDb::bytes_for(n, 20));
         assert!(large.is_mapped());
         let listed = cache.list();
         assert_eq!(listed.len(), 2);
@@ -400,7 +407,17 @@ mod tests {
         assert_eq!(bytes_of(&read), bytes_of(&large));
         // Built alone from nothing, 18 stones are the first 18 of the 20.
         let alone = dir.join("alone.bin");
-        EndgameDb::build_file(&alone, rules, n, 18, 2, 1 << 30, &never, |_, _| {}).unwrap();
+        EndgameDb::build_file(
+            &alone,
+            rules,
+            n,
+            18,
+            2,
+            1 << 30,
+            &never,
+            &BuildProgress::default(),
+        )
+        .unwrap();
         let alone = EndgameDb::load(&alone, rules, n, 1 << 30).unwrap();
         let prefix =
             EndgameDb::load_within(&path, rules, n, large.bytes_within(18), Reading::Mapped)

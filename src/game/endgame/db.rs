@@ -670,8 +670,9 @@ impl EndgameDb {
         let Some(fresh) = Endgame::new_until(2 * n, stones, cancel) else {
             return Ok(None);
         };
+        let done = AtomicU64::new(0);
         for t in 0..=stones {
-            if !fresh.build_layer(t, n, rules, threads.max(1), cancel) {
+            if !fresh.build_layer(t, n, rules, threads.max(1), cancel, &done) {
                 return Ok(None);
             }
             layer(t, fresh.ranks.layer_len(t));
@@ -688,6 +689,7 @@ impl EndgameDb {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use crate::game::endgame::BuildProgress;
     use crate::game::{GameSolveOptions, GameState, Solver};
 
     /// Solves `start` exactly with `db` and with no database (the one
@@ -730,8 +732,17 @@ pub(super) mod tests {
         db.write_to(&mut bytes).unwrap();
 
         let path = std::env::temp_dir().join(format!("ms-db-bytes-{}.bin", std::process::id()));
-        let built =
-            EndgameDb::build_file(&path, rules, n, stones, 1, 1 << 30, &never, |_, _| {}).unwrap();
+        let built = EndgameDb::build_file(
+            &path,
+            rules,
+            n,
+            stones,
+            1,
+            1 << 30,
+            &never,
+            &BuildProgress::default(),
+        )
+        .unwrap();
         assert!(built.complete);
         let file = std::fs::read(&path).unwrap();
         std::fs::remove_file(&path).unwrap();

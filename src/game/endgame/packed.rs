@@ -506,7 +506,7 @@ pub(crate) use super::values::PackedLayout;
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Endgame, EndgameDb, Reading, ENDGAME_FORMAT_BYTES};
+    use super::super::{BuildProgress, Endgame, EndgameDb, Reading, ENDGAME_FORMAT_BYTES};
     use crate::header::Header;
     use crate::rules::{Capture, Rules};
     use std::io::Write;
@@ -561,9 +561,18 @@ mod tests {
         let (rules, n) = (Rules::KALAH, 6);
         let full = dir.join("full.bin");
         assert!(
-            EndgameDb::build_file(&full, rules, n, 10, 2, 1 << 30, &never, |_, _| {})
-                .unwrap()
-                .complete
+            EndgameDb::build_file(
+                &full,
+                rules,
+                n,
+                10,
+                2,
+                1 << 30,
+                &never,
+                &BuildProgress::default()
+            )
+            .unwrap()
+            .complete
         );
         let built = EndgameDb::build(rules, n, 10, 2, 1 << 30, &never, |_, _| {})
             .unwrap()
@@ -604,8 +613,17 @@ mod tests {
             assert!(!read.is_packed());
             assert_eq!(read.db.every_value(n), want, "{reading:?}");
         }
-        let grown =
-            EndgameDb::build_file(&old, rules, n, 11, 2, 1 << 30, &never, |_, _| {}).unwrap();
+        let grown = EndgameDb::build_file(
+            &old,
+            rules,
+            n,
+            11,
+            2,
+            1 << 30,
+            &never,
+            &BuildProgress::default(),
+        )
+        .unwrap();
         assert_eq!(grown.resumed_from, Some(10));
         let read = EndgameDb::load(&old, rules, n, 1 << 30).unwrap();
         assert!(read.is_packed());
