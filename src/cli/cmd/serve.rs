@@ -84,10 +84,9 @@ pub fn run(args: &ServeArgs) -> Outcome {
     answer
 }
 
-/// The endgame databases `game analyze` keeps in the cache folder, each
-/// that is there and whole (the server builds none: a build takes seconds
-/// of both cores, and the first page's answer would wait for it), read
-/// at start since the server reads no file after. Each is said in a line
+/// The endgame databases in the cache folder, each that is there, read
+/// at start (the first page's answer waits for no build: larger ones are
+/// built in the background, [`build_in_background`]). Each is said in a line
 /// on stderr; one that cannot be read is said and left out. At most
 /// `max_memory` bytes each, the most one analysis may hold.
 fn cached_endgames(max_memory: u64) -> Vec<EndgameDb> {
