@@ -200,7 +200,12 @@ fn background_news(
             stones,
             share,
             left,
-        } => return Ok(Some(building_line(stones, share, left))),
+        } => return Ok(Some(building_line(
+                stones,
+                share,
+                left,
+                "Once it is there, more answers are proved.",
+            ))),
         Progress::Ready(db) => {
             let stones = db.stones();
             *built = Some(db);
@@ -226,14 +231,13 @@ fn background_news(
 }
 
 /// The line that says how far the background build is, in a player's
-/// words: what it gives, the share done and a forecast.
-pub(super) fn building_line(stones: u32, share: u64, left: Option<f64>) -> String {
+/// words: the share done, a forecast, and `gives`: what it gives.
+pub(super) fn building_line(stones: u32, share: u64, left: Option<f64>, gives: &str) -> String {
     let left = left.map_or(String::new(), |s| {
         format!(", about {} left", super::cache::duration(s))
     });
     format!(
-        "(Building the {stones}-stone endgame database in the background: {share}% done{left}. \
-         Once it is there, more answers are proved.)"
+        "(Building the {stones}-stone endgame database in the background: {share}% done{left}. {gives})"
     )
 }
 

@@ -309,7 +309,12 @@ fn background_news(
                 left,
             } => {
                 if !std::mem::replace(told, true) {
-                    writeln!(out, "{}", building_line(stones, share, left))?;
+                    let gives = if s.agent() == Level::Perfect.agent() {
+                        "The computer and the hints use it once it is there."
+                    } else {
+                        "The hints use it once it is there."
+                    };
+                    writeln!(out, "{}", building_line(stones, share, left, gives))?;
                 }
                 return Ok(());
             }
