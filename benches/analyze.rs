@@ -11,7 +11,9 @@
 //! 2. positions with 31 to 44 stones: the share whose one-second best turn
 //!    is an exact best turn (checked with the exact solver, as `game solve`
 //!    runs it), and how far the estimate was from the exact value; and
-//!    apart the same for positions of 37 to 44 stones, the hardest;
+//!    apart the same for positions of 37 to 44 stones, the hardest, and
+//!    for positions of 45 to 48 stones (the early game: the books' and
+//!    those just past them);
 //! 3. avalanche's start: the time to the exact value, against `game solve`
 //!    in the same run;
 //! 4. the opening: every position a committed opening book answers (at
@@ -234,8 +236,7 @@ fn main() {
     }
     let mut rows: Vec<Row> = vec![];
     for &(mode, preset) in &modes {
-        let (small, mid, hard) = sample(preset, positions);
-        for (class, list) in [("small", small), ("mid", mid), ("hard", hard)] {
+        for ((class, _), list) in CLASSES.into_iter().zip(sample(preset, positions)) {
             for (index, state) in list.iter().enumerate() {
                 let key = (mode.to_string(), class.to_string(), index);
                 let board = state.board().one_line();
@@ -377,14 +378,23 @@ fn print_opening(rows: &[Opening], budget: Budget) {
     }
 }
 
-/// The positions of `preset` on 6×4: `n` with at most 30 stones in the
-/// pits and `n` with 31 to 44, one of each from a game (games that have
-/// none of a class give none).
-fn sample(preset: Preset, n: usize) -> (Vec<GameState>, Vec<GameState>, Vec<GameState>) {
-    let (mut small, mut mid, mut hard) = (vec![], vec![], vec![]);
+/// The classes of positions, by the stones in their pits: the late game,
+/// the middle, its hardest part, and the early game (the books' and just
+/// past them).
+const CLASSES: [(&str, std::ops::RangeInclusive<u32>); 4] = [
+    ("small", 1..=30),
+    ("mid", 31..=44),
+    ("hard", 37..=44),
+    ("early", 45..=48),
+];
+
+/// The positions of `preset` on 6×4: `n` of each of [`CLASSES`], one of
+/// each from a game (games that have none of a class give none).
+fn sample(preset: Preset, n: usize) -> [Vec<GameState>; 4] {
+    let mut lists: [Vec<GameState>; 4] = Default::default();
     let mut taken = HashSet::new();
     let mut game = 0u64;
-    while small.len() < n || mid.len() < n || hard.len() < n {
+    while lists.iter().any(|l| l.len() < n) {
         let mut rng = rand_pcg::Pcg64::seed_from_u64(game);
         let start = GameState::start(6, 4, preset.rules()).expect("6x4 start");
         let mut random = AgentSpec::Random.build(&start, game).expect("agent");
@@ -403,11 +413,7 @@ fn sample(preset: Preset, n: usize) -> (Vec<GameState>, Vec<GameState>, Vec<Game
             state.play_turn(&picks).expect("an agent's turn is legal");
             turn += 1;
         }
-        for (list, range) in [
-            (&mut small, 1..=30),
-            (&mut mid, 31..=44),
-            (&mut hard, 37..=44),
-        ] {
+        for (list, (_, range)) in lists.iter_mut().zip(CLASSES) {
             let of: Vec<&GameState> = seen
                 .iter()
                 .filter(|s| range.contains(&s.stones_in_pits()))
@@ -424,7 +430,7 @@ fn sample(preset: Preset, n: usize) -> (Vec<GameState>, Vec<GameState>, Vec<Game
         }
         game += 1;
     }
-    (small, mid, hard)
+    lists
 }
 
 /// Prints the positions of part 2 (31 to 44 stones), `n` a mode, one JSON
@@ -433,7 +439,7 @@ fn sample(preset: Preset, n: usize) -> (Vec<GameState>, Vec<GameState>, Vec<Game
 /// (`benches/site-endgame.mjs`), which measures them in the browser.
 fn list_positions(n: usize) {
     for (mode, preset) in MODES {
-        for (index, state) in sample(preset, n).1.iter().enumerate() {
+        for (index, state) in sample(preset, n)[1].iter().enumerate() {
             println!(
                 "{}",
                 serde_json::json!({
@@ -684,13 +690,13 @@ fn print_tables(rows: &[Row], start: Option<&Start>, budget: Budget) {
         );
     }
     println!(
-        "\nPositions with 31 to 44 stones in the pits (and apart, 37 to 44: the hardest), {analysis} against the exact solver:\n"
+        "\nPositions with 31 to 44 stones in the pits (and apart, 37 to 44: the hardest), and with 45 to 48 (the early game: the books' and just past them), {analysis} against the exact solver:\n"
     );
     println!(
         "| mode | stones | positions | best turn is a best turn | proved best | called proved best wrongly | estimate off by (mean / worst) | stones lost when not (worst) | worst time | exact check (median / worst) |"
     );
     println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
-    let classes = [("mid", "31–44"), ("hard", "37–44")];
+    let classes = [("mid", "31–44"), ("hard", "37–44"), ("early", "45–48")];
     for ((mode, _), (class, stones)) in MODES.into_iter().flat_map(|m| classes.map(|c| (m, c))) {
         let of = class_rows(rows, mode, class);
         let n = of.len();
