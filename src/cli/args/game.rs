@@ -65,7 +65,7 @@ pub struct CacheBuildArgs {
     /// The rules, pits, memory cap and threads.
     #[command(flatten)]
     pub db: EndgameFor,
-    /// Every position with at most this many stones in its pits (1 to 127) [default: the most whose packed file fits 1.5 GiB: 26 stones on 6 pits a side, 1.25 GiB on disk, at most about 2.2 GB of memory while it builds, minutes on 2 cores].
+    /// Every position with at most this many stones in its pits (1 to 127) [default: the most whose packed file fits 1.5 GiB: 26 stones on 6 pits a side, 1.25 GiB on disk, at most about 2.2 GB of memory while it builds, about 20 minutes on 2 cores; a line says how far it is and forecasts the rest].
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=127))]
     pub up_to: Option<u32>,
 }
@@ -236,7 +236,7 @@ pub struct GameAnalyzeArgs {
     /// With --follow: who moves first from the board given (as you see it: your row at the bottom either way); with `them`, type their turn first.
     #[arg(long, value_enum, default_value = "you", requires = "follow")]
     pub first: FollowFirst,
-    /// With --follow: build a larger endgame database (22 stones on 6 pits a side, 253 MiB, one to two minutes on 2 cores) in the background at the lowest priority, while you tap and think; the answers use it once it is there, and a game left early leaves its finished layers for the next. `auto`: when the input is a terminal and the cache is used.
+    /// With --follow: build larger endgame databases (22 stones on 6 pits a side, 253 MiB, one to two minutes on 2 cores; then the set-up's 26, 1.25 GiB, about 20 minutes) in the background at the lowest priority, while you tap and think; the answers use it once it is there, and a game left early leaves its finished layers for the next. `auto`: when the input is a terminal and the cache is used.
     #[arg(
         long,
         value_enum,
