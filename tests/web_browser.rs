@@ -36,6 +36,8 @@ macro_rules! check_eq {
     }};
 }
 
+mod web_review;
+
 fn main() -> ExitCode {
     // `cargo test -- --list` and filters meant for other tests: nothing to do.
     if std::env::args().any(|a| a == "--list") {
@@ -272,6 +274,17 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     let url = format!("http://{addr}/");
     // `MANCALA_SWEEP_BROWSER_ONLY=phone`: issue 68's walk alone, on both
     // back-ends, while working on it (the whole walk takes minutes).
+    // `MANCALA_SWEEP_BROWSER_ONLY=review`: issue 69's review walk alone.
+    if std::env::var("MANCALA_SWEEP_BROWSER_ONLY").as_deref() == Ok("review") {
+        web_review::review_pages(&c, &url).await;
+        if let Some(dir) = site {
+            let site = format!("http://{}/", serve_folder(dir.to_path_buf()).await);
+            web_review::review_pages(&c, &site).await;
+        }
+        c.close().await.unwrap();
+        let _ = std::fs::remove_dir_all(profile);
+        return;
+    }
     if std::env::var("MANCALA_SWEEP_BROWSER_ONLY").as_deref() == Ok("phone") {
         phone_companion(&c, &url, addr).await;
         if let Some(dir) = site {
@@ -487,6 +500,9 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     // Issue 68: the phone companion.
     phone_companion(&c, &url, addr).await;
 
+    // Issue 69: a game reviewed.
+    web_review::review_pages(&c, &url).await;
+
     // Nothing went anywhere but this server.
     only_from(&c, &url).await;
 
@@ -518,6 +534,7 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
         phone_player(&c, &site).await;
         phone_companion(&c, &site, addr).await;
         endgame_database(&c, &site).await;
+        web_review::review_pages(&c, &site).await;
         only_from(&c, &site).await;
         offline(&c, dir).await;
         c.switch_to_window(showcase_tab).await.unwrap();
