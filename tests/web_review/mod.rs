@@ -87,13 +87,12 @@ async fn grades_agree(c: &Client, want: &[(String, String)], what: &str) -> usiz
     graded
 }
 
-/// The game between `medium` and `hard` followed on Analyze, reviewed.
-async fn followed_game(c: &Client, url: &str, width: u32) {
-    let want = native_review(MEDIUM_HARD, 6, 4);
-    check_eq!(want["complete"], true, "the binary grades every turn");
-    let want = native(&want);
+/// The game of `turns` (kalah 6×4, the first player at the bottom)
+/// followed on Analyze, then reviewed there: the seconds the review took
+/// on the page.
+async fn follow_and_review(c: &Client, url: &str, turns: &str, seconds: u64) -> f64 {
     // The second player's pits are the top row's on Analyze: 7 to 12.
-    let line: Vec<String> = MEDIUM_HARD
+    let line: Vec<String> = turns
         .split(", ")
         .enumerate()
         .flat_map(|(k, t)| {
@@ -110,13 +109,42 @@ async fn followed_game(c: &Client, url: &str, width: u32) {
     ))
     .await
     .unwrap();
-    wait_for_text(c, "#an-moves", "Opponent: 12").await;
+    let n = turns.split(", ").count();
+    wait_js_for(
+        c,
+        &format!("return document.querySelectorAll('#an-moves li button').length === {n};"),
+        60,
+    )
+    .await;
     settled(c).await;
     click(c, "#an-review-game").await;
-    wait_for_text(c, "#rv-game", "24 turns").await;
+    wait_for_text(c, "#rv-game", &format!("{n} turns")).await;
     let t0 = std::time::Instant::now();
-    reviewed(c, 400).await;
-    let took = t0.elapsed().as_secs_f64();
+    reviewed(c, seconds).await;
+    t0.elapsed().as_secs_f64()
+}
+
+/// The 30-turn game of the target (`game match medium hard --rules
+/// capture --games 20 --opening-turns 2 --seed 5`, game 5) reviewed on the
+/// page: how long, and how many turns graded (a measurement, run alone
+/// with `MANCALA_SWEEP_BROWSER_ONLY=review-30`).
+pub(super) async fn thirty_turns(c: &Client, url: &str) {
+    const GAME_5: &str = "3 2, 3 2, 5, 2, 1, 4, 1, 6, 5 3 5, 1, 6, 6 3, 2 6 4, 5, 5, 3, 4, 1, 3 1, 4, 5 3, 5 3, 2, 6, 2, 4, 1, 5, 2, 6";
+    c.set_window_size(390, 900).await.unwrap();
+    let took = follow_and_review(c, url, GAME_5, 900).await;
+    let graded = shown(c).await.iter().filter(|(g, _)| !g.is_empty()).count();
+    println!(
+        "web_browser: the 30-turn game reviewed on {url} in {took:.1} s, {graded} of 30 turns graded: {}",
+        text(c, "#rv-status").await
+    );
+}
+
+/// The game between `medium` and `hard` followed on Analyze, reviewed.
+async fn followed_game(c: &Client, url: &str, width: u32) {
+    let want = native_review(MEDIUM_HARD, 6, 4);
+    check_eq!(want["complete"], true, "the binary grades every turn");
+    let want = native(&want);
+    let took = follow_and_review(c, url, MEDIUM_HARD, 400).await;
     check!(
         text(c, "#rv-status")
             .await
