@@ -274,6 +274,17 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     let url = format!("http://{addr}/");
     // `MANCALA_SWEEP_BROWSER_ONLY=phone`: issue 68's walk alone, on both
     // back-ends, while working on it (the whole walk takes minutes).
+    // `MANCALA_SWEEP_BROWSER_ONLY=review-30`: issue 69's target measured
+    // on the static site.
+    if std::env::var("MANCALA_SWEEP_BROWSER_ONLY").as_deref() == Ok("review-30") {
+        if let Some(dir) = site {
+            let site = format!("http://{}/", serve_folder(dir.to_path_buf()).await);
+            web_review::thirty_turns(&c, &site).await;
+        }
+        c.close().await.unwrap();
+        let _ = std::fs::remove_dir_all(profile);
+        return;
+    }
     // `MANCALA_SWEEP_BROWSER_ONLY=review`: issue 69's review walk alone.
     if std::env::var("MANCALA_SWEEP_BROWSER_ONLY").as_deref() == Ok("review") {
         web_review::review_pages(&c, &url).await;
@@ -1837,6 +1848,12 @@ async fn offline(c: &Client, dir: &std::path::Path) {
     links.push((here().await, "#g-status", "Your turn"));
     click(c, "button[data-page=atlas]").await;
     links.push((here().await, "#a-rules", "GamePigeon avalanche"));
+    // Review: the one-turn game of the Analyze link, reviewed.
+    c.goto(&links[0].0).await.unwrap();
+    wait_for_text(c, "#an-moves", "You: 6").await;
+    click(c, "#an-review-game").await;
+    wait_for_text(c, "#rv-status", "Done: every turn graded").await;
+    links.push((here().await, "#rv-game", "1 turn."));
     check!(links.iter().any(|(l, _, _)| l.contains("&line=6")));
     // The host goes away.
     stop.send(()).unwrap();
@@ -1860,6 +1877,10 @@ async fn offline(c: &Client, dir: &std::path::Path) {
     c.goto(&format!("{url}?page=solve")).await.unwrap();
     click(c, "#solve").await;
     check_eq!(text(c, "#best").await, "43");
+    // And a review, again.
+    c.goto(&links[5].0).await.unwrap();
+    click(c, "#rv-start").await;
+    wait_for_text(c, "#rv-status", "Done: every turn graded").await;
 }
 
 /// Issue 59: a puzzle counts once in the tally, however it is reached

@@ -6,11 +6,11 @@
 //! and its turns, pit numbers from each mover's view) and draw what comes
 //! back: the grades, the values and the words are all the engine's.
 
-use super::{analysis_options, seconds_within, Error, Position, MAX_ANALYZE_NODES};
+use super::{seconds_within, Error, Position, MAX_ANALYZE_NODES};
 use crate::format::record::Players;
 use crate::format::review::GameReviewJson;
 use crate::game::review::{review, Review, ReviewOptions};
-use crate::game::{Budget, EndgameDb, GameState, Side};
+use crate::game::{Budget, EndgameDb, GameSolveOptions, GameState, Side};
 use crate::rules::{Pit, Preset};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -120,8 +120,29 @@ impl ReviewRequest {
     }
 }
 
-/// The review of `game` on one thread within `max_memory` (the table of
-/// an analysis, the books, the endgame database `db` when given), as
+/// The table of a review: one table serves every position of the game,
+/// and the positions just past the books (44 stones on 6×4) are the ones
+/// a review spends its time on; twice an analysis's table proves them
+/// sooner (docs/notebook/game-review.md), and fits beside the endgame
+/// database within the static site's 256 MiB.
+pub const REVIEW_TABLE: u64 = 128 << 20;
+
+/// The solver options of a web review of a game from `start`: one
+/// thread, [`REVIEW_TABLE`] (at most half of `max_memory`), sized for the
+/// start's stones.
+pub fn review_options(start: &GameState, max_memory: u64) -> GameSolveOptions {
+    GameSolveOptions {
+        table_bytes: REVIEW_TABLE.min(max_memory / 2),
+        memory_cap: max_memory,
+        threads: 1,
+        ..Default::default()
+    }
+    .fit_to(start.rules(), start.pits_per_side(), start.stones_in_pits())
+}
+
+/// The review of `game` on one thread within `max_memory` (the options
+/// of [`review_options`], the books, the endgame database `db` when
+/// given), as
 /// `game review --json` prints it; `report` hears the document after
 /// every position settled (the finished and booked ones first), and
 /// `cancel` stops it with what is done (`"stopped": true`).
@@ -133,7 +154,7 @@ pub fn run_review(
     report: Option<&(dyn Fn(Value) + Sync)>,
 ) -> Result<Value, Error> {
     let opts = ReviewOptions {
-        solve: analysis_options(&game.start, max_memory),
+        solve: review_options(&game.start, max_memory),
         budget: game.budget,
     };
     let each = |r: &Review| {

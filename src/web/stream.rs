@@ -112,7 +112,7 @@ pub(crate) async fn review_stream(state: Shared_, body: Body) -> ApiResult {
     let slot = Slot::take(&state)?;
     let max_memory = state.config.max_memory;
     let share = Share::new(&state);
-    share.set(api::analysis_options(&game.start, max_memory).table_bytes);
+    share.set(api::review_options(&game.start, max_memory).table_bytes);
     let db = api::endgame_for(&state.config.endgames, &game.start, max_memory).cloned();
     Ok(events(move |flag, tx| {
         let _slot = slot;
