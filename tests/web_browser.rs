@@ -1848,9 +1848,13 @@ async fn offline(c: &Client, dir: &std::path::Path) {
     links.push((here().await, "#g-status", "Your turn"));
     click(c, "button[data-page=atlas]").await;
     links.push((here().await, "#a-rules", "GamePigeon avalanche"));
-    // Review: the one-turn game of the Analyze link, reviewed.
-    c.goto(&links[0].0).await.unwrap();
-    wait_for_text(c, "#an-moves", "You: 6").await;
+    // Review: a one-turn game followed on Analyze, reviewed.
+    c.goto(&format!(
+        "{url}?rules=capture&board=4,4,4,4,4,4/0,0/4,4,4,4,4,4&to=you&line=1"
+    ))
+    .await
+    .unwrap();
+    wait_for_text(c, "#an-moves", "You: 1").await;
     click(c, "#an-review-game").await;
     wait_for_text(c, "#rv-status", "Done: every turn graded").await;
     links.push((here().await, "#rv-game", "1 turn."));

@@ -174,7 +174,7 @@ function drawAn() {
     li.appendChild(b); ol.appendChild(li);
   });
   if (!AN.line.length) ol.innerHTML = `<li class="none">None yet: tap a turn, or the pits picked.</li>`;
-  $("an-review-game").hidden = !AN.line.length || AN.editing;
+  $("an-review-game").hidden = AN.editing || !reviewGame().turns.length;
   $("an-review-game").disabled = AN.busy;
   const bounds = anBounds();
   $("an-first").disabled = $("an-back").disabled = AN.busy || AN.at === 0;
@@ -669,11 +669,14 @@ function linkedReview(q) {
     text: `Review, turn ${k}: ${t.player} played ${t.seen.join(" ")}: ${t.says}.` + (best.length ? ` The best turn here: ${best.join(", then ")}.` : "") };
 }
 // The game of the line, for the Review page: the start from the first
-// mover's side, each turn's picks as its mover numbers them and as the
-// board shows them.
+// mover's side, each whole turn's picks as its mover numbers them and as
+// the board shows them.
 function reviewGame() {
-  const s = AN.states[0], turns = [], seen = [];
-  for (const t of lineTurns()) {
+  const s = AN.states[0], turns = [], seen = [], all = lineTurns();
+  // A turn still going on (its mover picks again) is not reviewed yet.
+  const end = AN.states[AN.line.length];
+  if (all.length && end && !end.over && end.mover === all[all.length - 1].mover) all.pop();
+  for (const t of all) {
     const picks = AN.line.slice(t.from, t.to);
     seen.push(picks);
     turns.push(picks.map((k) => turnPit(AN.states[t.from], k)));
@@ -685,7 +688,7 @@ function reviewGame() {
     turns, seen, link: { rules: AN.rules, board: boardLink(s), to: s.mover || "you" },
   };
 }
-$("an-review-game").addEventListener("click", () => { if (AN.line.length && !AN.busy) openReview(reviewGame()); });
+$("an-review-game").addEventListener("click", () => { const g = reviewGame(); if (g.turns.length && !AN.busy) openReview(g); });
 // The Analyze page comes into view: draw it, and analyse what is not yet.
 function anShown() {
   if (!cur() || AN.busy) return;

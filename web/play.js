@@ -323,8 +323,8 @@ $("g-analyze").addEventListener("click", () => {
 
 // ---- "Review this game": the game from its start, each turn's picks
 // (a player's picks until the other moves) as its mover numbers them and
-// as the board shows them; none when the record was lost or no turn was
-// played.
+// as the board shows them; none when the record was lost or no whole turn
+// was played.
 function reviewGame() {
   if (!game || !gRecord || gRecord.broken || !gRecord.picks.length) return null;
   const r = gRecord, n = game.pits_per_side, turns = [], seen = [];
@@ -333,6 +333,9 @@ function reviewGame() {
     if (p.by === last) { turns[turns.length - 1].push(p.pit); seen[seen.length - 1].push(p.pit_seen); }
     else { turns.push([p.pit]); seen.push([p.pit_seen]); last = p.by; }
   }
+  // A turn still going on (its player picks again) is not reviewed yet.
+  if (!game.over && game.to_move === last) { turns.pop(); seen.pop(); }
+  if (!turns.length) return null;
   const row = Array(n).fill(r.stones), first = r.person === "first";
   const computer = `the computer (${game.level || $("g-level").value})`;
   return {

@@ -108,6 +108,7 @@ function drawGraph(g, doc) {
 
 function drawDoc(doc) {
   const g = RV.game;
+  $("rv-bar").max = g.turns.length; $("rv-bar").value = graded(doc);
   drawGraph(g, doc);
   // The count of each grade, the legend of the plot's colours.
   const counts = {};
@@ -169,7 +170,6 @@ const graded = (doc) => (doc ? doc.turns.filter((t) => t.grade).length : 0);
 const ranFor = () => ((performance.now() - rvRun.t0) / 1000).toFixed(1);
 function statusLine() {
   const T = RV.game.turns.length, n = graded(RV.doc);
-  $("rv-bar").max = T; $("rv-bar").value = n;
   if (rvRun.phase === "endgame") {
     const e = backend.endgame();
     return `Making the table of endings on this device first (${Math.floor(100 * ((e && e.share) || 0))}%), ${ranFor()} s: it proves the last turns at once…`;
