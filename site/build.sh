@@ -24,7 +24,7 @@ tmp=$(mktemp -d "$(dirname "$out")/.site.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # The pages' modules (app.js imports them; web/sw.js lists them too, for
 # the site offline).
-modules="app.js fields.js calls.js board.js url.js analyze.js solve.js puzzles.js play.js atlas.js"
+modules="app.js fields.js calls.js board.js url.js analyze.js solve.js puzzles.js play.js atlas.js review.js"
 for f in index.html app.css $modules backend.js engine.js digest.js store.js endgame.js sw.js; do
   cp "$root/web/$f" "$tmp/"
 done

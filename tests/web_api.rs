@@ -1264,3 +1264,121 @@ fn the_hint_is_the_best_turn_with_its_value() {
         assert_eq!(doc["helped"], true);
     }
 }
+
+/// `game review --json` of `turns` from the start of kalah with `pits`
+/// pits of `stones`: the second path the web's review is checked against.
+fn native_review(turns: &str, pits: u32, stones: u32) -> serde_json::Value {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
+        .args(["game", "review", "--turns", turns, "--rules", "kalah"])
+        .args(["--pits", &pits.to_string(), "--stones", &stones.to_string()])
+        .args(["--no-cache", "--json", "-q"])
+        .output()
+        .expect("the binary runs");
+    assert!(out.status.success(), "{out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn review_grades_every_turn_as_game_review_does() {
+    let addr = start(config());
+    // A game of greedy against medium on 4 pits of 3 stones (`game match
+    // greedy medium --pits 4 --stones 3 --games 2 --opening-turns 1
+    // --seed 2`, game 1).
+    let turns = "1, 2 4, 1, 3, 1, 4 1, 2, 3 4 2, 4, 3 4, 2, 2, 1, 1, 3, 3 4 1, 4";
+    let json_turns: Vec<Vec<u32>> = turns
+        .split(", ")
+        .map(|t| t.split(' ').map(|p| p.parse().unwrap()).collect())
+        .collect();
+    let body = serde_json::json!({"rules": "kalah", "pits": 4, "stones": 3, "turns": json_turns,
+        "players": {"first": "you", "second": "the computer (medium)"}})
+    .to_string();
+    let (status, doc) = call(addr, "POST", "/api/review", &body);
+    assert_eq!(status, 200, "{doc}");
+    valid("game-review", &doc);
+    let want = native_review(turns, 4, 3);
+    assert_eq!(
+        (doc["complete"].clone(), want["complete"].clone()),
+        (true.into(), true.into())
+    );
+    for (got, want) in doc["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(want["turns"].as_array().unwrap())
+    {
+        for field in ["number", "picks", "played", "best", "lost", "grade", "says"] {
+            assert_eq!(got[field], want[field], "turn {}: {field}", want["number"]);
+        }
+    }
+    assert_eq!(doc["graph"], want["graph"]);
+    assert_eq!(doc["accuracy"], want["accuracy"]);
+    assert_eq!(
+        doc["says"][0].as_str().unwrap().split_once(':').unwrap().1,
+        want["says"][0].as_str().unwrap().split_once(':').unwrap().1
+    );
+    assert!(
+        doc["says"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("you (first): "),
+        "{}",
+        doc["says"]
+    );
+    // The stream: the review so far after every position, then the same
+    // review; every grade a progress document gives is the final one.
+    let text = raw(addr, "POST", "/api/review/stream", &body);
+    let events = events(&text);
+    let (last, result) = events.last().unwrap();
+    assert_eq!(last, "result", "{text}");
+    assert_eq!(result["turns"], doc["turns"]);
+    let progress: Vec<_> = events.iter().filter(|(e, _)| e == "progress").collect();
+    assert!(progress.len() >= 2, "{text}");
+    for (_, p) in progress {
+        valid("game-review", p);
+        for (t, last) in p["turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(doc["turns"].as_array().unwrap())
+        {
+            if !t["grade"].is_null() {
+                assert_eq!(t["grade"], last["grade"], "{t}");
+            }
+        }
+    }
+    // A turn that is not legal, a pit off the board, no turns, a bad name.
+    let bad = |body: &str| refused(call(addr, "POST", "/api/review", body), 400, Some("turns"));
+    let said = bad(r#"{"pits":4,"stones":3,"turns":[[1],[9]]}"#);
+    assert!(
+        said.contains("turn 2 has [9]: a pick is a pit number, 1 to 8"),
+        "{said}"
+    );
+    let said = bad(r#"{"pits":4,"stones":3,"turns":[[1],[1,1]]}"#);
+    assert!(
+        said.starts_with("turns: not a whole turn: turn 2 (1 1)"),
+        "{said}"
+    );
+    let said = bad(r#"{"turns":[]}"#);
+    assert!(said.contains("0 turns given; give 1 to 1000"), "{said}");
+    let said = refused(
+        call(
+            addr,
+            "POST",
+            "/api/review",
+            r#"{"turns":[[1]],"players":{"first":"","second":"b"}}"#,
+        ),
+        400,
+        Some("players"),
+    );
+    assert!(said.contains("give 1 to 40"), "{said}");
+    refused(
+        call(
+            addr,
+            "POST",
+            "/api/review",
+            r#"{"turns":[[1]],"seconds":0}"#,
+        ),
+        400,
+        Some("seconds"),
+    );
+}

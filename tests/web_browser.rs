@@ -36,6 +36,8 @@ macro_rules! check_eq {
     }};
 }
 
+mod web_review;
+
 fn main() -> ExitCode {
     // `cargo test -- --list` and filters meant for other tests: nothing to do.
     if std::env::args().any(|a| a == "--list") {
@@ -272,6 +274,28 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     let url = format!("http://{addr}/");
     // `MANCALA_SWEEP_BROWSER_ONLY=phone`: issue 68's walk alone, on both
     // back-ends, while working on it (the whole walk takes minutes).
+    // `MANCALA_SWEEP_BROWSER_ONLY=review-30`: issue 69's target measured
+    // on the static site.
+    if std::env::var("MANCALA_SWEEP_BROWSER_ONLY").as_deref() == Ok("review-30") {
+        if let Some(dir) = site {
+            let site = format!("http://{}/", serve_folder(dir.to_path_buf()).await);
+            web_review::thirty_turns(&c, &site).await;
+        }
+        c.close().await.unwrap();
+        let _ = std::fs::remove_dir_all(profile);
+        return;
+    }
+    // `MANCALA_SWEEP_BROWSER_ONLY=review`: issue 69's review walk alone.
+    if std::env::var("MANCALA_SWEEP_BROWSER_ONLY").as_deref() == Ok("review") {
+        web_review::review_pages(&c, &url).await;
+        if let Some(dir) = site {
+            let site = format!("http://{}/", serve_folder(dir.to_path_buf()).await);
+            web_review::review_pages(&c, &site).await;
+        }
+        c.close().await.unwrap();
+        let _ = std::fs::remove_dir_all(profile);
+        return;
+    }
     if std::env::var("MANCALA_SWEEP_BROWSER_ONLY").as_deref() == Ok("phone") {
         phone_companion(&c, &url, addr).await;
         if let Some(dir) = site {
@@ -487,6 +511,9 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
     // Issue 68: the phone companion.
     phone_companion(&c, &url, addr).await;
 
+    // Issue 69: a game reviewed.
+    web_review::review_pages(&c, &url).await;
+
     // Nothing went anywhere but this server.
     only_from(&c, &url).await;
 
@@ -518,6 +545,7 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
         phone_player(&c, &site).await;
         phone_companion(&c, &site, addr).await;
         endgame_database(&c, &site).await;
+        web_review::review_pages(&c, &site).await;
         only_from(&c, &site).await;
         offline(&c, dir).await;
         c.switch_to_window(showcase_tab).await.unwrap();
@@ -1820,6 +1848,16 @@ async fn offline(c: &Client, dir: &std::path::Path) {
     links.push((here().await, "#g-status", "Your turn"));
     click(c, "button[data-page=atlas]").await;
     links.push((here().await, "#a-rules", "GamePigeon avalanche"));
+    // Review: a one-turn game followed on Analyze, reviewed.
+    c.goto(&format!(
+        "{url}?rules=capture&board=4,4,4,4,4,4/0,0/4,4,4,4,4,4&to=you&line=1"
+    ))
+    .await
+    .unwrap();
+    wait_for_text(c, "#an-moves", "You: 1").await;
+    click(c, "#an-review-game").await;
+    wait_for_text(c, "#rv-status", "Done: every turn graded").await;
+    links.push((here().await, "#rv-game", "1 turn."));
     check!(links.iter().any(|(l, _, _)| l.contains("&line=6")));
     // The host goes away.
     stop.send(()).unwrap();
@@ -1843,6 +1881,10 @@ async fn offline(c: &Client, dir: &std::path::Path) {
     c.goto(&format!("{url}?page=solve")).await.unwrap();
     click(c, "#solve").await;
     check_eq!(text(c, "#best").await, "43");
+    // And a review, again.
+    c.goto(&links[5].0).await.unwrap();
+    click(c, "#rv-start").await;
+    wait_for_text(c, "#rv-status", "Done: every turn graded").await;
 }
 
 /// Issue 59: a puzzle counts once in the tally, however it is reached

@@ -9,6 +9,7 @@ import { $, clearErrors, clearTyped, count, invalidFields, readCount, sayTyped, 
 import { request, retryBusy, sleep, stream } from "./calls.js";
 import { boardLink, boardOfLink, drawBoard, LIMITS, pasteField, tooLong } from "./board.js";
 import { register, shownPage } from "./url.js";
+import { openReview, reviewedTurn } from "./review.js";
 
 // Positions are kept as you see them: pits 1..n yours (bottom row), n+1..2n
 // the opponent's (top row, numbered as the board shows them), `store` yours,
@@ -17,6 +18,10 @@ import { register, shownPage } from "./url.js";
 // the board is turned round, and its answers are turned back.
 const AN_RULES = { capture: "kalah", avalanche: "avalanche", kalah: "kalah", "any-hole": "any-hole" };
 const AN = { rules: "capture", n: 6, line: [], states: [], at: 0, editing: false, sel: 0, nodes: null, busy: false };
+// What the review said of the turn a Review link opened (`review=K`):
+// {at, prefix (the line up to it), text, best (the better turn's first
+// pit, as the board shows it)}, drawn while the line is at that place.
+let anReview = null;
 let anCtl = null, anTimer = null, anSeq = 0, anDoc = null, anDocKey = null, anLoad = 0, anSession = null, anShownCells = null, anPending = false;
 
 const other = (m) => (m === "you" ? "opp" : "you");
@@ -117,7 +122,9 @@ function drawAn() {
   const p = cur(), n = AN.n, pg = $("page-analyze");
   if (!p) return;
   const live = anDoc && anDocKey === posKey(p) && !p.over && !AN.editing;
-  const best = live ? turnPit(p, anDoc.turns[0].picks[0]) : null;
+  const rv = anReview && !AN.editing && AN.at === anReview.at && AN.line.slice(0, AN.at).join(",") === anReview.prefix ? anReview : null;
+  $("an-review").hidden = !rv; $("an-review").textContent = rv ? rv.text : "";
+  const best = live ? turnPit(p, anDoc.turns[0].picks[0]) : rv ? rv.best : null;
   const last = !AN.editing && AN.at > 0 ? AN.line[AN.at - 1] : null;
   const cells = p.pits.concat([p.store, p.oppStore]);
   const changed = (i) => anShownCells && anShownCells.length === cells.length && anShownCells[i] !== cells[i];
@@ -167,6 +174,8 @@ function drawAn() {
     li.appendChild(b); ol.appendChild(li);
   });
   if (!AN.line.length) ol.innerHTML = `<li class="none">None yet: tap a turn, or the pits picked.</li>`;
+  $("an-review-game").hidden = AN.editing || !reviewGame().turns.length;
+  $("an-review-game").disabled = AN.busy;
   const bounds = anBounds();
   $("an-first").disabled = $("an-back").disabled = AN.busy || AN.at === 0;
   $("an-fwd").disabled = AN.busy || !bounds.some((b) => b > AN.at);
@@ -646,9 +655,40 @@ async function anFromUrl() {
     } finally { if (token === anLoad) AN.busy = false; }
     AN.at = Math.min(at, AN.line.length);
   }
+  anReview = linkedReview(q);
   drawAn();
   analyse(linkError);
 }
+// The review's words for the turn a Review link opened (`review=K`, at
+// the place before turn K), from the review kept in this browser.
+function linkedReview(q) {
+  const k = /^\d+$/.test(q.get("review") || "") ? Number(q.get("review")) : 0, t = k && reviewedTurn(k), p = cur();
+  if (!t || !p || p.over) return null;
+  const best = t.best.map((x) => turnPit(p, x));
+  return { at: AN.at, prefix: AN.line.slice(0, AN.at).join(","), best: best[0] || null,
+    text: `Review, turn ${k}: ${t.player} played ${t.seen.join(" ")}: ${t.says}.` + (best.length ? ` The best turn here: ${best.join(", then ")}.` : "") };
+}
+// The game of the line, for the Review page: the start from the first
+// mover's side, each whole turn's picks as its mover numbers them and as
+// the board shows them.
+function reviewGame() {
+  const s = AN.states[0], turns = [], seen = [], all = lineTurns();
+  // A turn still going on (its mover picks again) is not reviewed yet.
+  const end = AN.states[AN.line.length];
+  if (all.length && end && !end.over && end.mover === all[all.length - 1].mover) all.pop();
+  for (const t of all) {
+    const picks = AN.line.slice(t.from, t.to);
+    seen.push(picks);
+    turns.push(picks.map((k) => turnPit(AN.states[t.from], k)));
+  }
+  const first = s.mover !== "opp";
+  return {
+    source: "analyze", rules: AN_RULES[AN.rules], board: moverBoard(s), you: first ? "first" : "second",
+    players: first ? { first: "you", second: "the opponent" } : { first: "the opponent", second: "you" },
+    turns, seen, link: { rules: AN.rules, board: boardLink(s), to: s.mover || "you" },
+  };
+}
+$("an-review-game").addEventListener("click", () => { const g = reviewGame(); if (g.turns.length && !AN.busy) openReview(g); });
 // The Analyze page comes into view: draw it, and analyse what is not yet.
 function anShown() {
   if (!cur() || AN.busy) return;

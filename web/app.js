@@ -1,7 +1,7 @@
 // mancala-sweep web app: plain JavaScript in ES modules, no framework, no
 // build step, no outside requests. This module starts the pages; each
 // page is a module of its own (analyze.js, solve.js, puzzles.js, play.js,
-// atlas.js) over the shared ones: fields.js (fields and their errors),
+// atlas.js, review.js) over the shared ones: fields.js (fields and their errors),
 // calls.js (the engine's requests, through backend.js), board.js (the
 // board text read by the engine, its limits, the board drawn) and url.js
 // (the pages and their links). mode.js and backend.js are plain scripts
@@ -11,6 +11,7 @@ import "./solve.js";
 import "./puzzles.js";
 import "./play.js";
 import "./atlas.js";
+import "./review.js";
 import { PAGES, fromUrl, showPage, shownPage, startOn } from "./url.js";
 
 document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => showPage(b.dataset.page, true)));

@@ -6,6 +6,7 @@ import { $, clearErrors, readCount, setField, showError } from "./fields.js";
 import { api, sleep } from "./calls.js";
 import { boardLink, drawBoard, LIMITS } from "./board.js";
 import { keepUrl, openAnalyze, register } from "./url.js";
+import { openReview } from "./review.js";
 
 let game = null, gBusy = false, gHint = [], gLast = null;
 // The game from its start, for "Analyse this game": rules, size, who
@@ -71,6 +72,8 @@ function gameButtons() {
   $("g-hint").disabled = gBusy || game.to_move !== "person" || game.over;
   $("g-undo").disabled = gBusy;
   $("g-analyze").disabled = gBusy;
+  $("g-review").hidden = !reviewGame();
+  $("g-review").disabled = gBusy;
 }
 
 function logPick(p) {
@@ -317,6 +320,32 @@ $("g-analyze").addEventListener("click", () => {
   }
   openAnalyze(q);
 });
+
+// ---- "Review this game": the game from its start, each turn's picks
+// (a player's picks until the other moves) as its mover numbers them and
+// as the board shows them; none when the record was lost or no whole turn
+// was played.
+function reviewGame() {
+  if (!game || !gRecord || gRecord.broken || !gRecord.picks.length) return null;
+  const r = gRecord, n = game.pits_per_side, turns = [], seen = [];
+  let last = null;
+  for (const p of r.picks) {
+    if (p.by === last) { turns[turns.length - 1].push(p.pit); seen[seen.length - 1].push(p.pit_seen); }
+    else { turns.push([p.pit]); seen.push([p.pit_seen]); last = p.by; }
+  }
+  // A turn still going on (its player picks again) is not reviewed yet.
+  if (!game.over && game.to_move === last) { turns.pop(); seen.pop(); }
+  if (!turns.length) return null;
+  const row = Array(n).fill(r.stones), first = r.person === "first";
+  const computer = `the computer (${game.level || $("g-level").value})`;
+  return {
+    source: "play", rules: r.rules, board: `${row.join(" ")} / 0 0 / ${row.join(" ")}`,
+    players: first ? { first: "you", second: computer } : { first: computer, second: "you" },
+    you: first ? "first" : "second", turns, seen,
+    link: { rules: r.rules, board: `${row.join(",")}/0,0/${row.join(",")}`, to: first ? "you" : "opp" },
+  };
+}
+$("g-review").addEventListener("click", () => { const g = reviewGame(); if (g) openReview(g); });
 
 // The browser tests read the game shown.
 Object.defineProperty(window, "game", { get: () => game });

@@ -11,7 +11,7 @@
 // copy of each file however many links were visited.
 "use strict";
 const CACHE = "mancala-sweep-site";
-const FIRST = ["./", "app.css", "app.js", "fields.js", "calls.js", "board.js", "url.js", "analyze.js", "solve.js", "puzzles.js", "play.js", "atlas.js", "backend.js", "mode.js", "engine.js", "digest.js", "store.js", "endgame.js", "mancala_sweep.wasm", "atlas/atlas.json"];
+const FIRST = ["./", "app.css", "app.js", "fields.js", "calls.js", "board.js", "url.js", "analyze.js", "solve.js", "puzzles.js", "play.js", "atlas.js", "review.js", "backend.js", "mode.js", "engine.js", "digest.js", "store.js", "endgame.js", "mancala_sweep.wasm", "atlas/atlas.json"];
 
 // The address a copy is kept under: without its query or fragment; a page
 // of the site ("./", "index.html", any link) under "./".

@@ -2,12 +2,13 @@
 // needs of it: what to do when it is shown (`shown`) or left (`left`),
 // its link's query (`query`) and how it reads a link (`fromUrl`). The
 // page and its position are in the link (`?page=solve&rules=&board=`,
-// `?page=puzzles&collection=&grade=&puzzle=`, `?page=play[&game=ID]`;
+// `?page=puzzles&collection=&grade=&puzzle=`, `?page=play[&game=ID]`,
+// `?page=review` (the game kept in this browser);
 // the Analyze page's own link has no `page`), so that a reload or Back
 // brings them back.
 import { $ } from "./fields.js";
 
-export const PAGES = ["analyze", "solve", "puzzles", "play", "atlas"];
+export const PAGES = ["analyze", "solve", "puzzles", "play", "atlas", "review"];
 const pages = {};
 let page = "analyze";
 

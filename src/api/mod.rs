@@ -17,6 +17,7 @@ mod find;
 pub mod games;
 mod puzzles;
 mod replay;
+mod review;
 mod route;
 mod solve;
 
@@ -29,6 +30,10 @@ pub use error::{parse, too_large, Error, ERROR_FORMAT};
 pub use find::{find, FindRequest};
 pub use puzzles::{check, lookup, puzzle, puzzles, CheckRequest};
 pub use replay::{replay, ReplayRequest};
+pub use review::{
+    review_doc, review_options, run_review, ReviewGame, ReviewRequest, MAX_REVIEW_TURNS,
+    REVIEW_TABLE,
+};
 pub use route::{route, Endpoint, Route, ROUTES};
 pub use solve::{
     progress_json, run_solve, solve_answer, BestSeen, SolveHost, SolveRequest, PROGRESS_FORMAT,

@@ -18,6 +18,11 @@ pub enum Endpoint {
     AnalyzeStream,
     /// `POST /api/replay`: `replay --json`.
     Replay,
+    /// `POST /api/review`: `game review --json` of the turns sent.
+    Review,
+    /// `POST /api/review/stream`: the same, with the review so far after
+    /// every position settled.
+    ReviewStream,
     /// `POST /api/find`: `find --json`.
     Find,
     /// `POST /api/board`: a board text read and checked.
@@ -57,6 +62,8 @@ pub const ROUTES: &[(&str, &str, Endpoint)] = &[
     ("POST", "/api/analyze", Endpoint::Analyze),
     ("POST", "/api/analyze/stream", Endpoint::AnalyzeStream),
     ("POST", "/api/replay", Endpoint::Replay),
+    ("POST", "/api/review", Endpoint::Review),
+    ("POST", "/api/review/stream", Endpoint::ReviewStream),
     ("POST", "/api/find", Endpoint::Find),
     ("POST", "/api/board", Endpoint::Board),
     ("GET", "/api/limits", Endpoint::Limits),

@@ -12,13 +12,17 @@
 //! proved), and `reviewed` (false for a turn not reached before a stop)),
 //! `accuracy` (`first` and `second`: `turns`, `graded`, `best`, `percent`,
 //! `lost`, and the count of each grade), `decided` (`turn`, null when
-//! settled before the first turn, and `proved`), and `graph` (every
-//! position's value from the first player's view, `{low, high}` or null).
+//! settled before the first turn, and `proved`), `graph` (every
+//! position's value from the first player's view, `{low, high}` or null),
+//! and `says`, the summary in words (each player's record, the result),
+//! with each turn's grade in words in the turn's `says`: the pages show
+//! these sentences as the engine writes them, so the terminal and the
+//! pages never word a grade apart.
 
 use super::json::{preset_name, PositionJson};
 use super::record::Players;
 use super::{Header, GAME_REVIEW_FORMAT};
-use crate::game::review::{Accuracy, Bounds, Decided, Grade, Review};
+use crate::game::review::{Accuracy, Bounds, Decided, Grade, Review, TurnReview};
 use crate::game::state::Side;
 use crate::rules::{Pit, Rules};
 use serde::{Deserialize, Serialize};
@@ -64,6 +68,9 @@ pub struct TurnReviewJson {
     pub lost: Option<BoundsJson>,
     /// The grade, when proved.
     pub grade: Option<String>,
+    /// The grade and the stones lost in words ([`turn_says`]).
+    #[serde(default)]
+    pub says: String,
 }
 
 /// One player's record.
@@ -154,6 +161,10 @@ pub struct GameReviewJson {
     pub decided: DecidedJson,
     /// Each position's value from the first player's view.
     pub graph: Vec<Option<BoundsJson>>,
+    /// The summary in words: each player's record, then the result
+    /// ([`summary_lines`]).
+    #[serde(default)]
+    pub says: Vec<String>,
 }
 
 fn numbers(picks: &[Pit]) -> Vec<u8> {
@@ -178,6 +189,7 @@ impl GameReviewJson {
                     best: t.as_ref().map(|t| t.best.into()),
                     best_turn: t.as_ref().map_or(vec![], |t| numbers(&t.best_turn)),
                     lost: t.as_ref().map(|t| t.lost.into()),
+                    says: turn_says(t.as_ref()),
                     grade: t.and_then(|t| t.grade()).map(|g| g.name().to_string()),
                 }
             })
@@ -213,6 +225,7 @@ impl GameReviewJson {
             },
             decided,
             graph: r.graph().into_iter().map(|b| b.map(Into::into)).collect(),
+            says: summary_lines(r, players),
         }
     }
 }
@@ -223,6 +236,31 @@ pub fn bounds_text(b: Bounds) -> String {
         format!("{:+}", b.low)
     } else {
         format!("{:+}..{:+}", b.low, b.high)
+    }
+}
+
+/// A turn's grade in words, values for its mover: `best: no stone given
+/// away (value +4)`, `mistake: 5 stones given away (value +2; the best
+/// turn's +7)`, `not proved: 2 to 5 stones given away (…)`, or `not
+/// reviewed yet`.
+pub fn turn_says(t: Option<&TurnReview>) -> String {
+    let Some(t) = t else {
+        return "not reviewed yet".into();
+    };
+    let stones = |n: i32| format!("{n} stone{}", if n == 1 { "" } else { "s" });
+    let lost = if t.lost.is_exact() {
+        stones(t.lost.low)
+    } else {
+        format!("{} to {}", t.lost.low, stones(t.lost.high))
+    };
+    let (played, best) = (bounds_text(t.played), bounds_text(t.best));
+    match t.grade() {
+        Some(Grade::Best) => format!("best: no stone given away (value {played})"),
+        Some(g) => format!(
+            "{}: {lost} given away (value {played}; the best turn's {best})",
+            g.name()
+        ),
+        None => format!("not proved: {lost} given away (value {played}; the best turn's {best})"),
     }
 }
 
@@ -331,9 +369,30 @@ fn named(players: &Players, side: Side) -> String {
 }
 
 /// The summary below the turns: each player's accuracy, when the result
-/// was settled, the graph of values.
+/// was settled ([`summary_lines`]), the graph of values.
 pub fn summary_text(r: &Review, players: &Players) -> String {
     let mut out = String::new();
+    for line in summary_lines(r, players) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    let graph: Vec<String> = r
+        .graph()
+        .iter()
+        .map(|b| b.map_or("?".into(), bounds_text))
+        .collect();
+    out.push_str(&format!(
+        "Value for {} before each turn, then at the end: {}\n",
+        named(players, Side::First),
+        graph.join(" ")
+    ));
+    out
+}
+
+/// The summary in sentences: each player's accuracy, then the result and
+/// when it was settled.
+pub fn summary_lines(r: &Review, players: &Players) -> Vec<String> {
+    let mut out = Vec::new();
     for side in [Side::First, Side::Second] {
         let a = r.accuracy(side);
         let who = named(players, side);
@@ -347,8 +406,8 @@ pub fn summary_text(r: &Review, players: &Players) -> String {
             .map(|g| grade_count(a.grades[*g as usize], *g))
             .collect::<Vec<_>>()
             .join(", ");
-        out.push_str(&format!(
-            "{who}: {share} ({} of {} turns graded{}{counts}); {} stone{} given away\n",
+        out.push(format!(
+            "{who}: {share} ({} of {} turns graded{}{counts}); {} stone{} given away",
             a.graded,
             a.turns,
             if counts.is_empty() { "" } else { ": " },
@@ -386,20 +445,10 @@ pub fn summary_text(r: &Review, players: &Players) -> String {
         Decided::Unproved => "not proved when it was settled (some values have bounds only)".into(),
     };
     if end.is_over() {
-        out.push_str(&format!("Result: {result}; {decided}.\n"));
+        out.push(format!("Result: {result}; {decided}."));
     } else {
-        out.push_str(&format!("Result: {result}.\n"));
+        out.push(format!("Result: {result}."));
     }
-    let graph: Vec<String> = r
-        .graph()
-        .iter()
-        .map(|b| b.map_or("?".into(), bounds_text))
-        .collect();
-    out.push_str(&format!(
-        "Value for {} before each turn, then at the end: {}\n",
-        named(players, Side::First),
-        graph.join(" ")
-    ));
     out
 }
 

@@ -5,8 +5,8 @@
 
 use super::State;
 use crate::api::{
-    self, AnalyzeRequest, BoardRequest, CheckRequest, FindRequest, ReplayRequest, SolveHost,
-    SolveRequest,
+    self, AnalyzeRequest, BoardRequest, CheckRequest, FindRequest, ReplayRequest, ReviewRequest,
+    SolveHost, SolveRequest,
 };
 use crate::search;
 use axum::body::Body;
@@ -228,6 +228,26 @@ pub(crate) async fn analyze(state: Shared_, body: Body) -> ApiResult {
         let _slot = slot;
         let _share = share;
         api::analysis(&game, budget, max_memory, db.as_ref(), cancel, None)
+    })
+    .await??;
+    Ok(Json(doc).into_response())
+}
+
+/// `POST /api/review`: `game review --json` of the turns sent, every
+/// position within `seconds` (default 4) on average.
+pub(crate) async fn review(state: Shared_, body: Body) -> ApiResult {
+    let state = state.0;
+    let req: ReviewRequest = read(&state, body).await?;
+    let game = req.check(state.config.seconds)?;
+    let slot = Slot::take(&state)?;
+    let max_memory = state.config.max_memory;
+    let share = Share::new(&state);
+    share.set(api::review_options(&game.start, max_memory).table_bytes);
+    let db = api::endgame_for(&state.config.endgames, &game.start, max_memory).cloned();
+    let doc = blocking(move |cancel| {
+        let _slot = slot;
+        let _share = share;
+        api::run_review(&game, max_memory, db.as_ref(), cancel, None)
     })
     .await??;
     Ok(Json(doc).into_response())

@@ -26,6 +26,8 @@ pub(crate) async fn dispatch(state: Shared_, method: Method, uri: Uri, body: Bod
         Endpoint::Analyze => api::analyze(state, body).await,
         Endpoint::AnalyzeStream => stream::analyze_stream(state, body).await,
         Endpoint::Replay => api::replay(state, body).await,
+        Endpoint::Review => api::review(state, body).await,
+        Endpoint::ReviewStream => stream::review_stream(state, body).await,
         Endpoint::Find => api::find(state, body).await,
         Endpoint::Board => api::board(state, body).await,
         Endpoint::Limits => Ok(Json(limits(&state.0.config)).into_response()),

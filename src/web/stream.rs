@@ -1,5 +1,6 @@
-//! `POST /api/solve/stream` and `POST /api/analyze/stream`: a solve or an
-//! analysis that reports as it goes, as server-sent events, so that a
+//! `POST /api/solve/stream`, `POST /api/analyze/stream` and `POST
+//! /api/review/stream`: a solve, an analysis or a review that reports as
+//! it goes, as server-sent events, so that a
 //! page can show a big board's search moving (and offer Stop) instead of
 //! a blank wait.
 //!
@@ -12,7 +13,7 @@
 //! pressed Stop) or its time runs out.
 
 use super::api::{read, threads, ApiResult, CancelOnDrop, Share, Shared_, Slot};
-use crate::api::{self, AnalyzeRequest, SolveHost, SolveRequest};
+use crate::api::{self, AnalyzeRequest, ReviewRequest, SolveHost, SolveRequest};
 use crate::game::Analysis;
 use axum::body::Body;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -93,6 +94,36 @@ pub(crate) async fn analyze_stream(state: Shared_, body: Body) -> ApiResult {
             }
         };
         match api::analysis(&game, budget, max_memory, db.as_ref(), flag, Some(&report)) {
+            Ok(doc) => Message::Result(doc),
+            Err(e) => Message::Error(e.doc()),
+        }
+    }))
+}
+
+/// `POST /api/review/stream`: the body of `/api/review`; a `progress`
+/// event carries the review so far (the same document as the result,
+/// `"stopped": false`) after every position settled, the finished and
+/// booked ones first, then the last turns first; `result` carries the
+/// whole review. Stop (the client going away) ends it at once.
+pub(crate) async fn review_stream(state: Shared_, body: Body) -> ApiResult {
+    let state = state.0;
+    let req: ReviewRequest = read(&state, body).await?;
+    let game = req.check(state.config.seconds)?;
+    let slot = Slot::take(&state)?;
+    let max_memory = state.config.max_memory;
+    let share = Share::new(&state);
+    share.set(api::review_options(&game.start, max_memory).table_bytes);
+    let db = api::endgame_for(&state.config.endgames, &game.start, max_memory).cloned();
+    Ok(events(move |flag, tx| {
+        let _slot = slot;
+        let _share = share;
+        let progress_tx = tx.clone();
+        // Each document is small (a line a turn): none is dropped for
+        // being too soon, so a turn is shown as soon as it is graded.
+        let send = move |doc: Value| {
+            let _ = progress_tx.try_send(Message::Progress(doc));
+        };
+        match api::run_review(&game, max_memory, db.as_ref(), flag, Some(&send)) {
             Ok(doc) => Message::Result(doc),
             Err(e) => Message::Error(e.doc()),
         }

@@ -31,7 +31,7 @@ use mancala_sweep::api::games::{
 };
 use mancala_sweep::api::{
     self, AnalyzeRequest, BoardRequest, CheckRequest, Endpoint, FindRequest, ReplayRequest,
-    SolveHost,
+    ReviewRequest, SolveHost,
 };
 use mancala_sweep::game::{analyze_on, Analysis, GameSession, Level, Solver};
 use mancala_sweep::puzzle::Collection;
@@ -120,6 +120,9 @@ fn route(
             analyze(body, route.endpoint == Endpoint::AnalyzeStream, event)
         }
         Endpoint::Replay => api::replay(&api::parse::<ReplayRequest>(body, BODY_LIMIT)?),
+        Endpoint::Review | Endpoint::ReviewStream => {
+            review(body, route.endpoint == Endpoint::ReviewStream, event)
+        }
         Endpoint::Find => {
             let req: FindRequest = api::parse(body, BODY_LIMIT)?;
             let (rules, board, opts) = req.check(BUDGET_SECONDS)?;
@@ -263,6 +266,31 @@ fn analyze(
             .map_err(|e| api::Error::bad(e.to_string()))?;
         Ok(api::analysis_doc(&game, &a))
     })
+}
+
+/// A review (`/api/review`, streamed when `streaming`: the review so far
+/// after every position settled), with the endgame database of its rules
+/// when the engine holds it (else asking for it, as an analysis does).
+/// The page goes position by position through the stream; Stop ends the
+/// worker, and the page keeps the last review it was sent.
+fn review(
+    body: &[u8],
+    streaming: bool,
+    event: &(dyn Fn(&Value) + Sync),
+) -> Result<Value, api::Error> {
+    let never = AtomicBool::new(false);
+    let req: ReviewRequest = api::parse(body, BODY_LIMIT)?;
+    let game = req.check(BUDGET_SECONDS)?;
+    let db = endgame::for_game(&game.start);
+    if db.is_none() {
+        endgame::want(&game.start);
+    }
+    // The review builds a solver of its own: the analysis's kept one goes
+    // first, so that the two tables are never held at once.
+    forget_solver();
+    let send = |doc: Value| event(&doc);
+    let report = streaming.then_some(&send as &(dyn Fn(Value) + Sync));
+    api::run_review(&game, MAX_MEMORY, db.as_ref(), &never, report)
 }
 
 /// Drops the solver kept from the last analysis, so that the next one
