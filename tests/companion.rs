@@ -137,3 +137,63 @@ fn follow_starts_with_the_opponent_to_move_and_undoes_across_both() {
     let (code, _, err) = run_bin(&["game", "analyze", "--first", "them"], "");
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn first_speaks_one_vocabulary_in_both_windows() {
+    // `--first you|them` in `game play` and `game analyze --follow`, each
+    // taking the other's word (`computer`, `opponent`) as `them`.
+    let follow = |first: &str| {
+        let args = [
+            "game",
+            "analyze",
+            "--follow",
+            "--first",
+            first,
+            "--pits",
+            "3",
+            "--stones",
+            "1",
+            "--nodes",
+            "100000",
+            "--threads",
+            "1",
+            "-q",
+        ];
+        run_bin(&args, "6\n4\nquit\n")
+    };
+    let them = follow("them");
+    assert_eq!(them.0, 0, "{}", them.2);
+    assert!(them.1.contains("They played 6"), "{}", them.1);
+    for word in ["computer", "opponent"] {
+        assert_eq!(follow(word).1, them.1, "{word}");
+    }
+    let play = |first: &str| {
+        let args = [
+            "game", "play", "--pits", "3", "--stones", "2", "--first", first,
+        ];
+        let (code, out, err) = run_bin(&args, "quit\n");
+        // Each game is kept in a file of its own.
+        let out: Vec<&str> = out
+            .lines()
+            .filter(|l| !l.contains(" is kept in "))
+            .collect();
+        (code, out.join("\n"), err)
+    };
+    let computer = play("computer");
+    assert_eq!(computer.0, 0, "{}", computer.2);
+    assert!(computer.1.contains("Computer: pit "), "{}", computer.1);
+    assert_eq!(play("them").1, computer.1);
+    // Both helps name the same two words.
+    for cmd in [
+        &["game", "play", "--help"][..],
+        &["game", "analyze", "--help"],
+    ] {
+        let (_, help, _) = run_bin(cmd, "");
+        let line = help.lines().find(|l| l.contains("--first")).unwrap();
+        assert!(line.contains("<FIRST>"), "{line}");
+        assert!(
+            help.contains("- you:") && help.contains("- them:"),
+            "{cmd:?}"
+        );
+    }
+}

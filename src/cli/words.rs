@@ -24,6 +24,9 @@ pub enum CliError {
     Mismatch(Vec<String>),
     /// Ctrl-C stopped a run that kept what it had (exit status 130).
     Stopped(String),
+    /// A run that cannot be done here, said before the work: an output
+    /// place on a full disk (exit status 1).
+    Failed(String),
     /// The terminal could not be read or written.
     Terminal(std::io::Error),
     /// An error that still has something for stdout (a JSON document of an
@@ -64,8 +67,9 @@ fn hint(e: &Error) -> &'static str {
     let search = |e: &SearchError| {
         match e {
         SearchError::MemoryLimit { .. } => " (--max-memory); try `find` for a heuristic line, a smaller board, --limit 0 to skip the listing, a higher --max-memory, or --spill DIR to keep the frontier on disk",
-        SearchError::DiskLimit { .. } => " (--max-disk): run the same command with a higher --max-disk to resume",
-        SearchError::Spill { .. } => ": run the same command to resume",
+        SearchError::DiskLimit { .. } if e.resumable() => " (--max-disk): run the same command with a higher --max-disk to resume",
+        SearchError::DiskLimit { .. } => " (--max-disk): give a higher --max-disk",
+        SearchError::Spill { .. } if e.resumable() => ": run the same command to resume",
         SearchError::SpillDir { .. } => " (--spill)",
         _ => "",
     }
@@ -104,10 +108,15 @@ impl CliError {
         }
     }
 
-    /// The line to print on stderr.
+    /// The line to print on stderr, in a player's words: the system's
+    /// error numbers (" (os error 30)") left out, its words kept.
     pub fn line(&self) -> String {
+        without_os_numbers(&self.raw_line())
+    }
+
+    fn raw_line(&self) -> String {
         match self {
-            CliError::Partial { error, .. } => error.line(),
+            CliError::Partial { error, .. } => error.raw_line(),
             CliError::Lib(e) if e.is_cancelled() => e.to_string(),
             CliError::Lib(Error::Puzzle(PuzzleError::NoSuchPuzzle { path, example, .. })) => {
                 format!(
@@ -126,6 +135,7 @@ impl CliError {
                 problems.join("\n  ")
             ),
             CliError::Stopped(text) => format!("interrupted: {text}"),
+            CliError::Failed(text) => format!("error: {text}"),
             CliError::Terminal(e) => format!("error: terminal: {e}"),
         }
     }
@@ -146,9 +156,33 @@ impl CliError {
             CliError::Lib(e) if e.is_input() => ExitCode::from(2),
             CliError::Input(_) => ExitCode::from(2),
             CliError::Stopped(_) => ExitCode::from(signal::exit_status()),
-            CliError::Lib(_) | CliError::Mismatch(_) | CliError::Terminal(_) => ExitCode::from(1),
+            CliError::Lib(_)
+            | CliError::Mismatch(_)
+            | CliError::Terminal(_)
+            | CliError::Failed(_) => ExitCode::from(1),
         }
     }
+}
+
+/// `text` without the " (os error N)" that Rust adds to a system error.
+fn without_os_numbers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(" (os error ") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + " (os error ".len()..];
+        match after.find(')') {
+            Some(end) if after[..end].bytes().all(|b| b.is_ascii_digit()) => {
+                rest = &after[end + 1..]
+            }
+            _ => {
+                out.push_str(" (os error ");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A clap error on one line: the message and the allowed values, without the

@@ -235,7 +235,7 @@ pub struct GameAnalyzeArgs {
     pub resume: bool,
     /// With --follow: who moves first from the board given (as you see it: your row at the bottom either way); with `them`, type their turn first.
     #[arg(long, value_enum, default_value = "you", requires = "follow")]
-    pub first: FollowFirst,
+    pub first: FirstArg,
     /// With --follow: build a larger endgame database (22 stones on 6 pits a side, 253 MiB, one to two minutes on 2 cores) in the background at the lowest priority, while you tap and think; the answers use it once it is there, and a game left early leaves its finished layers for the next. `auto`: when the input is a terminal and the cache is used.
     #[arg(
         long,
@@ -270,22 +270,16 @@ pub enum BackgroundBuild {
     Never,
 }
 
-/// `game analyze --follow --first`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FollowFirst {
-    /// You move first.
-    You,
-    /// The opponent moves first.
-    Them,
-}
-
-/// `game play --first`.
+/// `--first` of `game play` and of `game analyze --follow`: one
+/// vocabulary for the two windows a companion user opens, each taking the
+/// other's word too.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FirstArg {
     /// You move first.
     You,
-    /// The computer moves first.
-    Computer,
+    /// They move first: the computer in `game play`, the opponent you follow with `--follow` (`computer` and `opponent` are taken too).
+    #[value(alias = "computer", alias = "opponent")]
+    Them,
 }
 
 /// `game play`.

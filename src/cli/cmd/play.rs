@@ -35,7 +35,7 @@ pub fn play(args: &GamePlayArgs) -> Outcome {
     };
     let person = match args.first {
         FirstArg::You => Side::First,
-        FirstArg::Computer => Side::Second,
+        FirstArg::Them => Side::Second,
     };
     let db = match read_endgame(
         args.endgame.as_deref(),

@@ -23,6 +23,9 @@ fn auto_spill_dir(rules: mancala_sweep::Rules, board: &mancala_sweep::Board) -> 
     std::env::temp_dir().join(format!("mancala-sweep-spill-{hash:016x}"))
 }
 
+/// What a stopped search without `--spill` says of the next run.
+const RESUMABLE: &str = "nothing is kept: with --spill DIR the search keeps its work on disk (counts only), and the same command resumes it after a stop";
+
 /// The line that says a spilled search resumes (or is already finished).
 fn resuming(dir: &std::path::Path, cp: &Checkpoint) -> String {
     if cp.done {
@@ -97,7 +100,12 @@ fn checked(args: &SolveArgs) -> Result<(mancala_sweep::Rules, mancala_sweep::Boa
             path.display()
         )));
     }
-    Ok(args.rules.options().resolve()?)
+    let resolved = args.rules.options().resolve()?;
+    if let Some(dir) = args.spill.as_deref() {
+        // Tried now, not at the first run file.
+        crate::cli::place::folder("--spill", dir, 0)?;
+    }
+    Ok(resolved)
 }
 
 /// Run `solve`.
@@ -173,11 +181,19 @@ pub fn run(args: &SolveArgs) -> Outcome {
             // With --json a run that stopped still answers in JSON, marked
             // incomplete, as well as on stderr.
             let err: CliError = match (&e, &spill) {
-                (search::SearchError::Stopped { .. }, Some(dir)) if e.is_cancelled() => {
+                (search::SearchError::Stopped { .. }, Some(dir))
+                    if e.is_cancelled() && exact::spill_checkpoint(dir).is_some() =>
+                {
                     CliError::Stopped(format!(
                         "{}; {}",
                         e.to_string().trim_start_matches("interrupted: "),
                         kept_in(dir)
+                    ))
+                }
+                (search::SearchError::Stopped { .. }, None) if e.is_cancelled() => {
+                    CliError::Stopped(format!(
+                        "{}; {RESUMABLE}",
+                        e.to_string().trim_start_matches("interrupted: ")
                     ))
                 }
                 _ => e.clone().into(),
