@@ -766,7 +766,7 @@ fn game_analyze_follow_keeps_the_game_typed_in() {
         "Tap ",
         "Your picks (1 to 3, or best): You played 3: a free turn, the same player picks again.",
         "\"x\" is not a pit number or a word (best, longer, board, undo, quit). The rest of the line is not played: 1.",
-        "Their picks (4 to 6, as you see them): Pit 2: not one of the opponent's pits: they are 4 to 6 as you see them.",
+        "Their picks (4 to 6, as you see them), or `board` and the board they left: Pit 2: not one of the opponent's pits: they are 4 to 6 as you see them.",
         "Taken back: your pick of pit ",
         "The board as you see it, you to move (TOP / THEIR_STORE YOUR_STORE / BOTTOM): ",
         "You played 3.",
