@@ -210,7 +210,42 @@ pub fn clap_line(err: &clap::Error) -> String {
             line.push_str(part);
         }
     }
-    line
+    plain_range(&line)
+}
+
+/// Clap's "20 is not in 1..=16" in a player's words: "20 is not allowed:
+/// give a whole number from 1 to 16" (or "0 or more" where the top is
+/// only the type's largest).
+fn plain_range(line: &str) -> String {
+    const NOT_IN: &str = " is not in ";
+    let Some(at) = line.find(NOT_IN) else {
+        return line.to_string();
+    };
+    let rest = &line[at + NOT_IN.len()..];
+    let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+    let (range, after) = rest[..end]
+        .strip_suffix(['.', ','])
+        .map_or((&rest[..end], &rest[end..]), |r| (r, &rest[r.len()..]));
+    let bounds = match range.split_once("..=").or_else(|| range.split_once("..")) {
+        Some((low, high)) if low.parse::<u64>().is_ok() => (low, high),
+        _ => return line.to_string(),
+    };
+    let largest = ["65535", "4294967295", "18446744073709551615", ""];
+    let value = line[..at]
+        .rsplit(' ')
+        .next()
+        .and_then(|v| v.parse::<i128>().ok());
+    let top = bounds.1.parse::<i128>().ok();
+    let allowed = match bounds {
+        _ if value.zip(top).is_some_and(|(v, t)| v > t) => {
+            format!("is too large: give a whole number up to {}", bounds.1)
+        }
+        (low, high) if largest.contains(&high) => {
+            format!("is not allowed: give a whole number, {low} or more")
+        }
+        (low, high) => format!("is not allowed: give a whole number from {low} to {high}"),
+    };
+    format!("{} {allowed}{after}", &line[..at])
 }
 
 /// The command line this process was started with, quoted for a POSIX
@@ -256,6 +291,26 @@ pub fn name_capture(text: String, set: Option<&RuleSetArgs>) -> String {
                 &format!("Rules: {}\n", rules_label(set, Rules::KALAH)),
                 1,
             ),
+        _ => text,
+    }
+}
+
+/// The `Rules:` line of a report a player reads (`game play`, `game
+/// analyze` without `--verbose`, `game review`) in a player's words: a
+/// preset by its name alone (`Rules: kalah`), without the fields in
+/// brackets that `--verbose`, `--help` and the docs spell out. Rules that
+/// are no preset keep their fields: they are the words the flags use.
+pub fn plain_rules(text: String) -> String {
+    let Some(start) = text.find("Rules: ") else {
+        return text;
+    };
+    let end = text[start..].find('\n').map_or(text.len(), |e| start + e);
+    let line = &text[start..end];
+    match line.find(" (scope=") {
+        Some(at) if line.ends_with(')') => {
+            let short = &line[..at];
+            format!("{}{short}{}", &text[..start], &text[end..])
+        }
         _ => text,
     }
 }

@@ -294,11 +294,14 @@ pub struct GamePlayArgs {
         long,
         value_name = "L",
         default_value = "medium",
-        conflicts_with = "agent"
+        conflicts_with = "agent",
+        // The levels as possible values: the shell completes them, not
+        // file names.
+        value_parser = clap::builder::PossibleValuesParser::new(["easy", "medium", "hard", "perfect"])
     )]
     pub level: String,
     /// The computer's agent instead of a level: random, greedy, greedy-pick, minimax:D, alphabeta:D, mtdf:D, budget:K, perfect, analyze:S, mcts:N, montecarlo:N.
-    #[arg(long, value_name = "A")]
+    #[arg(long, value_name = "A", value_hint = clap::ValueHint::Other)]
     pub agent: Option<String>,
     /// Who moves first.
     #[arg(long, value_enum, default_value = "you")]
