@@ -258,7 +258,7 @@ fn the_memory_guard_stops_cleanly_and_says_how_far_it_got() {
     assert_eq!(code, 1, "{err}");
     assert!(out.is_empty());
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("the search stopped at store bucket"), "{err}");
+    assert!(err.contains("the search stopped at step "), "{err}");
     assert!(err.contains("positions"), "{err}");
     assert!(err.contains("--max-memory"), "{err}");
     assert!(err.contains("`find`"), "{err}");

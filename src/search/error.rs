@@ -79,7 +79,7 @@ pub enum SearchError {
 
     /// The memory guard stopped the search before it could finish.
     #[error(
-        "the search stopped at store bucket {store} of {max_store}{pass} after {positions} positions: it would hold more than {limit_text}",
+        "the search stopped at step {store} of {max_store} (the stones in the store){pass} after {positions} positions: it would hold more than {limit_text}",
         store = reached.store,
         max_store = reached.max_store,
         positions = reached.positions,
@@ -95,7 +95,7 @@ pub enum SearchError {
 
     /// The search was cancelled or ran out of time before it ended.
     #[error(
-        "{head}: the search is incomplete; it reached store bucket {store} of {max_store}{pass} after {positions} positions{found}",
+        "{head}: the search is incomplete; it reached step {store} of {max_store} (the stones in the store){pass} after {positions} positions{found}",
         head = match cause {
             StopCause::Cancelled => String::from("interrupted"),
             StopCause::Deadline { seconds } => format!("out of time after {seconds} s"),
@@ -129,7 +129,7 @@ pub enum SearchError {
 
     /// The spill store could not read or write its files.
     #[error(
-        "{message}; the search stopped at store bucket {store} of {max_store} after {positions} positions{kept}",
+        "{message}; the search stopped at step {store} of {max_store} (the stones in the store) after {positions} positions{kept}",
         store = reached.store,
         max_store = reached.max_store,
         positions = reached.positions,
@@ -149,7 +149,7 @@ pub enum SearchError {
 
     /// The disk guard stopped a spilled search.
     #[error(
-        "the search stopped at store bucket {store} of {max_store} after {positions} positions: its run files would take {needed_text}, more than {limit_text}{kept}",
+        "the search stopped at step {store} of {max_store} (the stones in the store) after {positions} positions: its run files would take {needed_text}, more than {limit_text}{kept}",
         store = reached.store,
         max_store = reached.max_store,
         positions = reached.positions,

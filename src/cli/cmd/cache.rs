@@ -148,7 +148,7 @@ pub(super) fn cached_endgame(
     say(format!(
         "{} the endgame database of these rules on {n} pits a side, once (every position with at most {stones} stones, {} in {}; --no-cache skips it)",
         if path.exists() {
-            "going on with the layers a stopped build kept: building"
+            "going on with what a stopped build kept: building"
         } else {
             "building"
         },
@@ -166,7 +166,7 @@ pub(super) fn cached_endgame(
             Ok(Some((db, true)))
         }
         Ok(None) if interrupted() => Err(CliError::Stopped(format!(
-            "stopped while building the endgame database; the layers finished are kept in {} and the next run goes on from them",
+            "stopped while building the endgame database; what it finished is kept in {} and the next run goes on from it",
             path.display()
         ))),
         Ok(None) => Ok(None),

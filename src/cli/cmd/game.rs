@@ -163,7 +163,9 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
                 "; the work is kept in {}: the same command goes on from it",
                 path.display()
             ),
-            _ => String::new(),
+            Some(_) => String::new(),
+            // Said where a long solve is stopped: how the next one keeps.
+            None => "; nothing is kept: with --checkpoint FILE the work is kept, and the same command goes on from it after a stop".into(),
         };
         return Err(CliError::Partial {
             stdout: out,
@@ -452,7 +454,7 @@ pub fn endgame(args: &GameEndgameArgs) -> Outcome {
     let t0 = std::time::Instant::now();
     if !quiet {
         eprintln!(
-            "building the endgame database of {} pits a side up to {} stones in {} on {threads} threads; Ctrl-C keeps the layers finished",
+            "building the endgame database of {} pits a side up to {} stones in {} on {threads} threads; Ctrl-C keeps what is finished",
             n,
             args.up_to,
             args.out.display()
@@ -497,7 +499,7 @@ pub fn endgame(args: &GameEndgameArgs) -> Outcome {
         return Err(CliError::Partial {
             stdout: out,
             error: Box::new(CliError::Stopped(
-                "run the same command to go on from the layers kept".into(),
+                "run the same command to go on from what the file keeps".into(),
             )),
         });
     }

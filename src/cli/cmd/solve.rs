@@ -37,7 +37,7 @@ fn resuming(dir: &std::path::Path, cp: &Checkpoint) -> String {
         );
     }
     format!(
-        "resuming the search in {} at store bucket {} ({} positions and {:.0} s so far)",
+        "resuming the search in {} at step {} of its store ({} positions and {:.0} s so far)",
         dir.display(),
         cp.next_store,
         cp.positions,
