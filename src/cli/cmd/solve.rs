@@ -180,24 +180,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
         Err(e) => {
             // With --json a run that stopped still answers in JSON, marked
             // incomplete, as well as on stderr.
-            let err: CliError = match (&e, &spill) {
-                (search::SearchError::Stopped { .. }, Some(dir))
-                    if e.is_cancelled() && exact::spill_checkpoint(dir).is_some() =>
-                {
-                    CliError::Stopped(format!(
-                        "{}; {}",
-                        e.to_string().trim_start_matches("interrupted: "),
-                        kept_in(dir)
-                    ))
-                }
-                (search::SearchError::Stopped { .. }, None) if e.is_cancelled() => {
-                    CliError::Stopped(format!(
-                        "{}; {RESUMABLE}",
-                        e.to_string().trim_start_matches("interrupted: ")
-                    ))
-                }
-                _ => e.clone().into(),
-            };
+            let err = stopped_error(&e, spill.as_deref());
             if let Some(doc) = SolveStoppedJson::new(rules, &board, &e).filter(|_| args.json.json) {
                 return Err(CliError::Partial {
                     stdout: serde_json::to_string(&doc).expect("serializable") + "\n",
@@ -236,6 +219,30 @@ pub fn run(args: &SolveArgs) -> Outcome {
         out.push_str(" (--limit 0).\n");
     }
     Ok(out)
+}
+
+/// The error of a search that did not finish: after Ctrl-C, where its
+/// work is kept (only when `spill` holds a checkpoint) or how the next
+/// run would keep it.
+fn stopped_error(e: &search::SearchError, spill: Option<&std::path::Path>) -> CliError {
+    match (e, spill) {
+        (search::SearchError::Stopped { .. }, Some(dir))
+            if e.is_cancelled() && exact::spill_checkpoint(dir).is_some() =>
+        {
+            CliError::Stopped(format!(
+                "{}; {}",
+                e.to_string().trim_start_matches("interrupted: "),
+                kept_in(dir)
+            ))
+        }
+        (search::SearchError::Stopped { .. }, None) if e.is_cancelled() => {
+            CliError::Stopped(format!(
+                "{}; {RESUMABLE}",
+                e.to_string().trim_start_matches("interrupted: ")
+            ))
+        }
+        _ => e.clone().into(),
+    }
 }
 
 /// `solve --cluster`: this process's part of a cluster count; process 0
