@@ -54,7 +54,19 @@ fn main() -> ExitCode {
         Command::Serve(a) => cmd::serve::run(a),
         Command::Man(a) => cmd::shell::man(a),
     };
-    let named = |text: &str| cli::words::name_capture(text.to_string(), cli.command.rule_set());
+    // A report a player reads names the rules plainly.
+    let plain = match &cli.command {
+        Command::Game(GameCommand::Analyze(a)) => !a.verbose,
+        Command::Game(GameCommand::Review(_)) => true,
+        _ => false,
+    };
+    let named = |text: &str| {
+        let text = cli::words::name_capture(text.to_string(), cli.command.rule_set());
+        match plain {
+            true => cli::words::plain_rules(text),
+            false => text,
+        }
+    };
     match outcome {
         Ok(text) => {
             print!("{}", named(&text));

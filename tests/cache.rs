@@ -150,7 +150,7 @@ fn a_stopped_build_is_listed_with_the_command_that_goes_on() {
     let (code, list, err) = run_bin_env(&["game", "cache", "list"], "", &env);
     assert_eq!(code, 0, "{err}");
     let said =
-        "(stopped at 10 of 20: `game cache build --rules avalanche --pits 3 --up-to 20` goes on)";
+        "(built up to 10 of 20 stones: `game cache build --rules avalanche --pits 3 --up-to 20` goes on)";
     assert!(list.contains(said), "{list}");
     let command = said.split('`').nth(1).unwrap();
     let args: Vec<&str> = command.split_whitespace().collect();

@@ -150,7 +150,7 @@ fn bad_agents_levels_and_game_counts_get_one_line_and_status_2() {
         ),
         (
             vec!["game", "play", "--level", "expert"],
-            "easy, medium, hard or perfect",
+            "[possible values: easy, medium, hard, perfect]",
         ),
     ] {
         let (code, _, err) = run(&args);
@@ -166,11 +166,11 @@ fn game_play_takes_picks_hints_undo_and_explains_bad_entries() {
     let (code, out, err) = run_with(&["game", "play", "--level", "easy"], input);
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("You play the bottom row against greedy"),
+        out.contains("You play the bottom row (pits 1 to 6; your store is on the right) against the computer (easy level)."),
         "{out}"
     );
     assert!(
-        out.contains("Pit 9: an opponent pit: scope own allows pits 1 to 6 only."),
+        out.contains("Pit 9: an opponent pit: you may pick only your own pits, 1 to 6."),
         "{out}"
     );
     assert!(out.contains("Pit 0: no such pit"), "{out}");
@@ -408,7 +408,9 @@ fn game_analyze_ranks_every_turn_and_agrees_with_game_solve() {
         "{text}"
     );
     assert!(
-        text.contains("The most stones this turn (19 in your store, as `solve` counts them) comes from 5 2 5 1 6 5 6 1, turn "),
+        text.contains(
+            "The most stones this turn (19 in your store) comes from 5 2 5 1 6 5 6 1, turn "
+        ),
         "{text}"
     );
     assert!(text.contains(": you lose by 2."), "{text}");
@@ -654,18 +656,13 @@ fn game_play_shows_the_rules_in_force() {
     let (code, out, err) = run_with(&["game", "play", "--rules", "capture"], "quit\n");
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.starts_with(
-            "Rules: capture (GamePigeon) = kalah (scope=own relay=off capture=kalah)\n"
-        ),
+        out.starts_with("Rules: capture (GamePigeon) = kalah\n"),
         "{out}"
     );
     let (_, out, _) = run_with(&["game", "play"], "quit\n");
-    assert!(
-        out.starts_with("Rules: kalah (scope=own relay=off capture=kalah)\n"),
-        "{out}"
-    );
+    assert!(out.starts_with("Rules: kalah\n"), "{out}");
     let (_, out, _) = run_with(&["game", "play", "--rules", "avalanche"], "quit\n");
-    assert!(out.starts_with("Rules: avalanche ("), "{out}");
+    assert!(out.starts_with("Rules: avalanche\n"), "{out}");
 }
 
 /// Issue 32: a whole turn on one line (as a hint prints it), played pick
@@ -682,7 +679,7 @@ fn game_play_takes_a_whole_turn_on_a_line_and_words_in_any_case() {
     );
     assert!(
         out.contains(
-            "Pit 9: an opponent pit: scope own allows pits 1 to 6 only. The word after it is not played.\n"
+            "Pit 9: an opponent pit: you may pick only your own pits, 1 to 6. The word after it is not played.\n"
         ),
         "{out}"
     );
@@ -719,11 +716,11 @@ fn game_play_takes_a_whole_turn_on_a_line_and_words_in_any_case() {
 fn game_play_names_the_pits_the_prompt_offers() {
     let (_, out, _) = run_with(&["game", "play", "--level", "easy"], "0\n13\nq\n");
     assert!(
-        out.contains("Your pick (1 to 6): Pit 0: no such pit: scope own allows pits 1 to 6.\n"),
+        out.contains("Your pick (1 to 6): Pit 0: no such pit: your pits are 1 to 6.\n"),
         "{out}"
     );
     assert!(
-        out.contains("Pit 13: no such pit: scope own allows pits 1 to 6.\n"),
+        out.contains("Pit 13: no such pit: your pits are 1 to 6.\n"),
         "{out}"
     );
     let (_, out, _) = run_with(
@@ -766,7 +763,7 @@ fn game_analyze_follow_keeps_the_game_typed_in() {
         "Tap ",
         "Your picks (1 to 3, or best): You played 3: a free turn, the same player picks again.",
         "\"x\" is not a pit number or a word (best, longer, board, undo, quit). The rest of the line is not played: 1.",
-        "Their picks (4 to 6, as you see them): Pit 2: not one of the opponent's pits: they are 4 to 6 as you see them.",
+        "Their picks (4 to 6, as you see them), or `board` and the board they left: Pit 2: not one of the opponent's pits: they are 4 to 6 as you see them.",
         "Taken back: your pick of pit ",
         "The board as you see it, you to move (TOP / THEIR_STORE YOUR_STORE / BOTTOM): ",
         "You played 3.",
@@ -877,7 +874,7 @@ fn game_play_shows_the_computer_thinking_and_the_hint_being_looked_for() {
     assert_eq!(code, 0, "{err}");
     assert!(
         err.lines()
-            .any(|l| l.starts_with("the computer (budget:2000) is thinking: ")),
+            .any(|l| l.starts_with("the computer (hard level) is thinking: ")),
         "{err}"
     );
     assert!(
@@ -1033,4 +1030,41 @@ fn avalanche_starts_the_most_stones_turns_valued_for_the_game() {
     }
     // 6 stones: all 50 turns that take 69 win by 66.
     assert_eq!(values(6), (69, vec![66; 50]));
+}
+
+/// Issue 72: `game play --level <TAB>` completed file names; the levels
+/// are its possible values now, and `--agent` completes no files.
+#[test]
+fn the_shell_completes_the_levels_not_file_names() {
+    let (code, script, err) = run(&["completions", "bash"]);
+    assert_eq!(code, 0, "{err}");
+    let level = &script[script.find("--level)").expect("--level completed")..];
+    let case = &level[..level.find(";;").unwrap()];
+    assert!(
+        case.contains("compgen -W \"easy medium hard perfect\""),
+        "{case}"
+    );
+    let agent = &script[script.find("--agent)").expect("--agent completed")..];
+    let case = &agent[..agent.find(";;").unwrap()];
+    assert!(!case.contains("compgen -f"), "{case}");
+}
+
+/// Issue 72: `book show`'s avalanche turns (twenty picks and more)
+/// overflowed their column; every verdict starts in one column, and a
+/// book of one turn says "1 whole turn".
+#[test]
+fn book_show_keeps_its_column_for_long_turns() {
+    let (code, out, err) = run(&["game", "book", "show", "--top", "10"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(", 1 whole turn deep;"), "{out}");
+    assert!(!out.contains(" 1 whole turns"), "{out}");
+    for book in out.split("\nBook: ") {
+        let starts: Vec<usize> = book
+            .lines()
+            .filter(|l| l.starts_with("  ") && l.contains(". "))
+            .map(|l| l.find(" you ").or_else(|| l.find(" a draw")).unwrap())
+            .collect();
+        assert!(starts.len() >= 2, "{book}");
+        assert!(starts.iter().all(|&s| s == starts[0]), "{book}");
+    }
 }

@@ -139,11 +139,17 @@ fn solve_stops_on_sigint_with_a_partial_report() {
         s.err
     );
     assert!(
-        last.starts_with("interrupted: the search is incomplete; it reached store bucket "),
+        last.starts_with("interrupted: the search is incomplete; it reached step "),
         "{last}"
     );
     assert!(
         last.contains(" positions; the best final store so far is "),
+        "{last}"
+    );
+    // Issue 72: without --spill nothing is kept, and the line says how the
+    // next run would keep its work.
+    assert!(
+        last.ends_with("nothing is kept: with --spill DIR the search keeps its work on disk (counts only), and the same command resumes it after a stop"),
         "{last}"
     );
 }
@@ -299,6 +305,12 @@ fn game_solve_stopped_by_sigterm_says_the_bounds_it_knows() {
     assert_eq!(v["complete"], false);
     assert!(v["lower"].as_i64().unwrap() < v["upper"].as_i64().unwrap());
     assert!(s.said("interrupted: the value is between"), "{:?}", s.err);
+    // Issue 72: how the next run keeps its work.
+    assert!(
+        s.said("nothing is kept: with --checkpoint FILE"),
+        "{:?}",
+        s.err
+    );
 }
 
 /// `game solve --checkpoint`: it writes its work as it goes, once more on
@@ -461,7 +473,7 @@ fn a_spilled_solve_stopped_by_sigint_resumes_and_a_search_past_the_memory_guard_
     assert!(out.status.success());
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.starts_with(&format!("resuming the search in {d} at store bucket ")),
+        err.starts_with(&format!("resuming the search in {d} at step ")),
         "{err}"
     );
     let mut spilled: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

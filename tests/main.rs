@@ -26,6 +26,7 @@ mod interrupt;
 mod known_answers;
 mod layers;
 mod new_user;
+mod places;
 mod properties;
 mod puzzles;
 mod readme;

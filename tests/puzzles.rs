@@ -426,7 +426,7 @@ fn a_pit_off_a_small_board_names_the_prompts_range() {
     let text = play_alone(&c, p, "7\nq\n");
     assert!(text.contains("Type pit numbers (1 to 3),"), "{text}");
     assert!(
-        text.contains("pick 7: no such pit: scope own allows pits 1 to 3\n"),
+        text.contains("pick 7: no such pit: your pits are 1 to 3\n"),
         "{text}"
     );
 }

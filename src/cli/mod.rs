@@ -10,6 +10,7 @@
 
 pub mod args;
 pub mod cmd;
+pub mod place;
 pub mod progress;
 pub mod signal;
 pub mod words;

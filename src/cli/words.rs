@@ -24,6 +24,9 @@ pub enum CliError {
     Mismatch(Vec<String>),
     /// Ctrl-C stopped a run that kept what it had (exit status 130).
     Stopped(String),
+    /// A run that cannot be done here, said before the work: an output
+    /// place on a full disk (exit status 1).
+    Failed(String),
     /// The terminal could not be read or written.
     Terminal(std::io::Error),
     /// An error that still has something for stdout (a JSON document of an
@@ -64,8 +67,9 @@ fn hint(e: &Error) -> &'static str {
     let search = |e: &SearchError| {
         match e {
         SearchError::MemoryLimit { .. } => " (--max-memory); try `find` for a heuristic line, a smaller board, --limit 0 to skip the listing, a higher --max-memory, or --spill DIR to keep the frontier on disk",
-        SearchError::DiskLimit { .. } => " (--max-disk): run the same command with a higher --max-disk to resume",
-        SearchError::Spill { .. } => ": run the same command to resume",
+        SearchError::DiskLimit { .. } if e.resumable() => " (--max-disk): run the same command with a higher --max-disk to resume",
+        SearchError::DiskLimit { .. } => " (--max-disk): give a higher --max-disk",
+        SearchError::Spill { .. } if e.resumable() => ": run the same command to resume",
         SearchError::SpillDir { .. } => " (--spill)",
         _ => "",
     }
@@ -104,10 +108,15 @@ impl CliError {
         }
     }
 
-    /// The line to print on stderr.
+    /// The line to print on stderr, in a player's words: the system's
+    /// error numbers (" (os error 30)") left out, its words kept.
     pub fn line(&self) -> String {
+        without_os_numbers(&self.raw_line())
+    }
+
+    fn raw_line(&self) -> String {
         match self {
-            CliError::Partial { error, .. } => error.line(),
+            CliError::Partial { error, .. } => error.raw_line(),
             CliError::Lib(e) if e.is_cancelled() => e.to_string(),
             CliError::Lib(Error::Puzzle(PuzzleError::NoSuchPuzzle { path, example, .. })) => {
                 format!(
@@ -126,6 +135,7 @@ impl CliError {
                 problems.join("\n  ")
             ),
             CliError::Stopped(text) => format!("interrupted: {text}"),
+            CliError::Failed(text) => format!("error: {text}"),
             CliError::Terminal(e) => format!("error: terminal: {e}"),
         }
     }
@@ -146,9 +156,33 @@ impl CliError {
             CliError::Lib(e) if e.is_input() => ExitCode::from(2),
             CliError::Input(_) => ExitCode::from(2),
             CliError::Stopped(_) => ExitCode::from(signal::exit_status()),
-            CliError::Lib(_) | CliError::Mismatch(_) | CliError::Terminal(_) => ExitCode::from(1),
+            CliError::Lib(_)
+            | CliError::Mismatch(_)
+            | CliError::Terminal(_)
+            | CliError::Failed(_) => ExitCode::from(1),
         }
     }
+}
+
+/// `text` without the " (os error N)" that Rust adds to a system error.
+fn without_os_numbers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(" (os error ") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + " (os error ".len()..];
+        match after.find(')') {
+            Some(end) if after[..end].bytes().all(|b| b.is_ascii_digit()) => {
+                rest = &after[end + 1..]
+            }
+            _ => {
+                out.push_str(" (os error ");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A clap error on one line: the message and the allowed values, without the
@@ -176,7 +210,42 @@ pub fn clap_line(err: &clap::Error) -> String {
             line.push_str(part);
         }
     }
-    line
+    plain_range(&line)
+}
+
+/// Clap's "20 is not in 1..=16" in a player's words: "20 is not allowed:
+/// give a whole number from 1 to 16" (or "0 or more" where the top is
+/// only the type's largest).
+fn plain_range(line: &str) -> String {
+    const NOT_IN: &str = " is not in ";
+    let Some(at) = line.find(NOT_IN) else {
+        return line.to_string();
+    };
+    let rest = &line[at + NOT_IN.len()..];
+    let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+    let (range, after) = rest[..end]
+        .strip_suffix(['.', ','])
+        .map_or((&rest[..end], &rest[end..]), |r| (r, &rest[r.len()..]));
+    let bounds = match range.split_once("..=").or_else(|| range.split_once("..")) {
+        Some((low, high)) if low.parse::<u64>().is_ok() => (low, high),
+        _ => return line.to_string(),
+    };
+    let largest = ["65535", "4294967295", "18446744073709551615", ""];
+    let value = line[..at]
+        .rsplit(' ')
+        .next()
+        .and_then(|v| v.parse::<i128>().ok());
+    let top = bounds.1.parse::<i128>().ok();
+    let allowed = match bounds {
+        _ if value.zip(top).is_some_and(|(v, t)| v > t) => {
+            format!("is too large: give a whole number up to {}", bounds.1)
+        }
+        (low, high) if largest.contains(&high) => {
+            format!("is not allowed: give a whole number, {low} or more")
+        }
+        (low, high) => format!("is not allowed: give a whole number from {low} to {high}"),
+    };
+    format!("{} {allowed}{after}", &line[..at])
 }
 
 /// The command line this process was started with, quoted for a POSIX
@@ -222,6 +291,26 @@ pub fn name_capture(text: String, set: Option<&RuleSetArgs>) -> String {
                 &format!("Rules: {}\n", rules_label(set, Rules::KALAH)),
                 1,
             ),
+        _ => text,
+    }
+}
+
+/// The `Rules:` line of a report a player reads (`game play`, `game
+/// analyze` without `--verbose`, `game review`) in a player's words: a
+/// preset by its name alone (`Rules: kalah`), without the fields in
+/// brackets that `--verbose`, `--help` and the docs spell out. Rules that
+/// are no preset keep their fields: they are the words the flags use.
+pub fn plain_rules(text: String) -> String {
+    let Some(start) = text.find("Rules: ") else {
+        return text;
+    };
+    let end = text[start..].find('\n').map_or(text.len(), |e| start + e);
+    let line = &text[start..end];
+    match line.find(" (scope=") {
+        Some(at) if line.ends_with(')') => {
+            let short = &line[..at];
+            format!("{}{short}{}", &text[..start], &text[end..])
+        }
         _ => text,
     }
 }

@@ -295,7 +295,7 @@ pub fn game_analysis_text(
     {
         if rank != 0 && most(greedy) > most(best) {
             out.push_str(&format!(
-                "\nThe most stones this turn ({} in your store, as `solve` counts them) comes from {}, turn {} here: {}.\n",
+                "\nThe most stones this turn ({} in your store) comes from {}, turn {} here: {}.\n",
                 most(greedy),
                 picks_text(&greedy.picks),
                 rank + 1,
@@ -377,7 +377,7 @@ pub fn game_solve_text(
             verdict(r.value)
         ));
         out.push_str(&format!("Best first turn: {}\n", picks_text(&r.best_turn)));
-        out.push_str("Principal variation, a turn a line (pits from the mover's side):\n");
+        out.push_str("Best line, a turn a line (each in its player's own pit numbers):\n");
         for (i, t) in r.pv.iter().enumerate() {
             let who = if i % 2 == 0 { "you" } else { "them" };
             out.push_str(&format!("  {:>3}. {who:<4} {}\n", i + 1, picks_text(t)));
@@ -391,7 +391,7 @@ pub fn game_solve_text(
     }
     let secs = r.elapsed.as_secs_f64();
     out.push_str(&format!(
-        "Searched {} picks in {:.2} s ({:.2} M picks/s), table {} MiB, {} thread{}, {} stones in the pits.\n",
+        "Searched {} picks in {:.2} s ({:.2} million picks a second), table {} MiB, {} thread{}, {} stones in the pits.\n",
         r.nodes,
         secs,
         r.nodes as f64 / secs.max(1e-9) / 1e6,

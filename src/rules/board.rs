@@ -287,8 +287,9 @@ impl FromStr for Board {
             [top, bottom] => (top, &[0, 0][..], bottom),
             _ => {
                 return Err(fail(format!(
-                    "{} rows found: write the opponent's pits, the two stores, and your pits, separated by '/' or newlines",
-                    rows.len()
+                    "{} row{} found: write the opponent's pits, the two stores, and your pits, separated by '/' or newlines",
+                    rows.len(),
+                    if rows.len() == 1 { "" } else { "s" }
                 )))
             }
         };
@@ -365,7 +366,7 @@ mod tests {
         assert!(e("4 4 x / 0 0 / 4 4 4").contains("\"x\" is not a count"));
         assert!(e("4 4 -1 / 0 0 / 4 4 4").contains("count -1 is negative"));
         assert!(e("4 4 / 0 0 / 4 4 4").contains("top row has 2 pits and the bottom row 3"));
-        assert!(e("4 4 4").contains("1 rows found"));
+        assert!(e("4 4 4").contains("1 row found"));
         assert!(e("200 200 / 0 0 / 1 1").contains("402 stones"));
         assert!(e("1 1 / 0 0 0 / 1 1").contains("store row has 3"));
     }

@@ -48,7 +48,7 @@ pub enum PickError {
         scope: Scope,
     },
     /// An opponent pit under scope `own`.
-    #[error("an opponent pit: scope own allows pits 1 to {n} only")]
+    #[error("an opponent pit: you may pick only your own pits, 1 to {n}")]
     OutsideScope {
         /// Pits a side.
         n: usize,
@@ -64,10 +64,10 @@ pub enum PickError {
 }
 
 /// The pits `scope` lets you pick on a board of `n` pits a side, in
-/// words: `scope own allows pits 1 to 6`, `pits are numbered 1 to 12`.
+/// words: `your pits are 1 to 6`, `pits are numbered 1 to 12`.
 pub fn pick_range(n: usize, scope: Scope) -> String {
     match scope {
-        Scope::Own => format!("scope own allows pits 1 to {n}"),
+        Scope::Own => format!("your pits are 1 to {n}"),
         Scope::Any => format!("pits are numbered 1 to {}", 2 * n),
     }
 }

@@ -128,7 +128,7 @@ mod tests {
             err(&[13], Rules::ANY_HOLE),
             "pick 1 of 1 (13): no such pit: pits are numbered 1 to 12"
         );
-        assert!(err(&[7], Rules::AVALANCHE).contains("scope own allows pits 1 to 6"));
+        assert!(err(&[7], Rules::AVALANCHE).contains("you may pick only your own pits, 1 to 6"));
         // Pit 3 ends in the store; picking it again finds it empty.
         assert!(err(&[3, 3], Rules::AVALANCHE).starts_with("pick 2 of 2 (3): the pit is empty"));
         // Kalah: pit 1 ends in pit 5, and the turn is over.

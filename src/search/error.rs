@@ -79,7 +79,7 @@ pub enum SearchError {
 
     /// The memory guard stopped the search before it could finish.
     #[error(
-        "the search stopped at store bucket {store} of {max_store}{pass} after {positions} positions: it would hold more than {limit_text}",
+        "the search stopped at step {store} of {max_store} (the stones in the store){pass} after {positions} positions: it would hold more than {limit_text}",
         store = reached.store,
         max_store = reached.max_store,
         positions = reached.positions,
@@ -95,7 +95,7 @@ pub enum SearchError {
 
     /// The search was cancelled or ran out of time before it ended.
     #[error(
-        "{head}: the search is incomplete; it reached store bucket {store} of {max_store}{pass} after {positions} positions{found}",
+        "{head}: the search is incomplete; it reached step {store} of {max_store} (the stones in the store){pass} after {positions} positions{found}",
         head = match cause {
             StopCause::Cancelled => String::from("interrupted"),
             StopCause::Deadline { seconds } => format!("out of time after {seconds} s"),
@@ -129,10 +129,11 @@ pub enum SearchError {
 
     /// The spill store could not read or write its files.
     #[error(
-        "{message}; the search stopped at store bucket {store} of {max_store} after {positions} positions, and what it finished is kept in {dir}, from where the same search resumes",
+        "{message}; the search stopped at step {store} of {max_store} (the stones in the store) after {positions} positions{kept}",
         store = reached.store,
         max_store = reached.max_store,
         positions = reached.positions,
+        kept = kept_text(*resumable, dir),
     )]
     Spill {
         /// What failed, with the path.
@@ -141,16 +142,20 @@ pub enum SearchError {
         dir: String,
         /// How far it got.
         reached: Reached,
+        /// True when the directory holds a checkpoint the same search
+        /// resumes from; false when it failed before the first one.
+        resumable: bool,
     },
 
     /// The disk guard stopped a spilled search.
     #[error(
-        "the search stopped at store bucket {store} of {max_store} after {positions} positions: its run files would take {needed_text}, more than {limit_text}; what it finished is kept in {dir}, from where the same search resumes",
+        "the search stopped at step {store} of {max_store} (the stones in the store) after {positions} positions: its run files would take {needed_text}, more than {limit_text}{kept}",
         store = reached.store,
         max_store = reached.max_store,
         positions = reached.positions,
         needed_text = format_bytes(*needed),
-        limit_text = format_bytes(*limit)
+        limit_text = format_bytes(*limit),
+        kept = kept_text(*resumable, dir),
     )]
     DiskLimit {
         /// The limit in bytes.
@@ -161,6 +166,8 @@ pub enum SearchError {
         dir: String,
         /// How far it got.
         reached: Reached,
+        /// True when the directory holds a checkpoint to resume from.
+        resumable: bool,
     },
 
     /// A cluster run could not start: its configuration, or a build
@@ -194,7 +201,32 @@ pub enum SearchError {
     },
 }
 
+/// What a stopped spilled search left: a resume only where its directory
+/// holds a checkpoint, never a promise that cannot be kept.
+fn kept_text(resumable: bool, dir: &str) -> String {
+    if resumable {
+        format!(", and what it finished is kept in {dir}, from where the same search resumes")
+    } else {
+        format!("; nothing was kept in {dir} to resume from")
+    }
+}
+
 impl SearchError {
+    /// True when a spilled search stopped with a checkpoint that the
+    /// same command resumes from.
+    pub fn resumable(&self) -> bool {
+        matches!(
+            self,
+            SearchError::Spill {
+                resumable: true,
+                ..
+            } | SearchError::DiskLimit {
+                resumable: true,
+                ..
+            }
+        )
+    }
+
     /// True when the error is about the position or board asked for, not a
     /// failure of the run.
     pub fn is_input(&self) -> bool {

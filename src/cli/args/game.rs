@@ -235,7 +235,7 @@ pub struct GameAnalyzeArgs {
     pub resume: bool,
     /// With --follow: who moves first from the board given (as you see it: your row at the bottom either way); with `them`, type their turn first.
     #[arg(long, value_enum, default_value = "you", requires = "follow")]
-    pub first: FollowFirst,
+    pub first: FirstArg,
     /// With --follow: build larger endgame databases (22 stones on 6 pits a side, 253 MiB, one to two minutes on 2 cores; then the set-up's 26, 1.25 GiB, about 20 minutes) in the background at the lowest priority, while you tap and think; the answers use it once it is there, and a game left early leaves its finished layers for the next. `auto`: when the input is a terminal and the cache is used.
     #[arg(
         long,
@@ -270,22 +270,16 @@ pub enum BackgroundBuild {
     Never,
 }
 
-/// `game analyze --follow --first`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FollowFirst {
-    /// You move first.
-    You,
-    /// The opponent moves first.
-    Them,
-}
-
-/// `game play --first`.
+/// `--first` of `game play` and of `game analyze --follow`: one
+/// vocabulary for the two windows a companion user opens, each taking the
+/// other's word too.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FirstArg {
     /// You move first.
     You,
-    /// The computer moves first.
-    Computer,
+    /// They move first: the computer in `game play`, the opponent you follow with `--follow` (`computer` and `opponent` are taken too).
+    #[value(alias = "computer", alias = "opponent")]
+    Them,
 }
 
 /// `game play`.
@@ -300,11 +294,14 @@ pub struct GamePlayArgs {
         long,
         value_name = "L",
         default_value = "medium",
-        conflicts_with = "agent"
+        conflicts_with = "agent",
+        // The levels as possible values: the shell completes them, not
+        // file names.
+        value_parser = clap::builder::PossibleValuesParser::new(["easy", "medium", "hard", "perfect"])
     )]
     pub level: String,
     /// The computer's agent instead of a level: random, greedy, greedy-pick, minimax:D, alphabeta:D, mtdf:D, budget:K, perfect, analyze:S, mcts:N, montecarlo:N.
-    #[arg(long, value_name = "A")]
+    #[arg(long, value_name = "A", value_hint = clap::ValueHint::Other)]
     pub agent: Option<String>,
     /// Who moves first.
     #[arg(long, value_enum, default_value = "you")]

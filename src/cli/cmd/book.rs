@@ -104,8 +104,8 @@ pub fn build(args: &BookBuildArgs) -> Outcome {
     };
     if !quiet {
         eprintln!(
-            "book of {} turns: {} of {total} positions solved so far; solving the rest (table {}, {} threads), saved to {} every {} s; Ctrl-C stops, the same command goes on",
-            file.turns,
+            "book of {}: {} of {total} positions solved so far; solving the rest (table {}, {} threads), saved to {} every {} s; Ctrl-C stops, the same command goes on",
+            whole_turns(file.turns),
             file.solved(),
             format_bytes(opts.table_bytes),
             opts.threads,
@@ -179,12 +179,18 @@ fn duration_text(s: f64) -> String {
     }
 }
 
+/// "1 whole turn", "3 whole turns".
+fn whole_turns(k: impl Into<u64>) -> String {
+    let k = k.into();
+    format!("{k} whole turn{}", if k == 1 { "" } else { "s" })
+}
+
 /// The last line of a finished build.
 fn summary(file: &BookFile, out: &Path) -> String {
     format!(
-        "{}: every position {} whole turns from the start solved ({} positions, {:.1} s of solving, {} picks)\n",
+        "{}: every position {} from the start solved ({} positions, {:.1} s of solving, {} picks)\n",
         out.display(),
-        file.turns,
+        whole_turns(file.turns),
         file.values.len(),
         file.built.seconds,
         mancala_sweep::format::game::picks_count(file.built.picks)
@@ -214,11 +220,11 @@ pub fn show(args: &BookShowArgs) -> Outcome {
 /// A book file's game and how far it is built.
 fn describe_file(file: &BookFile) -> String {
     format!(
-        "Book file: rules {}, {} pits of {} stones, {} whole turns: {} of {} positions solved{}\nBuilt by: {}\nOn: {} ({:.1} s of solving, {} picks)\n",
+        "Book file: rules {}, {} pits of {} stones, {}: {} of {} positions solved{}\nBuilt by: {}\nOn: {} ({:.1} s of solving, {} picks)\n",
         file.rules,
         file.pits,
         file.stones,
-        file.turns,
+        whole_turns(file.turns),
         file.solved(),
         file.values.len(),
         if file.complete() { "" } else { " (not complete: the same build command goes on)" },
@@ -244,9 +250,17 @@ fn describe(book: &Book, top: usize) -> String {
         top.min(a.turns.len()),
         a.turns.len()
     );
-    for (i, t) in a.turns.iter().take(top).enumerate() {
+    // The column as wide as the longest turn shown: an avalanche turn
+    // runs to twenty picks and more.
+    let shown = &a.turns[..top.min(a.turns.len())];
+    let width = shown
+        .iter()
+        .map(|t| picks_text(&t.picks).len())
+        .max()
+        .unwrap_or(0);
+    for (i, t) in shown.iter().enumerate() {
         out += &format!(
-            "  {:>3}. {:<30} {}\n",
+            "  {:>3}. {:<width$}  {}\n",
             i + 1,
             picks_text(&t.picks),
             words::turn_words(t)

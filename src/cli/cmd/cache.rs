@@ -135,10 +135,22 @@ pub(super) fn cached_endgame(
     if !build {
         return Ok(None);
     }
+    // A cache folder that cannot take the file (a full disk, a folder
+    // that cannot be written): the database is built for this run only.
+    let packed = EndgameDb::packed_bytes_for(n, stones);
+    if let Err(p) = crate::cli::place::folder_room(cache.dir(), packed) {
+        say(format!(
+            "the endgame database cannot be kept in {} ({}): building it for this run only ({} of memory; --no-cache skips it)",
+            cache.dir().display(),
+            p.text(),
+            format_bytes(EndgameDb::bytes_for(n, stones))
+        ));
+        return in_memory(state, stones, threads, memory_cap, quiet);
+    }
     say(format!(
         "{} the endgame database of these rules on {n} pits a side, once (every position with at most {stones} stones, {} in {}; --no-cache skips it)",
         if path.exists() {
-            "going on with the layers a stopped build kept: building"
+            "going on with what a stopped build kept: building"
         } else {
             "building"
         },
@@ -156,17 +168,54 @@ pub(super) fn cached_endgame(
             Ok(Some((db, true)))
         }
         Ok(None) if interrupted() => Err(CliError::Stopped(format!(
-            "stopped while building the endgame database; the layers finished are kept in {} and the next run goes on from them",
+            "stopped while building the endgame database; what it finished is kept in {} and the next run goes on from it",
             path.display()
         ))),
         Ok(None) => Ok(None),
         Err(e) => {
             say(format!(
-                "the endgame database could not be kept in {} ({e}); going on without it",
+                "the endgame database could not be kept in {} ({e}): building it for this run only",
                 cache.dir().display()
             ));
-            Ok(None)
+            in_memory(state, stones, threads, memory_cap, quiet)
         }
+    }
+}
+
+/// The `stones`-stone database of `state`'s rules and board built in
+/// memory for this run, when the cache cannot keep it: used, not thrown
+/// away (a run without it proves far fewer turns). Ctrl-C stops the run.
+fn in_memory(
+    state: &GameState,
+    stones: u32,
+    threads: usize,
+    memory_cap: u64,
+    quiet: bool,
+) -> Result<Option<(EndgameDb, bool)>, CliError> {
+    let spinner = Spinner::new(quiet);
+    let t0 = std::time::Instant::now();
+    let (rules, n) = (state.rules(), state.pits_per_side());
+    let built = EndgameDb::build(
+        rules,
+        n,
+        stones,
+        threads,
+        memory_cap,
+        &INTERRUPTED,
+        |t, _| {
+            spinner.set(format!(
+                "building the endgame database: {t} of {stones} stones, {:.1} s",
+                t0.elapsed().as_secs_f64()
+            ))
+        },
+    );
+    spinner.finish();
+    match built {
+        Ok(Some(db)) => Ok(Some((db, true))),
+        Ok(None) if interrupted() => Err(CliError::Stopped(
+            "stopped while building the endgame database".into(),
+        )),
+        Ok(None) | Err(_) => Ok(None),
     }
 }
 

@@ -140,7 +140,7 @@ pub fn follow_loop(
         } else {
             write!(
                 out,
-                "Their picks ({} to {}, as you see them): ",
+                "Their picks ({} to {}, as you see them), or `board` and the board they left: ",
                 n + 1,
                 2 * n
             )
@@ -200,12 +200,14 @@ fn background_news(
             stones,
             share,
             left,
-        } => return Ok(Some(building_line(
+        } => {
+            return Ok(Some(building_line(
                 stones,
                 share,
                 left,
                 "Once it is there, more answers are proved.",
-            ))),
+            )))
+        }
         Progress::Ready(db) => {
             let stones = db.stones();
             *built = Some(db);
@@ -256,7 +258,15 @@ fn one_line(
         |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(CliError::Terminal);
     let words: Vec<String> = line.split_whitespace().map(str::to_lowercase).collect();
     let mine = state.mover() == YOU;
-    match words.first().map(String::as_str) {
+    // A board pasted alone (it has the row marks `/`) reads as `board` and
+    // it: what a phone player copies instead of an avalanche of picks.
+    let bare_board = line.contains('/') && !matches!(words[0].as_str(), "b" | "board");
+    let first = if bare_board {
+        Some("board")
+    } else {
+        words.first().map(String::as_str)
+    };
+    match first {
         None => return Ok(Line::Next),
         Some("q" | "quit" | "exit") => return Ok(Line::Quit),
         Some("u" | "undo") => {
@@ -275,7 +285,10 @@ fn one_line(
         }
         Some("b" | "board") => {
             // The board may follow the word on the same line.
-            let mut text = line.trim_start()[words[0].len()..].to_string();
+            let mut text = match bare_board {
+                true => line.to_string(),
+                false => line.trim_start()[words[0].len()..].to_string(),
+            };
             if text.trim().is_empty() {
                 write!(
                     out,

@@ -4,7 +4,7 @@
 use super::cache::{cached_endgame, read_endgame, Reading};
 use super::Outcome;
 use crate::cli::args::{
-    BackgroundBuild, FollowFirst, GameAnalyzeArgs, GameEndgameArgs, GameMatchArgs, GameSolveArgs,
+    BackgroundBuild, FirstArg, GameAnalyzeArgs, GameEndgameArgs, GameMatchArgs, GameSolveArgs,
     RuleArgs, SolverArgs, GAME_RULES,
 };
 use crate::cli::progress::{thinking, Counter, Spinner};
@@ -88,6 +88,10 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
         Reading::Whole,
         args.quiet.quiet,
     )?;
+    if let Some(path) = &args.checkpoint {
+        // Tried now, not at the first write ten minutes in.
+        crate::cli::place::file("--checkpoint", path, opts.table_bytes)?;
+    }
     // The cached database, as `game analyze` reads it; not with
     // `--checkpoint`, whose work names the database it was done with (a
     // cache built between two runs would refuse the resume).
@@ -160,7 +164,9 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
                 "; the work is kept in {}: the same command goes on from it",
                 path.display()
             ),
-            _ => String::new(),
+            Some(_) => String::new(),
+            // Said where a long solve is stopped: how the next one keeps.
+            None => "; nothing is kept: with --checkpoint FILE the work is kept, and the same command goes on from it after a stop".into(),
         };
         return Err(CliError::Partial {
             stdout: out,
@@ -340,8 +346,8 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
             done: &done,
             verbose: args.verbose,
             first: match args.first {
-                FollowFirst::You => Side::First,
-                FollowFirst::Them => Side::Second,
+                FirstArg::You => Side::First,
+                FirstArg::Them => Side::Second,
             },
         };
         let stdin = std::io::stdin();
@@ -452,10 +458,13 @@ pub fn endgame(args: &GameEndgameArgs) -> Outcome {
     let quiet = args.db.quiet.quiet;
     let max_memory = args.db.max_memory.unwrap_or_else(default_max_memory);
     EndgameDb::check_build(rules, n, args.up_to, max_memory)?;
+    // Tried now, not after the build: the file is written whole.
+    let needs = EndgameDb::packed_bytes_for(n, args.up_to);
+    crate::cli::place::file("--out", &args.out, needs)?;
     let t0 = std::time::Instant::now();
     if !quiet {
         eprintln!(
-            "building the endgame database of {} pits a side up to {} stones in {} on {threads} threads; Ctrl-C keeps the layers finished",
+            "building the endgame database of {} pits a side up to {} stones in {} on {threads} threads; Ctrl-C keeps what is finished",
             n,
             args.up_to,
             args.out.display()
@@ -473,7 +482,8 @@ pub fn endgame(args: &GameEndgameArgs) -> Outcome {
             &INTERRUPTED,
             &progress,
         )
-    })?;
+    })
+    .map_err(|e| lost_write(e, &args.out))?;
     let resumed = match built.resumed_from {
         Some(k) => format!(", resumed from the {k} stones in the file"),
         None => String::new(),
@@ -495,11 +505,33 @@ pub fn endgame(args: &GameEndgameArgs) -> Outcome {
         return Err(CliError::Partial {
             stdout: out,
             error: Box::new(CliError::Stopped(
-                "run the same command to go on from the layers kept".into(),
+                "run the same command to go on from what the file keeps".into(),
             )),
         });
     }
     Ok(out)
+}
+
+/// A build that could not write its file (the disk filled up after the
+/// check): what the file keeps, from its last write, so that the line
+/// never claims a resume that cannot happen.
+fn lost_write(e: mancala_sweep::game::GameError, out: &std::path::Path) -> CliError {
+    use mancala_sweep::game::{EndgameError as E, GameError, GameFileError};
+    let GameError::Endgame(E::Io(GameFileError {
+        action: "write", ..
+    })) = &e
+    else {
+        return e.into();
+    };
+    let kept = match EndgameDb::read_header(out) {
+        Ok(h) => format!(
+            "{} keeps every position with at most {} stones: once there is room, the same command goes on from it",
+            out.display(),
+            h.stones
+        ),
+        Err(_) => "nothing was kept".into(),
+    };
+    CliError::Failed(format!("{e}; {kept}"))
 }
 
 pub(super) fn agent_of(text: &str) -> Result<AgentSpec, CliError> {

@@ -39,7 +39,7 @@ fn row(f: &CachedDb) -> String {
             ),
         };
         format!(
-            " (stopped at {} of {}: `game cache build {rules} --pits {} --up-to {}` goes on)",
+            " (built up to {} of {} stones: `game cache build {rules} --pits {} --up-to {}` goes on)",
             f.stones, f.target, f.pits_per_side, f.target
         )
     };
@@ -109,7 +109,7 @@ pub fn build(args: &CacheBuildArgs) -> Outcome {
             );
             for gone in cache.prune(rules, n, stones)? {
                 out.push_str(&format!(
-                    "removed {} (its {} stones are the first layers of this one)\n",
+                    "removed {} (this one holds its {} stones)\n",
                     gone.path.display(),
                     gone.stones
                 ));

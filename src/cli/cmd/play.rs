@@ -9,6 +9,7 @@ use super::Outcome;
 use crate::cli::args::{FirstArg, GamePlayArgs};
 use crate::cli::progress::thinking;
 use crate::cli::signal::exit_on_first_ctrl_c;
+use crate::cli::words::plain_rules;
 use crate::cli::words::{rules_label, CliError};
 use mancala_sweep::api::ANALYZE_TABLE;
 use mancala_sweep::format::game::{picks_count, picks_text};
@@ -37,7 +38,7 @@ pub fn play(args: &GamePlayArgs) -> Outcome {
     };
     let person = match args.first {
         FirstArg::You => Side::First,
-        FirstArg::Computer => Side::Second,
+        FirstArg::Them => Side::Second,
     };
     let db = match read_endgame(
         args.endgame.as_deref(),
@@ -103,10 +104,15 @@ pub fn play(args: &GamePlayArgs) -> Outcome {
                 )
             })
             .flatten();
+    // The computer in a player's words: its level, or the agent typed.
+    let who = match &args.agent {
+        Some(a) => format!("the computer (--agent {a})"),
+        None => format!("the computer ({} level)", args.level.to_lowercase()),
+    };
     play_loop(
         &mut session,
         &mut rec,
-        &label,
+        (&label, &who),
         &mut builder,
         &mut input,
         &mut out,
@@ -266,15 +272,17 @@ fn hint_waiting(s: &mut GameSession) -> Result<Option<Analysis>, GameError> {
     })
 }
 
-/// The progress line of the computer's turn: its agent, the depth of its
-/// deepest pass so far and the picks searched, when its agent searches.
+/// The progress line of the computer's turn (`who`, as the person chose
+/// it): the depth of its deepest pass so far and the picks searched, when
+/// its agent `spec` searches.
 fn computer_status(
     spec: AgentSpec,
+    who: &str,
     watch: Option<&(Arc<SolveWatch>, WatchReading)>,
     seconds: f64,
 ) -> String {
     let Some((w, start)) = watch else {
-        return format!("the computer ({spec}) is thinking: {seconds:.1} s");
+        return format!("{who} is thinking: {seconds:.1} s");
     };
     let r = w.read();
     let depth = match (r.passes > start.passes, r.depth, spec) {
@@ -287,7 +295,7 @@ fn computer_status(
         (true, Some(d), _) => format!("depth {d} | "),
     };
     format!(
-        "the computer ({spec}) is thinking: {depth}{} picks | {seconds:.1} s",
+        "{who} is thinking: {depth}{} picks | {seconds:.1} s",
         picks_count(r.picks.saturating_sub(start.picks))
     )
 }
@@ -362,11 +370,11 @@ enum Said {
 }
 
 /// The game loop, on any streams (tests drive it through the binary).
-/// `rules` is the rules line as the person named them.
+/// `rules` is the rules line as the person named them, `who` the computer.
 fn play_loop(
     s: &mut GameSession,
     rec: &mut Recorder,
-    rules: &str,
+    (rules, who): (&str, &str),
     builder: &mut Option<Builder>,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
@@ -377,12 +385,11 @@ fn play_loop(
     } else {
         format!("1 to {n}")
     };
-    writeln!(out, "Rules: {rules}")?;
+    writeln!(out, "{}", plain_rules(format!("Rules: {rules}")))?;
     writeln!(
         out,
-        "You play the bottom row against {} (pits {own}; your store is on the right).\n\
-         Type a pit number (or a whole turn: several on a line), `hint`, `undo` or `quit`.",
-        s.agent()
+        "You play the bottom row (pits {own}; your store is on the right) against {who}.\n\
+         Type a pit number (or a whole turn: several on a line), `hint`, `undo` or `quit`."
     )?;
     show(out, s)?;
     let mut told = false;
@@ -396,7 +403,7 @@ fn play_loop(
                 (w, start)
             });
             let spec = s.agent();
-            let status = |t: f64| computer_status(spec, watch.as_ref(), t);
+            let status = |t: f64| computer_status(spec, who, watch.as_ref(), t);
             let mut before = *s.state();
             let turn =
                 thinking(false, &status, |_| s.computer_turn()).map_err(std::io::Error::other)?;

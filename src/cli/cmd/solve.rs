@@ -23,6 +23,9 @@ fn auto_spill_dir(rules: mancala_sweep::Rules, board: &mancala_sweep::Board) -> 
     std::env::temp_dir().join(format!("mancala-sweep-spill-{hash:016x}"))
 }
 
+/// What a stopped search without `--spill` says of the next run.
+const RESUMABLE: &str = "nothing is kept: with --spill DIR the search keeps its work on disk (counts only), and the same command resumes it after a stop";
+
 /// The line that says a spilled search resumes (or is already finished).
 fn resuming(dir: &std::path::Path, cp: &Checkpoint) -> String {
     if cp.done {
@@ -34,7 +37,7 @@ fn resuming(dir: &std::path::Path, cp: &Checkpoint) -> String {
         );
     }
     format!(
-        "resuming the search in {} at store bucket {} ({} positions and {:.0} s so far)",
+        "resuming the search in {} at step {} of its store ({} positions and {:.0} s so far)",
         dir.display(),
         cp.next_store,
         cp.positions,
@@ -97,7 +100,12 @@ fn checked(args: &SolveArgs) -> Result<(mancala_sweep::Rules, mancala_sweep::Boa
             path.display()
         )));
     }
-    Ok(args.rules.options().resolve()?)
+    let resolved = args.rules.options().resolve()?;
+    if let Some(dir) = args.spill.as_deref() {
+        // Tried now, not at the first run file.
+        crate::cli::place::folder("--spill", dir, 0)?;
+    }
+    Ok(resolved)
 }
 
 /// Run `solve`.
@@ -172,16 +180,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
         Err(e) => {
             // With --json a run that stopped still answers in JSON, marked
             // incomplete, as well as on stderr.
-            let err: CliError = match (&e, &spill) {
-                (search::SearchError::Stopped { .. }, Some(dir)) if e.is_cancelled() => {
-                    CliError::Stopped(format!(
-                        "{}; {}",
-                        e.to_string().trim_start_matches("interrupted: "),
-                        kept_in(dir)
-                    ))
-                }
-                _ => e.clone().into(),
-            };
+            let err = stopped_error(&e, spill.as_deref());
             if let Some(doc) = SolveStoppedJson::new(rules, &board, &e).filter(|_| args.json.json) {
                 return Err(CliError::Partial {
                     stdout: serde_json::to_string(&doc).expect("serializable") + "\n",
@@ -220,6 +219,30 @@ pub fn run(args: &SolveArgs) -> Outcome {
         out.push_str(" (--limit 0).\n");
     }
     Ok(out)
+}
+
+/// The error of a search that did not finish: after Ctrl-C, where its
+/// work is kept (only when `spill` holds a checkpoint) or how the next
+/// run would keep it.
+fn stopped_error(e: &search::SearchError, spill: Option<&std::path::Path>) -> CliError {
+    match (e, spill) {
+        (search::SearchError::Stopped { .. }, Some(dir))
+            if e.is_cancelled() && exact::spill_checkpoint(dir).is_some() =>
+        {
+            CliError::Stopped(format!(
+                "{}; {}",
+                e.to_string().trim_start_matches("interrupted: "),
+                kept_in(dir)
+            ))
+        }
+        (search::SearchError::Stopped { .. }, None) if e.is_cancelled() => {
+            CliError::Stopped(format!(
+                "{}; {RESUMABLE}",
+                e.to_string().trim_start_matches("interrupted: ")
+            ))
+        }
+        _ => e.clone().into(),
+    }
 }
 
 /// `solve --cluster`: this process's part of a cluster count; process 0

@@ -73,7 +73,7 @@ use crate::rules::{Board, Line, Rules};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-pub use self::store::disk::{Checkpoint, CHECKPOINT_FILE};
+pub use self::store::disk::{disk_free, Checkpoint, CHECKPOINT_FILE};
 pub use self::store::DiskUse;
 
 /// The checkpoint of a spilled search in `dir` ([`SolveOptions::spill`]),
@@ -386,7 +386,9 @@ impl Progress {
 
 /// The error for a spill store that could not go on.
 fn spill_error(e: SpillFail, p: Progress, opts: &SolveOptions) -> SearchError {
-    let dir = opts.spill.unwrap_or(Path::new(".")).display().to_string();
+    let at = opts.spill.unwrap_or(Path::new("."));
+    let dir = at.display().to_string();
+    let resumable = spill_checkpoint(at).is_some();
     match e {
         SpillFail::Foreign { path, reason } => SearchError::SpillDir {
             message: format!("{}: {reason}", path.display()),
@@ -399,6 +401,7 @@ fn spill_error(e: SpillFail, p: Progress, opts: &SolveOptions) -> SearchError {
             message: format!("{}: cannot {action} it ({source})", path.display()),
             dir,
             reached: p.reached(),
+            resumable,
         },
         SpillFail::DiskFull { path, free, needed } => SearchError::Spill {
             message: format!(
@@ -409,12 +412,14 @@ fn spill_error(e: SpillFail, p: Progress, opts: &SolveOptions) -> SearchError {
             ),
             dir,
             reached: p.reached(),
+            resumable,
         },
         SpillFail::DiskLimit { limit, needed } => SearchError::DiskLimit {
             limit,
             needed,
             dir,
             reached: p.reached(),
+            resumable,
         },
         SpillFail::Overflow => unreachable!("mapped to Fail::Overflow where it arises"),
     }
