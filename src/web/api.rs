@@ -223,7 +223,7 @@ pub(crate) async fn analyze(state: Shared_, body: Body) -> ApiResult {
     let max_memory = state.config.max_memory;
     let share = Share::new(&state);
     share.set(api::analysis_options(&game, max_memory).table_bytes);
-    let db = api::endgame_for(&state.config.endgames.list(), &game, max_memory).cloned();
+    let db = state.config.endgames.for_game(&game, max_memory);
     let doc = blocking(move |cancel| {
         let _slot = slot;
         let _share = share;
@@ -243,7 +243,7 @@ pub(crate) async fn review(state: Shared_, body: Body) -> ApiResult {
     let max_memory = state.config.max_memory;
     let share = Share::new(&state);
     share.set(api::review_options(&game.start, max_memory).table_bytes);
-    let db = api::endgame_for(&state.config.endgames.list(), &game.start, max_memory).cloned();
+    let db = state.config.endgames.for_game(&game.start, max_memory);
     let doc = blocking(move |cancel| {
         let _slot = slot;
         let _share = share;

@@ -229,7 +229,7 @@ pub(crate) async fn new_game(state: Shared_, body: Body) -> ApiResult {
     // The endgame database the server holds for these rules and board
     // (shared, already counted), for the `perfect` computer and the
     // hints, as `game play` reads the cached one.
-    let db = crate::api::endgame_for(&state.config.endgames.list(), &start, cap).cloned();
+    let db = state.config.endgames.for_game(&start, cap);
     let slot = Slot::take(&state)?;
     let building = Share::new(&state);
     building.set(bytes);

@@ -77,6 +77,16 @@ impl Endgames {
         self.0.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
+    /// The database an analysis of `game` reads within `max_memory`
+    /// ([`crate::api::endgame_for`]), if the server holds one.
+    pub fn for_game(
+        &self,
+        game: &crate::game::GameState,
+        max_memory: u64,
+    ) -> Option<crate::game::EndgameDb> {
+        crate::api::endgame_for(&self.list(), game, max_memory).cloned()
+    }
+
     /// Holds `db` from now on, in the place of the one of its rules and
     /// board (analyses under way keep the one they took).
     pub fn add(&self, db: crate::game::EndgameDb) {

@@ -82,7 +82,7 @@ pub(crate) async fn analyze_stream(state: Shared_, body: Body) -> ApiResult {
     let max_memory = state.config.max_memory;
     let share = Share::new(&state);
     share.set(api::analysis_options(&game, max_memory).table_bytes);
-    let db = api::endgame_for(&state.config.endgames.list(), &game, max_memory).cloned();
+    let db = state.config.endgames.for_game(&game, max_memory);
     Ok(events(move |flag, tx| {
         let _slot = slot;
         let _share = share;
@@ -113,7 +113,7 @@ pub(crate) async fn review_stream(state: Shared_, body: Body) -> ApiResult {
     let max_memory = state.config.max_memory;
     let share = Share::new(&state);
     share.set(api::review_options(&game.start, max_memory).table_bytes);
-    let db = api::endgame_for(&state.config.endgames.list(), &game.start, max_memory).cloned();
+    let db = state.config.endgames.for_game(&game.start, max_memory);
     Ok(events(move |flag, tx| {
         let _slot = slot;
         let _share = share;

@@ -148,7 +148,7 @@ fn build_in_background(endgames: Endgames, max_memory: u64) -> Option<std::threa
                     rules,
                     6,
                     48,
-                    2,
+                    std::thread::available_parallelism().map_or(1, |t| t.get()),
                     room,
                     mancala_sweep::search::default_max_memory(),
                 ) else {
