@@ -256,3 +256,101 @@ fn a_cache_that_cannot_keep_the_database_still_lends_it_to_the_run() {
     assert!(!err.contains("going on without it"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Runs `bin ARGS` in `dir` with `dir/full` a real full disk: a tmpfs of
+/// 64 KiB, filled, mounted in a mount namespace of the run's own
+/// (`unshare -rm`, which needs no root where user namespaces are
+/// allowed): (exit code, stdout, stderr, what `full` holds afterwards).
+/// `None` where this system has no such namespaces.
+fn run_on_full_disk(dir: &std::path::Path, args: &str) -> Option<(i32, String, String, String)> {
+    let full = dir.join("full");
+    std::fs::create_dir_all(&full).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("mancala-sweep");
+    let script = format!(
+        "mount -t tmpfs -o size=64k none full || exit 99; \
+         head -c 1048576 /dev/zero > full/filler 2>/dev/null; \
+         '{}' {args}; rc=$?; echo \"LEFT: $(ls -A full | tr '\\n' ' ')\" >&2; exit $rc",
+        bin.display()
+    );
+    let out = std::process::Command::new("unshare")
+        .args(["-rm", "sh", "-c", &script])
+        .current_dir(dir)
+        .env("MANCALA_SWEEP_CACHE", "full/cache")
+        .output()
+        .ok()?;
+    let code = out.status.code().unwrap_or(-1);
+    if code == 99 || String::from_utf8_lossy(&out.stderr).contains("unshare: ") {
+        return None;
+    }
+    let err = String::from_utf8(out.stderr).unwrap();
+    let (err, left) = err.rsplit_once("LEFT: ").unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    Some((code, stdout, err.to_string(), left.trim().to_string()))
+}
+
+/// A real full disk: every output place on it is refused before the
+/// work, in one line with what to do, leaving nothing behind; an analysis
+/// whose cache folder is on it still uses the database it builds, the
+/// same answer as with a cache that keeps it.
+#[test]
+fn a_full_disk_is_said_before_the_work_and_nothing_is_left_on_it() {
+    let dir = folder("full");
+    let refused = [
+        (
+            "game endgame --up-to 14 --out full/db.bin",
+            "--out full/db.bin",
+        ),
+        (
+            "game solve --stones 3 --checkpoint full/cp -q",
+            "--checkpoint full/cp",
+        ),
+        ("solve --spill full/sp --quiet", "--spill full/sp"),
+    ];
+    for (args, flag) in refused {
+        let Some((code, out, err, left)) = run_on_full_disk(&dir, args) else {
+            eprintln!("NOT TESTED here: a real full disk needs a mount namespace (unshare -rm)");
+            return;
+        };
+        assert_eq!(code, 1, "{args}: {err}");
+        assert!(out.is_empty(), "{args}: {out}");
+        assert_eq!(
+            err,
+            format!(
+                "error: {flag}: the disk is full: free some room or give a place on another disk\n"
+            ),
+            "{args}"
+        );
+        assert_eq!(left, "filler", "{args}: left behind");
+    }
+    let analysis = "game analyze --rules kalah --board '3 1 4 2 5 3 / 9 9 / 2 4 1 5 3 2' \
+                    --nodes 2000000 --threads 1 --json";
+    let (code, out, err, left) = run_on_full_disk(&dir, analysis).unwrap();
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err.matches("cannot be kept").count(), 1, "{err}");
+    assert!(err.contains("the disk is full"), "{err}");
+    assert_eq!(left, "cache filler");
+    let kept = dir.join("kept");
+    let env = [("MANCALA_SWEEP_CACHE", kept.to_str().unwrap())];
+    let words = [
+        "game",
+        "analyze",
+        "--rules",
+        "kalah",
+        "--board",
+        "3 1 4 2 5 3 / 9 9 / 2 4 1 5 3 2",
+        "--nodes",
+        "2000000",
+        "--threads",
+        "1",
+        "--json",
+    ];
+    let (code, roomy, err) = run_bin_env(&words, "", &env);
+    assert_eq!(code, 0, "{err}");
+    let answer = |text: &str| {
+        let mut doc: serde_json::Value = serde_json::from_str(text).unwrap();
+        doc.as_object_mut().unwrap().remove("seconds");
+        doc
+    };
+    assert_eq!(answer(&out), answer(&roomy));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -53,7 +53,15 @@ pub fn file(flag: &str, path: &Path, needs: u64) -> Result<(), CliError> {
 /// Checks that `flag`'s folder `dir` can be made (if missing) and written,
 /// with about `needs` bytes free on its disk.
 pub fn folder(flag: &str, dir: &Path, needs: u64) -> Result<(), CliError> {
-    folder_room(dir, needs).map_err(|p| p.for_flag(flag, dir))
+    let made: Vec<&Path> = dir.ancestors().take_while(|d| !d.exists()).collect();
+    folder_room(dir, needs).map_err(|p| {
+        // A refused place is left as it was: the folders made to try it
+        // go again (each empty; the deepest first).
+        for d in &made {
+            let _ = std::fs::remove_dir(d);
+        }
+        p.for_flag(flag, dir)
+    })
 }
 
 /// Why a place cannot take a run's output.

@@ -7,6 +7,7 @@
 //! (`control`) and its own errors ([`error`]). It knows nothing of the
 //! command line or the file formats.
 
+pub mod allocator;
 pub mod beam;
 pub(crate) mod control;
 pub mod error;

@@ -132,7 +132,7 @@ impl Drop for CancelOnDrop {
 
 /// Run `work` on a blocking thread with a cancel flag that the request's
 /// end raises; then, on that thread, give back what it freed if the
-/// process grew ([`super::memory::give_back`]).
+/// process grew ([`crate::search::allocator::give_back`]).
 pub(crate) async fn blocking<T: Send + 'static>(
     work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
 ) -> Result<T, ApiError> {
@@ -140,7 +140,7 @@ pub(crate) async fn blocking<T: Send + 'static>(
     let _guard = CancelOnDrop(flag.clone());
     tokio::task::spawn_blocking(move || {
         let out = work(&flag);
-        super::memory::give_back();
+        crate::search::allocator::give_back();
         out
     })
     .await

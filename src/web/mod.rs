@@ -14,7 +14,6 @@
 
 mod api;
 mod game;
-mod memory;
 mod routes;
 mod stream;
 
@@ -170,9 +169,9 @@ pub fn router(config: Config) -> Router {
 
 /// Serve `router(config)` on `listener` until the process ends, with the
 /// allocator set up to give back what finished requests freed
-/// ([`memory::tune`]).
+/// ([`crate::search::allocator::tune`]).
 pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
-    memory::tune();
+    crate::search::allocator::tune();
     axum::serve(listener, router(config)).await
 }
 

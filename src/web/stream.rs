@@ -132,7 +132,7 @@ pub(crate) async fn review_stream(state: Shared_, body: Body) -> ApiResult {
 
 /// An event stream fed by `work` on a blocking thread: what it sends
 /// (progress) then what it returns (the last event); then what the work
-/// freed is given back ([`super::memory::give_back`]). The cancel flag it
+/// freed is given back ([`crate::search::allocator::give_back`]). The cancel flag it
 /// is given rises when the stream is dropped (the client hung up or
 /// pressed Stop).
 fn events(
@@ -146,7 +146,7 @@ fn events(
     tokio::task::spawn_blocking(move || {
         let last = work(&flag, &tx);
         let _ = tx.blocking_send(last);
-        super::memory::give_back();
+        crate::search::allocator::give_back();
     });
     // The guard lives in the stream: when axum drops the stream (the
     // client went away), the search is told to stop.

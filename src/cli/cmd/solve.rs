@@ -241,8 +241,32 @@ fn stopped_error(e: &search::SearchError, spill: Option<&std::path::Path>) -> Cl
                 e.to_string().trim_start_matches("interrupted: ")
             ))
         }
+        (search::SearchError::MemoryLimit { .. }, Some(dir)) => memory_error(e, &[dir], ""),
         _ => e.clone().into(),
     }
+}
+
+/// The memory guard's error of a search on disk in `dirs` (a cluster
+/// process's workers each have one): the same command with a higher
+/// `--max-memory` resumes where every one holds a checkpoint; otherwise
+/// nothing was kept.
+fn memory_error(e: &search::SearchError, dirs: &[&std::path::Path], every: &str) -> CliError {
+    let kept = !dirs.is_empty() && dirs.iter().all(|d| exact::spill_checkpoint(d).is_some());
+    let place = dirs
+        .first()
+        .and_then(|d| d.parent().filter(|_| dirs.len() > 1));
+    let shown = place.unwrap_or_else(|| dirs.first().map_or(std::path::Path::new("."), |d| d));
+    CliError::Failed(if kept {
+        format!(
+            "{e} (--max-memory); what was finished is kept in {}: run the same command{every} with a higher --max-memory to resume",
+            shown.display()
+        )
+    } else {
+        format!(
+            "{e} (--max-memory), before anything was kept in {}: give a higher --max-memory",
+            shown.display()
+        )
+    })
 }
 
 /// `solve --cluster`: this process's part of a cluster count; process 0
@@ -297,6 +321,17 @@ fn cluster(
             e.to_string().trim_start_matches("interrupted: "),
             dir.display()
         )))
+        }
+        (Err(e @ search::SearchError::MemoryLimit { .. }), Some(dir)) => {
+            let mine: Vec<std::path::PathBuf> = (0..cluster.workers)
+                .map(|w| {
+                    let index = cluster.process * cluster.workers + w;
+                    let all = cluster.processes() * cluster.workers;
+                    dir.join(format!("worker-{index}-of-{all}"))
+                })
+                .collect();
+            let dirs: Vec<&std::path::Path> = mine.iter().map(|d| d.as_path()).collect();
+            return Err(memory_error(&e, &dirs, "s on every process"));
         }
         (result, _) => result?,
     };

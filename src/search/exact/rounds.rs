@@ -243,9 +243,14 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 .next_wave(&mut taking)
                 .map_err(|e| fail(e, &tally, frontier))?
             {
-                let at = self.at(store, memory, frontier, opts);
+                let mut at = self.at(store, memory, frontier, opts);
                 if !S::ON_DISK && P::ALONE {
                     self.room(nodes.len(), successors_per_node, &at, &tally, opts)?;
+                } else if S::ON_DISK && !self.fits(nodes.len(), successors_per_node, &at, opts) {
+                    frontier
+                        .make_room()
+                        .map_err(|e| fail(e, &tally, frontier))?;
+                    at = self.at(store, memory, frontier, opts);
                 }
                 // Progress within the bucket: `tick(d, o)` when `d` of the
                 // wave's `o` nodes are done, in the bucket's entries.
@@ -395,11 +400,11 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         }
     }
 
-    /// The memory guard before the expansion of `nodes` nodes: what the
-    /// search and the process hold now, plus the successors they will
-    /// push at the last bucket's rate (with a quarter more for the copies
-    /// made while they are filed). Checking only after the bucket let a
-    /// run pass its limit by half.
+    /// The memory guard before the expansion of `nodes` nodes in memory:
+    /// the search stops where their successors would not [`fits`]
+    /// (checking only after the bucket let a run pass its limit by half).
+    ///
+    /// [`fits`]: Self::fits
     fn room(
         &self,
         nodes: usize,
@@ -408,10 +413,8 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         tally: &ForwardCounts,
         opts: &SolveOptions,
     ) -> Result<(), Fail> {
-        let need =
-            (nodes as f64 * successors_per_node * 1.25) as u64 * size_of::<Entry<K, C>>() as u64;
-        let held = at.memory.max(resident_above(super::held(opts)));
-        if held.saturating_add(need) > opts.max_memory {
+        if !self.fits(nodes, successors_per_node, at, opts) {
+            let held = at.memory.max(resident_above(super::held(opts)));
             let at = At {
                 memory: held,
                 ..*at
@@ -419,5 +422,16 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             return Err(Fail::Memory(Box::new(self.progress(&at, tally))));
         }
         Ok(())
+    }
+
+    /// Whether the successors of `nodes` nodes, at the last bucket's rate
+    /// (with a quarter more for the copies made while they are filed),
+    /// fit under the memory guard beside what the search and the process
+    /// hold now.
+    fn fits(&self, nodes: usize, successors_per_node: f64, at: &At, opts: &SolveOptions) -> bool {
+        let need =
+            (nodes as f64 * successors_per_node * 1.25) as u64 * size_of::<Entry<K, C>>() as u64;
+        let held = at.memory.max(resident_above(super::held(opts)));
+        held.saturating_add(need) <= opts.max_memory
     }
 }

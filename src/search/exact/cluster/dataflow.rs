@@ -121,13 +121,18 @@ pub(in crate::search::exact) fn solve(
     let pool = Arc::new(pool);
     let (board, seconds) = (*board, opts.seconds);
     let max_memory = opts.max_memory;
-    let spill = opts.spill.map(|dir| {
-        (
-            dir.to_path_buf(),
-            opts.spill_buffer.unwrap_or(opts.max_memory / 3),
-            opts.max_disk,
-        )
-    });
+    // A process's workers share its memory guard: each one's buffer is
+    // its share of the third that one spilling process gives its buffer.
+    let buffer = opts
+        .spill_buffer
+        .unwrap_or(opts.max_memory / 3 / cluster.workers.max(1) as u64);
+    let spill = opts
+        .spill
+        .map(|dir| (dir.to_path_buf(), buffer, opts.max_disk));
+    // Raised by any worker of this process that finds it over the guard
+    // between the chunks of a wave; every worker of the process then
+    // ends the round and says so in its summary.
+    let over = Arc::new(AtomicBool::new(false));
     let (workers, first_worker) = (cluster.workers, cluster.process * cluster.workers);
     quiet_timely_panics();
     lost_messages().clear();
@@ -139,7 +144,8 @@ pub(in crate::search::exact) fn solve(
     let guards = timely::execute(config, move |worker| {
         let is_first = worker.index() == first_worker;
         let tell = is_first.then(|| tell.clone());
-        let stop = Stop::new(Some(&worker_cancel), seconds);
+        let stop =
+            Stop::new(Some(&worker_cancel), seconds).with_memory_limit(max_memory, None, &over);
         let run = Shared {
             pool: &pool,
             stop: &stop,
@@ -347,6 +353,13 @@ impl<S: 'static> Wire<S> {
                                             .borrow_mut()
                                             .push(store, Run::new(entries, shifts[store])),
                                         _ => trouble.borrow_mut().overflow = true,
+                                    }
+                                    // What arrives counts against the
+                                    // buffer's budget as what this
+                                    // worker files does: at a round's
+                                    // end all of it arrives at once.
+                                    if let Err(e) = share.borrow_mut().relieve() {
+                                        trouble.borrow_mut().failure.get_or_insert(e);
                                     }
                                 }
                             });
@@ -748,7 +761,7 @@ impl<K: Key, C: Count, const W: usize, S: 'static> Peers<K, C, W> for Among<'_, 
             None => {}
         }
         summary.failed = self.wire.trouble.borrow().failure.is_some();
-        summary.memory = summary.resident > self.shared.max_memory;
+        summary.memory = summary.resident > self.shared.max_memory || stop.memory_tripped();
         summary.sent = std::mem::take(&mut self.sent);
         let all = self.wire.round(summary, self.worker);
         *tally = before.clone();

@@ -99,6 +99,13 @@ where
         }
         Ok(())
     }
+    fn make_room(&mut self) -> Result<(), SpillFail> {
+        let made = self.share.borrow_mut().make_room();
+        if let Err(e) = made {
+            self.keep(e);
+        }
+        Ok(())
+    }
     /// After the round, when every worker finished it: a failure here is
     /// this worker's alone (the others learn of it in the next round, or
     /// not at all after the last).

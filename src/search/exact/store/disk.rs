@@ -165,6 +165,9 @@ impl<K: Key, C: Count> Spill<K, C> {
         max_disk: u64,
     ) -> Result<(Self, Option<Checkpoint>), SpillFail> {
         std::fs::create_dir_all(dir).map_err(io_fail("create", dir))?;
+        // Large blocks mapped whole, so that a trim after each write
+        // gives the buffer back (see `allocator`).
+        crate::search::allocator::tune();
         let mut spill = Spill {
             dir: dir.to_path_buf(),
             search,
@@ -260,11 +263,20 @@ impl<K: Key, C: Count> Spill<K, C> {
         Ok(())
     }
 
+    /// Write the buffer out whatever it holds: the process is short of
+    /// room under its memory guard for the next wave's successors.
+    pub fn make_room(&mut self) -> Result<(), SpillFail> {
+        self.flush()
+    }
+
     /// Write every bucket of the buffer to a run file.
     fn flush(&mut self) -> Result<(), SpillFail> {
         for store in self.buffer.pending_buckets() {
             self.write_run(store)?;
         }
+        // The buffer's blocks are free now, but kept by the allocator
+        // (and counted by the memory guard) until trimmed.
+        crate::search::allocator::trim();
         Ok(())
     }
 
@@ -515,6 +527,9 @@ impl<K: Key, C: Count> Store<K, C> for Spill<K, C> {
     }
     fn relieve(&mut self) -> Result<(), SpillFail> {
         Spill::relieve(self)
+    }
+    fn make_room(&mut self) -> Result<(), SpillFail> {
+        Spill::make_room(self)
     }
     fn checkpoint(
         &mut self,

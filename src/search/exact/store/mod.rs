@@ -109,6 +109,13 @@ pub(crate) trait Store<K: Key, C: Count> {
     fn relieve(&mut self) -> Result<(), SpillFail> {
         Ok(())
     }
+    /// Called before a wave whose successors would not fit under the
+    /// memory guard beside what the process holds: a store on disk
+    /// writes its whole buffer out, so that the guard holds on a store
+    /// on disk (in memory there is nothing to give back).
+    fn make_room(&mut self) -> Result<(), SpillFail> {
+        Ok(())
+    }
     /// The checkpoint hook, called once every bucket below `tally.next` is
     /// done (the last when `done`): a store on disk records `tally` there,
     /// so that the same search resumes from it, and frees the bucket taken.

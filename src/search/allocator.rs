@@ -1,6 +1,7 @@
-//! Giving the memory of finished requests back to the system, so that a
-//! server that solved, analysed and played holds about what it held idle
-//! once the work is over.
+//! Giving freed memory back to the system: a server that solved,
+//! analysed and played holds about what it held idle once the work is
+//! over, and a search with its frontier on disk (`--spill`) holds its
+//! memory guard, which counts the resident memory, not the live blocks.
 //!
 //! Memory the program frees is kept by glibc's allocator in two ways:
 //!
@@ -17,12 +18,13 @@
 //! Neither a fixed threshold nor a trim alone gives the memory back;
 //! together they do. So the server fixes the threshold when it starts
 //! ([`tune`]) and trims after a request that grew the process
-//! ([`give_back`]). The measurements behind this are in
-//! docs/notebook/server-memory.md.
+//! ([`give_back`]); a store on disk fixes it when it opens and trims
+//! after it writes its buffer out ([`trim`]). The measurements behind
+//! this are in docs/notebook/server-memory.md.
 //!
 //! Only for Linux with glibc (the allocator these calls are glibc's), and
-//! only in the server (feature `server`): the library, the command line's
-//! searches and the site's WebAssembly engine keep the allocator as it is.
+//! only where memory is given back on purpose: searches in memory and the
+//! site's WebAssembly engine keep the allocator as it is.
 
 /// The mmap threshold the server fixes: a block of 4 MiB or more gets a
 /// mapping of its own, given back whole when it is freed. Setting it also
@@ -38,16 +40,17 @@ const MMAP_THRESHOLD: libc::c_int = 4 << 20;
 /// garbage is not worth walking every arena for.
 const GROWTH: u64 = 16 << 20;
 
-/// Set the allocator up for a long-running server: called once by
-/// [`super::serve`] before it takes requests (process-wide: the command
-/// line's searches, which end with the process, do not call it).
+/// Set the allocator up for a process that gives memory back: called by
+/// `serve` before it takes requests and by a store on disk when it opens
+/// (process-wide: searches in memory, which end with the process, do not
+/// call it).
 ///
 /// The arenas are not capped (`M_ARENA_MAX`): capped, each arena grows
 /// heaps of its own and keeps more resident than the fixed threshold does,
 /// and the threads of simultaneous requests wait on each other's
 /// allocations.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-pub(crate) fn tune() {
+pub fn tune() {
     // SAFETY: mallopt only sets an allocator parameter; glibc takes it at
     // any time, from any thread.
     unsafe {
@@ -57,14 +60,14 @@ pub(crate) fn tune() {
 
 /// Nothing to set up off glibc.
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-pub(crate) fn tune() {}
+pub fn tune() {}
 
 /// After a request's work is done (a solve, an analysis, a game's tables
 /// built or its computer's turn, a puzzle check): when the process has
 /// grown by [`GROWTH`] since the last trim, give the allocator's free
 /// pages back to the system (`malloc_trim`). Called on the blocking thread
 /// the work ran on, never on the async ones: a trim walks every arena.
-pub(crate) fn give_back() {
+pub fn give_back() {
     use std::sync::atomic::{AtomicU64, Ordering};
     /// The resident bytes after the last trim, or the lowest seen since.
     static LOW: AtomicU64 = AtomicU64::new(u64::MAX);
@@ -83,7 +86,7 @@ pub(crate) fn give_back() {
 
 /// glibc's `malloc_trim(0)`: every arena's free pages back to the system.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn trim() {
+pub fn trim() {
     // SAFETY: malloc_trim takes each arena's lock; it is safe from any
     // thread at any time.
     unsafe {
@@ -93,4 +96,4 @@ fn trim() {
 
 /// Nothing to trim off glibc.
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn trim() {}
+pub fn trim() {}
