@@ -493,3 +493,71 @@ fn workers_whose_checkpoints_disagree_are_refused() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The binary's `args` on a process of its own: (exit code, stdout,
+/// stderr, its peak resident bytes, from the kernel's account of the
+/// process as it is reaped).
+#[cfg(target_os = "linux")]
+fn run_measured(args: &[&str]) -> (i32, String, String, u64) {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("mancala-sweep"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (mut out, mut err) = (String::new(), String::new());
+    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    let mut status = 0;
+    // SAFETY: rusage is a plain C struct of integers (all zeros is a
+    // valid value), and wait4 reaps the child this test spawned, whose
+    // pid `Child` no longer waits for after this.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(reaped, pid, "wait4");
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    (code, out, err, usage.ru_maxrss as u64 * 1024)
+}
+
+/// The memory guard holds on a cluster whose workers keep their shares
+/// on disk: one process of two workers under `--max-memory 100M` counts
+/// any-hole 2×5×5 (144 MB in memory) to the answer in memory, never
+/// holding more than the guard (the kernel's peak of the process; before
+/// the workers shared one buffer budget it stopped at 119 MB).
+#[cfg(target_os = "linux")]
+#[test]
+fn workers_with_their_share_on_disk_hold_the_memory_guard() {
+    let dir = std::env::temp_dir().join(format!(
+        "mancala-sweep-cluster-guard-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let spill = dir.join("spill");
+    let board = ["solve", "--rules", "any-hole", "--pits", "5", "--stones", "5"];
+    let flags = ["--limit", "0", "--json", "--quiet", "--threads", "2"];
+    let plain: Vec<&str> = board.iter().chain(&flags).copied().collect();
+    let (code, want, err, in_memory) = run_measured(&plain);
+    assert_eq!(code, 0, "{err}");
+    let guard = 100u64 << 20;
+    assert!(in_memory > guard, "{in_memory} bytes: the guard would not bind");
+    let cluster = [
+        "--cluster",
+        "--workers",
+        "2",
+        "--spill",
+        spill.to_str().unwrap(),
+        "--max-memory",
+        "100M",
+    ];
+    let args: Vec<&str> = plain.iter().chain(&cluster).copied().collect();
+    let (code, got, err, peak) = run_measured(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(strip_seconds(&got), strip_seconds(&want));
+    assert!(peak <= guard, "{peak} bytes at the peak, over {guard}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
