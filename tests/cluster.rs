@@ -506,8 +506,18 @@ fn run_measured(args: &[&str]) -> (i32, String, String, u64) {
         .spawn()
         .unwrap();
     let (mut out, mut err) = (String::new(), String::new());
-    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     let mut status = 0;
     // SAFETY: rusage is a plain C struct of integers (all zeros is a
     // valid value), and wait4 reaps the child this test spawned, whose
@@ -538,13 +548,18 @@ fn workers_with_their_share_on_disk_hold_the_memory_guard() {
     ));
     let _ = std::fs::remove_dir_all(&dir);
     let spill = dir.join("spill");
-    let board = ["solve", "--rules", "any-hole", "--pits", "5", "--stones", "5"];
+    let board = [
+        "solve", "--rules", "any-hole", "--pits", "5", "--stones", "5",
+    ];
     let flags = ["--limit", "0", "--json", "--quiet", "--threads", "2"];
     let plain: Vec<&str> = board.iter().chain(&flags).copied().collect();
     let (code, want, err, in_memory) = run_measured(&plain);
     assert_eq!(code, 0, "{err}");
     let guard = 100u64 << 20;
-    assert!(in_memory > guard, "{in_memory} bytes: the guard would not bind");
+    assert!(
+        in_memory > guard,
+        "{in_memory} bytes: the guard would not bind"
+    );
     let cluster = [
         "--cluster",
         "--workers",
