@@ -498,6 +498,7 @@ fn workers_whose_checkpoints_disagree_are_refused() {
 /// stderr, its peak resident bytes, from the kernel's account of the
 /// process as it is reaped).
 #[cfg(target_os = "linux")]
+#[allow(clippy::zombie_processes)] // reaped by `wait4`, which gives its peak
 fn run_measured(args: &[&str]) -> (i32, String, String, u64) {
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("mancala-sweep"))
         .args(args)
