@@ -31,6 +31,15 @@ pub enum PickEnd {
 /// search; [`crate::rules::turn::Turn::pick`] is the checked one.
 #[inline]
 pub fn play(ring: &mut [u8], from: usize, rules: Rules) -> PickEnd {
+    play_inlined(ring, from, rules)
+}
+
+/// [`play`], always inlined: for a caller compiled for one ring length
+/// (the game solver's search for 6 pits a side), whose copy then knows
+/// the length and loses its bounds checks and loops; a call costs more
+/// than such a pick.
+#[inline(always)]
+pub fn play_inlined(ring: &mut [u8], from: usize, rules: Rules) -> PickEnd {
     let n = ring.len() / 2;
     let mut from = from;
     loop {

@@ -34,8 +34,8 @@ impl Solver {
     /// The legal picks of `pos` (ring cells holding stones, the opponent's
     /// too under [`Scope::Any`]) with their [`order_score`], in pit order.
     #[inline(always)]
-    fn picks_scored(&self, pos: &PitCounts) -> ([(u8, i32); CYCLE_CAP], usize) {
-        let n = self.n;
+    fn picks_scored<const N: usize>(&self, pos: &PitCounts) -> ([(u8, i32); CYCLE_CAP], usize) {
+        let n = pits::<N>(self.n);
         let mut kids = [(0u8, 0i32); CYCLE_CAP];
         let mut count = 0;
         let top = if self.rules.scope == Scope::Any {
@@ -66,7 +66,27 @@ impl Solver {
         turns_left: u32,
         cancel: &AtomicBool,
     ) -> i32 {
-        let n = self.n;
+        match self.n {
+            6 => self.search_of::<6>(pos, alpha, beta, depth, turns_left, cancel),
+            _ => self.search_of::<0>(pos, alpha, beta, depth, turns_left, cancel),
+        }
+    }
+
+    /// [`Solver::search`] compiled for `N` pits a side (0: any board, its
+    /// size read at run time). Kalah's board of 6, with its size known,
+    /// loses its bounds checks and its loops over the pits: the node's
+    /// plays, sums, ranks and table keys are most of its instructions
+    /// (docs/notebook/game-solver.md, twelfth round).
+    pub(super) fn search_of<const N: usize>(
+        &mut self,
+        pos: &PitCounts,
+        alpha: i32,
+        beta: i32,
+        depth: u8,
+        turns_left: u32,
+        cancel: &AtomicBool,
+    ) -> i32 {
+        let n = pits::<N>(self.n);
         self.nodes += 1;
         // Every 4,096 picks: publish the count for a progress line, and
         // check the cancel flag and the budget.
@@ -94,11 +114,11 @@ impl Solver {
             };
         }
         let s = s as i32;
-        let key = self.key(pos, turns_left);
+        let key = self.key_of::<N>(pos, turns_left);
         // The table probe misses the cache almost always: start the load
         // now and order the children while it comes.
         self.prefetch(key);
-        let (mut kids, count) = self.picks_scored(pos);
+        let (mut kids, count) = self.picks_scored::<N>(pos);
         let (mut lo, mut hi) = (self.floor(s, depth), s);
         if let Some(e) = self.probe(key) {
             // Bounds of this depth, or proven to the end. Not those of a
@@ -139,7 +159,7 @@ impl Solver {
             depth - 1
         };
         let (rules, len) = (self.rules, 2 * n + 1);
-        let play = |from: u8| play_child(pos, from, n, len, rules, turns_left);
+        let play = |from: u8| play_child::<N>(pos, from, n, len, rules, turns_left);
 
         let frame = Frame {
             alpha,
@@ -155,9 +175,9 @@ impl Solver {
                 .as_ref()
                 .is_some_and(|db| s <= db.ranks.max_stones as i32 + DB_REACH);
         let searched = if etc || db_near {
-            self.upfront_children(kids, &play, frame, etc, cancel)
+            self.upfront_children::<N>(kids, &play, frame, etc, cancel)
         } else {
-            self.children(
+            self.children::<N>(
                 kids.iter().map(|&(from, _)| (from, play(from))),
                 frame,
                 cancel,
@@ -189,7 +209,7 @@ impl Solver {
     /// once; kept out of line so that only these nodes carry the array of
     /// children.
     #[inline(never)]
-    pub(super) fn upfront_children(
+    pub(super) fn upfront_children<const N: usize>(
         &mut self,
         kids: &[(u8, i32)],
         play: &impl Fn(u8) -> Child,
@@ -197,7 +217,7 @@ impl Solver {
         etc: bool,
         cancel: &AtomicBool,
     ) -> Result<(i32, u8), i32> {
-        let n = self.n;
+        let n = pits::<N>(self.n);
         let mut played = [(0u8, Child::Over(0)); CYCLE_CAP];
         let mut keys = [(0u64, 0u64); CYCLE_CAP];
         // Per child: its database rank, or usize::MAX when not in it.
@@ -227,7 +247,7 @@ impl Solver {
                 }
             }
             if etc {
-                keys[i] = self.key(c, turns_left);
+                keys[i] = self.key_of::<N>(c, turns_left);
                 self.prefetch(keys[i]);
             }
         }
@@ -281,13 +301,13 @@ impl Solver {
                 }
             }
         }
-        self.children(played.iter().copied(), frame, cancel)
+        self.children::<N>(played.iter().copied(), frame, cancel)
     }
 
     /// Searches the children in the order given until one reaches beta;
     /// the best value and its pick, or `Err(0)` when the search was
     /// stopped.
-    pub(super) fn children(
+    pub(super) fn children<const N: usize>(
         &mut self,
         kids: impl Iterator<Item = (u8, Child)>,
         frame: Frame,
@@ -306,10 +326,17 @@ impl Solver {
             let v = match child {
                 Child::Over(v) => v,
                 Child::Again(c, gain) => {
-                    gain + self.search(&c, alpha - gain, beta - gain, depth, turns_left, cancel)
+                    gain + self.search_of::<N>(
+                        &c,
+                        alpha - gain,
+                        beta - gain,
+                        depth,
+                        turns_left,
+                        cancel,
+                    )
                 }
                 Child::Passed(c, gain) => {
-                    gain - self.search(
+                    gain - self.search_of::<N>(
                         &c,
                         gain - beta,
                         gain - alpha,
@@ -383,11 +410,22 @@ impl Solver {
     }
 }
 
+/// The pits a side of code compiled for `N` pits a side: `N`, known to
+/// the compiler, or `n` when `N` is 0 (any board).
+#[inline(always)]
+pub(super) fn pits<const N: usize>(n: usize) -> usize {
+    if N == 0 {
+        n
+    } else {
+        N
+    }
+}
+
 /// The child of `pos` after the pick from ring cell `from`, ready for its
 /// mover (see [`Child`]): a game that ends with it (a side empty, or the
 /// turn limit reached) is valued whole, its stones left to their sides.
 #[inline(always)]
-fn play_child(
+fn play_child<const N: usize>(
     pos: &PitCounts,
     from: u8,
     n: usize,
@@ -396,7 +434,11 @@ fn play_child(
     turns_left: u32,
 ) -> Child {
     let mut c = *pos;
-    let end = pick::play(&mut c[..len], from as usize, rules);
+    let end = if N == 0 {
+        pick::play(&mut c[..len], from as usize, rules)
+    } else {
+        pick::play_inlined(&mut c[..len], from as usize, rules)
+    };
     let gain = c[n] as i32;
     c[n] = 0;
     if a_side_is_empty(&c, n) || (end == PickEnd::TurnOver && turns_left == 1) {
@@ -406,9 +448,32 @@ fn play_child(
     } else if end == PickEnd::FreeTurn {
         Child::Again(c, gain)
     } else {
-        flip_cells(&mut c, n);
+        flip::<N>(&mut c, n);
         Child::Passed(c, gain)
     }
+}
+
+/// [`flip_cells`] for code compiled for `N` pits a side (see [`pits`]):
+/// on a board of at most 7 pits a side the whole cycle is one 16-byte
+/// word, and the swap of its halves two
+/// shifts, where the loop over the cells was a call of about 50
+/// instructions at every turn's end.
+#[inline(always)]
+pub(super) fn flip<const N: usize>(c: &mut PitCounts, n: usize) {
+    if N == 0 || 2 * N + 2 > 16 {
+        flip_cells(c, n);
+        return;
+    }
+    let half = 8 * (N as u32 + 1);
+    let mut w = [0u8; 16];
+    w.copy_from_slice(&c[..16]);
+    let mut x = u128::from_le_bytes(w);
+    if 2 * N + 2 < 16 {
+        x &= (1u128 << (2 * half)) - 1;
+    }
+    let low = x & ((1u128 << half) - 1);
+    let y = (x >> half) | (low << half);
+    c[..16].copy_from_slice(&y.to_le_bytes());
 }
 
 /// `s` as the search takes it: its cells with both stores zeroed (the
@@ -438,7 +503,7 @@ pub(super) fn stones(pos: &PitCounts, n: usize) -> u32 {
 /// nodes of Kalah(6,3) from 7.5 M to 1.4 M. Without relay the gain is
 /// counted without playing the pick (how many stones each cell receives
 /// follows from its distance); with relay the pick is played on a copy.
-#[inline]
+#[inline(always)]
 pub(super) fn order_score(pos: &PitCounts, from: usize, n: usize, rules: Rules) -> i32 {
     let len = 2 * n + 1;
     let k = pos[from] as usize;

@@ -207,7 +207,13 @@ impl Solver {
     }
 
     pub(super) fn key(&self, pos: &PitCounts, turns_left: u32) -> (u64, u64) {
-        let n = self.n;
+        self.key_of::<0>(pos, turns_left)
+    }
+
+    /// [`Solver::key`] compiled for `N` pits a side (see [`pits`]).
+    #[inline(always)]
+    pub(super) fn key_of<const N: usize>(&self, pos: &PitCounts, turns_left: u32) -> (u64, u64) {
+        let n = pits::<N>(self.n);
         match &self.table {
             Table::Compact(t) => {
                 let total = stones(pos, n);

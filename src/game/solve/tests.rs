@@ -453,3 +453,94 @@ fn a_helpers_proof_is_in_the_shared_table() {
         );
     }
 }
+
+/// A small generator of test positions: the same every run.
+fn lcg(seed: &mut u64) -> u64 {
+    *seed = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    *seed >> 33
+}
+
+/// [`flip`] compiled for 6 pits a side (one 16-byte word) swaps the
+/// halves of the cycle as [`flip_cells`] does, the cells past it left
+/// alone or zero as they come.
+#[test]
+fn the_word_flip_is_the_cell_flip() {
+    let mut seed = 7;
+    for _ in 0..2000 {
+        let mut c: PitCounts = [0; CYCLE_CAP];
+        for cell in c[..14].iter_mut() {
+            *cell = (lcg(&mut seed) % 128) as u8;
+        }
+        let mut want = c;
+        flip_cells(&mut want, 6);
+        let mut got = c;
+        flip::<6>(&mut got, 6);
+        assert_eq!(got, want, "{c:?}");
+    }
+}
+
+/// MTD(f) from 0 with [`Solver::search_of`] compiled for `N` pits a side:
+/// the value and the picks searched.
+fn mtdf_of<const N: usize>(solver: &mut Solver, state: &GameState) -> (i32, u64) {
+    let (pos, turns_left) = ready(solver.n, state);
+    let s = state.stones_in_pits() as i32;
+    let never = AtomicBool::new(false);
+    solver.nodes = 0;
+    let (mut lo, mut hi, mut g) = (solver.floor(s, TO_THE_END), s, 0);
+    while lo < hi {
+        let beta = if g == lo { g + 1 } else { g };
+        g = solver.search_of::<N>(&pos, beta - 1, beta, TO_THE_END, turns_left, &never);
+        if g < beta {
+            hi = g;
+        } else {
+            lo = g;
+        }
+    }
+    (g, solver.nodes)
+}
+
+/// The search compiled for Kalah's 6 pits a side is the search for any
+/// board: on positions a few random picks into games of 2 stones a pit,
+/// under every capture rule, both find the same value with the same picks
+/// (the same tree), each on a fresh table, and `solve` the same value.
+#[test]
+#[ignore = "slow as written: it ran over 5 minutes on the loaded machine of 2026-11-29 without finishing; to be cut down to fewer, smaller positions"]
+fn the_search_for_six_pits_is_the_search_for_any_board() {
+    let cancel = AtomicBool::new(false);
+    let mut seed = 11;
+    for capture in [Capture::Kalah, Capture::Empty, Capture::None] {
+        let rules = Rules {
+            capture,
+            ..Rules::KALAH
+        };
+        let stones = 2;
+        for _ in 0..6 {
+            let mut state = GameState::start(6, stones, rules).unwrap();
+            for _ in 0..(lcg(&mut seed) % 8) {
+                let picks = state.legal_picks();
+                if state.is_over() || picks.is_empty() {
+                    break;
+                }
+                let p = picks[lcg(&mut seed) as usize % picks.len()];
+                state.play_pick(p.number() as u32).unwrap();
+            }
+            if state.is_over() {
+                continue;
+            }
+            let opts = GameSolveOptions {
+                table_bytes: 4 << 20,
+                ..GameSolveOptions::default()
+            }
+            .fit_to(rules, 6, 6 * 2 * stones);
+            let mut six = Solver::new(rules, 6, opts.clone()).unwrap();
+            let mut any = Solver::new(rules, 6, opts.clone()).unwrap();
+            let got = mtdf_of::<6>(&mut six, &state);
+            let want = mtdf_of::<0>(&mut any, &state);
+            assert_eq!(got, want, "{state:?}");
+            let solved = solve(&state, &opts, &cancel).unwrap();
+            assert_eq!(got.0 + state.mover_minus_opponent(), solved.value);
+        }
+    }
+}
