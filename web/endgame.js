@@ -15,7 +15,8 @@
 // `output`, and WebAssembly memory never shrinks.
 //
 // Message in: {key, from} (key: {name, rules, pits, stones}).
-// Messages out: {state: "building", share, stones, of} (stones: the layer
+// Messages out: {state: "start", stones} (what the store held to build
+// on), {state: "building", share, stones, of} (stones: the layer
 // being built), {state: "kept", stones, memory} after each layer kept,
 // then {state: "ready", key, bytes, memory} (bytes: an ArrayBuffer,
 // transferred; key.stones: what it holds; memory: the bytes the build's
@@ -84,6 +85,7 @@ onmessage = async (e) => {
     let have = await store.get(key.name);
     if (!have && from) have = await store.get(from);
     let stones = have ? stonesOf(have) : 0;
+    postMessage({ state: "start", stones });
     if (stones < key.stones && !have) {
       have = buildOnce(key, null);
       stones = key.stones;

@@ -165,6 +165,9 @@ fn new_game(body: &[u8]) -> Result<Value, api::Error> {
     let never = AtomicBool::new(false);
     let req: NewGame = api::parse(body, BODY_LIMIT)?;
     let g = req.check(GAME_MEMORY, &game_memory_words())?;
+    // The analysis's table goes, so that the game's computer and its
+    // hints have its room beside the endgame database.
+    forget_solver();
     let mut session = GameSession::within(
         g.start,
         g.person,
