@@ -136,7 +136,8 @@ const backend = (() => {
       if (!persisted && navigator.storage && navigator.storage.persist) { persisted = true; navigator.storage.persist().catch(() => {}); }
       tellLarger({ state: "building", share: 0, of: key.stones });
     } else tell({ state: "building", share: 0 });
-    const next = () => { builder = null; if (then) then(); if (queue.length) startBuilder(...queue.shift()); };
+    // The larger one (`then`) only on a first one that is ready.
+    const next = (ok) => { builder = null; if (ok && then) then(); if (queue.length) startBuilder(...queue.shift()); };
     builder.onmessage = (e) => {
       const m = e.data;
       if (m.state === "start") { if (isLarger) tellLarger(Object.assign({}, larger, { from: m.stones })); return; }
@@ -156,12 +157,12 @@ const backend = (() => {
         if (isLarger) tellLarger({ state: "ready", key: m.key, memory: m.memory, seconds: (performance.now() - started) / 1000 });
         else tell({ state: "ready", key: m.key, built: m.memory });
       } else if (isLarger) tellLarger(m); else tell(m);
-      next();
+      next(m.state === "ready");
     };
     builder.onerror = (e) => {
       const m = { state: "failed", error: e.message || "the builder failed" };
       if (isLarger) tellLarger(m); else tell(m);
-      next();
+      next(false);
     };
     builder.postMessage({ key, from });
   }
@@ -170,7 +171,7 @@ const backend = (() => {
   function stopLarger() {
     if (!builder || !builder.isLarger) return;
     builder.terminate(); builder = null;
-    tellLarger({ state: "stopped", share: larger ? larger.share : 0, of: larger && larger.of });
+    tellLarger(Object.assign({ share: 0 }, larger, { state: "stopped" }));
     if (queue.length) startBuilder(...queue.shift());
   }
 
