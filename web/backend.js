@@ -126,6 +126,10 @@ const backend = (() => {
     startBuilder({ name: key.name, rules: key.rules, pits: key.pits, stones: key.stones }, null, false, then);
   }
   function startBuilder(key, from, isLarger, then) {
+    // Positions of a database of `stones` stones on `key.pits` pits a
+    // side (at most that many over 2n pits): a layer kept counts for its
+    // share.
+    const positions = (stones) => { let c = 1; for (let i = 1; i <= 2 * key.pits; i++) c = c * (stones + i) / i; return c; };
     if (builder) { queue.push([key, from, isLarger, then]); return; }
     builder = new Worker("endgame.js");
     builder.isLarger = isLarger;
@@ -143,7 +147,7 @@ const backend = (() => {
       if (m.state === "start") { if (isLarger) tellLarger(Object.assign({}, larger, { from: m.stones })); return; }
       if (m.state === "building" || m.state === "kept") {
         if (!isLarger) { if (m.state === "building") tell(m); return; }
-        if (m.state === "kept") { tellLarger(Object.assign({}, larger, { kept: m.stones, memory: m.memory })); return; }
+        if (m.state === "kept") { tellLarger(Object.assign({}, larger, { kept: m.stones, memory: m.memory, share: Math.max(larger.share || 0, positions(m.stones) / positions(key.stones)) })); return; }
         // The time left, from this visit's pace, once it has gone a while.
         const now = performance.now();
         if (!first || m.share < first.share) first = { share: m.share, t: now };
@@ -154,7 +158,7 @@ const backend = (() => {
       builder.terminate();
       if (m.state === "ready") {
         theWorker().postMessage({ endgame: { key: m.key, bytes: m.bytes } }, [m.bytes]);
-        if (isLarger) tellLarger({ state: "ready", key: m.key, memory: m.memory, seconds: (performance.now() - started) / 1000 });
+        if (isLarger) tellLarger({ state: "ready", key: m.key, memory: m.memory, seconds: (performance.now() - started) / 1000, from: larger && larger.from });
         else tell({ state: "ready", key: m.key, built: m.memory });
       } else if (isLarger) tellLarger(m); else tell(m);
       next(m.state === "ready");
