@@ -2153,9 +2153,12 @@ async fn larger_database(c: &Client, site: &str) {
         "Stop is shown while it builds"
     );
     fits_at_390(c, "the larger database being made").await;
-    c.execute("document.querySelector('#an-endgame').scrollIntoView();", vec![])
-        .await
-        .unwrap();
+    c.execute(
+        "document.querySelector('#an-endgame').scrollIntoView();",
+        vec![],
+    )
+    .await
+    .unwrap();
     shot(c, "analyze-larger-390.png").await;
     c.set_window_size(1280, 900).await.unwrap();
     shot(c, "analyze-larger-1280.png").await;

@@ -41,8 +41,11 @@ pub struct BuildProgress {
     /// finished it: a build on one thread with no other to read the
     /// counts (the static site's, in WebAssembly) says how far it is
     /// from here ([`BuildProgress::with_tick`]).
-    tick: Option<Box<dyn Fn(&BuildProgress) + Send + Sync>>,
+    tick: Option<Tick>,
 }
+
+/// What [`BuildProgress::with_tick`] calls.
+type Tick = Box<dyn Fn(&BuildProgress) + Send + Sync>;
 
 impl std::fmt::Debug for BuildProgress {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
