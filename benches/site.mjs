@@ -15,7 +15,7 @@ let engine;
 const dec = new TextDecoder(), enc = new TextEncoder();
 const text = (ptr, len) => dec.decode(new Uint8Array(engine.exports.memory.buffer, ptr, len));
 const m = await WebAssembly.instantiate(readFileSync(`${site}/mancala_sweep.wasm`), {
-  mancala_sweep: { now_ms: () => performance.now(), event: () => {} },
+  mancala_sweep: { now_ms: () => performance.now(), event: () => {}, input: () => 0, output: () => {} },
 });
 engine = m.instance;
 function call(method, path, body) {

@@ -701,12 +701,27 @@ function anShown() {
 // Its state under the Analyze page's answer, in a few words: the site's
 // engine builds it in the background after the first analysis that
 // lacks it (backend.js), and the analyses after that use it.
-function endgameWords(s) {
+// Then the stronger one, built on it (as large as a phone's memory
+// allows), with how far it is, about how long it has left, and Stop.
+function endgameWords(s, l) {
+  if (!s) s = { state: "building", share: 0 };
   if (s.state === "building") return `Table of endings: being made on this device, ${Math.floor(100 * s.share)}%. Once it is ready, positions near the end of a game are answered exactly and at once.`;
-  if (s.state === "ready") return `Table of endings: ready. Positions with ${s.key.stones} stones or fewer left in the pits are answered exactly and at once.`;
-  return `Table of endings: not made (${s.error}). Answers are still right, but take longer to prove near the end of a game.`;
+  if (s.state !== "ready") return `Table of endings: not made (${s.error}). Answers are still right, but take longer to prove near the end of a game.`;
+  const ready = `Table of endings: ready. Positions with ${s.key.stones} stones or fewer left in the pits are answered exactly and at once.`;
+  if (!l || l.state === "ready") return ready;
+  if (l.state === "building") {
+    const left = l.seconds == null ? "" : l.seconds < 90 ? `, about ${Math.max(1, Math.round(l.seconds / 10) * 10)} s left` : `, about ${Math.round(l.seconds / 60)} min left`;
+    return `${ready} A stronger one (${l.of} stones) is being made on this device: ${Math.floor(100 * l.share)}%${left}. Once it is ready, far more answers of the middle game are proved best.`;
+  }
+  if (l.state === "stopped") return `${ready} The stronger one was stopped at ${Math.floor(100 * l.share)}%; it goes on from there on your next visit.`;
+  return `${ready} The stronger one could not be made (${l.error}).`;
 }
-backend.onEndgame((s) => { $("an-endgame").textContent = endgameWords(s); $("an-endgame").hidden = false; });
+backend.onEndgame((s, l) => {
+  $("an-endgame").textContent = endgameWords(s, l);
+  $("an-endgame").hidden = false;
+  $("an-larger").hidden = !(l && l.state === "building");
+});
+$("an-larger-stop").addEventListener("click", () => backend.stopLarger());
 // Under `serve`, the databases it read at start (GET /api/limits): when
 // none is there for the board shown, the page says so and how to make
 // one (`game analyze` makes the one of its rules and size in the cache,

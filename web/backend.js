@@ -93,35 +93,90 @@ const backend = (() => {
   // Its state for the pages: null (none asked for yet), {state:
   // "building", share}, {state: "ready", key} or {state: "failed", error}
   // (with the bytes the builder's or the engine's module held, for the
-  // benches).
-  let endgame = null, builder = null;
-  const watchers = [], queue = [];
-  function tell(state) { endgame = state; for (const f of watchers) f(state); }
-  // Built in a worker of its own (endgame.js), one at a time (each holds
-  // its database twice while it hands it on), each once: the engine asks
-  // after each analysis that went without it, and a database being built
-  // or waiting its turn is not asked for again. Stop does not end a build
-  // (it is not the engine's).
+  // benches); and the larger one's, built on it after (`larger()`): null,
+  // {state: "building", share, stones, of, seconds, from, kept}
+  // (seconds: about how many are left, once known; from: the stones the
+  // store held to build on; kept: the last layer kept), {state: "ready", key, memory},
+  // {state: "stopped", share} or {state: "failed", error}.
+  let endgame = null, larger = null, builder = null, persisted = false;
+  const watchers = [], queue = [], asked = new Set();
+  function tell(state) { endgame = state; for (const f of watchers) f(endgame, larger); }
+  function tellLarger(state) { larger = state; for (const f of watchers) f(endgame, larger); }
+  // The most stones of the larger database of `pits` pits a side, for
+  // the browser tests, which set it in the site's mode.js (a larger
+  // database takes minutes): none unless set.
+  function largerCap(pits) { const c = window.MANCALA_SWEEP && window.MANCALA_SWEEP.largerStones; return (c && c[pits]) || 0; }
+  // Asked for by the engine after each analysis that could use a
+  // database it does not hold: the first database, then the larger one
+  // on it. Each rules and board once a visit (the builder finds what the
+  // store holds and goes on from it); one build at a time, each in a
+  // worker of its own (endgame.js). Stop does not end a build (it is not
+  // the engine's); stopLarger() ends the larger one's.
   function buildEndgame(key) {
-    if (builder) { if (builder.key !== key.name && !queue.some((k) => k.name === key.name)) queue.push(key); return; }
+    const board = JSON.stringify([key.rules, key.pits]);
+    if (asked.has(board)) return;
+    asked.add(board);
+    const then = () => {
+      const l = key.larger;
+      if (!l || (larger && larger.state === "stopped")) return;
+      const cap = largerCap(key.pits), stones = cap ? Math.min(cap, l.stones) : l.stones;
+      if (stones <= key.stones) return;
+      startBuilder({ name: l.name, rules: key.rules, pits: key.pits, stones }, key.name, true);
+    };
+    startBuilder({ name: key.name, rules: key.rules, pits: key.pits, stones: key.stones }, null, false, then);
+  }
+  function startBuilder(key, from, isLarger, then) {
+    // Positions of a database of `stones` stones on `key.pits` pits a
+    // side (at most that many over 2n pits): a layer kept counts for its
+    // share.
+    const positions = (stones) => { let c = 1; for (let i = 1; i <= 2 * key.pits; i++) c = c * (stones + i) / i; return c; };
+    if (builder) { queue.push([key, from, isLarger, then]); return; }
     builder = new Worker("endgame.js");
-    builder.key = key.name;
-    tell({ state: "building", share: 0 });
+    builder.isLarger = isLarger;
+    const started = performance.now();
+    let first = null;
+    if (isLarger) {
+      // Kept even when the browser is short of room, where it allows.
+      if (!persisted && navigator.storage && navigator.storage.persist) { persisted = true; navigator.storage.persist().catch(() => {}); }
+      tellLarger({ state: "building", share: 0, of: key.stones });
+    } else tell({ state: "building", share: 0 });
+    // The larger one (`then`) only on a first one that is ready.
+    const next = (ok) => { builder = null; if (ok && then) then(); if (queue.length) startBuilder(...queue.shift()); };
     builder.onmessage = (e) => {
       const m = e.data;
-      if (m.state === "building") { tell(m); return; }
-      builder.terminate(); builder = null;
+      if (m.state === "start") { if (isLarger) tellLarger(Object.assign({}, larger, { from: m.stones })); return; }
+      if (m.state === "building" || m.state === "kept") {
+        if (!isLarger) { if (m.state === "building") tell(m); return; }
+        if (m.state === "kept") { tellLarger(Object.assign({}, larger, { kept: m.stones, memory: m.memory, share: Math.max(larger.share || 0, positions(m.stones) / positions(key.stones)) })); return; }
+        // The time left, from this visit's pace, once it has gone a while.
+        const now = performance.now();
+        if (!first || m.share < first.share) first = { share: m.share, t: now };
+        const gone = m.share - first.share, seconds = gone > 0.01 && now - first.t > 3000 ? (now - first.t) / 1000 * (1 - m.share) / gone : null;
+        tellLarger(Object.assign({}, larger, { state: "building", share: m.share, stones: m.stones, of: m.of, seconds }));
+        return;
+      }
+      builder.terminate();
       if (m.state === "ready") {
         theWorker().postMessage({ endgame: { key: m.key, bytes: m.bytes } }, [m.bytes]);
-        tell({ state: "ready", key: m.key, built: m.memory });
-      } else tell(m);
-      if (queue.length) buildEndgame(queue.shift());
+        if (isLarger) tellLarger({ state: "ready", key: m.key, memory: m.memory, seconds: (performance.now() - started) / 1000, from: larger && larger.from });
+        else tell({ state: "ready", key: m.key, built: m.memory });
+      } else if (isLarger) tellLarger(m); else tell(m);
+      next(m.state === "ready");
     };
     builder.onerror = (e) => {
-      builder = null; tell({ state: "failed", error: e.message || "the builder failed" });
-      if (queue.length) buildEndgame(queue.shift());
+      const m = { state: "failed", error: e.message || "the builder failed" };
+      if (isLarger) tellLarger(m); else tell(m);
+      next(false);
     };
-    builder.postMessage({ key });
+    builder.postMessage({ key, from });
+  }
+  // Ends the larger database's build; the layers it kept stay in the
+  // store, and the next visit goes on from them.
+  function stopLarger() {
+    if (!builder || !builder.isLarger) return;
+    builder.terminate(); builder = null;
+    tellLarger(Object.assign({ share: 0 }, larger, { state: "stopped" }));
+    if (queue.length) startBuilder(...queue.shift());
   }
 
   // Stop: the engine runs one search at a time and cannot be interrupted
@@ -198,10 +253,12 @@ const backend = (() => {
     // A streamed request (path without "/stream"): progress documents to
     // onProgress, then the result.
     stream: (path, body, onProgress, signal) => (wasm ? workerCall("POST", path + "/stream", body, signal, onProgress) : httpStream(path + "/stream", body, onProgress, signal)),
-    // The endgame database's state (see above; always null under
-    // `serve`, whose databases are the server's), and each change of it
-    // to `f`.
+    // The endgame database's state and the larger one's (see above;
+    // always null under `serve`, whose databases are the server's), each
+    // change of them to `f` (both states), and Stop for the larger one.
     endgame: () => endgame,
+    larger: () => larger,
+    stopLarger,
     onEndgame: (f) => { watchers.push(f); },
   };
 })();

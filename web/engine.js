@@ -10,14 +10,15 @@
 // runs (the document cut to what the page draws: digest.js), then
 // {id, status, data, text} (the answer, and its whole JSON text when data
 // is its digest), or {id, status: 0, error} when the engine could not
-// load; and {event: "endgame-wanted", key} when an analysis went without
-// a database that is not in the store (the page builds it), {event:
-// "endgame", data: {state: "ready", key, memory}} once the engine holds
-// one (memory: the bytes its module holds then).
+// load; and {event: "endgame-wanted", key} when an analysis could use a
+// database the engine does not hold (the page builds it, or finds it in
+// the store), {event: "endgame", data: {state: "ready", key, memory}}
+// once the engine holds one (key.stones: what it holds, which may be a
+// larger one it kept; memory: the bytes its module holds then).
 "use strict";
 importScripts("digest.js", "store.js");
 
-let engine = null, current = 0;
+let engine = null, current = 0, feed = null;
 const enc = new TextEncoder(), dec = new TextDecoder();
 
 function text(ptr, len) {
@@ -31,27 +32,37 @@ const ready = WebAssembly.instantiateStreaming(fetch("mancala_sweep.wasm"), {
       const t = text(ptr, len), cut = t.indexOf("\n");
       postMessage({ id: current, event: t.slice(0, cut), data: digest(JSON.parse(t.slice(cut + 1))) });
     },
+    // A database's bytes, read by the engine a megabyte at a time from
+    // here, so that they are never held twice in its memory.
+    input: (ptr, len) => {
+      if (!feed) return 0;
+      const n = Math.min(len, feed.bytes.length - feed.at);
+      new Uint8Array(engine.exports.memory.buffer, ptr, n).set(feed.bytes.subarray(feed.at, feed.at + n));
+      feed.at += n;
+      return n;
+    },
+    output: () => {},
   },
 }).then((m) => { engine = m.instance; });
 
 // Hands the engine the endgame database `bytes` of `key` (wasm/src/endgame.rs).
 function takeEndgame(key, bytes) {
-  const head = enc.encode(JSON.stringify(key) + "\n"), len = head.length + bytes.byteLength;
-  const ptr = engine.exports.alloc(len), room = new Uint8Array(engine.exports.memory.buffer, ptr, len);
-  room.set(head); room.set(new Uint8Array(bytes), head.length);
-  const n = engine.exports.endgame_load(ptr, len), answer = text(engine.exports.answer(), n);
-  const cut = answer.indexOf("\n");
-  postMessage({ event: "endgame", data: answer.startsWith("200\n") ? { state: "ready", key, memory: engine.exports.memory.buffer.byteLength }
-    : { state: "failed", error: JSON.parse(answer.slice(cut + 1)).error } });
+  const head = enc.encode(JSON.stringify(Object.assign({}, key, { bytes: bytes.byteLength })));
+  const ptr = engine.exports.alloc(head.length);
+  new Uint8Array(engine.exports.memory.buffer, ptr, head.length).set(head);
+  feed = { bytes: new Uint8Array(bytes), at: 0 };
+  const n = engine.exports.endgame_load(ptr, head.length), answer = text(engine.exports.answer(), n);
+  feed = null;
+  const cut = answer.indexOf("\n"), doc = JSON.parse(answer.slice(cut + 1));
+  postMessage({ event: "endgame", data: answer.startsWith("200\n") ? { state: "ready", key: Object.assign({}, key, { stones: doc.stones }), memory: engine.exports.memory.buffer.byteLength }
+    : { state: "failed", error: doc.error } });
 }
 
-// The database the last analysis asked for: from the store when it is
-// there, else asked of the page.
-async function wanted() {
+// The database the last analysis could use, asked of the page (which
+// builds it, or finds it in the store, and knows what is under way).
+function wanted() {
   const len = engine.exports.wanted();
-  if (!len) return;
-  const key = JSON.parse(text(engine.exports.answer(), len)), bytes = await store.get(key.name);
-  if (bytes) takeEndgame(key, bytes); else postMessage({ event: "endgame-wanted", key });
+  if (len) postMessage({ event: "endgame-wanted", key: JSON.parse(text(engine.exports.answer(), len)) });
 }
 
 // The page's quick engine (`engine.js?quick`: board texts and limits,

@@ -25,7 +25,7 @@ mod cache;
 mod db;
 mod packed;
 mod values;
-pub use build::BuildProgress;
+pub use build::{BuildProgress, FillFile, SaveFile};
 pub use cache::{CachedDb, EndgameCache, BUILD_BYTES, CACHE_BYTES, CACHE_STONES, SETUP_BYTES};
 pub use db::{
     EndgameBuild, EndgameDb, EndgameHeader, Reading, ENDGAME_FORMAT, ENDGAME_FORMAT_BYTES,
@@ -528,7 +528,11 @@ impl Endgame {
         cancel: &AtomicBool,
     ) -> bool {
         let done = AtomicU64::new(0);
-        (0..=self.ranks.max_stones).all(|t| self.build_layer(t, n, rules, threads, cancel, &done))
+        (0..=self.ranks.max_stones).all(|t| {
+            self.build_layer(t, n, rules, threads, cancel, &|k| {
+                done.fetch_add(k, Ordering::Relaxed);
+            })
+        })
     }
 
     /// [`Endgame::build`] for the positions of exactly `t` stones, all of
@@ -542,7 +546,7 @@ impl Endgame {
         rules: Rules,
         threads: usize,
         cancel: &AtomicBool,
-        done: &AtomicU64,
+        done: &(dyn Fn(u64) + Sync),
     ) -> bool {
         const CHUNK: u64 = 1 << 14;
         const BATCH: usize = 8;
@@ -584,7 +588,7 @@ impl Endgame {
                         let _ = self.finish(plan, *pr, n, rules, cancel);
                     }
                 }
-                done.fetch_add(stop - from, Ordering::Relaxed);
+                done(stop - from);
             }
         };
         if threads <= 1 {

@@ -1,6 +1,7 @@
 //! The engine's endgame databases: the one the command line keeps in its
 //! cache folder ([`EndgameCache`]), built in the browser instead, since a
-//! page has no files.
+//! page has no files; then a larger one, as large as a phone's memory
+//! allows ([`larger_stones`]), built on it.
 //!
 //! An analysis of a position with more stones than the database of its
 //! rules holds asks for it ([`want`]) and goes on without it. The page
@@ -8,16 +9,24 @@
 //! ([`build`]: one thread, layer by layer, progress events), keeps its
 //! bytes in the browser's storage (IndexedDB) for later visits, and hands
 //! them to the engine ([`load`]) between two requests; the analyses after
-//! that use it ([`for_game`]). docs/site.md says why it is built rather
-//! than fetched.
+//! that use it ([`for_game`]). The larger one is built the same way on
+//! the smaller, a layer a call, each layer kept as it is finished, so
+//! that a page loaded again goes on from the last. The bytes stay in the
+//! page: both calls read them from the host a megabyte at a time and
+//! write them back the same way, so that a database is never held twice
+//! in WebAssembly memory, which never shrinks. docs/site.md says why it
+//! is built rather than fetched.
 
 use mancala_sweep::api;
+use mancala_sweep::game::endgame::{BuildProgress, FillFile};
 use mancala_sweep::game::{EndgameCache, EndgameDb, GameState};
 use mancala_sweep::rules::Rules;
 use serde_json::{json, Value};
 use std::cell::RefCell;
+use std::io::BufRead;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use crate::MAX_MEMORY;
 
@@ -29,6 +38,34 @@ thread_local! {
     static WANTED: RefCell<Option<(Rules, usize)>> = const { RefCell::new(None) };
 }
 
+/// Memory the module keeps beside a build for itself: its data and
+/// stack, the buffers the bytes pass through, the allocator's own.
+const MODULE_ROOM: u64 = 16 << 20;
+
+/// The most positions of the larger database: those of 20 stones on 6
+/// pits a side, which builds in about two minutes of one core here
+/// (docs/notebook/phone-companion.md), where 21 stones would pass the
+/// memory; smaller boards stop at as many positions.
+const LARGER_POSITIONS: u64 = 225_792_840;
+
+/// The stones of the larger database the site builds for `rules` on `n`
+/// pits a side, after the one an analysis asks for first
+/// ([`EndgameCache::stones`]): the most whose build
+/// ([`EndgameDb::build_bytes_for`]) and whose probing beside an
+/// analysis's table both stay within [`MAX_MEMORY`], up to
+/// [`LARGER_POSITIONS`]. None when that is no more than the first.
+pub fn larger_stones(rules: Rules, n: usize) -> Option<u32> {
+    let small = EndgameCache::stones(rules, n)?;
+    let table = api::ANALYZE_TABLE.min(MAX_MEMORY / 2);
+    (small + 1..=127)
+        .take_while(|&s| {
+            EndgameDb::bytes_for(n, s) <= LARGER_POSITIONS
+                && EndgameDb::build_bytes_for(n, s) + MODULE_ROOM <= MAX_MEMORY
+                && EndgameDb::packed_bytes_for(n, s) + table <= MAX_MEMORY
+        })
+        .last()
+}
+
 /// The database of `game`'s rules and board this engine holds, when the
 /// game has more stones than it and it fits beside the analysis's table
 /// ([`api::endgame_for`], as `serve` chooses).
@@ -36,31 +73,47 @@ pub fn for_game(game: &GameState) -> Option<EndgameDb> {
     DBS.with(|dbs| api::endgame_for(&dbs.borrow(), game, MAX_MEMORY).cloned())
 }
 
-/// Notes that an analysis of `game` went without a database: asked for
-/// when its rules have one ([`EndgameCache::stones`]), the game has more
-/// stones than it would hold, and it would fit beside the table.
+/// Stones of the database of `rules` on `n` pits a side this engine
+/// holds (0: none).
+fn held(rules: Rules, n: usize) -> u32 {
+    DBS.with(|dbs| {
+        dbs.borrow()
+            .iter()
+            .filter(|d| (d.rules(), d.pits_per_side()) == (rules, n))
+            .map(|d| d.stones())
+            .max()
+            .unwrap_or(0)
+    })
+}
+
+/// Notes that an analysis of `game` could use a database this engine
+/// does not hold yet: its rules have one ([`EndgameCache::stones`]), the
+/// game has more stones than the database held, which is smaller than
+/// the larger one ([`larger_stones`]), and the first would fit beside
+/// the table.
 pub fn want(game: &GameState) {
     let (rules, n) = (game.rules(), game.pits_per_side());
     let Some(stones) = EndgameCache::stones(rules, n) else {
         return;
     };
+    let most = larger_stones(rules, n).unwrap_or(stones);
+    let held = held(rules, n);
     let table = api::analysis_options(game, MAX_MEMORY).table_bytes;
-    if game.stones_in_pits() > stones
+    if game.stones_in_pits() > held
+        && held < most
         && table + EndgameDb::bytes_for(n, stones) <= MAX_MEMORY
-        && for_game(game).is_none()
     {
         WANTED.with(|w| *w.borrow_mut() = Some((rules, n)));
     }
 }
 
-/// The database asked for since the last call, as the key the host
-/// builds, keeps and hands back: `{"name", "rules", "pits", "stones",
-/// "bytes"}`, where `name` is the file name the command line's cache
-/// gives it (unique to the format, the rules, the board and the stones).
-pub fn take_wanted() -> Option<Value> {
-    let (rules, n) = WANTED.with(|w| w.borrow_mut().take())?;
-    let stones = EndgameCache::stones(rules, n)?;
-    let name = EndgameCache::new("").path(rules, n)?;
+/// The key of the database of `stones` stones of `rules` on `n` pits a
+/// side: `{"name", "rules", "pits", "stones", "bytes"}`, where `name` is
+/// the file name the command line's cache gives it (unique to the
+/// format, the rules, the board and the stones) and `bytes` its size at
+/// a byte a position.
+fn key(rules: Rules, n: usize, stones: u32) -> Option<Value> {
+    let name = EndgameCache::new("").path_for(rules, n, stones)?;
     Some(json!({
         "name": name.to_string_lossy(),
         "rules": rules,
@@ -70,8 +123,23 @@ pub fn take_wanted() -> Option<Value> {
     }))
 }
 
-/// A key's rules and board, checked.
-fn parse_key(key: &[u8]) -> Result<(Rules, usize), api::Error> {
+/// The database asked for since the last call, as the key the host
+/// builds, keeps and hands back ([`key`]), with the key of the larger
+/// one to build on it after, when there is one (`"larger"`).
+pub fn take_wanted() -> Option<Value> {
+    let (rules, n) = WANTED.with(|w| w.borrow_mut().take())?;
+    let stones = EndgameCache::stones(rules, n)?;
+    let mut doc = key(rules, n, stones)?;
+    if let Some(larger) = larger_stones(rules, n).and_then(|s| key(rules, n, s)) {
+        doc["larger"] = larger;
+    }
+    Some(doc)
+}
+
+/// A key's rules, board and stones, checked: a board these rules have a
+/// database for, and no more stones than the larger one's (a smaller
+/// database is a test's).
+fn parse_key(key: &[u8]) -> Result<(Rules, usize, u32, Value), api::Error> {
     let doc: Value = serde_json::from_slice(key)
         .map_err(|e| api::Error::bad(format!("the endgame key is not JSON: {e}")))?;
     let rules: Rules = serde_json::from_value(doc["rules"].clone())
@@ -85,62 +153,138 @@ fn parse_key(key: &[u8]) -> Result<(Rules, usize), api::Error> {
                 doc["pits"]
             ))
             .field("pits")
-        })?;
-    Ok((rules, n as usize))
+        })? as usize;
+    let small = EndgameCache::stones(rules, n).expect("checked above");
+    let most = larger_stones(rules, n).unwrap_or(small);
+    let stones = match doc["stones"].as_u64() {
+        None => small,
+        Some(s) if (1..=u64::from(most)).contains(&s) => s as u32,
+        Some(s) => {
+            return Err(api::Error::bad(format!(
+                "stones: {s} is more than this page builds for these rules and board (1 to {most})"
+            ))
+            .field("stones"))
+        }
+    };
+    Ok((rules, n, stones, doc))
 }
 
-/// Builds the database of the key `key` (as [`take_wanted`] gives it) on
-/// one thread; `progress` hears of each layer as `{"stones", "of",
-/// "share"}` (the share of positions done). The answer is `"200\n"` and
-/// the database's bytes ([`EndgameDb::write_to`]), or the status and an
-/// error document.
-pub fn build(key: &[u8], progress: &dyn Fn(&Value)) -> Vec<u8> {
-    let built = parse_key(key).and_then(|(rules, n)| {
-        let stones = EndgameCache::stones(rules, n).expect("checked by parse_key");
-        let total = EndgameDb::bytes_for(n, stones) as f64;
-        let mut done = 0u64;
-        EndgameDb::build(
+/// A database of `rules` on `n` pits a side read from `r` (`len` bytes),
+/// with room for `room` stones.
+fn read_db(
+    r: &mut impl BufRead,
+    len: u64,
+    rules: Rules,
+    n: usize,
+    room: u32,
+) -> Result<EndgameDb, api::Error> {
+    let name = Path::new("the stored endgame database");
+    EndgameDb::from_reader(name, r, len, rules, n, MAX_MEMORY, room)
+        .map_err(|e| api::Error::bad(e.to_string()))
+}
+
+/// Builds on the database in `base` (`"base"` bytes of the key `key`, 0
+/// for none) up to the key's stones, on one thread: `progress` hears
+/// `{"stones", "of", "share"}` now and then (the share of the key's
+/// positions done); the database's file ([`EndgameDb::write_to`]) goes
+/// to `out` a piece at a time and `saved` hears `{"stones"}` once it is
+/// whole. The answer is `"200\n"` and `{"stones", "complete"}`, or the
+/// status and an error document. The host calls it a layer at a time
+/// (the key's stones one more than the base's), keeping each file
+/// between two calls.
+pub fn build(
+    key: &[u8],
+    base: &mut impl BufRead,
+    progress: impl Fn(&Value) + Send + Sync + 'static,
+    out: &mut dyn FnMut(&[u8]),
+    saved: &dyn Fn(&Value),
+) -> Vec<u8> {
+    let built = parse_key(key).and_then(|(rules, n, stones, doc)| {
+        let len = doc["base"].as_u64().unwrap_or(0);
+        let base = match len {
+            0 => None,
+            len => Some(read_db(base, len, rules, n, stones)?),
+        };
+        let of = doc["of"].as_u64().map_or(stones, |s| s as u32);
+        let whole = EndgameDb::bytes_for(n, of).max(1) as f64;
+        let last = std::sync::Mutex::new(mancala_sweep::clock::Instant::now());
+        let ticks = BuildProgress::with_tick(move |p| {
+            let mut last = last.lock().expect("one thread");
+            if last.elapsed() >= Duration::from_millis(250) {
+                *last = mancala_sweep::clock::Instant::now();
+                let share = p.done() as f64 / whole;
+                progress(&json!({"stones": p.layer(), "of": of, "share": share}));
+            }
+        });
+        let mut save = |t: u32, fill: &mut FillFile<'_>| {
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, HostWriter(&mut *out));
+            fill(&mut w)
+                .and_then(|()| std::io::Write::flush(&mut w))
+                .expect("the host takes every write");
+            drop(w);
+            saved(&json!({"stones": t}));
+            Ok(())
+        };
+        let never = AtomicBool::new(false);
+        EndgameDb::build_on(
+            base,
             rules,
             n,
             stones,
             1,
-            MAX_MEMORY,
-            &AtomicBool::new(false),
-            |t, len| {
-                done += len;
-                progress(&json!({"stones": t, "of": stones, "share": done as f64 / total}));
-            },
+            MAX_MEMORY - MODULE_ROOM,
+            Duration::MAX,
+            &never,
+            &ticks,
+            &mut save,
         )
         .map_err(|e| api::Error::bad(e.to_string()))
-        .map(|db| db.expect("never cancelled"))
     });
     match built {
-        Ok(db) => {
-            let mut out = b"200\n".to_vec();
-            db.write_to(&mut out).expect("a vector takes every write");
-            out
-        }
+        Ok(b) => format!(
+            "200\n{}",
+            json!({"stones": b.stones, "complete": b.complete})
+        )
+        .into_bytes(),
         Err(e) => format!("{}\n{}", e.status, e.doc()).into_bytes(),
     }
 }
 
-/// Takes a database: `request` is the key's JSON line, then the bytes
-/// [`build`] gave. It replaces any of the same rules and board; the
-/// document says what it holds.
-pub fn load(request: &[u8]) -> Result<Value, api::Error> {
-    let cut = request
-        .iter()
-        .position(|&b| b == b'\n')
-        .ok_or_else(|| api::Error::bad("the endgame request has no key line"))?;
-    let (rules, n) = parse_key(&request[..cut])?;
-    let db = EndgameDb::from_bytes(
-        Path::new("the stored endgame database"),
-        &request[cut + 1..],
-        rules,
-        n,
-        MAX_MEMORY,
-    )
-    .map_err(|e| api::Error::bad(e.to_string()))?;
+/// The host's end of a file being written: each piece handed on.
+struct HostWriter<'a>(&'a mut dyn FnMut(&[u8]));
+
+impl std::io::Write for HostWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        (self.0)(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Takes a database: `key` is its key's JSON (with `"bytes"`, the length
+/// of the bytes [`build`] wrote), and `r` gives those bytes. It replaces
+/// a smaller one of the same rules and board; beside a larger one it is
+/// not read, and the larger is kept. The document says what the engine
+/// holds: `{"stones", "bytes"}`, and `"kept": true` when that is the
+/// larger one it had.
+pub fn load(key: &[u8], r: &mut impl BufRead) -> Result<Value, api::Error> {
+    let (rules, n, stones, doc) = parse_key(key)?;
+    let len = doc["bytes"]
+        .as_u64()
+        .ok_or_else(|| api::Error::bad("the endgame key has no length").field("bytes"))?;
+    let held = DBS.with(|dbs| {
+        dbs.borrow()
+            .iter()
+            .find(|d| (d.rules(), d.pits_per_side()) == (rules, n) && d.stones() > stones)
+            .map(|d| json!({"stones": d.stones(), "bytes": d.bytes(), "kept": true}))
+    });
+    if let Some(kept) = held {
+        return Ok(kept);
+    }
+    let db = read_db(r, len, rules, n, 0)?;
     let doc = json!({"stones": db.stones(), "bytes": db.bytes()});
     DBS.with(|dbs| {
         let mut dbs = dbs.borrow_mut();
@@ -151,47 +295,4 @@ pub fn load(request: &[u8]) -> Result<Value, api::Error> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Asked for by the capture start, built, loaded, and then given to
-    /// an analysis of its board; a key of rules without a
-    /// database, or bytes cut short, are refused.
-    #[test]
-    fn a_wanted_database_is_built_loaded_and_used() {
-        let game = GameState::start(6, 4, Rules::KALAH).unwrap();
-        assert!(for_game(&game).is_none());
-        want(&game);
-        let key = take_wanted().expect("asked for");
-        assert!(take_wanted().is_none(), "asked for once");
-        assert_eq!(key["pits"], 6);
-        // A smaller board keeps the test quick: the same key, 3 pits.
-        let mut small = key.clone();
-        small["pits"] = json!(3);
-        let key_text = small.to_string();
-        let events = std::cell::Cell::new(0);
-        let answer = build(key_text.as_bytes(), &|e| {
-            assert!(e["share"].as_f64().unwrap() <= 1.0);
-            events.set(events.get() + 1);
-        });
-        assert!(answer.starts_with(b"200\n"));
-        assert!(events.get() > 0);
-        let mut request = key_text.clone().into_bytes();
-        request.push(b'\n');
-        request.extend_from_slice(&answer[4..]);
-        let doc = load(&request).expect("loaded");
-        assert_eq!(
-            doc["stones"],
-            EndgameCache::stones(Rules::KALAH, 3).unwrap()
-        );
-        let small_game = GameState::start(3, 9, Rules::KALAH).unwrap();
-        assert!(for_game(&small_game).is_some());
-        assert!(load(&request[..request.len() - 1]).is_err());
-        let any = json!({"rules": {"scope": "any", "relay": false, "capture": "kalah"}, "pits": 6});
-        assert!(
-            String::from_utf8(build(any.to_string().as_bytes(), &|_| {}))
-                .unwrap()
-                .starts_with("400\n")
-        );
-    }
-}
+mod tests;

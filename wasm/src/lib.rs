@@ -24,6 +24,10 @@
 //! - `wanted() -> len`, `endgame_build(ptr, len) -> len` and
 //!   `endgame_load(ptr, len) -> len`: the endgame database (see
 //!   [`endgame`]): which one an analysis asked for, building it, taking it.
+//!   Its bytes stay in the host: imports `mancala_sweep.input(ptr, len)
+//!   -> len` (the next bytes of the database being read, 0 at its end)
+//!   and `mancala_sweep.output(ptr, len)` (the next bytes of the file
+//!   being written).
 
 use mancala_sweep::api::games::{
     computer_moves, computer_reply, game_error, game_json, hint_analysis, hint_json, NewGame,
@@ -161,6 +165,9 @@ fn new_game(body: &[u8]) -> Result<Value, api::Error> {
     let never = AtomicBool::new(false);
     let req: NewGame = api::parse(body, BODY_LIMIT)?;
     let g = req.check(GAME_MEMORY, &game_memory_words())?;
+    // The analysis's table goes, so that the game's computer and its
+    // hints have its room beside the endgame database.
+    forget_solver();
     let mut session = GameSession::within(
         g.start,
         g.person,
@@ -251,13 +258,12 @@ fn analyze(
             *kept = None;
             let opts = api::analysis_options(&game, MAX_MEMORY);
             let (rules, n) = (game.rules(), game.pits_per_side());
+            // Asked for even with one held: a larger one may come.
+            endgame::want(&game);
             let solver = match endgame::for_game(&game) {
                 Some(db) => Solver::with_endgame(rules, n, opts, &db, &never)
                     .map(|s| s.expect("never cancelled")),
-                None => {
-                    endgame::want(&game);
-                    Solver::new(rules, n, opts)
-                }
+                None => Solver::new(rules, n, opts),
             };
             *kept = Some(solver.map_err(|e| api::Error::bad(e.to_string()))?);
         }
@@ -282,9 +288,7 @@ fn review(
     let req: ReviewRequest = api::parse(body, BODY_LIMIT)?;
     let game = req.check(BUDGET_SECONDS)?;
     let db = endgame::for_game(&game.start);
-    if db.is_none() {
-        endgame::want(&game.start);
-    }
+    endgame::want(&game.start);
     // The review builds a solver of its own: the analysis's kept one goes
     // first, so that the two tables are never held at once.
     forget_solver();
@@ -369,6 +373,27 @@ mod boundary {
     extern "C" {
         /// One progress event: `"progress\n"` then its JSON.
         fn event(ptr: *const u8, len: usize);
+        /// Writes up to `len` next bytes of the database being read at
+        /// `ptr`; how many (0: its end).
+        fn input(ptr: *mut u8, len: usize) -> usize;
+        /// The next `len` bytes, at `ptr`, of the file being written.
+        fn output(ptr: *const u8, len: usize);
+    }
+
+    /// The database the host hands over, read through `input`.
+    struct HostReader;
+
+    impl std::io::Read for HostReader {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            // SAFETY: the host writes at most `buf.len()` bytes into
+            // `buf`, which lives until this returns.
+            Ok(unsafe { input(buf.as_mut_ptr(), buf.len()) })
+        }
+    }
+
+    /// The host's bytes a megabyte at a time.
+    fn host_bytes() -> std::io::BufReader<HostReader> {
+        std::io::BufReader::with_capacity(1 << 20, HostReader)
     }
 
     thread_local! {
@@ -420,9 +445,11 @@ mod boundary {
     }
 
     /// Builds the endgame database of the key of `len` bytes at `ptr`
-    /// (from `alloc`, which it frees), sending `"endgame\n"` events; the
-    /// answer's length: `"200\n"` and the database's bytes, or a status
-    /// and an error document.
+    /// (from `alloc`, which it frees) on the one whose bytes `input`
+    /// gives (the key's `"base"` of them), sending `"endgame"` progress
+    /// events, the file through `output` and an `"endgame-saved"` event
+    /// once it is whole; the answer's length: `"200\n"` and what was
+    /// built, or a status and an error document.
     ///
     /// # Safety
     /// As `call`.
@@ -430,11 +457,21 @@ mod boundary {
     pub unsafe extern "C" fn endgame_build(ptr: *mut u8, len: usize) -> usize {
         // SAFETY: the host wrote `len` bytes into the buffer `alloc(len)` gave.
         let key = unsafe { Vec::from_raw_parts(ptr, len, len) };
-        keep(super::endgame::build(&key, &|doc| send("endgame", doc)))
+        let mut out = |piece: &[u8]| {
+            // SAFETY: the host copies the piece before this returns.
+            unsafe { output(piece.as_ptr(), piece.len()) }
+        };
+        keep(super::endgame::build(
+            &key,
+            &mut host_bytes(),
+            |doc| send("endgame", doc),
+            &mut out,
+            &|doc| send("endgame-saved", doc),
+        ))
     }
 
-    /// Takes the endgame database of the request of `len` bytes at `ptr`
-    /// (from `alloc`, which it frees): its key's JSON line, then its bytes.
+    /// Takes the endgame database of the key of `len` bytes at `ptr`
+    /// (from `alloc`, which it frees), its bytes read through `input`.
     /// The answer's length: `"STATUS\n"` and a document.
     ///
     /// # Safety
@@ -442,15 +479,14 @@ mod boundary {
     #[no_mangle]
     pub unsafe extern "C" fn endgame_load(ptr: *mut u8, len: usize) -> usize {
         // SAFETY: the host wrote `len` bytes into the buffer `alloc(len)` gave.
-        let request = unsafe { Vec::from_raw_parts(ptr, len, len) };
-        let out = match super::endgame::load(&request) {
+        let key = unsafe { Vec::from_raw_parts(ptr, len, len) };
+        let out = match super::endgame::load(&key, &mut host_bytes()) {
             Ok(doc) => {
                 super::forget_solver();
                 format!("200\n{doc}")
             }
             Err(e) => format!("{}\n{}", e.status, e.doc()),
         };
-        drop(request);
         keep(out.into_bytes())
     }
 

@@ -12,6 +12,7 @@
 
 use super::packed::{PackedBuf, GROUP_POSITIONS};
 use super::*;
+use std::time::Duration;
 
 /// How often, at most, a build writes its file between layers.
 const CHECKPOINT_SECS: u64 = 60;
@@ -26,7 +27,7 @@ const EXCEPTIONS_MOST: f64 = 0.08;
 /// of its database), and a share of layers would stand still for minutes
 /// there; the layers a file already held count as done, so that a build
 /// that goes on says how far it really is.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct BuildProgress {
     /// Positions finished, those the file held included.
     done: AtomicU64,
@@ -36,9 +37,46 @@ pub struct BuildProgress {
     held: AtomicU64,
     /// Stones of the layer being built.
     layer: AtomicU64,
+    /// Told of every piece of positions finished, on the thread that
+    /// finished it: a build on one thread with no other to read the
+    /// counts (the static site's, in WebAssembly) says how far it is
+    /// from here ([`BuildProgress::with_tick`]).
+    tick: Option<Tick>,
+}
+
+/// What [`BuildProgress::with_tick`] calls.
+type Tick = Box<dyn Fn(&BuildProgress) + Send + Sync>;
+
+impl std::fmt::Debug for BuildProgress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BuildProgress")
+            .field("done", &self.done())
+            .field("total", &self.total())
+            .field("held", &self.held())
+            .field("layer", &self.layer())
+            .finish()
+    }
 }
 
 impl BuildProgress {
+    /// Progress that calls `tick` after every piece of positions
+    /// finished (some thousands), on the building thread: it should
+    /// only look at the clock and now and then say how far it is.
+    pub fn with_tick(tick: impl Fn(&BuildProgress) + Send + Sync + 'static) -> BuildProgress {
+        BuildProgress {
+            tick: Some(Box::new(tick)),
+            ..BuildProgress::default()
+        }
+    }
+
+    /// `k` more positions finished.
+    fn add(&self, k: u64) {
+        self.done.fetch_add(k, Ordering::Relaxed);
+        if let Some(tick) = &self.tick {
+            tick(self);
+        }
+    }
+
     /// Positions finished, of [`BuildProgress::total`].
     pub fn done(&self) -> u64 {
         self.done.load(Ordering::Relaxed)
@@ -138,14 +176,13 @@ impl EndgameDb {
         progress: &BuildProgress,
     ) -> Result<EndgameBuild, GameError> {
         EndgameDb::check_build(rules, n, stones, memory_cap)?;
-        let mut ranks = Ranks::new(2 * n, stones);
-        let total = ranks.offset[stones as usize + 1];
         let threads = threads.max(1);
-        let (mut packed, resumed_from) = match path.exists() {
+        let (packed, resumed_from) = match path.exists() {
             true => {
                 // Asked for no more than the file holds: nothing to build.
                 let h = EndgameDb::open(path, rules, n, u64::MAX, false)?.header;
                 if h.stones >= stones {
+                    let total = Endgame::bytes(2 * n, stones);
                     progress.start(total, total);
                     return Ok(EndgameBuild {
                         resumed_from: Some(h.stones),
@@ -159,75 +196,112 @@ impl EndgameDb {
             }
             false => (PackedBuf::default(), None),
         };
-        // Ranks below `split` are packed; from it on, a byte each in
-        // `tail` (the finished ones) and the layer's window.
-        let have = resumed_from.map_or(0, |s| ranks.offset[s as usize + 1] as usize);
-        progress.start(total, have as u64);
-        let mut split = have / GROUP_POSITIONS * GROUP_POSITIONS;
-        let mut tail: Vec<AtomicI8> = (split..have)
-            .map(|r| AtomicI8::new(packed.view().get(r, ranks.total_of(r))))
-            .collect();
-        packed.truncate(split);
-        let mut finished = resumed_from;
-        let mut saved = resumed_from;
-        let mut last_save = Instant::now();
-        let first = resumed_from.map_or(0, |s| s + 1);
-        let mut complete = true;
-        for t in first..=stones {
-            let end = ranks.offset[t as usize + 1] as usize;
-            let Some(mut window) = huge_vec(end - split, cancel, || AtomicI8::new(UNKNOWN)) else {
-                complete = false;
-                break;
-            };
-            for (w, v) in window.iter_mut().zip(&tail) {
-                *w.get_mut() = v.load(Ordering::Relaxed);
+        let mut save = |_: u32, fill: &mut FillFile<'_>| {
+            crate::atomic_file::write_with(path, |w| fill(w))
+                .map_err(|e| EndgameError::from(GameFileError::new(path, "write", e)).into())
+        };
+        let plan = LayerPlan {
+            rules,
+            n,
+            stones,
+            threads,
+            every: Duration::from_secs(CHECKPOINT_SECS),
+        };
+        plan.run(packed, resumed_from, cancel, progress, &mut save)
+    }
+
+    /// [`EndgameDb::build_file`] without a file: builds on `base` (a
+    /// smaller database of the same rules and board, or none) up to
+    /// `stones` stones, handing `save` each file written whole, as
+    /// [`EndgameDb::write_to`] writes one: after a layer once `every` has
+    /// passed since the last, at the end, and when `cancel` stops the
+    /// build (the layers finished). For a front end that keeps its
+    /// databases elsewhere than in files (the static site: in the
+    /// browser's storage, so that a page loaded again goes on from the
+    /// last one kept). Its memory is [`EndgameDb::build_bytes_for`],
+    /// reserved at the start rather than grown (a WebAssembly page's
+    /// memory never shrinks, so a vector grown twice over would stay
+    /// that large); refused before any work when it would pass
+    /// `memory_cap`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn build_on(
+        base: Option<EndgameDb>,
+        rules: Rules,
+        n: usize,
+        stones: u32,
+        threads: usize,
+        memory_cap: u64,
+        every: Duration,
+        cancel: &AtomicBool,
+        progress: &BuildProgress,
+        save: &mut SaveFile<'_>,
+    ) -> Result<EndgameBuild, GameError> {
+        EndgameDb::check_build(rules, n, stones, memory_cap)?;
+        let threads = threads.max(1);
+        if let Some(b) = &base {
+            if (b.rules, b.n) != (rules, n) {
+                return Err(EndgameError::ForeignFile {
+                    path: "the database built on".into(),
+                    built_n: b.n,
+                    built: b.rules,
+                    n,
+                    rules,
+                }
+                .into());
             }
-            let db = Endgame {
-                ranks,
-                values: Values::layered(packed, split, window),
-            };
-            progress.layer.store(u64::from(t), Ordering::Relaxed);
-            let built = db.build_layer(t, n, rules, threads, cancel, &progress.done);
-            ranks = db.ranks;
-            let (p, window) = db.values.into_layered();
-            packed = p;
-            if !built {
-                // Keep the layers below this one, finished.
-                let done = ranks.offset[t as usize] as usize - split;
-                tail = window[..done]
-                    .iter()
-                    .map(|v| AtomicI8::new(v.load(Ordering::Relaxed)))
-                    .collect();
-                complete = false;
-                break;
-            }
-            let new_split = end / GROUP_POSITIONS * GROUP_POSITIONS;
-            packed.pack_onto(&window, split, &ranks, n, split..new_split, threads);
-            // Copied out, so that the layer's bytes go now (collected from
-            // the window in place, they kept its memory).
-            tail = window[new_split - split..]
-                .iter()
-                .map(|v| AtomicI8::new(v.load(Ordering::Relaxed)))
-                .collect();
-            drop(window);
-            split = new_split;
-            finished = Some(t);
-            if t == stones || last_save.elapsed().as_secs() >= CHECKPOINT_SECS {
-                EndgameDb::save_parts(path, &packed, &tail, split, &ranks, rules, n, t)?;
-                saved = Some(t);
-                last_save = Instant::now();
+            if b.stones >= stones {
+                let total = Endgame::bytes(2 * n, stones);
+                progress.start(total, total);
+                return Ok(EndgameBuild {
+                    resumed_from: Some(b.stones),
+                    stones: Some(b.stones),
+                    positions: Endgame::bytes(2 * n, b.stones),
+                    complete: true,
+                });
             }
         }
-        if let Some(t) = finished.filter(|&t| Some(t) != saved) {
-            // Stopped: keep what was finished since the last write.
-            EndgameDb::save_parts(path, &packed, &tail, split, &ranks, rules, n, t)?;
+        let resumed_from = base.as_ref().map(|b| b.stones);
+        let packed = base.map_or_else(PackedBuf::default, |b| b.into_packed(threads));
+        let plan = LayerPlan {
+            rules,
+            n,
+            stones,
+            threads,
+            every,
+        };
+        plan.run(packed, resumed_from, cancel, progress, save)
+    }
+
+    /// The values packed, as arrays of their own: taken when this is
+    /// their only holder, else copied (or packed, when they are a byte a
+    /// position).
+    fn into_packed(self, threads: usize) -> PackedBuf {
+        let positions = Endgame::bytes(2 * self.n, self.stones) as usize;
+        let db = match Arc::try_unwrap(self.db) {
+            Ok(e) if !e.values.is_mapped() => {
+                let Endgame { ranks, values } = e;
+                return match values.into_packed() {
+                    Ok(mut p) => {
+                        p.truncate_to(positions);
+                        p
+                    }
+                    Err(b) => PackedBuf::pack(&b, 0, &ranks, self.n, 0..positions, threads),
+                };
+            }
+            Ok(e) => Arc::new(e),
+            Err(shared) => shared,
+        };
+        match db.values.packed_view() {
+            Some(p) => PackedBuf::copy_of(&p.prefix(positions)),
+            None => PackedBuf::pack(
+                db.values.bytes(),
+                0,
+                &db.ranks,
+                self.n,
+                0..positions,
+                threads,
+            ),
         }
-        Ok(EndgameBuild {
-            resumed_from,
-            stones: finished,
-            positions: finished.map_or(0, |t| Endgame::bytes(2 * n, t)),
-            complete,
-        })
     }
 
     /// The database in `path` packed, and its stones; a file of the
@@ -247,25 +321,260 @@ impl EndgameDb {
         };
         Ok((packed, h.stones))
     }
+}
 
-    /// Writes the file of the layers up to `t`: `packed` (the ranks below
-    /// `split`) and `tail` (a byte each from `split` on) packed after it.
-    #[allow(clippy::too_many_arguments)]
-    fn save_parts(
-        path: &Path,
+/// What writes a database's file whole, to the writer it is given.
+pub type FillFile<'a> = dyn FnMut(&mut dyn Write) -> std::io::Result<()> + 'a;
+
+/// Where a build keeps its file ([`EndgameDb::build_on`]): told the
+/// stones of the layers finished and handed what writes them whole.
+pub type SaveFile<'a> = dyn FnMut(u32, &mut FillFile<'_>) -> Result<(), GameError> + 'a;
+
+/// What a build of layers is asked for.
+struct LayerPlan {
+    rules: Rules,
+    n: usize,
+    stones: u32,
+    threads: usize,
+    /// The least time between two files written before the last.
+    every: Duration,
+}
+
+impl LayerPlan {
+    /// Builds the layers above `resumed_from`'s (whose values `packed`
+    /// holds, none when `None`) up to the plan's stones, the finished
+    /// layers packed and the one being built a byte a position, in a
+    /// window allocated once for the largest; `save` keeps the file.
+    fn run(
+        &self,
+        mut packed: PackedBuf,
+        resumed_from: Option<u32>,
+        cancel: &AtomicBool,
+        progress: &BuildProgress,
+        save: &mut SaveFile<'_>,
+    ) -> Result<EndgameBuild, GameError> {
+        let (n, stones) = (self.n, self.stones);
+        let mut ranks = Ranks::new(2 * n, stones);
+        let total = ranks.offset[stones as usize + 1] as usize;
+        // Ranks below `split` are packed; from it on, a byte each in the
+        // window: the finished ones below the layer, then the layer.
+        let have = resumed_from.map_or(0, |s| ranks.offset[s as usize + 1] as usize);
+        progress.start(total as u64, have as u64);
+        let mut split = have / GROUP_POSITIONS * GROUP_POSITIONS;
+        let largest = total - ranks.offset[stones as usize] as usize + GROUP_POSITIONS;
+        let mut window: Vec<AtomicI8> = Vec::with_capacity(largest);
+        advise_huge(window.as_mut_ptr() as usize, largest);
+        window
+            .extend((split..have).map(|r| AtomicI8::new(packed.view().get(r, ranks.total_of(r)))));
+        packed.truncate(split);
+        let room = room_for(n, stones);
+        packed.reserve_for(room.lines, room.dir, room.exceptions);
+        let mut finished = resumed_from;
+        let mut saved = resumed_from;
+        let mut last_save = Instant::now();
+        let mut complete = true;
+        for t in resumed_from.map_or(0, |s| s + 1)..=stones {
+            let end = ranks.offset[t as usize + 1] as usize;
+            let below = ranks.offset[t as usize] as usize - split;
+            if !fill_window(&mut window, end - split, cancel) {
+                window.truncate(below);
+                complete = false;
+                break;
+            }
+            let db = Endgame {
+                ranks,
+                values: Values::layered(packed, split, window),
+            };
+            progress.layer.store(u64::from(t), Ordering::Relaxed);
+            let built =
+                db.build_layer(t, n, self.rules, self.threads, cancel, &|k| progress.add(k));
+            ranks = db.ranks;
+            (packed, window) = db.values.into_layered();
+            if !built {
+                // Keep the layers below this one, finished.
+                window.truncate(below);
+                complete = false;
+                break;
+            }
+            let new_split = end / GROUP_POSITIONS * GROUP_POSITIONS;
+            packed.pack_onto(&window, split, &ranks, n, split..new_split, self.threads);
+            // The ranks left a byte each move to the window's front.
+            window.drain(..new_split - split);
+            split = new_split;
+            finished = Some(t);
+            if t == stones || last_save.elapsed() >= self.every {
+                self.save(save, &packed, &window, split, &ranks, t)?;
+                saved = Some(t);
+                last_save = Instant::now();
+            }
+        }
+        if let Some(t) = finished.filter(|&t| Some(t) != saved) {
+            // Stopped: keep what was finished since the last write.
+            self.save(save, &packed, &window, split, &ranks, t)?;
+        }
+        Ok(EndgameBuild {
+            resumed_from,
+            stones: finished,
+            positions: finished.map_or(0, |t| Endgame::bytes(2 * n, t)),
+            complete,
+        })
+    }
+
+    /// Hands `save` the file of the layers up to `t`: `packed` (the ranks
+    /// below `split`) and `tail` (a byte each from `split` on) packed
+    /// after it.
+    fn save(
+        &self,
+        save: &mut SaveFile<'_>,
         packed: &PackedBuf,
         tail: &[AtomicI8],
         split: usize,
         ranks: &Ranks,
-        rules: Rules,
-        n: usize,
         t: u32,
     ) -> Result<(), GameError> {
+        let (rules, n) = (self.rules, self.n);
         let end = ranks.offset[t as usize + 1] as usize;
         let rest = PackedBuf::pack(tail, split, ranks, n, split..end, 1);
-        crate::atomic_file::write_with(path, |w| {
+        save(t, &mut |w| {
             EndgameDb::write_packed(w, rules, n, t, end, &[packed.view(), rest.view()])
         })
-        .map_err(|e| EndgameError::from(GameFileError::new(path, "write", e)).into())
+    }
+}
+
+/// The room a build of `stones` stones on `n` pits a side reserves for
+/// its packed arrays: every line and directory entry, and the most
+/// exceptions it reckons with ([`EXCEPTIONS_MOST`]).
+pub(super) fn room_for(n: usize, stones: u32) -> super::packed::PackedLayout {
+    let positions = Endgame::bytes(2 * n, stones) as usize;
+    let lines = positions.div_ceil(super::packed::PER_LINE);
+    super::packed::PackedLayout {
+        lines,
+        dir: lines.div_ceil(super::packed::GROUP),
+        exceptions: (positions as f64 * EXCEPTIONS_MOST) as usize,
+    }
+}
+
+/// Lengthens `window` to `len` values not known yet, 64 MiB at a time
+/// with `cancel` checked between; false when cancelled.
+fn fill_window(window: &mut Vec<AtomicI8>, len: usize, cancel: &AtomicBool) -> bool {
+    while window.len() < len {
+        if cancel.load(Ordering::Relaxed) {
+            return false;
+        }
+        window.resize_with(len.min(window.len() + (64 << 20)), || {
+            AtomicI8::new(UNKNOWN)
+        });
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Built on a smaller database with a file kept after every layer,
+    /// stopped after two layers and taken up again from the last file
+    /// kept, as the static site does across a page loaded again: every
+    /// value equals the database built whole in one go, the files kept
+    /// are smaller databases whole, and a base of other rules is refused.
+    #[test]
+    fn a_build_on_a_smaller_database_goes_on_from_the_files_it_kept() {
+        let never = AtomicBool::new(false);
+        let (rules, n, stones) = (Rules::KALAH, 3, 14);
+        let whole = EndgameDb::build(rules, n, stones, 1, 1 << 30, &never, |_, _| {})
+            .unwrap()
+            .unwrap();
+        let read = |bytes: &[u8]| {
+            EndgameDb::from_bytes(Path::new("kept"), bytes, rules, n, 1 << 30).unwrap()
+        };
+        let small = EndgameDb::build(rules, n, 8, 1, 1 << 30, &never, |_, _| {})
+            .unwrap()
+            .unwrap();
+        let mut kept: Vec<(u32, Vec<u8>)> = Vec::new();
+        let stop = AtomicBool::new(false);
+        let mut save = |t: u32, fill: &mut FillFile<'_>| {
+            let mut bytes = Vec::new();
+            fill(&mut bytes).expect("a vector takes every write");
+            kept.push((t, bytes));
+            // Stopped once two layers are kept: the next layer's first
+            // check of the flag ends it.
+            stop.store(kept.len() == 2, Ordering::Relaxed);
+            Ok(())
+        };
+        let progress = BuildProgress::default();
+        let first = EndgameDb::build_on(
+            Some(small),
+            rules,
+            n,
+            stones,
+            1,
+            1 << 30,
+            Duration::ZERO,
+            &stop,
+            &progress,
+            &mut save,
+        )
+        .unwrap();
+        assert_eq!(first.resumed_from, Some(8));
+        assert!(!first.complete);
+        let last = kept.last().expect("two layers kept").clone();
+        assert_eq!(kept.iter().map(|k| k.0).collect::<Vec<_>>(), [9, 10]);
+        let part = read(&last.1);
+        assert_eq!(part.stones(), 10);
+        let prefix = Endgame::bytes(2 * n, 10) as usize;
+        assert_eq!(part.db.every_value(n), whole.db.every_value(n)[..prefix]);
+
+        let mut done = Vec::new();
+        let mut save = |t: u32, fill: &mut FillFile<'_>| {
+            let mut bytes = Vec::new();
+            fill(&mut bytes).expect("a vector takes every write");
+            done.push((t, bytes));
+            Ok(())
+        };
+        let progress = BuildProgress::default();
+        let again = EndgameDb::build_on(
+            Some(part),
+            rules,
+            n,
+            stones,
+            1,
+            1 << 30,
+            Duration::from_secs(3600),
+            &never,
+            &progress,
+            &mut save,
+        )
+        .unwrap();
+        assert!(again.complete && again.stones == Some(stones));
+        assert_eq!(done.len(), 1, "kept once, at the end, an hour apart");
+        assert_eq!(progress.share(), 1.0);
+        let built = read(&done[0].1);
+        assert_eq!(built.db.every_value(n), whole.db.every_value(n));
+        let mut bytes = Vec::new();
+        whole.write_to(&mut bytes).unwrap();
+        assert_eq!(done[0].1, bytes, "the file a build in one go writes");
+
+        let foreign = EndgameDb::build(Rules::AVALANCHE, n, 4, 1, 1 << 30, &never, |_, _| {})
+            .unwrap()
+            .unwrap();
+        let refused = EndgameDb::build_on(
+            Some(foreign),
+            rules,
+            n,
+            stones,
+            1,
+            1 << 30,
+            Duration::ZERO,
+            &never,
+            &BuildProgress::default(),
+            &mut |_, _| Ok(()),
+        );
+        assert!(
+            matches!(
+                refused,
+                Err(GameError::Endgame(EndgameError::ForeignFile { .. }))
+            ),
+            "{refused:?}"
+        );
     }
 }

@@ -88,9 +88,9 @@ const LINE_ALIGN: usize = 64;
 #[derive(Clone)]
 pub struct EndgameDb {
     pub(in crate::game) db: Arc<Endgame>,
-    rules: Rules,
-    n: usize,
-    stones: u32,
+    pub(super) rules: Rules,
+    pub(super) n: usize,
+    pub(super) stones: u32,
 }
 
 impl std::fmt::Debug for EndgameDb {
@@ -445,13 +445,33 @@ impl EndgameDb {
         n: usize,
         memory_cap: u64,
     ) -> Result<EndgameDb, GameError> {
+        let len = bytes.len() as u64;
+        EndgameDb::from_reader(name, &mut &bytes[..], len, rules, n, memory_cap, 0)
+    }
+
+    /// [`EndgameDb::from_bytes`] read from `r`, which holds `len` bytes:
+    /// the values go straight into their arrays, so that a front end
+    /// whose bytes are elsewhere (the static site's page, outside the
+    /// engine's WebAssembly memory) never holds them twice in the
+    /// engine's memory. With `room` stones more than it holds, its arrays
+    /// are read into room reserved for a database of that many
+    /// ([`EndgameDb::build_on`] then grows nothing: a copy grown out of
+    /// its room would stand beside the old one at the build's peak).
+    pub fn from_reader(
+        name: &Path,
+        r: &mut impl BufRead,
+        len: u64,
+        rules: Rules,
+        n: usize,
+        memory_cap: u64,
+        room: u32,
+    ) -> Result<EndgameDb, GameError> {
         let read_err = |e: std::io::Error| EndgameError::from(GameFileError::new(name, "read", e));
-        let mut r = bytes;
-        let (h, first_line) = EndgameDb::header(name, &mut r, rules, n)?;
-        if bytes.len() as u64 != first_line + h.body() {
+        let (h, first_line) = EndgameDb::header(name, r, rules, n)?;
+        if len != first_line + h.body() {
             return Err(EndgameError::Length {
                 path: name.to_path_buf(),
-                len: bytes.len() as u64,
+                len,
                 expected: first_line + h.body(),
             }
             .into());
@@ -460,7 +480,12 @@ impl EndgameDb {
             Some(layout) => {
                 let memory = layout.bytes();
                 EndgameDb::check_memory(rules, n, h.stones, memory, memory_cap)?;
-                let packed = PackedBuf::read(&mut r, layout, layout).map_err(read_err)?;
+                let room = match room > h.stones {
+                    true => super::build::room_for(n, room),
+                    false => PackedLayout::default(),
+                };
+                let packed =
+                    PackedBuf::read_with_room(r, layout, layout, room).map_err(read_err)?;
                 if !packed.view().fits(h.positions as usize) {
                     return Err(EndgameError::Damaged {
                         path: name.to_path_buf(),
@@ -474,7 +499,7 @@ impl EndgameDb {
             None => {
                 EndgameDb::check(rules, n, h.stones, memory_cap)?;
                 let db = Endgame::new(2 * n, h.stones);
-                db.read_values(&mut r).map_err(read_err)?;
+                db.read_values(r).map_err(read_err)?;
                 db
             }
         };
@@ -672,7 +697,10 @@ impl EndgameDb {
         };
         let done = AtomicU64::new(0);
         for t in 0..=stones {
-            if !fresh.build_layer(t, n, rules, threads.max(1), cancel, &done) {
+            let add = |k| {
+                done.fetch_add(k, Ordering::Relaxed);
+            };
+            if !fresh.build_layer(t, n, rules, threads.max(1), cancel, &add) {
                 return Ok(None);
             }
             layer(t, fresh.ranks.layer_len(t));

@@ -240,6 +240,35 @@ impl PackedBuf {
         self.vals.extend_from_slice(&more.vals);
     }
 
+    /// These arrays copied (a database another holder shares).
+    pub(crate) fn copy_of(p: &Packed<'_>) -> PackedBuf {
+        PackedBuf {
+            lines: p.lines.to_vec(),
+            dir: p.dir.to_vec(),
+            vals: p.vals.to_vec(),
+        }
+    }
+
+    /// Room for `lines` lines, `dir` directory entries and `exceptions`
+    /// exceptions in all, reserved exactly: a build that reserves its
+    /// whole database at the start never holds a vector and its grown
+    /// copy at once.
+    pub(crate) fn reserve_for(&mut self, lines: usize, dir: usize, exceptions: usize) {
+        self.lines
+            .reserve_exact(lines.saturating_sub(self.lines.len()));
+        self.dir.reserve_exact(dir.saturating_sub(self.dir.len()));
+        self.vals
+            .reserve_exact(exceptions.saturating_sub(self.vals.len()));
+    }
+
+    /// Keeps the first `positions` positions (a smaller database whole).
+    pub(crate) fn truncate_to(&mut self, positions: usize) {
+        let layout = self.view().layout(positions);
+        self.lines.truncate(layout.lines);
+        self.dir.truncate(layout.dir);
+        self.vals.truncate(layout.exceptions);
+    }
+
     /// Keeps the ranks below `split`, which starts a group.
     pub(crate) fn truncate(&mut self, split: usize) {
         let group = split / GROUP_POSITIONS;
@@ -456,9 +485,10 @@ fn write_le<W: std::io::Write + ?Sized, T: Copy, const B: usize>(
 fn read_le<T, const B: usize>(
     r: &mut impl std::io::Read,
     len: usize,
+    room: usize,
     from: impl Fn([u8; B]) -> T,
 ) -> std::io::Result<Vec<T>> {
-    let mut out = Vec::with_capacity(len);
+    let mut out = Vec::with_capacity(len.max(room));
     let mut buf = vec![0u8; (1 << 20) / B * B];
     let mut left = len;
     while left > 0 {
@@ -483,21 +513,32 @@ impl PackedBuf {
         file: PackedLayout,
         take: PackedLayout,
     ) -> std::io::Result<PackedBuf> {
+        PackedBuf::read_with_room(r, file, take, PackedLayout::default())
+    }
+
+    /// [`PackedBuf::read`] into arrays with room for `room`'s worth of
+    /// each: a build on them grows nothing.
+    pub(crate) fn read_with_room(
+        r: &mut impl std::io::Read,
+        file: PackedLayout,
+        take: PackedLayout,
+        room: PackedLayout,
+    ) -> std::io::Result<PackedBuf> {
         fn skip(r: &mut impl std::io::Read, n: usize) -> std::io::Result<()> {
             std::io::copy(&mut std::io::Read::take(r, n as u64), &mut std::io::sink()).map(|_| ())
         }
         let o = file.offsets();
         // Read as lines, not as words gathered into lines after: a
         // database of a gigabyte is not held twice.
-        let lines = read_le(r, take.lines, |b: [u8; 64]| {
+        let lines = read_le(r, take.lines, room.lines, |b: [u8; 64]| {
             Line(std::array::from_fn(|i| {
                 u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().expect("8 bytes")).to_le()
             }))
         })?;
         skip(r, o[1] - take.lines * 64)?;
-        let dir = read_le(r, take.dir, |b| u32::from_le_bytes(b).to_le())?;
+        let dir = read_le(r, take.dir, room.dir, |b| u32::from_le_bytes(b).to_le())?;
         skip(r, o[2] - o[1] - take.dir * 4)?;
-        let vals = read_le(r, take.exceptions, |b: [u8; 1]| b[0] as i8)?;
+        let vals = read_le(r, take.exceptions, room.exceptions, |b: [u8; 1]| b[0] as i8)?;
         Ok(PackedBuf { lines, dir, vals })
     }
 }

@@ -91,7 +91,7 @@ unsafe fn cast<T>(bytes: &[u8], offset: usize, len: usize) -> &'static [T] {
 
 /// Where the four arrays of a packed database lie in a file's bytes after
 /// its first line, as [`super::db`] lays them out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct PackedLayout {
     pub(crate) lines: usize,
     pub(crate) dir: usize,
