@@ -244,12 +244,9 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 .map_err(|e| fail(e, &tally, frontier))?
             {
                 let mut at = self.at(store, memory, frontier, opts);
-                if !S::ON_DISK && P::ALONE {
-                    self.room(nodes.len(), successors_per_node, &at, &tally, opts)?;
-                } else if S::ON_DISK && !self.fits(nodes.len(), successors_per_node, &at, opts) {
-                    frontier
-                        .make_room()
-                        .map_err(|e| fail(e, &tally, frontier))?;
+                if self.short::<S, P>(nodes.len(), successors_per_node, &at, &tally, opts)? {
+                    let made = frontier.make_room();
+                    made.map_err(|e| fail(e, &tally, frontier))?;
                     at = self.at(store, memory, frontier, opts);
                 }
                 // Progress within the bucket: `tick(d, o)` when `d` of the
@@ -267,9 +264,8 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                         finishers.merge(found);
                     }
                 }
-                // A bucket of many small waves reports between them, at
-                // the same steps as a bucket expanded at once (which
-                // reported from inside).
+                // Many small waves report between them, at the steps of
+                // a bucket expanded at once (which reports from inside).
                 let step = (of / WITHIN_STEPS).max(1);
                 if entries < of && of >= WITHIN_MIN && (done + entries) / step > done / step {
                     report(nodes.len() as u64, nodes.len() as u64);
@@ -400,28 +396,32 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         }
     }
 
-    /// The memory guard before the expansion of `nodes` nodes in memory:
-    /// the search stops where their successors would not [`fits`]
-    /// (checking only after the bucket let a run pass its limit by half).
+    /// The memory guard before the expansion of `nodes` nodes, where
+    /// their successors would not [`fits`]: one search in memory stops
+    /// (checking only after the bucket let a run pass its limit by half),
+    /// a store on disk is to write its buffer out first (true), and a
+    /// cluster's worker in memory goes on to the watch between the chunks
+    /// and the round's end, which all its peers meet.
     ///
     /// [`fits`]: Self::fits
-    fn room(
+    fn short<S: Store<K, C>, P: Peers<K, C, W>>(
         &self,
         nodes: usize,
         successors_per_node: f64,
         at: &At,
         tally: &ForwardCounts,
         opts: &SolveOptions,
-    ) -> Result<(), Fail> {
-        if !self.fits(nodes, successors_per_node, at, opts) {
-            let held = at.memory.max(resident_above(super::held(opts)));
-            let at = At {
-                memory: held,
-                ..*at
-            };
-            return Err(Fail::Memory(Box::new(self.progress(&at, tally))));
+    ) -> Result<bool, Fail> {
+        let fits = self.fits(nodes, successors_per_node, at, opts);
+        if fits || S::ON_DISK || !P::ALONE {
+            return Ok(!fits && S::ON_DISK);
         }
-        Ok(())
+        let held = at.memory.max(resident_above(super::held(opts)));
+        let at = At {
+            memory: held,
+            ..*at
+        };
+        Err(Fail::Memory(Box::new(self.progress(&at, tally))))
     }
 
     /// Whether the successors of `nodes` nodes, at the last bucket's rate
