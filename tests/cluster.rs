@@ -495,10 +495,12 @@ fn workers_whose_checkpoints_disagree_are_refused() {
 }
 
 /// The binary's `args` on a process of its own: (exit code, stdout,
-/// stderr, its peak resident bytes, from the kernel's account of the
-/// process as it is reaped).
+/// stderr, its peak resident bytes: the kernel's high-water mark of the
+/// process, `VmHWM`, read every 5 ms until it ends; the last small
+/// buckets come long after the peak). Not `wait4`'s `ru_maxrss`, which
+/// also counts the test process the child was forked from before it ran
+/// the binary.
 #[cfg(target_os = "linux")]
-#[allow(clippy::zombie_processes)] // reaped by `wait4`, which gives its peak
 fn run_measured(args: &[&str]) -> (i32, String, String, u64) {
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("mancala-sweep"))
         .args(args)
@@ -506,39 +508,34 @@ fn run_measured(args: &[&str]) -> (i32, String, String, u64) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let (mut out, mut err) = (String::new(), String::new());
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    let mut status = 0;
-    // SAFETY: rusage is a plain C struct of integers (all zeros is a
-    // valid value), and wait4 reaps the child this test spawned, whose
-    // pid `Child` no longer waits for after this.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = child.id() as libc::pid_t;
-    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(reaped, pid, "wait4");
-    let code = if libc::WIFEXITED(status) {
-        libc::WEXITSTATUS(status)
-    } else {
-        -1
+    let status_file = format!("/proc/{}/status", child.id());
+    let (mut out_pipe, mut err_pipe) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let reader = std::thread::spawn(move || {
+        let (mut out, mut err) = (String::new(), String::new());
+        out_pipe.read_to_string(&mut out).unwrap();
+        err_pipe.read_to_string(&mut err).unwrap();
+        (out, err)
+    });
+    let mut peak = 0u64;
+    let code = loop {
+        let hwm = std::fs::read_to_string(&status_file).ok().and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_string();
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        });
+        peak = peak.max(hwm.unwrap_or(0) * 1024);
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code().unwrap_or(-1);
+        }
+        std::thread::sleep(Duration::from_millis(5));
     };
-    (code, out, err, usage.ru_maxrss as u64 * 1024)
+    let (out, err) = reader.join().unwrap();
+    (code, out, err, peak)
 }
 
 /// The memory guard holds on a cluster whose workers keep their shares
 /// on disk: one process of two workers under `--max-memory 100M` counts
 /// any-hole 2×5×5 (144 MB in memory) to the answer in memory, never
-/// holding more than the guard (the kernel's peak of the process; before
+/// holding more than the guard (the kernel's high-water mark of the process; before
 /// the workers shared one buffer budget it stopped at 119 MB).
 #[cfg(target_os = "linux")]
 #[test]

@@ -14,6 +14,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("rules", 0),
     ("search/error", 10),
     ("search/memory", 10),
+    ("search/allocator", 11),
     ("search/control", 11),
     ("search/kernel", 12),
     ("search/exact", 13),
