@@ -148,6 +148,8 @@ fn check_game(name: &str, rules: Rules, pits: usize, stones: u32, seed: u64) {
             .iter()
             .map(|p| Pit::new(p.as_u64().unwrap() as u32, pits).unwrap())
             .collect();
+        // A turn that gave stones away shows what was better.
+        assert!(lost == 0 || !shown.is_empty(), "{what}: no best turn");
         if !shown.is_empty() {
             let mut s = before;
             s.play_turn(&shown).unwrap();
@@ -160,6 +162,36 @@ fn check_game(name: &str, rules: Rules, pits: usize, stones: u32, seed: u64) {
     }
     assert_eq!(doc["accuracy"]["first"]["best"], best_count[0]);
     assert_eq!(doc["accuracy"]["second"]["best"], best_count[1]);
+}
+
+/// Turn 5 of a GamePigeon capture game starts at the opening book's last
+/// level (4 whole turns in), whose positions the book values but ranks no
+/// turns of: a turn there that gave stones away still shows a best turn,
+/// and that turn, played instead, is graded best by a review of its own
+/// (the position after it, past the book, searched).
+#[test]
+fn a_mistake_at_the_books_last_level_shows_its_best_turn() {
+    let review = |turns: &str| {
+        let args = [
+            "game", "review", "--rules", "capture", "--turns", turns, "--json", "-q",
+        ];
+        let (code, out, err) = run_bin(&args, "");
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let doc: Value = serde_json::from_str(&out).unwrap();
+        doc["turns"][4].clone()
+    };
+    let fifth = review("3 6, 5, 1, 2 4, 5");
+    assert!(fifth["lost"]["low"].as_i64().unwrap() > 0, "{fifth}");
+    let best: Vec<String> = fifth["best_turn"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    assert!(!best.is_empty(), "{fifth}");
+    let instead = review(&format!("3 6, 5, 1, 2 4, {}", best.join(" ")));
+    assert_eq!(instead["grade"], "best", "{instead}");
+    assert_eq!(instead["played"], fifth["best"], "{instead}");
 }
 
 /// Every line of `stdin` ten times over: enough input for a small game.

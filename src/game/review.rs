@@ -481,7 +481,7 @@ pub fn review(
     if let Some(report) = report {
         report(&r);
     }
-    if r.values.iter().all(Option::is_some) {
+    if r.values.iter().all(Option::is_some) && unnamed(&r).is_empty() {
         r.elapsed = t0.elapsed();
         return Ok(r);
     }
@@ -535,9 +535,62 @@ pub fn review(
             break;
         }
     }
+    name_best_turns(&mut r, &mut solver, opts.budget, cancel, report);
     r.cancelled |= cancel.load(Ordering::Relaxed);
     r.elapsed = t0.elapsed();
     Ok(r)
+}
+
+/// The positions before a turn that gave stones away whose value is
+/// proved but whose best turn is not named: a book's last level ranks no
+/// turns, and a value the table proved on the way comes without one.
+fn unnamed(r: &Review) -> Vec<usize> {
+    (0..r.picks.len())
+        .filter(|&k| {
+            let named = r.values[k]
+                .as_ref()
+                .is_none_or(|v| !v.bounds.is_exact() || !v.best_turn.is_empty());
+            !named && r.turn(k + 1).is_some_and(|t| t.lost.low > 0)
+        })
+        .collect()
+}
+
+/// A best turn for each of [`unnamed`]'s positions, searched at its known
+/// value within `budget` each, so that every turn that gave stones away
+/// shows what was better (when the budget allows: else none, as before).
+fn name_best_turns(
+    r: &mut Review,
+    solver: &mut Solver,
+    budget: Budget,
+    cancel: &AtomicBool,
+    report: Option<ReviewReport<'_>>,
+) {
+    for k in unnamed(r) {
+        if cancel.load(Ordering::Relaxed) {
+            break;
+        }
+        let t = Instant::now();
+        set_budget(solver, budget, t);
+        let Some(v) = r.values[k].as_mut() else {
+            continue;
+        };
+        let (turn, nodes) = solver.turn_reaching(&r.positions[k], v.bounds.low, cancel);
+        v.best_turn = turn;
+        v.nodes += nodes;
+        v.seconds += t.elapsed().as_secs_f64();
+        r.nodes += nodes;
+        if let Some(report) = report {
+            report(r);
+        }
+    }
+}
+
+/// The solver's limits for a search of `budget` begun at `t`.
+fn set_budget(solver: &mut Solver, budget: Budget, t: Instant) {
+    match budget {
+        Budget::Nodes(nodes) => solver.set_limits(Some(nodes), None),
+        Budget::Seconds(s) => solver.set_limits(None, Some(t + Duration::from_secs_f64(s))),
+    }
 }
 
 /// What is left of the whole budget `total` of review `r` begun at `t0`;
@@ -560,10 +613,7 @@ fn left(total: Budget, r: &Review, t0: Instant) -> Option<Budget> {
 fn settle(r: &mut Review, k: usize, solver: &mut Solver, budget: Budget, cancel: &AtomicBool) {
     let t = Instant::now();
     let p = r.positions[k];
-    match budget {
-        Budget::Nodes(nodes) => solver.set_limits(Some(nodes), None),
-        Budget::Seconds(s) => solver.set_limits(None, Some(t + Duration::from_secs_f64(s))),
-    }
+    set_budget(solver, budget, t);
     // MTD(f) starts at the played turn's value: the value itself when the
     // turn played was a best one.
     let guess = match r.values.get(k + 1).and_then(Option::as_ref) {

@@ -200,6 +200,23 @@ impl Solver {
         (total, picks)
     }
 
+    /// A turn that reaches `value`, the proved value of `state` for its
+    /// mover, found within the limits set ([`Solver::set_limits`]), and
+    /// the picks searched for it; no turn when they run out first. For a
+    /// caller that knows the value from elsewhere: a book's last level
+    /// gives a position's value but ranks none of its turns.
+    pub(in crate::game) fn turn_reaching(
+        &mut self,
+        state: &GameState,
+        value: i32,
+        cancel: &AtomicBool,
+    ) -> (Vec<Pit>, u64) {
+        self.nodes = 0;
+        self.stopped = false;
+        let (_, turn) = self.best_exact_turn(state, Some(value), cancel);
+        (turn, self.nodes)
+    }
+
     /// The principal variation: the best turn of each side in turn, to the
     /// end of the game, each found as [`Solver::best_turn`] finds it (so
     /// the PV and the agents' choices are one code path), from `value`,
