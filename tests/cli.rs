@@ -8,6 +8,8 @@ fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::cargo_bin("mancala-sweep")
         .unwrap()
         .args(args)
+        // The test's own cache folder, never the user's.
+        .env("MANCALA_SWEEP_CACHE", crate::common::CACHE)
         .output()
         .unwrap();
     (

@@ -63,6 +63,8 @@ fn stop_when(
     mut ready: impl FnMut(&str) -> bool,
 ) -> Stopped {
     let mut command = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"));
+    // The test's own cache folder, never the user's.
+    command.env("MANCALA_SWEEP_CACHE", crate::common::CACHE);
     if let Some(dir) = tmpdir {
         command.env("TMPDIR", dir);
     }

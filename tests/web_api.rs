@@ -859,6 +859,8 @@ fn serve_logs_every_request_even_a_cancelled_one() {
     use std::process::{Command, Stdio};
     let mut child = Command::new(env!("CARGO_BIN_EXE_mancala-sweep"))
         .args(["serve", "--port", "0"])
+        // The test's own cache folder, never the user's.
+        .env("MANCALA_SWEEP_CACHE", crate::common::CACHE)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -21,6 +21,11 @@ fn native_review(turns: &str, pits: u32, stones: u32) -> serde_json::Value {
         .args(["game", "review", "--turns", turns, "--rules", "kalah"])
         .args(["--pits", &pits.to_string(), "--stones", &stones.to_string()])
         .args(["--seconds", "30", "--json", "-q"])
+        // The test's own cache folder, never the user's.
+        .env(
+            "MANCALA_SWEEP_CACHE",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/endgame-cache"),
+        )
         .output()
         .expect("the binary runs");
     assert!(out.status.success(), "{turns}: {out:?}");

@@ -248,7 +248,7 @@ impl EndgameCache {
         let mut work = path.clone().into_os_string();
         work.push(format!(".{}.part", std::process::id()));
         let work = PathBuf::from(work);
-        if std::fs::rename(&path, &work).is_err() {
+        if !take_over(&path, &work, rules, n) {
             if let Some(seed) = self.best(rules, n).filter(|f| f.stones < stones) {
                 std::fs::copy(&seed.path, &work).map_err(|e| file_error(&work, "write", e))?;
             }
@@ -282,6 +282,72 @@ impl EndgameCache {
         }
         Ok(gone)
     }
+}
+
+/// Moves to `work` the layers a stopped build left: under the final name
+/// `path` (a build stopped as it should be) or under the work name of a
+/// build whose process ended first (killed, or the machine went down),
+/// whichever whole file holds more stones; the other files of dead builds
+/// are removed, so that no stop leaves work behind that no run takes up.
+/// False when there was none to take.
+fn take_over(path: &Path, work: &Path, rules: Rules, n: usize) -> bool {
+    let dead = dead_work(path);
+    let stones = |p: &Path| {
+        EndgameDb::open(p, rules, n, u64::MAX, false)
+            .ok()
+            .map(|o| o.header.stones)
+    };
+    let best = std::iter::once(path.to_path_buf())
+        .chain(
+            dead.iter()
+                .filter(|p| p.extension().is_some_and(|e| e == "part"))
+                .cloned(),
+        )
+        .filter_map(|p| Some((stones(&p)?, p)))
+        .max_by_key(|(s, _)| *s);
+    let taken = best.is_some_and(|(_, p)| std::fs::rename(&p, work).is_ok());
+    for p in dead {
+        // The one taken is already gone.
+        let _ = std::fs::remove_file(p);
+    }
+    taken
+}
+
+/// The work files of builds of `path` whose process is gone: its name,
+/// then `.PID.part` (and `.PID.part.tmp`, a write under way when it
+/// ended). Only where the system says which processes run (Linux's
+/// /proc): elsewhere none, rather than take a running build's file.
+fn dead_work(path: &Path) -> Vec<PathBuf> {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
+        return Vec::new();
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let gone = |pid: u32| {
+        cfg!(target_os = "linux")
+            && pid != std::process::id()
+            && Path::new("/proc/self").exists()
+            && !Path::new("/proc").join(pid.to_string()).exists()
+    };
+    entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            let Some(rest) = p
+                .file_name()
+                .and_then(|f| f.to_str())
+                .and_then(|f| f.strip_prefix(name))
+            else {
+                return false;
+            };
+            let pid = rest.strip_prefix('.').and_then(|r| {
+                r.strip_suffix(".part")
+                    .or_else(|| r.strip_suffix(".part.tmp"))
+            });
+            pid.and_then(|p| p.parse().ok()).is_some_and(gone)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -357,6 +423,53 @@ mod tests {
 
     fn bytes_of(db: &EndgameDb) -> Vec<Option<i8>> {
         db.db.every_value(db.pits_per_side())
+    }
+
+    /// A build whose process was killed leaves its layers under its work
+    /// name: the next build takes them up (the layers held count them),
+    /// and no file of a dead build is left; a live build's file is not
+    /// touched (process 1 runs).
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn the_layers_of_a_killed_build_are_taken_up_and_nothing_is_left() {
+        let never = AtomicBool::new(false);
+        let dir = std::env::temp_dir().join(format!("ms-cache-dead-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let cache = EndgameCache::new(&dir);
+        let (rules, n) = (Rules::AVALANCHE, 3);
+        cache
+            .build(rules, n, 12, 2, 1 << 30, &never, &BuildProgress::default())
+            .unwrap()
+            .expect("built");
+        let path = cache.path_for(rules, n, 16).unwrap();
+        let built = cache.path_for(rules, n, 12).unwrap();
+        // No process has a number this large (Linux's most is 2^22).
+        let name = |pid: &str| {
+            let mut w = path.clone().into_os_string();
+            w.push(pid);
+            PathBuf::from(w)
+        };
+        std::fs::rename(&built, name(".999999999.part")).unwrap();
+        std::fs::write(name(".999999998.part.tmp"), b"half a file").unwrap();
+        std::fs::write(name(".1.part"), b"a live build's").unwrap();
+        let progress = BuildProgress::default();
+        cache
+            .build(rules, n, 16, 2, 1 << 30, &never, &progress)
+            .unwrap()
+            .expect("built");
+        assert_eq!(
+            progress.held(),
+            EndgameDb::bytes_for(n, 12),
+            "went on from 12"
+        );
+        let mut left: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        let final_name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(left, [final_name.clone(), format!("{final_name}.1.part")]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A larger database is built on from the cached one with the most
