@@ -1,4 +1,5 @@
-//! The examples of the README and of docs/commands.md, run.
+//! The examples of the README, docs/commands.md and docs/games.md, run,
+//! and the README's budget of lines.
 //!
 //! Every line of a fenced block that starts with `$ ` is a command; the
 //! lines under it, up to the next command or the end of the block, are
@@ -38,11 +39,6 @@ const NOT_RUN: &[(&str, &str, &str)] = &[
         "README.md",
         "rustup target add wasm32-unknown-unknown",
         "it installs a toolchain target and builds the static site (tests/web_browser.rs builds it)",
-    ),
-    (
-        "README.md",
-        "bash site/build.sh /tmp/site",
-        "it builds the static site and pushes it to GitHub",
     ),
 ];
 
@@ -270,6 +266,26 @@ fn the_readme_examples_print_what_the_readme_shows() {
 #[test]
 fn the_command_reference_examples_print_what_it_shows() {
     check_file("docs/commands.md");
+}
+
+#[test]
+fn the_games_guide_examples_print_what_it_shows() {
+    check_file("docs/games.md");
+}
+
+/// The README is the front door: its reference material lives in docs/,
+/// and a budget keeps it there.
+const README_MAX_LINES: usize = 400;
+
+#[test]
+fn the_readme_stays_within_its_budget() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("README.md")).expect("the README is there");
+    let lines = text.lines().count();
+    assert!(
+        lines <= README_MAX_LINES,
+        "README.md has {lines} lines, over its budget of {README_MAX_LINES}: move reference material to docs/ and link to it"
+    );
 }
 
 /// The harness's own matching, on made-up text.
