@@ -1,6 +1,6 @@
 //! Criterion benchmarks of the whole-game solver: the exact value of Kalah
 //! from the start, with the solver's techniques switched on and off one at a
-//! time, so that docs/games.md's "which techniques paid" is one command.
+//! time, so that docs/notebook/game-solver.md's "What paid" is one command.
 //!
 //! Every configuration must find the same value, and Kalah(6,3) must be the
 //! published +2 (the CMancala README, see `tests/data/game_values.txt`); a

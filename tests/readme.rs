@@ -1,4 +1,5 @@
-//! The examples of the README and of docs/commands.md, run.
+//! The examples of the README, docs/commands.md and docs/games.md, run,
+//! the README's budget of lines, and the docs' relative links.
 //!
 //! Every line of a fenced block that starts with `$ ` is a command; the
 //! lines under it, up to the next command or the end of the block, are
@@ -38,11 +39,6 @@ const NOT_RUN: &[(&str, &str, &str)] = &[
         "README.md",
         "rustup target add wasm32-unknown-unknown",
         "it installs a toolchain target and builds the static site (tests/web_browser.rs builds it)",
-    ),
-    (
-        "README.md",
-        "bash site/build.sh /tmp/site",
-        "it builds the static site and pushes it to GitHub",
     ),
 ];
 
@@ -272,6 +268,26 @@ fn the_command_reference_examples_print_what_it_shows() {
     check_file("docs/commands.md");
 }
 
+#[test]
+fn the_games_guide_examples_print_what_it_shows() {
+    check_file("docs/games.md");
+}
+
+/// The README is the front door: its reference material lives in docs/,
+/// and a budget keeps it there.
+const README_MAX_LINES: usize = 400;
+
+#[test]
+fn the_readme_stays_within_its_budget() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("README.md")).expect("the README is there");
+    let lines = text.lines().count();
+    assert!(
+        lines <= README_MAX_LINES,
+        "README.md has {lines} lines, over its budget of {README_MAX_LINES}: move reference material to docs/ and link to it"
+    );
+}
+
 /// The harness's own matching, on made-up text.
 #[test]
 fn example_wildcards_match_what_they_stand_for() {
@@ -291,4 +307,113 @@ fn example_wildcards_match_what_they_stand_for() {
     assert_eq!(b[0].examples.len(), 2);
     assert_eq!(b[0].examples[0].expected, vec!["1".to_string()]);
     assert_eq!(b[0].examples[1].line, 5);
+}
+
+/// The Markdown files of the repository a reader follows links through:
+/// the README, the CHANGELOG, books/README.md and every page under docs/.
+fn markdown_files(root: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("docs/ is there") {
+            let path = entry.expect("a folder entry").path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                out.push(path);
+            }
+        }
+    }
+    let mut out: Vec<PathBuf> = ["README.md", "CHANGELOG.md", "books/README.md"]
+        .iter()
+        .map(|f| root.join(f))
+        .collect();
+    walk(&root.join("docs"), &mut out);
+    out
+}
+
+/// The text of `text` outside its fenced blocks, where links are links.
+fn outside_fences(text: &str) -> String {
+    let mut fenced = false;
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The anchors GitHub makes of a page's headings: lower case, punctuation
+/// but `-` and `_` dropped, spaces as `-`, a repeated one numbered.
+fn anchors(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for line in outside_fences(text).lines() {
+        let Some(heading) = line.strip_prefix('#') else {
+            continue;
+        };
+        let heading = heading.trim_start_matches('#');
+        if !heading.starts_with(' ') {
+            continue;
+        }
+        // A link in a heading counts by its text.
+        let mut plain = String::new();
+        let mut rest = heading;
+        while let Some(at) = rest.find("](") {
+            plain.push_str(&rest[..at]);
+            rest = rest[at..].split_once(')').map_or("", |(_, r)| r);
+        }
+        plain.push_str(rest);
+        let slug: String = plain
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        let n = seen.entry(slug.clone()).or_insert(0);
+        out.push(if *n == 0 { slug } else { format!("{slug}-{n}") });
+        *n += 1;
+    }
+    out
+}
+
+/// Every relative link of the README, the CHANGELOG and docs/ names a
+/// file that is there, and an anchor in a Markdown file names a heading.
+#[test]
+fn every_relative_link_of_the_docs_points_to_a_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut broken = Vec::new();
+    for file in markdown_files(root) {
+        let text = std::fs::read_to_string(&file).expect("a Markdown file");
+        let body = outside_fences(&text);
+        for (at, _) in body.match_indices("](") {
+            let link = &body[at + 2..];
+            let Some(end) = link.find([')', ' ']) else {
+                continue;
+            };
+            let link = &link[..end];
+            if link.contains(':') {
+                continue; // https:, mailto: and the like
+            }
+            let (path, anchor) = link.split_once('#').unwrap_or((link, ""));
+            let target = if path.is_empty() {
+                file.clone()
+            } else {
+                file.parent().expect("in a folder").join(path)
+            };
+            let name = file.strip_prefix(root).unwrap_or(&file).display();
+            if !target.exists() {
+                broken.push(format!("{name}: {link}: no such file"));
+            } else if !anchor.is_empty() && target.extension().is_some_and(|e| e == "md") {
+                let page = std::fs::read_to_string(&target).expect("a Markdown file");
+                if !anchors(&page).iter().any(|a| a == anchor) {
+                    broken.push(format!("{name}: {link}: no such heading"));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }

@@ -604,8 +604,8 @@ mod tests {
         }
         assert!(turns > 500, "only {turns} turns");
     }
-    /// The `random` agent as it was written before it became a
-    /// [`PickRule`]: its games in matches must not change.
+    /// The `random` agent written out pick by pick, apart from
+    /// [`PickRule`]: the agent's games in matches are these.
     fn old_random_turn(state: &GameState, rng: &mut Rng64) -> Vec<Pit> {
         let me = state.mover();
         let mut s = *state;

@@ -38,7 +38,7 @@ type Cells = [u8; CYCLE_CAP];
 /// system has no free huge page, the first touch of one waits for the
 /// kernel to compact memory: a long solve earns that back in fewer TLB
 /// misses, a one-second analysis on its 64 MiB table does not (a fifth of
-/// its second, measured in docs/games.md#huge-pages).
+/// its second, measured in docs/notebook/game-solver.md#huge-pages).
 #[cfg(target_os = "linux")]
 const HUGE_FROM: usize = 128 << 20;
 
@@ -71,7 +71,8 @@ fn advise_huge(start: usize, bytes: usize) {
 /// `cancel` checked between (a few gigabytes take seconds). `None` when
 /// cancelled. Written whole, not allocated zeroed: Rust's allocator zeroes
 /// memory aligned to 64 bytes by writing it, before the advice could be
-/// given (measured in docs/games.md: the table then fell on 4 KiB pages).
+/// given, and the table would fall on 4 KiB pages (measured in
+/// docs/notebook/game-solver.md, "Sixth round").
 pub(super) fn huge_vec<B>(
     len: usize,
     cancel: &AtomicBool,
@@ -204,10 +205,10 @@ impl Ranks {
     /// [`Ranks::rank`] of a position as the search holds it (`cells`: the
     /// mover's `n` pits, the store, the opponent's `n` pits; `2n` pits in
     /// all), from the small `tail` table: the endgame database's fill and
-    /// the compact table's key rank every child, and `below`'s rows
-    /// (hundreds of kilobytes for 48 stones, each load waiting for the
-    /// last) were the largest single share of a small solve's instructions
-    /// (docs/games.md, sixth round).
+    /// the compact table's key rank every child, and rows of a table of
+    /// hundreds of kilobytes for 48 stones, each load waiting for the last,
+    /// would be the largest single share of a small solve's instructions
+    /// (docs/notebook/game-solver.md, "Sixth round").
     #[inline(always)]
     pub(super) fn rank_cells(&self, cells: &Cells, n: usize, total: u32) -> u64 {
         debug_assert_eq!(self.pits, 2 * n);
@@ -563,8 +564,8 @@ impl Endgame {
                 }
                 // In rank order: neighbours in rank share most of their
                 // children's lines (filling with the sides swapped, to
-                // share the mover's side instead, measured slower; see
-                // docs/games.md#endgame-lab-notes).
+                // share the mover's side instead, measures slower; see
+                // docs/notebook/game-solver.md#endgame-lab-notes).
                 // Planned BATCH positions at a time, their children's
                 // lines prefetched, then finished: the misses of the
                 // whole batch overlap.

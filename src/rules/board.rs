@@ -203,7 +203,7 @@ impl Board {
         let n = self.pits_per_side();
         let (top, bottom) = self.rows();
         // Every count that is printed sizes the columns, the bottom row's
-        // too: a wide bottom pit used to push its row out of line.
+        // too, or a wide bottom pit pushes its row out of line.
         let w = [self.store(), self.opponent_store]
             .iter()
             .chain(&top)

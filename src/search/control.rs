@@ -77,7 +77,7 @@ impl<'a> Stop<'a> {
     /// an inner loop), or did at an earlier check. The guard before a
     /// bucket works from an estimate of what its successors will take;
     /// this one, between the chunks of its expansion, holds when the
-    /// estimate is short (it was 12% short on any-hole 2x7x3).
+    /// estimate is short (it is 12% short on any-hole 2x7x3).
     pub(crate) fn over_memory(&self) -> bool {
         let Some((limit, held, tripped)) = self.memory else {
             return false;

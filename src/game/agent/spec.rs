@@ -45,8 +45,9 @@ pub enum Level {
     /// `alphabeta:4`: looks four turns ahead.
     Medium,
     /// `budget:2000`: looks up to twelve turns ahead within two million
-    /// picks a turn (about a second on one core). It was `mtdf:12`, whose
-    /// first turn from avalanche's start took 80 s and more.
+    /// picks a turn (about a second on one core): a budget of picks bounds
+    /// the wait where a fixed depth does not (`mtdf:12`'s first turn from
+    /// avalanche's start takes 80 s and more).
     Hard,
     /// `perfect`: the exact solver (small boards, or patience).
     Perfect,

@@ -4,8 +4,8 @@
 //!
 //! Why: a layer's positions play only into its own layer and the ones
 //! below, which are finished and never written again, so they can be read
-//! packed. A byte a position for the whole database was 2.7 GB for 26
-//! stones on 6 pits a side, and a file written from it another copy
+//! packed. A byte a position for the whole database would be 2.7 GB for
+//! 26 stones on 6 pits a side, and a file written from it another copy
 //! packed; this way the build holds the packed layers below (under half
 //! their bytes) and one layer (the largest, 26 stones, is a third of the
 //! positions), and a checkpoint writes what is packed already.

@@ -83,7 +83,7 @@ const LINE_ALIGN: usize = 64;
 /// Why a file: the database does not depend on the stores or on the game
 /// it is met in, and its size is what decides a solve's time (each two
 /// stones more about halve the picks of Kalah(6,4); figures in
-/// docs/games.md), but building 24 stones takes minutes. Built once, it
+/// docs/notebook/game-solver.md), but building 24 stones takes minutes. Built once, it
 /// serves every later solve on that board and rule set.
 #[derive(Clone)]
 pub struct EndgameDb {

@@ -73,8 +73,8 @@ fn yes() -> bool {
 /// Such a search fills no more than the small table (Kalah(6,3) searches
 /// the same picks in it), and a table of 128 MiB or more goes on huge
 /// pages, whose making can cost a fresh process more than the whole
-/// search when the system has to compact memory (docs/games.md, "Huge
-/// pages").
+/// search when the system has to compact memory
+/// (docs/notebook/game-solver.md#huge-pages).
 pub fn table_for(stones: u32) -> u64 {
     if stones <= SMALL_TABLE_STONES {
         SMALL_TABLE

@@ -535,7 +535,7 @@ pub(crate) fn merge_in_place<K: Key, C: Count>(
     entries: &mut [Entry<K, C>],
 ) -> Result<usize, Overflow> {
     // Without a branch on whether a key repeats: which keys repeat is
-    // data, and the mispredictions of the branch had made this loop a tenth
+    // data, and the mispredictions of such a branch make this loop a tenth
     // of a bucket's filing. `out` is one past the entry being summed; the
     // entry at `out - 1` is rewritten whether it grows or is a new key.
     if entries.is_empty() {

@@ -422,7 +422,7 @@ fn stream_with<const WIDE: bool>(
     // AVX-512 stream), and no branch but the loop's. AVX2 has 16 vector
     // registers: with four in flight more of them spill to the stack, and
     // with two the lanes wait on each other's latency (both measured
-    // slower; docs/performance.md#avx2-lab-notes).
+    // slower; docs/notebook/one-turn-search.md#avx2-lab-notes).
     let [mut a, mut b, mut d] = [start; 3];
     if input.len() < IN_FLIGHT {
         switch(&mut src, &mut next, &mut tail);

@@ -33,9 +33,9 @@ pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u128) {
 /// Read a LEB128 number at `*at`; `None` past the end or beyond 128 bits.
 ///
 /// Most numbers of a run file are key gaps of one to four bytes and counts
-/// of one: those are read from one 8-byte word without a loop (the byte
-/// loop was a sixth of a spilled search's decoding time); longer numbers,
-/// and the last bytes of a buffer, take the byte loop.
+/// of one: those are read from one 8-byte word without a loop (a byte
+/// loop for them takes a sixth of a spilled search's decoding time);
+/// longer numbers, and the last bytes of a buffer, take the byte loop.
 #[inline]
 pub(crate) fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u128> {
     if let Some(word) = bytes.get(*at..*at + 8) {
