@@ -63,16 +63,13 @@
 //! [`ANY_SCOPE_TURN_LIMIT`] (turns left are part of the key there).
 
 use crate::clock::Instant;
-use crate::game::endgame::{huge_vec, prefetch_line, Endgame, EndgameDb, Ranks, UNKNOWN};
+use crate::game::endgame::{Endgame, EndgameDb, Ranks};
 use crate::game::error::{EndgameError, GameError};
-use crate::game::state::{
-    a_side_is_empty, flip_cells, sum, GameState, PickOutcome, ANY_SCOPE_TURN_LIMIT, CYCLE_CAP,
-};
-use crate::rules::pick::{self, PickEnd};
+use crate::game::state::{GameState, CYCLE_CAP};
 use crate::rules::Pit;
 use crate::rules::{Capture, Rules, Scope};
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -88,8 +85,8 @@ pub use checkpoint::{solve_kept, Keep, KeepEvent, CHECKPOINT_FORMAT};
 pub use options::{
     table_for, GameSolveOptions, ENDGAME_ON_DEMAND_BYTES, SMALL_TABLE, SMALL_TABLE_STONES,
 };
-use search::*;
-use table::*;
+
+use table::{table, Bucket, CompactTable, Table, COMPACT_BYTES};
 pub use watch::{SolveWatch, WatchReading};
 
 /// What the whole-game solver found: the game's value with perfect play,

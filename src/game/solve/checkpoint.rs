@@ -12,12 +12,20 @@
 //! over it, so a kill leaves the last one), and when stopped; the file is
 //! removed once the value is proved.
 
-use super::*;
+use super::{GameSolveOptions, GameSolveResult, SolveWatch, Solver};
+use crate::clock::Instant;
+use crate::game::endgame::EndgameDb;
+use crate::game::error::GameError;
 use crate::game::error::{CheckpointError, GameFileError};
+use crate::game::state::GameState;
 use crate::game::state::Side;
 use crate::header::Header;
+use serde::{Deserialize, Serialize};
 use std::io::{BufRead, Read};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 pub use crate::game::files::CHECKPOINT_FORMAT;
 
@@ -312,6 +320,8 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::solve::solve;
+    use crate::rules::{Capture, Rules};
 
     /// A fresh file name in the temporary folder for test `name`.
     fn scratch(name: &str) -> std::path::PathBuf {

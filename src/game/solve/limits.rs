@@ -1,8 +1,10 @@
 //! The limits of a solver's calls beside the cancel flag: a node count,
 //! a deadline, a pause, a stop flag, and the reading of how far it got.
 
-use super::*;
-
+use super::{Limits, LineLimits, SolveWatch, Solver};
+use crate::clock::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 impl Solver {
     /// Make the next calls stop by themselves, as a cancel would, after
     /// `nodes` more nodes each (counted from each call's start) or at

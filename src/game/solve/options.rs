@@ -1,8 +1,11 @@
 //! What the solver may use: table, memory cap, threads, endgame database,
 //! and how they are fitted to a board.
 
-use super::*;
-
+use super::{Solver, ENTRY_BYTES};
+use crate::game::endgame::Endgame;
+use crate::game::state::ANY_SCOPE_TURN_LIMIT;
+use crate::rules::{Capture, Rules, Scope};
+use serde::{Deserialize, Serialize};
 /// What the whole-game solver may use. Named apart from the one-turn
 /// search's [`crate::search::SolveOptions`], which a front end often
 /// imports beside it: with one name for both, which solver a file meant was

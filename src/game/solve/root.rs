@@ -2,8 +2,13 @@
 //! searches closing in on it), alone or with helper threads sharing the
 //! table (lazy SMP), and depth-limited for estimates.
 
-use super::*;
-
+use super::search::ready;
+use super::table::Table;
+use super::{GameSolveResult, Horizon, Limits, LineLimits, PitCounts, Solver, TO_THE_END};
+use crate::clock::Instant;
+use crate::game::state::GameState;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 impl Solver {
     /// The value of `state` looking `depth` whole turns ahead, from its
     /// mover's view (mover's store minus the opponent's after `depth` turns,

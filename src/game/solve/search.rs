@@ -3,8 +3,12 @@
 //! ordering. MTD(f), iterative deepening, the helper threads and the
 //! answers around it are in `solve.rs`; this file is the node.
 
-use super::*;
-
+use super::{Horizon, PitCounts, Solver, CYCLE_CAP, DB_REACH, HELPER_STONES, NO_MOVE, TO_THE_END};
+use crate::game::endgame::UNKNOWN;
+use crate::game::state::{a_side_is_empty, flip_cells, sum, GameState, ANY_SCOPE_TURN_LIMIT};
+use crate::rules::pick::{self, PickEnd};
+use crate::rules::{Capture, Rules, Scope};
+use std::sync::atomic::{AtomicBool, Ordering};
 /// A child of a node, played: its position ready for its mover and the
 /// stones the pick put in the store (the gain), or the whole value when the
 /// game is over. The search adds a child's value to the gain when the

@@ -5,8 +5,14 @@
 //! so that the layouts and their packing can be read (and tested) on their
 //! own.
 
-use super::*;
+use super::search::{pits, ready, stones};
+use super::{GameSolveOptions, PitCounts, Solver, NO_MOVE, TO_THE_END};
+use crate::game::endgame::{huge_vec, prefetch_line, Ranks, UNKNOWN};
+use crate::game::state::GameState;
+use crate::rules::{Rules, Scope};
 use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Default)]
 pub(super) struct Entry {

@@ -1,7 +1,11 @@
 //! The solver's unit tests: the table's layouts and keys, the move
 //! ordering, a cancelled zeroing.
 
+use super::search::*;
+use super::table::*;
 use super::*;
+use crate::game::state::flip_cells;
+use crate::rules::pick::{self, PickEnd};
 
 #[test]
 fn a_table_fits_the_board() {

@@ -2,8 +2,11 @@
 //! by searching every legal pick, so that the choice does not depend on
 //! which pass of MTD(f) filled the table.
 
-use super::*;
-
+use super::search::{ready, stones};
+use super::{Limits, Solver, TO_THE_END};
+use crate::game::state::{GameState, PickOutcome};
+use crate::rules::Pit;
+use std::sync::atomic::AtomicBool;
 impl Solver {
     /// The best turn from `state` looking `depth` turns ahead (`None`: to
     /// the end of the game, exact), and its value (mover's final store minus

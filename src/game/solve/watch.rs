@@ -1,7 +1,7 @@
 //! What a running search has done so far, for another thread to show.
 
-use super::*;
-
+use super::TO_THE_END;
+use std::sync::atomic::{AtomicU64, Ordering};
 /// How far a running search has got, read by another thread for a progress
 /// line: a whole-game solve or a deep agent's turn can take minutes, and a
 /// line that only counts seconds does not say whether it is near its end.
