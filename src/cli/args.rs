@@ -14,7 +14,11 @@ use mancala_sweep::{Capture, Preset, Scope};
 use std::path::PathBuf;
 
 mod game;
-pub use game::*;
+pub use game::{
+    BackgroundBuild, BookBuildArgs, BookCommand, BookShowArgs, CacheBuildArgs, CacheCommand,
+    CacheRemoveArgs, FirstArg, GameAnalyzeArgs, GameCommand, GameEndgameArgs, GameMatchArgs,
+    GamePlayArgs, GameReviewArgs, GameSolveArgs, SolverArgs,
+};
 
 /// Mancala (Kalah, GamePigeon's avalanche and capture modes): which pits to
 /// tap for the game (`game analyze`), the most stones one turn can take,

@@ -21,15 +21,11 @@
 //! | `mcts:N` | UCT over whole turns with `N` random playouts a move |
 //! | `montecarlo:N` | seed 003's flat Monte Carlo: `N` playouts a turn, best wins minus losses |
 
-use crate::game::endgame::EndgameDb;
-use crate::game::error::GameError;
-use crate::game::solve::{GameSolveOptions, SolveWatch, Solver};
-use crate::game::state::{GameState, PickOutcome, Side};
-use crate::rules::{PickEnd, Pit, Turn};
-use rand::{Rng, SeedableRng};
+use crate::game::solve::{SolveWatch, Solver};
+use crate::game::state::{GameState, Side};
+use crate::rules::Pit;
+use rand::Rng;
 use std::collections::HashMap;
-use std::fmt;
-use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -478,7 +474,11 @@ impl Agent for Mcts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::solve::GameSolveOptions;
+    use crate::game::state::PickOutcome;
     use crate::rules::{Board, Rules};
+    use crate::rules::{PickEnd, Turn};
+    use rand::SeedableRng;
 
     #[test]
     fn specs_read_and_print_back() {

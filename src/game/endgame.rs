@@ -8,17 +8,12 @@
 //! dense `i8` array indexed by the rank of the pit counts ([`Ranks`]),
 //! filled on demand during a search or bottom-up ([`Endgame::build`]).
 
-use crate::clock::Instant;
-use crate::game::error::{EndgameError, GameError, GameFileError};
+use crate::game::error::EndgameError;
 use crate::game::state::{a_side_is_empty, flip_cells, sum, CYCLE_CAP};
-use crate::header::Header;
 use crate::rules::pick::{self, PickEnd};
-use crate::rules::{Rules, Scope, MAX_PITS_PER_SIDE};
-use serde::{Deserialize, Serialize};
-use std::io::{BufRead, Read, Write};
-use std::path::Path;
+use crate::rules::Rules;
+use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
-use std::sync::Arc;
 
 mod build;
 mod cache;
@@ -719,6 +714,7 @@ impl Endgame {
 mod tests {
     use super::*;
     use crate::rules::Capture;
+    use std::path::Path;
 
     /// The first lines of the database files kept in the repository (the
     /// fuzzer's seeds, written before the header was the shared one, each

@@ -3,8 +3,17 @@
 //! it has one solution and a choice on the way, graded, and spread over
 //! the grades.
 
-use super::*;
-
+use super::error::PuzzleError;
+use super::Result;
+use super::{make, position, puzzle_id, Collection, Generator, Puzzle, Source, PUZZLES_FORMAT};
+use crate::format::VERSION;
+use crate::game::agent::Rng64;
+use crate::game::{AgentSpec, GameState};
+use crate::rules::{turn, Board, Line, Rules, Turn};
+use crate::search::{solve, Listing, SolveOptions};
+use rand::{Rng, SeedableRng};
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
 /// Options for [`generate`].
 pub struct GenerateOptions<'a> {
     /// Rules of the collection.

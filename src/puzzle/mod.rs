@@ -30,14 +30,11 @@ pub mod text;
 pub use error::PuzzleError;
 pub use generate::{collection, generate, slow, GenerateOptions, Generated};
 
+use crate::format::FileError;
 use crate::format::VersionError;
-use crate::format::{FileError, VERSION};
-use crate::game::{AgentSpec, GameState};
-use crate::rules::{turn, Board, Line, Rules, Turn};
+use crate::rules::{turn, Board, Line, Rules};
 use crate::search::{solve, Listing, SolveOptions};
-use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 

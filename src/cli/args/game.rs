@@ -1,7 +1,8 @@
 //! The flags of `game` and its subcommands.
 
-use super::*;
-
+use super::{game_rules_help, parse_seconds, ColorArg, JsonArg, QuietArg, RuleArgs, ThreadsArg};
+use clap::{Args, Subcommand, ValueEnum};
+use mancala_sweep::search::memory::parse_bytes;
 /// `game`.
 #[derive(Subcommand, Debug)]
 pub enum GameCommand {

@@ -2,8 +2,10 @@
 //! rule ([`PickRule`]) and the two places it plays ([`PickPlace`]): a
 //! game, or a bare turn of the puzzle generator.
 
-use super::*;
-
+use super::Rng64;
+use crate::game::state::{GameState, PickOutcome};
+use crate::rules::{PickEnd, Pit, Turn};
+use rand::Rng;
 /// Where an agent that chooses one pick at a time plays: a game
 /// ([`GameState`]) or a bare turn on a board ([`Turn`]). The puzzle
 /// generator's games are bare turns, the board turned round between them,

@@ -2,8 +2,19 @@
 //! printed the same way on the command line, in the web API and in match
 //! files; the four levels ([`Level`]) as agents; and the agent each builds.
 
-use super::*;
-
+use super::pick::PickRule;
+use super::{
+    Agent, AlphaBeta, Greedy, Mcts, Minimax, MonteCarlo, PickAgent, Rng64, SolverAgent, SolverMode,
+};
+use crate::game::endgame::EndgameDb;
+use crate::game::error::GameError;
+use crate::game::solve::{GameSolveOptions, Solver};
+use crate::game::state::GameState;
+use rand::SeedableRng;
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
 /// A description of an agent, such as `alphabeta:6` or `mcts:2000`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AgentSpec {

@@ -10,8 +10,17 @@
 //! their bytes) and one layer (the largest, 26 stones, is a third of the
 //! positions), and a checkpoint writes what is packed already.
 
+use super::db::{EndgameBuild, EndgameDb};
 use super::packed::{PackedBuf, GROUP_POSITIONS};
-use super::*;
+use super::values::Values;
+use super::{advise_huge, Endgame, Ranks, UNKNOWN};
+use crate::clock::Instant;
+use crate::game::error::{EndgameError, GameError, GameFileError};
+use crate::rules::Rules;
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How often, at most, a build writes its file between layers.

@@ -2,10 +2,18 @@
 //! bottom-up for every position up to a stone count, saved with a first
 //! line of JSON and read back checked (`game endgame`, `--endgame FILE`).
 
-use super::*;
-
 use super::packed::{PackedBuf, PackedLayout, GROUP, PER_LINE};
+use super::Endgame;
+use crate::game::error::{EndgameError, GameError, GameFileError};
 pub use crate::game::files::{ENDGAME_FORMAT, ENDGAME_FORMAT_BYTES};
+use crate::header::Header;
+use crate::rules::{Rules, Scope, MAX_PITS_PER_SIDE};
+use serde::{Deserialize, Serialize};
+use std::io::Read;
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// How a database file is brought into memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -584,16 +592,17 @@ impl EndgameDb {
         EndgameDb::check_memory(rules, n, stones, o.memory, memory_cap)?;
         let positions = Endgame::bytes(2 * n, stones);
         let layout = o.layout.zip(o.take);
-        let values = Values::map(&o.file, o.first_line as usize, positions as usize, layout)
-            .map_err(read_err)?
-            .ok_or_else(|| EndgameError::Damaged {
-                path: path.to_path_buf(),
-                positions: o.header.positions,
-                stones: o.header.stones,
-            })?;
+        let values =
+            super::values::Values::map(&o.file, o.first_line as usize, positions as usize, layout)
+                .map_err(read_err)?
+                .ok_or_else(|| EndgameError::Damaged {
+                    path: path.to_path_buf(),
+                    positions: o.header.positions,
+                    stones: o.header.stones,
+                })?;
         Ok(EndgameDb {
             db: Arc::new(Endgame {
-                ranks: Ranks::new(2 * n, stones),
+                ranks: super::Ranks::new(2 * n, stones),
                 values,
             }),
             rules,
