@@ -12,7 +12,7 @@
 
 use super::db::{EndgameBuild, EndgameDb};
 use super::packed::{PackedBuf, GROUP_POSITIONS};
-use super::values::Values;
+use super::values::{PackedLayout, Values, EXCEPTIONS_MOST};
 use super::{advise_huge, Endgame, Ranks, UNKNOWN};
 use crate::clock::Instant;
 use crate::game::error::{EndgameError, GameError, GameFileError};
@@ -25,10 +25,6 @@ use std::time::Duration;
 
 /// How often, at most, a build writes its file between layers.
 const CHECKPOINT_SECS: u64 = 60;
-
-/// The most exceptions a build reckons with, a share of the positions
-/// (measured on 6 pits a side: 2% of Kalah's at 16 stones, 4% at 20).
-const EXCEPTIONS_MOST: f64 = 0.08;
 
 /// How far a build of a file is ([`EndgameDb::build_file`]), read while
 /// it runs from another thread: positions count, not layers, since the
@@ -376,7 +372,7 @@ impl LayerPlan {
         window
             .extend((split..have).map(|r| AtomicI8::new(packed.view().get(r, ranks.total_of(r)))));
         packed.truncate(split);
-        let room = room_for(n, stones);
+        let room = PackedLayout::for_build(n, stones);
         packed.reserve_for(room.lines, room.dir, room.exceptions);
         let mut finished = resumed_from;
         let mut saved = resumed_from;
@@ -447,19 +443,6 @@ impl LayerPlan {
         save(t, &mut |w| {
             EndgameDb::write_packed(w, rules, n, t, end, &[packed.view(), rest.view()])
         })
-    }
-}
-
-/// The room a build of `stones` stones on `n` pits a side reserves for
-/// its packed arrays: every line and directory entry, and the most
-/// exceptions it reckons with ([`EXCEPTIONS_MOST`]).
-pub(super) fn room_for(n: usize, stones: u32) -> super::packed::PackedLayout {
-    let positions = Endgame::bytes(2 * n, stones) as usize;
-    let lines = positions.div_ceil(super::packed::PER_LINE);
-    super::packed::PackedLayout {
-        lines,
-        dir: lines.div_ceil(super::packed::GROUP),
-        exceptions: (positions as f64 * EXCEPTIONS_MOST) as usize,
     }
 }
 

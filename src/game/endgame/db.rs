@@ -489,7 +489,7 @@ impl EndgameDb {
                 let memory = layout.bytes();
                 EndgameDb::check_memory(rules, n, h.stones, memory, memory_cap)?;
                 let room = match room > h.stones {
-                    true => super::build::room_for(n, room),
+                    true => PackedLayout::for_build(n, room),
                     false => PackedLayout::default(),
                 };
                 let packed =

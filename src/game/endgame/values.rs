@@ -14,7 +14,7 @@
 //! byte a position (a value is written once, by whichever thread gets to
 //! it first) and kept packed, at under half the bytes.
 
-use super::packed::{Packed, PackedBuf};
+use super::packed::{Packed, PackedBuf, GROUP, PER_LINE};
 use std::sync::atomic::{AtomicI8, Ordering};
 
 /// What holds the values' memory.
@@ -98,7 +98,24 @@ pub(crate) struct PackedLayout {
     pub(crate) exceptions: usize,
 }
 
+/// The most exceptions a build reckons with, a share of the positions
+/// (measured on 6 pits a side: 2% of Kalah's at 16 stones, 4% at 20).
+pub(super) const EXCEPTIONS_MOST: f64 = 0.08;
+
 impl PackedLayout {
+    /// The room a build of `stones` stones on `n` pits a side reserves
+    /// for its packed arrays: every line and directory entry, and the
+    /// most exceptions it reckons with ([`EXCEPTIONS_MOST`]).
+    pub(super) fn for_build(n: usize, stones: u32) -> PackedLayout {
+        let positions = super::Endgame::bytes(2 * n, stones) as usize;
+        let lines = positions.div_ceil(PER_LINE);
+        PackedLayout {
+            lines,
+            dir: lines.div_ceil(GROUP),
+            exceptions: (positions as f64 * EXCEPTIONS_MOST) as usize,
+        }
+    }
+
     /// Byte offsets of the three arrays from the first line, and the end:
     /// the lines first (64 bytes each, so that a line on a 64-byte
     /// boundary of the file is one cache line), then the directory, then
