@@ -7,7 +7,7 @@
 /* global backend */
 import { $, clearErrors, clearTyped, count, invalidFields, readCount, sayTyped, setField } from "./fields.js";
 import { request, retryBusy, sleep, stream } from "./calls.js";
-import { boardLink, boardOfLink, drawBoard, LIMITS, limitsReady, pasteField, preset, rulesLabel, tooLong } from "./board.js";
+import { boardLink, boardOfLink, choosePreset, drawBoard, LIMITS, pasteField, preset, rulesLabel, tooLong } from "./board.js";
 import { register, shownPage } from "./url.js";
 import { openReview, reviewedTurn } from "./review.js";
 
@@ -16,9 +16,11 @@ import { openReview, reviewedTurn } from "./review.js";
 // `oppStore` theirs, `mover` "you" or "opp" (null once the game is over).
 // The server is asked from the mover's side: when the opponent is to move
 // the board is turned round, and its answers are turned back.
-// `rules` is the name of an engine preset (GET /api/limits): a link's
-// alias (`?rules=capture`) is read as its preset.
+// `rules` is a rules word the engine reads (GET /api/limits): a preset's
+// name, or a link's alias (`?rules=capture`), kept as the link gave it.
 const AN_DEFAULT_RULES = "kalah";
+// The preset's name of the rules shown (an alias as its preset).
+const anPreset = () => (preset(AN.rules) || { name: AN.rules }).name;
 const AN = { rules: AN_DEFAULT_RULES, n: 6, line: [], states: [], at: 0, editing: false, sel: 0, nodes: null, busy: false };
 // What the review said of the turn a Review link opened (`review=K`):
 // {at, prefix (the line up to it), text, best (the better turn's first
@@ -635,12 +637,11 @@ async function anFromUrl() {
   const linked = new URLSearchParams(location.search), elsewhere = linked.get("page") && linked.get("page") !== "analyze";
   const token = ++anLoad, q = elsewhere ? new URLSearchParams("") : linked, pg = $("page-analyze");
   stopAnalysis(); clearErrors(pg); $("an-error").textContent = "";
-  // The presets are the engine's: read before the link's rules (at once
-  // once they have come, so that Back shows its position before anything
-  // else runs).
-  if (!LIMITS.presets) { await limitsReady; if (token !== anLoad) return; }
-  const word = q.get("rules") || AN_DEFAULT_RULES, known = preset(word);
-  let rules = known ? known.name : AN_DEFAULT_RULES;
+  // The link's rules word, checked against the engine's presets once
+  // they have come (a word they lack is read again then: the "limits"
+  // listener below); the link is read at once, before them.
+  const word = q.get("rules") || AN_DEFAULT_RULES, known = !LIMITS.presets || preset(word);
+  let rules = known ? word : AN_DEFAULT_RULES;
   let linkError = false;
   if (!known) { $("an-err-rules").textContent = `The link's rules "${word}" are not known here; showing ${rulesLabel(AN_DEFAULT_RULES)}.`; linkError = true; }
   const mover = q.get("to") === "opp" ? "opp" : "you";
@@ -660,7 +661,7 @@ async function anFromUrl() {
   let keep = 0;
   if (same) while (keep < line.length && keep < AN.line.length && line[keep] === AN.line[keep]) keep++;
   else { AN.states = [start]; anShownCells = null; }
-  AN.rules = rules; $("an-rules").value = rules;
+  AN.rules = rules; choosePreset($("an-rules"), rules);
   AN.n = AN.states[0].pits.length / 2; setField($("an-pits"), AN.n);
   AN.states = AN.states.slice(0, keep + 1); AN.line = line.slice(0, keep); AN.at = Math.min(at, keep);
   syncCount();
@@ -708,7 +709,7 @@ function reviewGame() {
   }
   const first = s.mover !== "opp";
   return {
-    source: "analyze", rules: AN.rules, board: moverBoard(s), you: first ? "first" : "second",
+    source: "analyze", rules: anPreset(), board: moverBoard(s), you: first ? "first" : "second",
     players: first ? { first: "you", second: "the opponent" } : { first: "the opponent", second: "you" },
     turns, seen, link: { rules: AN.rules, board: boardLink(s), to: s.mover || "you" },
   };
@@ -754,7 +755,7 @@ $("an-larger-stop").addEventListener("click", () => backend.stopLarger());
 // A board of at most 16 stones needs none: its analysis proves it whole.
 function serverEndgame() {
   if (backend.engine !== "server" || !Array.isArray(LIMITS.endgames) || !cur()) return;
-  const rules = AN.rules, small = cur().pits.reduce((a, b) => a + b, 0) <= 16;
+  const rules = anPreset(), small = cur().pits.reduce((a, b) => a + b, 0) <= 16;
   const has = small || LIMITS.endgames.some((d) => d.rules === rules && d.pits_per_side === AN.n);
   $("an-endgame").hidden = has;
   if (!has) $("an-endgame").textContent = `No table of endings on this computer for ${rulesLabel(AN.rules)} with ${AN.n} pits a side: answers near the end of a game take longer to prove. ` +
@@ -762,6 +763,9 @@ function serverEndgame() {
 }
 
 window.addEventListener("limits", serverEndgame);
+// A link's rules read before the engine's presets came, and not one of
+// them: the link read again, to say so and show the default rules.
+window.addEventListener("limits", () => { if (!preset(AN.rules)) anFromUrl(); });
 
 // The browser tests start an analysis themselves.
 window.analyse = analyse;

@@ -34,6 +34,20 @@ askLimits(10);
 export function preset(word) {
   return (LIMITS.presets || []).find((p) => p.name === word || p.aliases.includes(word)) || null;
 }
+// Show the rules `word` (a preset's name or alias) in a presets select at
+// once, as a link read at start asks: by its preset once the vocabulary
+// has come; before, as it is, until fillVocabulary lists the presets and
+// keeps it by its preset. False when the engine names no such preset.
+export function choosePreset(select, word) {
+  if (LIMITS.presets) {
+    const p = preset(word);
+    if (p) select.value = p.name;
+    return !!p;
+  }
+  if (![...select.options].some((o) => o.value === word)) select.add(new Option(word, word));
+  select.value = word;
+  return true;
+}
 // A rules word in a player's words ("GamePigeon capture"), or the word
 // itself when the engine names no such preset.
 export const rulesLabel = (word) => (preset(word) || { label: word }).label;
@@ -42,11 +56,11 @@ export const rulesLabel = (word) => (preset(word) || { label: word }).label;
 // levels (`data-vocab="levels"`, each with its seconds a turn in
 // `data-seconds`), built from the engine's vocabulary; the HTML holds
 // one fallback option each, the page's default, until it comes. A
-// select keeps the option it had.
+// select keeps the option it had (a rules word by its preset).
 function fillVocabulary() {
   const esc = (t) => String(t).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
   const fill = (select, options) => {
-    const was = select.value;
+    const was = (preset(select.value) || { name: select.value }).name;
     select.innerHTML = options.join("");
     if ([...select.options].some((o) => o.value === was)) select.value = was;
   };

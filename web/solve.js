@@ -3,7 +3,7 @@
 // stepped through on the board.
 /* global backend */
 import { $, clearErrors, clearTyped, count, invalidFields, readCount, sayTyped, setField, showError, wholeWithin, wholeWords } from "./fields.js";
-import { boardLink, boardOfLink, drawBoard, LIMITS, limitsReady, pasteField, preset, tooLong } from "./board.js";
+import { boardLink, boardOfLink, choosePreset, drawBoard, LIMITS, pasteField, tooLong } from "./board.js";
 import { request, stream } from "./calls.js";
 import { keepUrl, openAnalyze, register } from "./url.js";
 
@@ -183,10 +183,9 @@ function showStep() {
 
 // What the link asks of the Solve page: its rules and board.
 async function solveFromUrl(q) {
-  // The link's rules by the engine's presets (an alias as its preset).
-  if (q.get("rules") && !LIMITS.presets) await limitsReady;
-  const p = q.get("rules") && preset(q.get("rules"));
-  if (p) $("rules").value = p.name;
+  // The link's rules by the engine's presets (an alias as its preset),
+  // shown at once, before the engine's vocabulary has come.
+  if (q.get("rules")) choosePreset($("rules"), q.get("rules"));
   if (!q.get("board")) return;
   try { const read = boardOfLink(q.get("board"), $("rules").value); setBoard(read instanceof Promise ? await read : read); }
   catch (e) { $("err-board").textContent = "The link's board: " + e.message; }
