@@ -220,6 +220,85 @@ fn the_board_text_and_limits_are_the_engines() {
     refused(call(addr, "GET", "/api/board", ""), 405, None);
 }
 
+/// `/api/limits` names the engine's vocabulary for the pages: every
+/// preset of `Preset` with its label, aliases and rules, every level with
+/// its words and seconds, and this server's memory cap; each name checked
+/// on a second path (the board and game endpoints read it as said).
+#[test]
+fn the_limits_name_every_preset_and_level() {
+    use mancala_sweep::game::Level;
+    use mancala_sweep::rules::Preset;
+    let addr = start(config());
+    let (status, doc) = call(addr, "GET", "/api/limits", "");
+    assert_eq!(status, 200, "{doc}");
+    valid("web-limits", &doc);
+    assert_eq!(doc["max_memory"], config().max_memory);
+    let presets = doc["presets"].as_array().unwrap();
+    assert_eq!(presets.len(), Preset::ALL.len());
+    for (p, said) in Preset::ALL.into_iter().zip(presets) {
+        assert_eq!(said["name"], p.name());
+        assert_eq!(said["label"], p.label());
+        assert_eq!(said["rules"], serde_json::to_value(p.rules()).unwrap());
+        let aliases: Vec<&str> = said["aliases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap())
+            .collect();
+        assert_eq!(aliases, p.aliases());
+        // Each name reads as the preset's rules where a request gives rules.
+        for name in std::iter::once(p.name()).chain(aliases) {
+            let body = format!(r#"{{"rules":"{name}","board":"1 1 / 0 0 / 1 1"}}"#);
+            let (status, board) = call(addr, "POST", "/api/board", &body);
+            assert_eq!(status, 200, "{board}");
+            assert_eq!(
+                (&board["rules"], &board["preset"]),
+                (&said["rules"], &said["name"])
+            );
+        }
+    }
+    // The pages' words for the two GamePigeon modes.
+    let labels: Vec<&str> = presets
+        .iter()
+        .map(|p| p["label"].as_str().unwrap())
+        .collect();
+    assert!(labels.contains(&"GamePigeon capture") && labels.contains(&"GamePigeon avalanche"));
+    let levels = doc["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), Level::ALL.len());
+    for (level, said) in Level::ALL.into_iter().zip(levels) {
+        assert_eq!(said["name"], level.name());
+        let label = said["label"].as_str().unwrap();
+        assert!(
+            label.starts_with(&format!("{}: {}", level.name(), level.words())),
+            "{label}"
+        );
+        // A new game at the level is that level, with the computer's agent.
+        let body = format!(
+            r#"{{"level":"{}","person":"first","pits":3,"stones":1}}"#,
+            level.name()
+        );
+        let g = game(addr, "/api/game/new", &body);
+        assert_eq!(g["level"], level.name());
+        match said["seconds"].as_u64() {
+            // The stated seconds leave the agent's analysis a second and more for its stop.
+            Some(s) => {
+                assert!(label.ends_with(&format!(", up to {s} s a turn")), "{label}");
+                let agent = g["agent"].as_str().unwrap();
+                let budget: u64 = agent.strip_prefix("analyze:").unwrap().parse().unwrap();
+                assert!(budget < s, "{agent} against {s} s");
+            }
+            None => assert!(said["seconds"].is_null() && !label.contains(" s a turn")),
+        }
+    }
+    assert_eq!(levels[3]["label"], "perfect: best play, up to 15 s a turn");
+    let g = game(
+        addr,
+        "/api/game/new",
+        r#"{"person":"first","pits":3,"stones":1}"#,
+    );
+    assert_eq!(g["level"], doc["default_level"]);
+}
+
 #[test]
 fn bad_input_is_one_line_of_json_with_400() {
     let addr = start(config());

@@ -1487,6 +1487,81 @@ async fn post(addr: SocketAddr, path: &str, body: &str) -> serde_json::Value {
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
+/// The pages' rules and level selects are the back-end's own vocabulary
+/// (GET /api/limits, asked through the page's back-end: `serve` or the
+/// site's engine): one option a preset, its name and label, and one a
+/// level with its seconds; and that document names the library's
+/// presets and levels (a second path).
+async fn vocabulary_selects(c: &Client) {
+    use mancala_sweep::game::Level;
+    use mancala_sweep::rules::Preset;
+    wait_js(
+        c,
+        "return !!document.querySelector('#g-level option[value=perfect]');",
+    )
+    .await;
+    let doc = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             backend.call('GET', '/api/limits').then(done, (e) => done({ error: String(e) }));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let presets: Vec<serde_json::Value> = Preset::ALL
+        .iter()
+        .map(|p| serde_json::json!([p.name(), p.label()]))
+        .collect();
+    let said: Vec<serde_json::Value> = doc["presets"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{doc}"))
+        .iter()
+        .map(|p| serde_json::json!([p["name"], p["label"]]))
+        .collect();
+    check_eq!(said, presets);
+    let options = |css: &str| {
+        format!(
+            "return [...document.querySelectorAll('{css} option')].map((o) => [o.value, o.text]);"
+        )
+    };
+    for select in ["#an-rules", "#rules", "#g-rules"] {
+        let shown = c.execute(&options(select), vec![]).await.unwrap();
+        check_eq!(shown, serde_json::Value::from(said.clone()), "{select}");
+    }
+    let levels = c
+        .execute(
+            "return [...document.querySelectorAll('#g-level option')].map((o) => [o.value, o.text, o.dataset.seconds ? Number(o.dataset.seconds) : null]);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let want: Vec<serde_json::Value> = doc["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| serde_json::json!([l["name"], l["label"], l["seconds"]]))
+        .collect();
+    check_eq!(levels, serde_json::Value::from(want));
+    let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+    check_eq!(
+        doc["levels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["name"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        names
+    );
+    // The memory cap: serve's --max-memory, the static site's 256 MiB.
+    let engine = c.execute("return backend.engine;", vec![]).await.unwrap();
+    let cap = if engine == "server" {
+        Config::default().max_memory
+    } else {
+        256 << 20
+    };
+    check_eq!(doc["max_memory"].as_u64(), Some(cap), "{engine}");
+}
+
 /// The stone counts of the pits `{prefix}-1` .. `{prefix}-2n`.
 async fn pit_counts(c: &Client, prefix: &str) -> Vec<u64> {
     let counts = c
@@ -2276,6 +2351,7 @@ async fn phone_companion(c: &Client, url: &str, addr: SocketAddr) {
         "first screen {height}: the lit pit ends at {pit}, the answer at {line}"
     );
     shot(c, "analyze-first-visit-390x844.png").await;
+    vocabulary_selects(c).await;
     // This test's server read no endgame database: the page says so, and
     // what to do (the static site says how its own one is being made).
     if c.execute("return backend.engine;", vec![]).await.unwrap() == "server" {

@@ -7,7 +7,7 @@
 /* global backend */
 import { $, clearErrors, clearTyped, count, invalidFields, readCount, sayTyped, setField } from "./fields.js";
 import { request, retryBusy, sleep, stream } from "./calls.js";
-import { boardLink, boardOfLink, drawBoard, LIMITS, pasteField, tooLong } from "./board.js";
+import { boardLink, boardOfLink, choosePreset, drawBoard, LIMITS, pasteField, preset, rulesLabel, tooLong } from "./board.js";
 import { register, shownPage } from "./url.js";
 import { openReview, reviewedTurn } from "./review.js";
 
@@ -16,8 +16,12 @@ import { openReview, reviewedTurn } from "./review.js";
 // `oppStore` theirs, `mover` "you" or "opp" (null once the game is over).
 // The server is asked from the mover's side: when the opponent is to move
 // the board is turned round, and its answers are turned back.
-const AN_RULES = { capture: "kalah", avalanche: "avalanche", kalah: "kalah", "any-hole": "any-hole" };
-const AN = { rules: "capture", n: 6, line: [], states: [], at: 0, editing: false, sel: 0, nodes: null, busy: false };
+// `rules` is a rules word the engine reads (GET /api/limits): a preset's
+// name, or a link's alias (`?rules=capture`), kept as the link gave it.
+const AN_DEFAULT_RULES = "kalah";
+// The preset's name of the rules shown (an alias as its preset).
+const anPreset = () => (preset(AN.rules) || { name: AN.rules }).name;
+const AN = { rules: AN_DEFAULT_RULES, n: 6, line: [], states: [], at: 0, editing: false, sel: 0, nodes: null, busy: false };
 // What the review said of the turn a Review link opened (`review=K`):
 // {at, prefix (the line up to it), text, best (the better turn's first
 // pit, as the board shows it)}, drawn while the line is at that place.
@@ -73,7 +77,7 @@ async function playPick(p, k, again) {
   if (!anSession || anSession.key !== posKey(p)) {
     dropSession();
     const doc = await retryBusy(() => request("POST", "/api/game/new",
-      { rules: AN_RULES[AN.rules], board: moverBoard(p), agent: "random", person: "first", seed: 1 }));
+      { rules: AN.rules, board: moverBoard(p), agent: "random", person: "first", seed: 1 }));
     anSession = { id: doc.id, key: posKey(p) };
   }
   let doc;
@@ -211,7 +215,8 @@ function showAnalysis(doc, p, final) {
   const b = doc.turns[0], picks = b.picks.map((k) => turnPit(p, k));
   const tap = `${you ? "Tap" : "They tap"} <b id="an-best-pit">${picks[0]}</b>` + (picks.length > 1 ? `, then ${picks.slice(1).join(", ")}` : "");
   const value = `<span id="an-value" data-value="${b.value}" data-exact="${b.exact}">${turnText(b, p.mover)}</span>`;
-  $("an-best").innerHTML = provedBest ? `${tap}: best, ${value} with best play.`
+  const said = final && you ? engineSays(doc, b, tap) : null;
+  $("an-best").innerHTML = said ? said : provedBest ? `${tap}: best, ${value} with best play.`
     : b.exact ? `${tap}, the best found so far: ${value} with best play. Other turns are not proved yet and might be better; ${final ? "think longer to be sure" : "still thinking"}.`
     : `${tap}, probably: <span id="an-value" data-value="${b.value}" data-exact="false">${aboutWords(you ? b.value : -b.value)}</span>. Not proved yet; ${final ? "think longer to be sure" : "still thinking"}.`;
   // A progress document may hold only the best turns (digest.js), with
@@ -239,6 +244,23 @@ function showAnalysis(doc, p, final) {
   serverEndgame();
   $("an-longer").hidden = !final || !!AN.nodes || proved === all || sel.selectedIndex === sel.options.length - 1 || (!!anRun && anRun.budget >= AN_GO_ON);
   drawAn();
+}
+
+// The answer in the engine's words (`says`, src/format/words.rs), the
+// pit to tap and the value marked for the board: for a finished answer
+// to your turn. The engine speaks from the mover's side, in the mover's
+// pit numbers, of an answer it has finished, so the opponent's turn
+// ("They tap …") and an answer still coming ("still thinking") keep the
+// page's own sentence; so does a `says` whose tap or value the page
+// cannot find in it (null).
+function engineSays(doc, b, tap) {
+  if (typeof doc.says !== "string") return null;
+  const esc = (t) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  const plainTap = `Tap ${b.picks[0]}` + (b.picks.length > 1 ? `, then ${b.picks.slice(1).join(", ")}` : "");
+  const words = b.exact ? valueWords(b.value, "you") : aboutWords(b.value);
+  const text = esc(doc.says), rest = text.slice(plainTap.length);
+  if (!text.startsWith(plainTap) || !rest.includes(words)) return null;
+  return tap + rest.replace(words, `<span id="an-value" data-value="${b.value}" data-exact="${b.exact}">${words}</span>`);
 }
 
 // The turns drawn: the best AN_TOP, or, after "Show all", one page of
@@ -372,7 +394,7 @@ async function analyse(keepErrors, goOn) {
   const seq = ++anSeq, ctl = new AbortController(), key = posKey(p);
   anCtl = ctl;
   serverEndgame();
-  const body = { rules: AN_RULES[AN.rules], board: moverBoard(p) };
+  const body = { rules: AN.rules, board: moverBoard(p) };
   // Going on, the answer shown stays until one as deep comes (a fresh
   // search starts shallow), and so do its counts; the seconds count from
   // the first answer's start, against AN_GO_ON.
@@ -551,7 +573,7 @@ $("an-clear").addEventListener("click", () => {
 $("an-mover").addEventListener("change", () => { editable().mover = $("an-mover").value; edited(); });
 // The paste field, read by the engine as it is typed; Use puts its board
 // on the page, or says beside the board why the engine refuses it.
-const paste = pasteField($("an-paste"), $("an-err-paste"), () => AN_RULES[AN.rules]);
+const paste = pasteField($("an-paste"), $("an-err-paste"), () => AN.rules);
 $("an-use").addEventListener("click", async () => {
   const t = $("an-paste").value;
   if (!t.trim()) { $("an-err-paste").textContent = "Paste or type a board first."; return; }
@@ -615,15 +637,19 @@ async function anFromUrl() {
   const linked = new URLSearchParams(location.search), elsewhere = linked.get("page") && linked.get("page") !== "analyze";
   const token = ++anLoad, q = elsewhere ? new URLSearchParams("") : linked, pg = $("page-analyze");
   stopAnalysis(); clearErrors(pg); $("an-error").textContent = "";
-  let rules = q.get("rules") || "capture";
+  // The link's rules word, checked against the engine's presets once
+  // they have come (a word they lack is read again then: the "limits"
+  // listener below); the link is read at once, before them.
+  const word = q.get("rules") || AN_DEFAULT_RULES, known = !LIMITS.presets || preset(word);
+  let rules = known ? word : AN_DEFAULT_RULES;
   let linkError = false;
-  if (!AN_RULES[rules]) { $("an-err-rules").textContent = `The link's rules "${rules}" are not known here; showing GamePigeon capture.`; rules = "capture"; linkError = true; }
+  if (!known) { $("an-err-rules").textContent = `The link's rules "${word}" are not known here; showing ${rulesLabel(AN_DEFAULT_RULES)}.`; linkError = true; }
   const mover = q.get("to") === "opp" ? "opp" : "you";
   let start = uniform(6, 4, mover);
   if (q.get("board")) {
     // The page's own link is read at once (no await: Back shows its
     // position before anything else runs); another text by the engine.
-    try { const read = boardOfLink(q.get("board"), AN_RULES[rules]), b = read instanceof Promise ? await read : read; start = { pits: b.pits, store: b.store, oppStore: b.oppStore, mover, over: false, result: null }; }
+    try { const read = boardOfLink(q.get("board"), rules), b = read instanceof Promise ? await read : read; start = { pits: b.pits, store: b.store, oppStore: b.oppStore, mover, over: false, result: null }; }
     catch (e) { if (token === anLoad) $("an-err-board").textContent = "The link's board: " + e.message; linkError = true; }
     // A newer link was read meanwhile.
     if (token !== anLoad) return;
@@ -635,7 +661,7 @@ async function anFromUrl() {
   let keep = 0;
   if (same) while (keep < line.length && keep < AN.line.length && line[keep] === AN.line[keep]) keep++;
   else { AN.states = [start]; anShownCells = null; }
-  AN.rules = rules; $("an-rules").value = rules;
+  AN.rules = rules; choosePreset($("an-rules"), rules);
   AN.n = AN.states[0].pits.length / 2; setField($("an-pits"), AN.n);
   AN.states = AN.states.slice(0, keep + 1); AN.line = line.slice(0, keep); AN.at = Math.min(at, keep);
   syncCount();
@@ -683,7 +709,7 @@ function reviewGame() {
   }
   const first = s.mover !== "opp";
   return {
-    source: "analyze", rules: AN_RULES[AN.rules], board: moverBoard(s), you: first ? "first" : "second",
+    source: "analyze", rules: anPreset(), board: moverBoard(s), you: first ? "first" : "second",
     players: first ? { first: "you", second: "the opponent" } : { first: "the opponent", second: "you" },
     turns, seen, link: { rules: AN.rules, board: boardLink(s), to: s.mover || "you" },
   };
@@ -726,18 +752,20 @@ $("an-larger-stop").addEventListener("click", () => backend.stopLarger());
 // none is there for the board shown, the page says so and how to make
 // one (`game analyze` makes the one of its rules and size in the cache,
 // which `serve` reads when it starts).
-const RULE_WORDS = { capture: "GamePigeon capture", avalanche: "GamePigeon avalanche", kalah: "Kalah", "any-hole": "any-hole" };
 // A board of at most 16 stones needs none: its analysis proves it whole.
 function serverEndgame() {
   if (backend.engine !== "server" || !Array.isArray(LIMITS.endgames) || !cur()) return;
-  const rules = AN_RULES[AN.rules], small = cur().pits.reduce((a, b) => a + b, 0) <= 16;
+  const rules = anPreset(), small = cur().pits.reduce((a, b) => a + b, 0) <= 16;
   const has = small || LIMITS.endgames.some((d) => d.rules === rules && d.pits_per_side === AN.n);
   $("an-endgame").hidden = has;
-  if (!has) $("an-endgame").textContent = `No table of endings on this computer for ${RULE_WORDS[AN.rules]} with ${AN.n} pits a side: answers near the end of a game take longer to prove. ` +
+  if (!has) $("an-endgame").textContent = `No table of endings on this computer for ${rulesLabel(AN.rules)} with ${AN.n} pits a side: answers near the end of a game take longer to prove. ` +
     `To make one (seconds to half a minute, once), run mancala-sweep game analyze --rules ${rules} --board "…" with a board of this size in a terminal, then start mancala-sweep serve again.`;
 }
 
 window.addEventListener("limits", serverEndgame);
+// A link's rules read before the engine's presets came, and not one of
+// them: the link read again, to say so and show the default rules.
+window.addEventListener("limits", () => { if (!preset(AN.rules)) anFromUrl(); });
 
 // The browser tests start an analysis themselves.
 window.analyse = analyse;

@@ -4,13 +4,19 @@
 import { $, count } from "./fields.js";
 import { api } from "./calls.js";
 import { register } from "./url.js";
+import { LIMITS, limitsReady } from "./board.js";
 
 let atlas = null;
 export const ruleKey = (r) => `${r.scope}-${r.relay ? "relay" : "norelay"}-${r.capture}`;
-export const PRESETS = { "own-relay-none": "GamePigeon avalanche", "own-norelay-kalah": "GamePigeon capture (Kalah)", "any-relay-none": "any-hole" };
+// The label of the engine's preset with these rules (GET /api/limits),
+// or null when no preset has them.
+export function presetLabel(key) {
+  const p = (LIMITS.presets || []).find((x) => ruleKey(x.rules) === key);
+  return p ? p.label : null;
+}
 // A rule set in a player's words: its game's name, or what its rules do.
 function ruleWords(key) {
-  if (PRESETS[key]) return PRESETS[key];
+  if (presetLabel(key)) return presetLabel(key);
   const [scope, relay, capture] = key.split("-");
   return [scope === "any" ? "any pit" : "your pits",
     relay === "relay" ? "avalanche" : "no avalanche",
@@ -20,8 +26,9 @@ function ruleWords(key) {
 async function loadAtlas() {
   try { atlas = await api("GET", "/api/atlas"); }
   catch (e) { $("a-detail").textContent = e.message; return; }
+  await limitsReady;
   const keys = [...new Set(atlas.cells.map((c) => ruleKey(c.rules)))];
-  keys.sort((a, b) => (PRESETS[b] ? 1 : 0) - (PRESETS[a] ? 1 : 0) || a.localeCompare(b));
+  keys.sort((a, b) => (presetLabel(b) ? 1 : 0) - (presetLabel(a) ? 1 : 0) || a.localeCompare(b));
   $("a-rules").innerHTML = keys.map((k) => `<option value="${k}">${ruleWords(k)}</option>`).join("");
   $("a-rules").value = "own-relay-none";
   drawAtlas();

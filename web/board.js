@@ -12,14 +12,63 @@ import { clearTyped, sayTyped } from "./fields.js";
 // lower bound only, and the engine, which checks every request, says
 // what is over the upper one.
 export const LIMITS = {};
+// The same document carries the engine's vocabulary, so that the pages
+// hold no copy of it: the rule presets (name, aliases such as capture =
+// kalah, a player's label, the rules), the computer's levels (name,
+// label, seconds a turn) and the memory a search may hold on this
+// back-end (`max_memory`).
 // Asked again when the answer does not come (on the static site, a Stop
 // at the start ends the engine with the request). A "limits" event on
-// the window says they came, for what a page draws from them.
+// the window says they came, for what a page draws from them;
+// `limitsReady` resolves then (or once every try has failed).
+let limitsCame;
+export const limitsReady = new Promise((resolve) => { limitsCame = resolve; });
 function askLimits(tries) {
-  request("GET", "/api/limits").then((doc) => { Object.assign(LIMITS, doc); window.dispatchEvent(new Event("limits")); },
-    () => { if (tries > 1) setTimeout(() => askLimits(tries - 1), 200); });
+  request("GET", "/api/limits").then((doc) => { Object.assign(LIMITS, doc); fillVocabulary(); limitsCame(); window.dispatchEvent(new Event("limits")); },
+    () => { if (tries > 1) setTimeout(() => askLimits(tries - 1), 200); else limitsCame(); });
 }
 askLimits(10);
+
+// The preset a rules word names (its name or an alias), or null: the
+// engine's own reading of `?rules=` and of a select's value.
+export function preset(word) {
+  return (LIMITS.presets || []).find((p) => p.name === word || p.aliases.includes(word)) || null;
+}
+// Show the rules `word` (a preset's name or alias) in a presets select at
+// once, as a link read at start asks: by its preset once the vocabulary
+// has come; before, as it is, until fillVocabulary lists the presets and
+// keeps it by its preset. False when the engine names no such preset.
+export function choosePreset(select, word) {
+  if (LIMITS.presets) {
+    const p = preset(word);
+    if (p) select.value = p.name;
+    return !!p;
+  }
+  if (![...select.options].some((o) => o.value === word)) select.add(new Option(word, word));
+  select.value = word;
+  return true;
+}
+// A rules word in a player's words ("GamePigeon capture"), or the word
+// itself when the engine names no such preset.
+export const rulesLabel = (word) => (preset(word) || { label: word }).label;
+
+// The selects that list the presets (`data-vocab="presets"`) and the
+// levels (`data-vocab="levels"`, each with its seconds a turn in
+// `data-seconds`), built from the engine's vocabulary; the HTML holds
+// one fallback option each, the page's default, until it comes. A
+// select keeps the option it had (a rules word by its preset).
+function fillVocabulary() {
+  const esc = (t) => String(t).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+  const fill = (select, options) => {
+    const was = (preset(select.value) || { name: select.value }).name;
+    select.innerHTML = options.join("");
+    if ([...select.options].some((o) => o.value === was)) select.value = was;
+  };
+  for (const s of document.querySelectorAll('select[data-vocab="presets"]'))
+    fill(s, (LIMITS.presets || []).map((p) => `<option value="${esc(p.name)}">${esc(p.label)}</option>`));
+  for (const s of document.querySelectorAll('select[data-vocab="levels"]'))
+    fill(s, (LIMITS.levels || []).map((l) => `<option value="${esc(l.name)}"${l.seconds ? ` data-seconds="${l.seconds}"` : ""}>${esc(l.label)}</option>`));
+}
 
 // A text longer than any board needs is refused at once, before it is
 // sent, so that a stray paste of thousands of pits never holds up the

@@ -4,7 +4,7 @@
 /* global backend */
 import { $, clearErrors, readCount, setField, showError } from "./fields.js";
 import { api, sleep } from "./calls.js";
-import { boardLink, drawBoard, LIMITS } from "./board.js";
+import { boardLink, drawBoard, LIMITS, limitsReady } from "./board.js";
 import { keepUrl, openAnalyze, register } from "./url.js";
 import { openReview } from "./review.js";
 
@@ -39,9 +39,9 @@ function drawGame(pos, legal) {
 
 // "The computer is thinking… 3 s", the seconds counted while it thinks,
 // against the most its level takes a turn when the level states one
-// ("… 3 s of at most 15 s": `data-seconds` of the level's option, which
-// the engine's agent for it, `analyze:13`, keeps with a second to spare for
-// its stop); thinking(false) stops
+// ("… 3 s of at most 15 s": `data-seconds` of the level's option, the
+// level's `seconds` in GET /api/limits, which the engine's agent for it
+// keeps with time to spare for its stop); thinking(false) stops
 // the count (its turn is shown, or an error).
 let gThink = null;
 function thinking(on, level) {
@@ -242,7 +242,7 @@ const GAME_KEY = "mancala-sweep-game";
 function saveGame() {
   if (!game) return;
   const log = [...$("g-log").children].map((li) => [li.className, li.textContent]);
-  const keep = { engine: backend.engine, id: game.id, rules: game.preset || $("g-rules").value, level: game.level || "medium",
+  const keep = { engine: backend.engine, id: game.id, rules: game.preset || $("g-rules").value, level: game.level || LIMITS.default_level || $("g-level").value,
     position: game.position, to_move: game.to_move, over: game.over, helped: game.helped, log, record: gRecord, starts: gStarts };
   try { localStorage.setItem(GAME_KEY, JSON.stringify(keep)); } catch (e) { /* storage off */ }
 }
@@ -262,6 +262,8 @@ async function resumeGame(why) {
   const id = new URLSearchParams(location.search).get("game") || (kept && kept.id);
   if (!id && !kept) return false;
   gBusy = true;
+  // The rules and levels to show it under are the engine's.
+  if (!LIMITS.presets) await limitsReady;
   let doc = null, again = false;
   if (id && backend.engine === "server") doc = await api("GET", `/api/game/${encodeURIComponent(id)}`).catch(() => null);
   if (!doc && kept && !kept.over && kept.position) {

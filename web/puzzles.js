@@ -3,8 +3,8 @@
 // solution, and a tally kept in this browser.
 import { $ } from "./fields.js";
 import { api } from "./calls.js";
-import { drawBoard } from "./board.js";
-import { PRESETS, ruleKey } from "./atlas.js";
+import { drawBoard, limitsReady } from "./board.js";
+import { presetLabel, ruleKey } from "./atlas.js";
 import { pageUrl, register, shownPage } from "./url.js";
 
 // The tally counts puzzles, each once, as `puzzles play` on the terminal
@@ -31,9 +31,10 @@ async function loadCollections() {
   try {
     collections = (await api("GET", "/api/puzzles")).collections;
   } catch (e) { $("puzzle-msg").textContent = e.message; return; }
+  await limitsReady;
   // Each collection by its game's name (GamePigeon avalanche, GamePigeon
   // capture, any-hole), and the number of puzzles in it.
-  $("collection").innerHTML = collections.map((c, i) => `<option value="${i}">${PRESETS[ruleKey(c.rules)] && c.name === ruleKey(c.rules) ? PRESETS[ruleKey(c.rules)] : c.name} (${c.count})</option>`).join("");
+  $("collection").innerHTML = collections.map((c, i) => `<option value="${i}">${presetLabel(ruleKey(c.rules)) && c.name === ruleKey(c.rules) ? presetLabel(ruleKey(c.rules)) : c.name} (${c.count})</option>`).join("");
   index = 0;
   puzzlesFromUrl(new URLSearchParams(location.search));
 }

@@ -12,6 +12,7 @@
 /* global backend */
 import { $, count } from "./fields.js";
 import { retryBusy, sleep, stream } from "./calls.js";
+import { preset, rulesLabel } from "./board.js";
 import { openAnalyze, register, showPage } from "./url.js";
 
 const KEY = "mancala-sweep-review";
@@ -20,7 +21,6 @@ const KEY = "mancala-sweep-review";
 // positions past the books: 4 minutes at most, within the 5 the issue
 // allows; most positions are proved in far less).
 export const REVIEW_SECONDS = 9;
-const RULE_WORDS = { kalah: "GamePigeon capture", avalanche: "GamePigeon avalanche", "any-hole": "any-hole" };
 const GRADES = ["best", "good", "inaccuracy", "mistake", "blunder"];
 
 // The game under review and its last document: {game, doc, stopped}.
@@ -58,7 +58,7 @@ function draw() {
   const r = keptReview(), g = r && r.game;
   $("rv-none").hidden = !!g; $("rv-body").hidden = !g;
   if (!g) return;
-  $("rv-game").textContent = `${cap(g.players.first)} (first) against ${g.players.second} (second), ${RULE_WORDS[g.rules] || g.rules}: ${count(g.turns.length, "turn")}.`;
+  $("rv-game").textContent = `${cap(g.players.first)} (first) against ${g.players.second} (second), ${rulesLabel(g.rules)}: ${count(g.turns.length, "turn")}.`;
   drawDoc(r.doc);
 }
 
@@ -200,11 +200,12 @@ async function endgameWait(signal) {
   }
   rvRun.phase = "review";
 }
-// The rules of a database's key, as the engine writes them, by preset.
-const DB_RULES = { kalah: { relay: false, capture: "kalah" }, avalanche: { relay: true, capture: "none" } };
+// Whether the site's engine holds the endgame database of the game's
+// rules (its preset's, GET /api/limits) and size.
 function needsEndgame(g) {
-  const e = backend.endgame(), want = DB_RULES[g.rules], pits = g.board.split("/")[0].trim().split(/\s+/).length;
-  const held = e && e.state === "ready" && e.key.pits === pits && want && e.key.rules && e.key.rules.relay === want.relay && e.key.rules.capture === want.capture;
+  const e = backend.endgame(), p = preset(g.rules), want = p && p.rules, pits = g.board.split("/")[0].trim().split(/\s+/).length;
+  const same = (r) => r && ["scope", "relay", "capture"].every((f) => r[f] === undefined || r[f] === want[f]);
+  const held = e && e.state === "ready" && e.key.pits === pits && want && same(e.key.rules);
   return backend.engine === "wasm" && !held;
 }
 

@@ -3,7 +3,7 @@
 // stepped through on the board.
 /* global backend */
 import { $, clearErrors, clearTyped, count, invalidFields, readCount, sayTyped, setField, showError, wholeWithin, wholeWords } from "./fields.js";
-import { boardLink, boardOfLink, drawBoard, LIMITS, pasteField, tooLong } from "./board.js";
+import { boardLink, boardOfLink, choosePreset, drawBoard, LIMITS, pasteField, tooLong } from "./board.js";
 import { request, stream } from "./calls.js";
 import { keepUrl, openAnalyze, register } from "./url.js";
 
@@ -143,12 +143,17 @@ async function showResult(doc, kind) {
   steps = rep.steps; at = 0; showStep();
 }
 
+// Bytes as the command line's --max-memory writes them: "256 MiB", "1 GiB".
+const bytesWords = (b) => (b >= 2 ** 30 && b % 2 ** 30 === 0 ? `${b / 2 ** 30} GiB` : `${Math.round(b / 2 ** 20)} MiB`);
+
 // A solve that stopped before the end (the memory guard, or its time): why
 // in plain words, the best store found so far kept on screen, and what to
 // do, with Find (a good line in a moment) one tap away.
 function showStopped(doc) {
   const memory = doc.stopped === "memory-limit", wasm = backend.engine === "wasm";
-  const why = memory ? (wasm ? "This board needs more memory than this page may use (256 MiB)" : "This board needs more memory than the server lets one search use (its --max-memory)")
+  // The memory a search may hold here, as the engine says it (GET /api/limits).
+  const cap = LIMITS.max_memory ? bytesWords(LIMITS.max_memory) : null;
+  const why = memory ? (wasm ? `This board needs more memory than this page may use${cap ? ` (${cap})` : ""}` : `This board needs more memory than the server lets one search use (its --max-memory${cap ? `, ${cap}` : ""})`)
     : doc.stopped === "out-of-time" ? "This board needs more time than one search may take here" : "The search was stopped";
   const best = doc.best_store == null ? "<p>No turn had ended yet, so there is no best store so far.</p>"
     : `<p class="big">Best store found so far: <b id="best-so-far">${doc.best_store}</b>${doc.best_proved ? " (proved best)" : " (there may be a better one)"}</p>`;
@@ -178,7 +183,9 @@ function showStep() {
 
 // What the link asks of the Solve page: its rules and board.
 async function solveFromUrl(q) {
-  if (q.get("rules") && [...$("rules").options].some((o) => o.value === q.get("rules"))) $("rules").value = q.get("rules");
+  // The link's rules by the engine's presets (an alias as its preset),
+  // shown at once, before the engine's vocabulary has come.
+  if (q.get("rules")) choosePreset($("rules"), q.get("rules"));
   if (!q.get("board")) return;
   try { const read = boardOfLink(q.get("board"), $("rules").value); setBoard(read instanceof Promise ? await read : read); }
   catch (e) { $("err-board").textContent = "The link's board: " + e.message; }

@@ -3,9 +3,11 @@
 //! typed with the grammar and the bounds the engine applies instead of
 //! its own copy of them.
 
+use super::games::{page_seconds, DEFAULT_LEVEL};
 use super::{Error, Position, MAX_BOARD_TEXT};
 use crate::format::json::{preset_name, PositionJson};
-use crate::rules::{MAX_PITS_PER_SIDE, MAX_STONES_IN_PLAY};
+use crate::game::Level;
+use crate::rules::{Preset, MAX_PITS_PER_SIDE, MAX_STONES_IN_PLAY};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -46,12 +48,47 @@ pub fn board(req: &BoardRequest) -> Result<Value, Error> {
 
 /// `GET /api/limits`: the bounds a board must keep, as the engine checks
 /// them: pits a side, stones in the pits and the mover's store (and in
-/// the opponent's store), and the length of a board text.
-pub fn limits() -> Value {
+/// the opponent's store), and the length of a board text; the memory a
+/// search may hold on this back-end (`max_memory`, which each back-end
+/// gives); and the engine's vocabulary, so that the pages hold no copy of
+/// it: the rule presets (name, aliases, label, rules) and the levels
+/// (name, words, label, seconds a turn).
+pub fn limits(max_memory: u64) -> Value {
     json!({
         "format": LIMITS_FORMAT,
         "max_pits_per_side": MAX_PITS_PER_SIDE,
         "max_stones_in_play": MAX_STONES_IN_PLAY,
         "max_board_text": MAX_BOARD_TEXT,
+        "max_memory": max_memory,
+        "presets": Preset::ALL.map(preset_json),
+        "levels": Level::ALL.map(level_json),
+        "default_level": DEFAULT_LEVEL.name(),
+    })
+}
+
+/// A preset as `/api/limits` names it.
+fn preset_json(p: Preset) -> Value {
+    json!({
+        "name": p.name(),
+        "aliases": p.aliases(),
+        "label": p.label(),
+        "rules": p.rules(),
+    })
+}
+
+/// A level as `/api/limits` names it: its label is its name and words,
+/// with its most seconds a turn when it has one ("perfect: best play, up
+/// to 15 s a turn").
+fn level_json(level: Level) -> Value {
+    let seconds = page_seconds(level);
+    let mut label = format!("{}: {}", level.name(), level.words());
+    if let Some(s) = seconds {
+        label += &format!(", up to {s} s a turn");
+    }
+    json!({
+        "name": level.name(),
+        "words": level.words(),
+        "label": label,
+        "seconds": seconds,
     })
 }

@@ -71,6 +71,25 @@ fn yes() -> bool {
 /// pick of the computer's turn in turn.
 pub const PAGE_PERFECT_SECONDS: u32 = 13;
 
+/// The seconds a turn the pages state for `perfect`: its agent's
+/// [`PAGE_PERFECT_SECONDS`] with two to spare for its stop and for the
+/// picks shown in turn.
+pub const PAGE_PERFECT_STATED_SECONDS: u32 = PAGE_PERFECT_SECONDS + 2;
+
+/// The most seconds a turn of `level` takes on the pages, when the level
+/// bounds its turn by time (`perfect`); the others are bounded by depth
+/// or by picks, which take well under a second on a phone.
+pub fn page_seconds(level: Level) -> Option<u32> {
+    match level {
+        Level::Perfect => Some(PAGE_PERFECT_STATED_SECONDS),
+        Level::Easy | Level::Medium | Level::Hard => None,
+    }
+}
+
+/// The level a game gets when its request names neither a level nor an
+/// agent.
+pub const DEFAULT_LEVEL: Level = Level::Medium;
+
 /// The agent behind a level on the pages (`serve` and the static site):
 /// the level's own ([`Level::agent`]), but `perfect` is the analysis for at
 /// most [`PAGE_PERFECT_SECONDS`] a turn (`analyze:13`), which plays the
@@ -121,7 +140,7 @@ fn agent_of(req: &NewGame) -> Result<(AgentSpec, Option<Level>), Error> {
                 None => Ok((spec, None)),
             }
         }
-        (None, None) => Ok((Level::Medium.agent(), Some(Level::Medium))),
+        (None, None) => Ok((DEFAULT_LEVEL.agent(), Some(DEFAULT_LEVEL))),
     }
 }
 

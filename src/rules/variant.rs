@@ -98,6 +98,25 @@ impl Preset {
             Preset::Kalah => "kalah",
         }
     }
+
+    /// The other names the preset is read under: `capture` is Kalah's
+    /// rules under the name GamePigeon's players know.
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Preset::Kalah => &["capture"],
+            Preset::Avalanche | Preset::AnyHole => &[],
+        }
+    }
+
+    /// The preset in a player's words, as the pages show it: GamePigeon's
+    /// names for its two modes, and where any-hole comes from.
+    pub fn label(self) -> &'static str {
+        match self {
+            Preset::Avalanche => "GamePigeon avalanche",
+            Preset::AnyHole => "any-hole (not in GamePigeon)",
+            Preset::Kalah => "GamePigeon capture",
+        }
+    }
 }
 
 impl fmt::Display for Preset {
@@ -106,17 +125,14 @@ impl fmt::Display for Preset {
     }
 }
 
-/// A preset by name; `capture` (GamePigeon's capture mode) is Kalah's
-/// rules under the name its players know, as on the command line.
+/// A preset by name or by one of its [`Preset::aliases`], as on the
+/// command line.
 impl FromStr for Preset {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if s == "capture" {
-            return Ok(Preset::Kalah);
-        }
         Preset::ALL
             .into_iter()
-            .find(|p| p.name() == s)
+            .find(|p| p.name() == s || p.aliases().contains(&s))
             .ok_or_else(|| {
                 format!("unknown rules {s:?}: use avalanche, any-hole, kalah or capture (= kalah)")
             })
@@ -209,6 +225,11 @@ mod tests {
         assert!("mancala".parse::<Preset>().unwrap_err().contains("mancala"));
         // GamePigeon's name for Kalah's rules, as the web and the command line take it.
         assert_eq!("capture".parse::<Preset>(), Ok(Preset::Kalah));
+        for p in Preset::ALL {
+            for alias in p.aliases() {
+                assert_eq!(alias.parse::<Preset>(), Ok(p));
+            }
+        }
     }
 
     #[test]

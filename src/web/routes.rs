@@ -46,12 +46,13 @@ pub(crate) async fn dispatch(state: Shared_, method: Method, uri: Uri, body: Bod
     answer.unwrap_or_else(IntoResponse::into_response)
 }
 
-/// `GET /api/limits` as `serve` answers it: the engine's bounds, and in
+/// `GET /api/limits` as `serve` answers it: the engine's bounds and
+/// vocabulary, the memory a search may hold (`--max-memory`), and in
 /// `endgames` the endgame databases it holds now, so that the pages can
 /// say when a board has none (`serve` builds the GamePigeon boards' in
 /// the background).
 fn limits(config: &super::Config) -> serde_json::Value {
-    let mut doc = crate::api::limits();
+    let mut doc = crate::api::limits(config.max_memory);
     doc["endgames"] = config
         .endgames
         .list()

@@ -198,14 +198,16 @@ async fn followed_game(c: &Client, url: &str, width: u32) {
     let at = c.execute("return location.search;", vec![]).await.unwrap();
     check!(at.as_str().unwrap().contains("&at=0&review=1"), "{at}");
     // Its better turn is lit, by the review until the analysis draws its own.
+    // Read in one call: the analysis redraws the board as it reports, and
+    // an element found in one call can be gone by the next.
     let lit = c
-        .find(Locator::Css("#an-board .pit.next"))
-        .await
-        .unwrap()
-        .attr("id")
+        .execute(
+            "const p = document.querySelector('#an-board .pit.next'); return p && p.id;",
+            vec![],
+        )
         .await
         .unwrap();
-    check_eq!(lit.as_deref(), Some("an-pit-3"));
+    check_eq!(lit.as_str(), Some("an-pit-3"));
     if width == 390 {
         fits_at_390(c, "Analyze, a reviewed turn").await;
     }

@@ -133,7 +133,7 @@ fn route(
             api::find(&board, rules, &opts, 1)
         }
         Endpoint::Board => api::board(&api::parse::<BoardRequest>(body, BODY_LIMIT)?),
-        Endpoint::Limits => Ok(api::limits()),
+        Endpoint::Limits => Ok(api::limits(MAX_MEMORY)),
         // The site's atlas is a file of the site (`atlas/atlas.json`),
         // which the page reads itself.
         Endpoint::Atlas => Err(api::Error::status(
@@ -574,6 +574,9 @@ mod tests {
         assert_eq!((s, e["field"].as_str()), (400, Some("board")), "{e}");
         let (s, limits, _) = ask("GET /api/limits\n");
         assert_eq!((s, limits["max_pits_per_side"].as_u64()), (200, Some(16)));
+        // The site's memory cap, and the same vocabulary as `serve`'s.
+        assert_eq!(limits["max_memory"].as_u64(), Some(MAX_MEMORY));
+        assert_eq!(limits, api::limits(MAX_MEMORY));
         assert_eq!(ask("GET /api/nothing\n").0, 404);
         assert_eq!(ask("GET /api/solve\n").0, 405);
         assert_eq!(ask("\n").0, 404);

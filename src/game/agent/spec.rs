@@ -87,6 +87,17 @@ impl Level {
             Level::Perfect => "perfect",
         }
     }
+
+    /// What the level does, in a player's words (the pages' label after
+    /// its name).
+    pub fn words(self) -> &'static str {
+        match self {
+            Level::Easy => "grabs the most stones now",
+            Level::Medium => "looks 4 turns ahead",
+            Level::Hard => "looks up to 12 turns ahead",
+            Level::Perfect => "best play",
+        }
+    }
 }
 
 impl FromStr for Level {
