@@ -3,20 +3,10 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
-/// Run `mancala-sweep ARGS`; returns (exit code, stdout, stderr).
+/// Run `mancala-sweep ARGS` (in the test's own cache folder); returns
+/// (exit code, stdout, stderr).
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("mancala-sweep")
-        .unwrap()
-        .args(args)
-        // The test's own cache folder, never the user's.
-        .env("MANCALA_SWEEP_CACHE", crate::common::CACHE)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    crate::common::run_bin(args, "")
 }
 
 fn json(args: &[&str]) -> Value {

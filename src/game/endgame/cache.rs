@@ -321,15 +321,12 @@ fn dead_work(path: &Path) -> Vec<PathBuf> {
     let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
         return Vec::new();
     };
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let told = cfg!(target_os = "linux") && Path::new("/proc/self").exists();
+    let Some(entries) = told.then(|| std::fs::read_dir(dir).ok()).flatten() else {
         return Vec::new();
     };
-    let gone = |pid: u32| {
-        cfg!(target_os = "linux")
-            && pid != std::process::id()
-            && Path::new("/proc/self").exists()
-            && !Path::new("/proc").join(pid.to_string()).exists()
-    };
+    let gone =
+        |pid: u32| pid != std::process::id() && !Path::new("/proc").join(pid.to_string()).exists();
     entries
         .flatten()
         .map(|e| e.path())
