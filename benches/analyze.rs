@@ -190,7 +190,7 @@ fn main() {
             Budget::Seconds(1.0),
         ),
     };
-    println!("machine: {}", mancala_sweep::search::kernel::machine());
+    println!("machine: {}", mancala_sweep::sweep::kernel::machine());
     println!(
         "threads: {threads}, budget: {}, positions a class and mode: {positions}\n",
         match budget {

@@ -23,7 +23,7 @@ use mancala_sweep::internals::{
     merge_sorted, pack, packed, Bucket, Engine, Frontier, Key, Packed, Run,
 };
 use mancala_sweep::rules::pick::{self, PickEnd};
-use mancala_sweep::search::Kernel;
+use mancala_sweep::sweep::Kernel;
 use mancala_sweep::{solve, Board, Listing, Pit, Rules, SolveOptions};
 use rayon::prelude::*;
 use std::hint::black_box;

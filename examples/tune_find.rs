@@ -6,7 +6,7 @@
 //! cargo run --release --example tune_find
 //! ```
 
-use mancala_sweep::search::beam::{find, FindOptions, Weights};
+use mancala_sweep::sweep::beam::{find, FindOptions, Weights};
 use mancala_sweep::{Board, Rules};
 
 fn main() {

@@ -2,7 +2,7 @@
 //! resuming, and Ctrl-C leaving only complete files.
 
 use mancala_sweep::rules::turn;
-use mancala_sweep::search::exact::{solve, Listing, SolveOptions};
+use mancala_sweep::sweep::exact::{solve, Listing, SolveOptions};
 use mancala_sweep::Board;
 // assert_cmd's `assert()` on a std `Command`: a failure shows the command,
 // its status and its output.

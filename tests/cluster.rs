@@ -6,8 +6,8 @@
 //! A process killed mid-run gives a clear error on the others, not a hang,
 //! and a Ctrl-C on one stops them all.
 
-use mancala_sweep::search::exact::cluster::{Cluster, ClusterError};
-use mancala_sweep::search::exact::{solve_cluster, Listing, SolveOptions};
+use mancala_sweep::sweep::exact::cluster::{Cluster, ClusterError};
+use mancala_sweep::sweep::exact::{solve_cluster, Listing, SolveOptions};
 use mancala_sweep::{Board, Capture, Preset, Rules, Scope};
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, Stdio};

@@ -3,8 +3,8 @@
 //! exist on small boards, and it is deterministic for a seed.
 
 use mancala_sweep::rules::turn;
-use mancala_sweep::search::beam::{find, FindOptions};
-use mancala_sweep::search::exact::{solve, Listing, SolveOptions};
+use mancala_sweep::sweep::beam::{find, FindOptions};
+use mancala_sweep::sweep::exact::{solve, Listing, SolveOptions};
 use mancala_sweep::{Board, Preset, Rules};
 use proptest::prelude::*;
 

@@ -84,7 +84,7 @@ fn api_bodies() {
 fn a_stopped_spill_resumes_to_the_whole_answer() {
     let (files, _) = contracts::spill_stopped();
     for (name, bytes) in files {
-        if name == mancala_sweep::search::exact::CHECKPOINT_FILE {
+        if name == mancala_sweep::sweep::exact::CHECKPOINT_FILE {
             contracts::spill_checkpoint(bytes);
         } else if name.ends_with(".run") {
             contracts::spill_run(bytes);

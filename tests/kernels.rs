@@ -8,8 +8,8 @@
 //! drives, through the public `SolveOptions::kernel` cap.
 
 use mancala_sweep::internals::bits_needed;
-use mancala_sweep::search::kernel::plan;
-use mancala_sweep::search::{Kernel, KernelChoice};
+use mancala_sweep::sweep::kernel::plan;
+use mancala_sweep::sweep::{Kernel, KernelChoice};
 use mancala_sweep::{solve, Board, Capture, Listing, Rules, Scope, SolveOptions};
 use rand::{Rng, SeedableRng};
 

@@ -3,7 +3,7 @@
 //! lists is replayed through the checked [`turn::replay`] path as well.
 
 use mancala_sweep::rules::turn;
-use mancala_sweep::search::exact::{solve, Listing, SolveOptions};
+use mancala_sweep::sweep::exact::{solve, Listing, SolveOptions};
 use mancala_sweep::{Board, Preset};
 
 #[test]

@@ -157,7 +157,7 @@ fn a_spill_claims_a_resume_only_where_a_checkpoint_is_kept() {
         let args = ["solve", "--spill", "sp", "--max-disk", max_disk, "--quiet"];
         let (code, _, err, _) = run_in(&dir, &args, 120);
         assert_eq!(code, 1, "{err}");
-        let checkpoint = mancala_sweep::search::exact::spill_checkpoint(&dir.join("sp"));
+        let checkpoint = mancala_sweep::sweep::exact::spill_checkpoint(&dir.join("sp"));
         assert_eq!(checkpoint.is_some(), kept, "{max_disk}: {err}");
         assert_eq!(
             err.contains("the same search resumes"),

@@ -5,8 +5,8 @@
 
 use mancala_sweep::internals::{bits_needed, pack, unpack, Engine, Key, Landings, Packed};
 use mancala_sweep::rules::Turn;
-use mancala_sweep::search::kernel::relay::reference_chain as chain;
-use mancala_sweep::search::{Kernel, SearchError};
+use mancala_sweep::sweep::kernel::relay::reference_chain as chain;
+use mancala_sweep::sweep::{Kernel, SearchError};
 use mancala_sweep::{solve, Board, Listing, Rules, SolveOptions};
 use proptest::prelude::*;
 
@@ -443,7 +443,7 @@ proptest! {
 /// after it, and reporting changes nothing of the answer.
 #[test]
 fn large_buckets_report_progress_from_inside() {
-    use mancala_sweep::search::Progress;
+    use mancala_sweep::sweep::Progress;
     use std::sync::Mutex;
     let board = Board::uniform(5, 4).unwrap();
     let events: Mutex<Vec<Progress>> = Mutex::new(Vec::new());

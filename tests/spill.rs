@@ -5,8 +5,8 @@
 //! every bucket and inside one; and clean stops, with what was finished
 //! kept, when the disk guard or the directory refuses.
 
-use mancala_sweep::search::exact::{self, solve, Listing, SolveOptions};
-use mancala_sweep::search::{Phase, Progress, SearchError};
+use mancala_sweep::sweep::exact::{self, solve, Listing, SolveOptions};
+use mancala_sweep::sweep::{Phase, Progress, SearchError};
 use mancala_sweep::{Board, Preset, Rules};
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};

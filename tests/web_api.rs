@@ -1,7 +1,7 @@
 //! The web API against the real server on a random local port: every
 //! endpoint, bad input, the limits, and cancellation when a client hangs up.
 
-use mancala_sweep::web::{self, Config};
+use mancala_sweep::server::{self, Config};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
@@ -17,7 +17,7 @@ fn start(config: Config) -> SocketAddr {
         rt.block_on(async {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             tx.send(listener.local_addr().unwrap()).unwrap();
-            web::serve(listener, config).await.unwrap();
+            server::serve(listener, config).await.unwrap();
         });
     });
     rx.recv().unwrap()
@@ -25,7 +25,7 @@ fn start(config: Config) -> SocketAddr {
 
 fn config() -> Config {
     Config {
-        collections: web::committed_collections().unwrap(),
+        collections: server::committed_collections().unwrap(),
         ..Config::default()
     }
 }
@@ -1180,7 +1180,7 @@ fn analyze_reads_the_endgame_database_it_was_started_with() {
         .unwrap()
         .expect("built");
     let with = start(Config {
-        endgames: mancala_sweep::web::Endgames::new(vec![db]),
+        endgames: mancala_sweep::server::Endgames::new(vec![db]),
         ..config()
     });
     let without = start(config());

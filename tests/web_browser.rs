@@ -8,7 +8,7 @@
 //! says how many browser checks passed.
 
 use fantoccini::{Client, ClientBuilder, Locator};
-use mancala_sweep::web::{self, Config};
+use mancala_sweep::server::{self, Config};
 use std::net::SocketAddr;
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -228,10 +228,10 @@ async fn start_server() -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let config = Config {
-        collections: web::committed_collections().unwrap(),
+        collections: server::committed_collections().unwrap(),
         ..Config::default()
     };
-    tokio::spawn(web::serve(listener, config));
+    tokio::spawn(server::serve(listener, config));
     addr
 }
 

@@ -23,7 +23,7 @@ use mancala_sweep::format::{parse_versioned, GameMatchJson, GAME_MATCH_FORMAT};
 use mancala_sweep::game::{matches, EndgameDb, GameState, Side};
 use mancala_sweep::puzzle;
 use mancala_sweep::rules::turn;
-use mancala_sweep::search::{Progress, SearchError, SolveOptions};
+use mancala_sweep::sweep::{Progress, SearchError, SolveOptions};
 use mancala_sweep::{solve, Board, Line, Listing, Rules};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -326,7 +326,7 @@ pub fn spill_stopped() -> &'static (Files, Answer) {
         files.sort();
         assert!(files
             .iter()
-            .any(|(n, _)| n == mancala_sweep::search::exact::CHECKPOINT_FILE));
+            .any(|(n, _)| n == mancala_sweep::sweep::exact::CHECKPOINT_FILE));
         assert!(
             files.iter().any(|(n, _)| n.ends_with(".run")),
             "runs to resume from"
@@ -364,7 +364,7 @@ pub fn spill_checkpoint(data: &[u8]) {
     let mut files = files.clone();
     let checkpoint = files
         .iter_mut()
-        .find(|(n, _)| n == mancala_sweep::search::exact::CHECKPOINT_FILE)
+        .find(|(n, _)| n == mancala_sweep::sweep::exact::CHECKPOINT_FILE)
         .expect("a checkpoint");
     let same = checkpoint.1 == data;
     checkpoint.1 = data.to_vec();
@@ -400,7 +400,7 @@ fn run_target() -> &'static RunTarget {
             .expect("a run file");
         let checkpoint = files
             .iter()
-            .position(|(n, _)| n == mancala_sweep::search::exact::CHECKPOINT_FILE)
+            .position(|(n, _)| n == mancala_sweep::sweep::exact::CHECKPOINT_FILE)
             .expect("a checkpoint");
         // The checkpoint names each run with its size in bytes: the record
         // of this one gets a number no other field holds, and the text is

@@ -2,7 +2,7 @@
 //! are compared by, shared by their tests.
 
 use mancala_sweep::format::SolveJson;
-use mancala_sweep::search::exact::{solve, Listing, Solution, SolveOptions};
+use mancala_sweep::sweep::exact::{solve, Listing, Solution, SolveOptions};
 use mancala_sweep::{Board, Rules};
 
 /// The JSON of a solution, without its wall-clock time.
