@@ -2,7 +2,6 @@
 //! map the outcome to an exit code (2 for bad input, 1 for a failed run,
 //! 130 after Ctrl-C, 143 after SIGTERM, 129 after SIGHUP). Everything else is in [`cli`] and the library.
 
-
 use clap::Parser;
 use cli::args::{BookCommand, CacheCommand, Cli, Command, GameCommand, PuzzlesCommand};
 use cli::cmd;

@@ -210,9 +210,8 @@ pub fn atlas(data: &[u8]) {
     }
     let cells = atlas::merge(&grid, &a.cells);
     let _ = atlas::markdown(&grid, &a.runs, &cells);
-    // The heat maps are the library's feature `svg` (on in the fuzz crate
-    // and in the test suite's default features).
-    #[cfg(feature = "svg")]
+    // The heat maps (the library's feature `svg`, which the fuzz crate and
+    // the test suite both turn on).
     for &rules in &grid.rule_sets {
         let _ = atlas::heat_map(&grid, &cells, rules);
     }

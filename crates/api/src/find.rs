@@ -3,9 +3,9 @@
 use super::{seconds_within, Error, Position};
 use format::FindJson;
 use rules::{Board, Rules};
-use sweep::{self, FindOptions};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use sweep::{self, FindOptions};
 
 /// `/api/find`'s body.
 #[derive(Deserialize, Default, Debug)]

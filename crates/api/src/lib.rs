@@ -39,9 +39,7 @@ pub use solve::{
     progress_json, run_solve, solve_answer, BestSeen, SolveHost, SolveRequest, PROGRESS_FORMAT,
 };
 
-use rules::{
-    Board, BoardError, Capture, Preset, RuleOptions, Rules, Scope, MAX_PITS_PER_SIDE,
-};
+use rules::{Board, BoardError, Capture, Preset, RuleOptions, Rules, Scope, MAX_PITS_PER_SIDE};
 use serde::Deserialize;
 
 /// The longest board text read: a board of 16 pits a side with three-digit

@@ -4,10 +4,10 @@
 use super::{Error, Position};
 use format::{SolveJson, SolveStoppedJson};
 use rules::{Board, Rules};
-use sweep::{self, HeldFn, Listing, Progress, SearchError, SolveOptions};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
+use sweep::{self, HeldFn, Listing, Progress, SearchError, SolveOptions};
 
 /// `/api/solve`'s body.
 #[derive(Deserialize, Default, Debug)]

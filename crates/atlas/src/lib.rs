@@ -11,10 +11,10 @@
 use base::clock::Instant;
 use format::{write_atomic, FileError, Header, VERSION};
 use rules::{Board, BoardError, Capture, Line, Rules, Scope};
-use sweep::{find, FindOptions, Listing, SearchError, SolveOptions};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use sweep::{find, FindOptions, Listing, SearchError, SolveOptions};
 use thiserror::Error;
 
 pub mod render;

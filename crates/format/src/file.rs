@@ -69,11 +69,9 @@ pub use base::atomic_file::is_disk_full;
 /// then renamed, so that a reader (or a run that is stopped) never sees
 /// half a file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
-    base::atomic_file::write_with(path, |w| w.write_all(bytes)).map_err(|source| {
-        FileError::Write {
-            path: path.to_path_buf(),
-            source,
-        }
+    base::atomic_file::write_with(path, |w| w.write_all(bytes)).map_err(|source| FileError::Write {
+        path: path.to_path_buf(),
+        source,
     })
 }
 

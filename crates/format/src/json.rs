@@ -4,8 +4,8 @@
 
 use super::{Header, FIND_FORMAT, REPLAY_FORMAT, SOLVE_FORMAT};
 use rules::{Board, Line, PickEnd, Pit, Preset, Rules, Turn};
-use sweep::{Found, Reached, SearchError, Solution, StopCause};
 use serde::{Deserialize, Serialize};
+use sweep::{Found, Reached, SearchError, Solution, StopCause};
 
 /// A position in JSON.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]

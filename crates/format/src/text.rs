@@ -4,8 +4,8 @@
 use rules::board::Cell;
 use rules::pick::{Landing, PickTrace};
 use rules::{Board, PickEnd, Pit, Rules, Turn};
-use sweep::{Found, Solution};
 use std::fmt::Write;
+use sweep::{Found, Solution};
 
 /// The text report of `find`.
 pub fn find_text(f: &Found, threads: usize) -> String {

@@ -160,12 +160,8 @@ mod tests {
     use std::sync::atomic::AtomicBool;
 
     fn analysis(board: &str, budget: Budget) -> Analysis {
-        let state = GameState::new(
-            board.parse().unwrap(),
-            game::Side::First,
-            Rules::KALAH,
-        )
-        .unwrap();
+        let state =
+            GameState::new(board.parse().unwrap(), game::Side::First, Rules::KALAH).unwrap();
         let opts = GameSolveOptions {
             threads: 1,
             ..GameSolveOptions::default()

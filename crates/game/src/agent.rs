@@ -23,8 +23,8 @@
 
 use crate::solve::{SolveWatch, Solver};
 use crate::state::{GameState, Side};
-use rules::Pit;
 use rand::Rng;
+use rules::Pit;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -476,9 +476,9 @@ mod tests {
     use super::*;
     use crate::solve::GameSolveOptions;
     use crate::state::PickOutcome;
+    use rand::SeedableRng;
     use rules::{Board, Rules};
     use rules::{PickEnd, Turn};
-    use rand::SeedableRng;
 
     #[test]
     fn specs_read_and_print_back() {

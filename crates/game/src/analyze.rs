@@ -56,17 +56,17 @@
 //! them. The cancel flag (Ctrl-C, Stop) ends any phase at once with the
 //! best answer so far.
 
-use base::clock::Instant;
 use crate::endgame::EndgameDb;
 use crate::error::GameError;
 use crate::solve::{GameSolveOptions, Horizon, Solver};
 use crate::state::{GameState, Side};
+use base::clock::Instant;
 use rules::Pit;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub(in crate) mod answer;
+pub(crate) mod answer;
 pub use answer::{Analysis, TurnValue};
 
 /// The most time the estimates (phase 1) take of a budget in seconds.

@@ -23,11 +23,11 @@
 //! among them) update ratings game by game and do not give the performance
 //! difference of one match with an interval, which is what a match reports.
 
-use base::clock::Instant;
 use crate::agent::{AgentSpec, Rng64};
 use crate::endgame::EndgameDb;
 use crate::error::{GameError, MatchError};
 use crate::state::{GameState, Side};
+use base::clock::Instant;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};

@@ -36,12 +36,12 @@
 //! A turn with bounds gets a grade only when every value within them gives
 //! the same grade ([`TurnReview::grade`]).
 
-use base::clock::Instant;
 use crate::analyze::Budget;
 use crate::endgame::EndgameDb;
 use crate::error::GameError;
 use crate::solve::{GameSolveOptions, Solver};
 use crate::state::{GameState, Side};
+use base::clock::Instant;
 use rules::Pit;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

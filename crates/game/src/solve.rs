@@ -62,10 +62,10 @@
 //! Under [`Scope::Any`] the value is that of the game with
 //! [`ANY_SCOPE_TURN_LIMIT`] (turns left are part of the key there).
 
-use base::clock::Instant;
 use crate::endgame::{Endgame, EndgameDb, Ranks};
 use crate::error::{EndgameError, GameError};
 use crate::state::{GameState, CYCLE_CAP};
+use base::clock::Instant;
 use rules::Pit;
 use rules::{Capture, Rules, Scope};
 use serde::{Deserialize, Serialize};

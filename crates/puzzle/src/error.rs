@@ -3,8 +3,8 @@
 
 use format::FileError;
 use rules::{BoardError, ReplayError, Rules};
-use sweep::SearchError;
 use std::path::PathBuf;
+use sweep::SearchError;
 use thiserror::Error;
 
 /// Everything making, reading and checking puzzles can fail with.

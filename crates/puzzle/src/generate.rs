@@ -9,11 +9,11 @@ use super::{make, position, puzzle_id, Collection, Generator, Puzzle, Source, PU
 use format::VERSION;
 use game::agent::Rng64;
 use game::{AgentSpec, GameState};
-use rules::{turn, Board, Line, Rules, Turn};
-use sweep::{solve, Listing, SolveOptions};
 use rand::{Rng, SeedableRng};
+use rules::{turn, Board, Line, Rules, Turn};
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
+use sweep::{solve, Listing, SolveOptions};
 /// Options for [`generate`].
 pub struct GenerateOptions<'a> {
     /// Rules of the collection.

@@ -33,10 +33,10 @@ pub use generate::{collection, generate, slow, GenerateOptions, Generated};
 use format::FileError;
 use format::VersionError;
 use rules::{turn, Board, Line, Rules};
-use sweep::{solve, Listing, SolveOptions};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
+use sweep::{solve, Listing, SolveOptions};
 
 /// Results of this module.
 pub type Result<T, E = PuzzleError> = std::result::Result<T, E>;
@@ -420,8 +420,7 @@ pub fn committed_named(name: &str) -> Option<std::result::Result<Collection, Str
 
 /// Parse a collection from JSON text; the error says what is wrong.
 pub fn parse(text: &str) -> std::result::Result<Collection, String> {
-    format::parse_versioned(text, PUZZLES_FORMAT, "a puzzle collection").map_err(|e| match e
-    {
+    format::parse_versioned(text, PUZZLES_FORMAT, "a puzzle collection").map_err(|e| match e {
         VersionError::Format { .. } => {
             format!("{e}: this is not a mancala-sweep puzzle collection of this version")
         }

@@ -10,8 +10,8 @@
 
 use super::{Collection, Puzzle, PuzzleError};
 use rules::{Board, Line, PickError, PickTrace, Pit, Turn};
-use sweep::{solve, Listing, SolveOptions};
 use std::sync::atomic::AtomicBool;
+use sweep::{solve, Listing, SolveOptions};
 
 /// How a puzzle attempt ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -243,8 +243,7 @@ mod tests {
     use rules::Rules;
 
     fn collection() -> Collection {
-        let c: Collection =
-            crate::parse(include_str!("../../../puzzles/avalanche.json")).unwrap();
+        let c: Collection = crate::parse(include_str!("../../../puzzles/avalanche.json")).unwrap();
         assert_eq!(c.rules, Rules::AVALANCHE);
         c
     }

@@ -18,12 +18,12 @@ use api::games::{
     NewGameSpec, PickRequest,
 };
 use api::ANALYZE_TABLE;
-use game::{GameSession, Level};
 use axum::body::Body;
 use axum::extract::Path;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::Json;
+use game::{GameSession, Level};
 use serde_json::json;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};

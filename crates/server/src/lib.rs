@@ -12,18 +12,18 @@
 //! collections are given to [`Config`] whole, the atlas and the pages are
 //! built into the binary.
 
-mod handlers;
 mod games;
+mod handlers;
 mod routes;
 mod stream;
 
-use puzzle::Collection;
 use axum::extract::Request;
 use axum::http::{header, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get};
 use axum::Router;
+use puzzle::Collection;
 use rust_embed::RustEmbed;
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::Arc;
@@ -78,11 +78,7 @@ impl Endgames {
 
     /// The database an analysis of `game` reads within `max_memory`
     /// ([`api::endgame_for`]), if the server holds one.
-    pub fn for_game(
-        &self,
-        game: &game::GameState,
-        max_memory: u64,
-    ) -> Option<game::EndgameDb> {
+    pub fn for_game(&self, game: &game::GameState, max_memory: u64) -> Option<game::EndgameDb> {
         api::endgame_for(&self.list(), game, max_memory).cloned()
     }
 
@@ -244,8 +240,10 @@ pub(crate) fn atlas() -> Response {
             file.data.into_owned(),
         )
             .into_response(),
-        None => handlers::ApiError::status(StatusCode::NOT_FOUND.as_u16(), "this build has no atlas")
-            .into_response(),
+        None => {
+            handlers::ApiError::status(StatusCode::NOT_FOUND.as_u16(), "this build has no atlas")
+                .into_response()
+        }
     }
 }
 

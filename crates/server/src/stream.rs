@@ -14,10 +14,10 @@
 
 use super::handlers::{read, threads, ApiResult, CancelOnDrop, Share, Shared_, Slot};
 use api::{self, AnalyzeRequest, ReviewRequest, SolveHost, SolveRequest};
-use game::Analysis;
 use axum::body::Body;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use game::Analysis;
 use serde_json::Value;
 use std::convert::Infallible;
 use std::sync::atomic::AtomicBool;

@@ -22,8 +22,8 @@ use super::error::SearchError;
 use super::kernel::packed::{self, Engine, Packed};
 use super::kernel::{plan, KernelChoice};
 use base::clock::Instant;
-use rules::{turn, Board, Line, PickEnd, Pit, Rules};
 use rayon::prelude::*;
+use rules::{turn, Board, Line, PickEnd, Pit, Rules};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 

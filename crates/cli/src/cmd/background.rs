@@ -42,8 +42,11 @@ pub enum Progress {
     /// positions done in percent (what the cache held counts), and the
     /// seconds it reckons are left.
     Building {
+        /// The stones of the database being built.
         stones: u32,
+        /// Its positions done, in percent.
         share: u64,
+        /// The seconds it reckons are left, once it can tell.
         left: Option<f64>,
     },
     /// A database built, read back from the cache (a larger one may

@@ -273,6 +273,8 @@ fn background_builder(
         .flatten()
 }
 
+/// `game analyze`: every turn of a position ranked for the game, or with
+/// `--follow` a whole game answered as it is played.
 pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     let resumed = if args.resume {
         Some(super::kept::last_unfinished(&args.rules)?)
@@ -450,6 +452,7 @@ pub(super) fn no_start_position(args: &RuleArgs, command: &str) -> Result<(), Cl
     }
 }
 
+/// `game endgame`: an endgame database built into a file.
 pub fn endgame(args: &GameEndgameArgs) -> Outcome {
     no_start_position(&args.db.rules, "game endgame")?;
     let state = start(&args.db.rules)?;

@@ -285,9 +285,7 @@ pub fn list(keep: impl Fn(&GameRecordJson) -> bool) -> Vec<(PathBuf, GameRecordJ
 /// The last unfinished game `--follow` kept, for `--resume`: its recorder
 /// and the position its turns lead to. Rule flags that name other rules
 /// than the game's are refused.
-pub fn last_unfinished(
-    rules: &crate::args::RuleArgs,
-) -> Result<(Recorder, GameState), CliError> {
+pub fn last_unfinished(rules: &crate::args::RuleArgs) -> Result<(Recorder, GameState), CliError> {
     let Some((path, record)) = list(|r| r.source == "follow" && !r.finished).pop() else {
         let dir = games_dir().map_or("(none: no $HOME)".into(), |d| d.display().to_string());
         return Err(CliError::Input(format!(

@@ -4,8 +4,8 @@
 
 use super::Rng64;
 use crate::state::{GameState, PickOutcome};
-use rules::{PickEnd, Pit, Turn};
 use rand::Rng;
+use rules::{PickEnd, Pit, Turn};
 /// Where an agent that chooses one pick at a time plays: a game
 /// ([`GameState`]) or a bare turn on a board ([`Turn`]). The puzzle
 /// generator's games are bare turns, the board turned round between them,

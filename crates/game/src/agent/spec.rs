@@ -350,13 +350,7 @@ impl AgentSpec {
     /// [`AgentSpec::memory_bytes`] of the agent [`AgentSpec::build_within`]
     /// builds for `cap`: no more than `cap` when it could be fitted, more
     /// (and so refused by its caller) when even its smallest table passes it.
-    pub fn memory_bytes_within(
-        self,
-        rules: rules::Rules,
-        n: usize,
-        stones: u32,
-        cap: u64,
-    ) -> u64 {
+    pub fn memory_bytes_within(self, rules: rules::Rules, n: usize, stones: u32, cap: u64) -> u64 {
         self.solver_options(rules, n, stones, cap)
             .map_or(0, |opts| Solver::bytes(rules, n, &opts))
     }

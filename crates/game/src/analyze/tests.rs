@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::solve;
-use rules::{Capture, Rules};
 use rand::{Rng, SeedableRng};
+use rules::{Capture, Rules};
 
 /// Every rule set the game layer plays, scope own and any.
 fn rule_sets() -> Vec<Rules> {

@@ -234,9 +234,9 @@ impl EndgameCache {
             return Ok(None);
         };
         let file_error = |at: &Path, verb: &'static str, e: std::io::Error| {
-            GameError::from(super::EndgameError::from(
-                crate::error::GameFileError::new(at, verb, e),
-            ))
+            GameError::from(super::EndgameError::from(crate::error::GameFileError::new(
+                at, verb, e,
+            )))
         };
         std::fs::create_dir_all(&self.dir).map_err(|e| file_error(&self.dir, "create", e))?;
         // Built under a name of this process's own, then renamed: two runs
@@ -273,9 +273,9 @@ impl EndgameCache {
         for f in self.list() {
             if f.rules == rules && f.pits_per_side == n && f.target < stones {
                 std::fs::remove_file(&f.path).map_err(|e| {
-                    GameError::from(super::EndgameError::from(
-                        crate::error::GameFileError::new(&f.path, "remove", e),
-                    ))
+                    GameError::from(super::EndgameError::from(crate::error::GameFileError::new(
+                        &f.path, "remove", e,
+                    )))
                 })?;
                 gone.push(f);
             }

@@ -95,7 +95,7 @@ const LINE_ALIGN: usize = 64;
 /// serves every later solve on that board and rule set.
 #[derive(Clone)]
 pub struct EndgameDb {
-    pub(in crate) db: Arc<Endgame>,
+    pub(crate) db: Arc<Endgame>,
     pub(super) rules: Rules,
     pub(super) n: usize,
     pub(super) stones: u32,

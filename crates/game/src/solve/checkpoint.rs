@@ -13,12 +13,12 @@
 //! removed once the value is proved.
 
 use super::{GameSolveOptions, GameSolveResult, SolveWatch, Solver};
-use base::clock::Instant;
 use crate::endgame::EndgameDb;
 use crate::error::GameError;
 use crate::error::{CheckpointError, GameFileError};
 use crate::state::GameState;
 use crate::state::Side;
+use base::clock::Instant;
 use base::header::Header;
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, Read};

@@ -34,7 +34,7 @@ impl Solver {
     /// Make the next calls stop at `deadline` to be taken up again (a
     /// checkpoint's interval): as [`Solver::set_limits`], but a value
     /// proved before it gets its whole principal variation.
-    pub(in crate) fn set_pause(&mut self, deadline: Instant) {
+    pub(crate) fn set_pause(&mut self, deadline: Instant) {
         self.limits = Limits {
             nodes: u64::MAX,
             deadline: Some(deadline),

@@ -5,8 +5,8 @@
 use super::search::ready;
 use super::table::Table;
 use super::{GameSolveResult, Horizon, Limits, LineLimits, PitCounts, Solver, TO_THE_END};
-use base::clock::Instant;
 use crate::state::GameState;
+use base::clock::Instant;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 impl Solver {
@@ -73,7 +73,7 @@ impl Solver {
     /// starts inside them, and the table's proven bounds spare the work
     /// already done; the first pass tests at `guess` when one is given
     /// ([`Solver::solve_near`]).
-    pub(in crate) fn solve_from(
+    pub(crate) fn solve_from(
         &mut self,
         state: &GameState,
         known: Option<(i32, i32)>,

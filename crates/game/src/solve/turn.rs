@@ -208,7 +208,7 @@ impl Solver {
     /// the picks searched for it; no turn when they run out first. For a
     /// caller that knows the value from elsewhere: a book's last level
     /// gives a position's value but ranks none of its turns.
-    pub(in crate) fn turn_reaching(
+    pub(crate) fn turn_reaching(
         &mut self,
         state: &GameState,
         value: i32,

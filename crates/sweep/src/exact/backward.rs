@@ -11,13 +11,13 @@ use super::key::Key;
 use super::level::LevelKeys;
 use super::store::Count;
 use super::{Fail, Phase, Progress, Search, SolveOptions};
-#[cfg(test)]
-use rules::PickEnd;
 use crate::control::Stop;
 use crate::kernel::packed::{self, Packed};
 #[cfg(test)]
 use crate::kernel::relay::Landings;
 use rayon::prelude::*;
+#[cfg(test)]
+use rules::PickEnd;
 
 /// The nodes on optimal lines, one set per store value, as packed rings so
 /// that the listing pass never encodes a key to look one up.

@@ -4,9 +4,9 @@
 use super::key::Key;
 use super::store::{Entry, Nodes};
 use super::{Search, SearchError};
-use rules::{Board, Rules};
 use crate::control::Stop;
 use crate::kernel::{Kernel, KernelChoice, Plan};
+use rules::{Board, Rules};
 
 /// One bucket of a real search and its expansion: the nodes of bucket
 /// `store` (deduplicated, as the search expands them) and the raw successor

@@ -11,11 +11,11 @@ use super::key::Key;
 use super::level::LevelKeys;
 use super::store::{Count, Entry, Frontier, Nodes, Run, Store};
 use super::{Fail, Search, WITHIN_MIN, WITHIN_STEPS};
-use rules::PickEnd;
 use crate::control::Stop;
 use crate::kernel::packed::{self, Packed};
 use crate::kernel::relay::{Landings, Lanes, Picks};
 use rayon::prelude::*;
+use rules::PickEnd;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A progress hook within a bucket: positions done, positions in it.

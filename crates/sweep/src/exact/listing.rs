@@ -6,8 +6,8 @@ use super::backward::GoodSet;
 use super::key::Key;
 use super::store::Count;
 use super::Search;
-use rules::{Line, PickEnd, Pit};
 use crate::kernel::packed::{self, Packed};
+use rules::{Line, PickEnd, Pit};
 
 impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// Depth-first walk over good nodes, in pit order, collecting at most

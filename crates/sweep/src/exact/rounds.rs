@@ -27,9 +27,9 @@ use super::store::{Count, Entry, Store};
 use super::{
     DiskUse, Fail, Phase, Progress, Search, SolveOptions, Within, WITHIN_MIN, WITHIN_STEPS,
 };
-use base::clock::Instant;
 use crate::control::Stop;
 use crate::memory::resident_above;
+use base::clock::Instant;
 use rayon::prelude::*;
 
 /// The highest final store with a turn, of path counts by final store.

@@ -5,7 +5,6 @@
 use super::quiet::{lost_messages, quiet_timely_panics, StdoutToStderr};
 use super::share::{ShareStore, Trouble};
 use super::{Cluster, Traffic};
-use rules::{Board, Rules};
 use crate::control::Stop;
 use crate::error::{SearchError, StopCause};
 use crate::exact::counts::ForwardCounts;
@@ -18,6 +17,7 @@ use crate::exact::store::SpillFail;
 use crate::exact::store::{Entry, Store};
 use crate::exact::{Fail, Progress, Search, SolveOptions};
 use crate::kernel::Plan;
+use rules::{Board, Rules};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -92,9 +92,7 @@ fn decode<K: Key, C: Count>(bytes: &[u8]) -> Option<Vec<Entry<K, C>>> {
     let mut out = Vec::with_capacity(bytes.len() / 3);
     let (mut at, mut key) = (0, 0u128);
     while at < bytes.len() {
-        key = key.checked_add(crate::exact::store::disk::get_varint(
-            bytes, &mut at,
-        )?)?;
+        key = key.checked_add(crate::exact::store::disk::get_varint(bytes, &mut at)?)?;
         let count = crate::exact::store::disk::get_varint(bytes, &mut at)?;
         out.push((K::from_u128(key), C::from_u128(count)?));
     }
@@ -154,10 +152,8 @@ pub(in crate::exact) fn solve(
             tell: tell.as_ref(),
             spill: spill.as_ref().map(|(d, b, m)| (d.as_path(), *b, *m)),
         };
-        let bits = crate::exact::key::bits_needed(
-            board.stones_in_pits(),
-            2 * board.pits_per_side(),
-        );
+        let bits =
+            crate::exact::key::bits_needed(board.stones_in_pits(), 2 * board.pits_per_side());
         let narrow = 2 * board.pits_per_side() < 16;
         match (bits, narrow) {
             (0..=64, true) => run.counts::<u64, u64, 2>(&board, rules, plan, worker),

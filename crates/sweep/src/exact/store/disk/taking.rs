@@ -17,9 +17,7 @@
 use super::run_file::{Cursor, DiskRun};
 use super::SpillFail;
 use crate::exact::key::Key;
-use crate::exact::store::memory::{
-    merge_in_place, radix_sort, Count, Entry, Nodes, PARTS, TASK,
-};
+use crate::exact::store::memory::{merge_in_place, radix_sort, Count, Entry, Nodes, PARTS, TASK};
 use crate::exact::store::Wave;
 use rayon::prelude::*;
 use std::ops::Range;
