@@ -2,6 +2,8 @@
 //! map the outcome to an exit code (2 for bad input, 1 for a failed run,
 //! 130 after Ctrl-C, 143 after SIGTERM, 129 after SIGHUP). Everything else is in [`cli`] and the library.
 
+mod pages;
+
 use clap::Parser;
 use cli::args::{BookCommand, CacheCommand, Cli, Command, GameCommand, PuzzlesCommand};
 use cli::cmd;
@@ -49,7 +51,7 @@ fn main() -> ExitCode {
         Command::Game(GameCommand::Cache(CacheCommand::Build(a))) => cmd::game_cache::build(a),
         Command::Game(GameCommand::Cache(CacheCommand::Remove(a))) => cmd::game_cache::remove(a),
         Command::Completions(a) => cmd::shell::completions(a),
-        Command::Serve(a) => cmd::serve::run(a),
+        Command::Serve(a) => cmd::serve::run(a, pages::page),
         Command::Man(a) => cmd::shell::man(a),
     };
     // A report a player reads names the rules plainly.

@@ -1,5 +1,6 @@
 //! The house keeper: the sources stay small enough to read and free of
-//! import circles. It fails when a file in `src/` or `wasm/src/` is over
+//! import circles. It fails when a file of any crate's sources (`src/`,
+//! `crates/*/src/`, `wasm/src/`) is over
 //! [`MAX_FILE_LINES`] lines, a function over [`MAX_FN_LINES`], or the paths
 //! between modules (`crate::…`, `super::…`, `self::…` and a module's own
 //! children; not `pub use` re-exports) form a circle (a module and its own
@@ -26,10 +27,10 @@ const MAX_FN_LINES: usize = 120;
 struct Source {
     /// The path from the repository's root, with `/`.
     path: String,
-    /// The crate it belongs to (`src` or `wasm/src`).
-    krate: &'static str,
+    /// The sources folder of its crate (`src`, `crates/sweep/src`, `wasm/src`).
+    krate: String,
     /// Its module path in its crate (`search/exact/store` for
-    /// `src/search/exact/store/mod.rs`; empty for the crate root).
+    /// `crates/sweep/src/exact/store/mod.rs`; empty for the crate root).
     module: Vec<String>,
     lines: usize,
     /// The text with comments and the insides of literals blanked, so that
@@ -57,7 +58,8 @@ fn survey() -> &'static Survey {
     SURVEY.get_or_init(|| {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut sources = Vec::new();
-        for krate in ["src", "wasm/src"] {
+        for krate in crates(root) {
+            let krate = krate.as_str();
             let mut files = Vec::new();
             rust_files(&root.join(krate), &mut files);
             for file in files {
@@ -66,7 +68,7 @@ fn survey() -> &'static Survey {
                 let text = std::fs::read_to_string(&file).unwrap();
                 sources.push(Source {
                     path: format!("{krate}/{rel}"),
-                    krate,
+                    krate: krate.to_string(),
                     module: module_of(&rel),
                     lines: text.lines().count(),
                     code: blank_comments_and_literals(&text),
@@ -85,6 +87,18 @@ fn survey() -> &'static Survey {
             circles,
         }
     })
+}
+
+/// The sources folder of every crate of the workspace: the binary's
+/// `src`, each layer's `crates/*/src` and the site's engine `wasm/src`.
+fn crates(root: &Path) -> Vec<String> {
+    let mut dirs = vec!["src".to_string(), "wasm/src".to_string()];
+    for entry in std::fs::read_dir(root.join("crates")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().to_string();
+        dirs.push(format!("crates/{name}/src"));
+    }
+    dirs.sort();
+    dirs
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -482,7 +496,8 @@ fn unfold(c: &[char], mut i: usize, mut prefix: Vec<String>, out: &mut Vec<Vec<S
 /// (`from:line -> to`), sorted.
 fn circles(sources: &[Source]) -> Vec<Vec<String>> {
     let mut found = Vec::new();
-    for krate in ["src", "wasm/src"] {
+    let krates: BTreeSet<&str> = sources.iter().map(|s| s.krate.as_str()).collect();
+    for krate in krates {
         let ours: Vec<&Source> = sources.iter().filter(|s| s.krate == krate).collect();
         let modules: BTreeSet<Vec<String>> = ours.iter().map(|s| s.module.clone()).collect();
         let index: BTreeMap<&Vec<String>, usize> = ours
@@ -659,7 +674,7 @@ fn the_reader_sees_code_only() {
     assert!(!code.contains('{') && !code.contains('}'));
     let source = Source {
         path: "x.rs".into(),
-        krate: "src",
+        krate: "src".into(),
         module: vec!["a".into(), "b".into()],
         lines: 0,
         code: blank_comments_and_literals(

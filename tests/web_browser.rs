@@ -229,10 +229,21 @@ async fn start_server() -> SocketAddr {
     let addr = listener.local_addr().unwrap();
     let config = Config {
         collections: server::committed_collections().unwrap(),
+        pages: page,
         ..Config::default()
     };
     tokio::spawn(server::serve(listener, config));
     addr
+}
+
+/// The pages, embedded here as the binary embeds them (`src/pages.rs`):
+/// the server crate answers with whatever pages it is lent.
+#[derive(rust_embed::RustEmbed)]
+#[folder = "web/"]
+struct Pages;
+
+fn page(path: &str) -> Option<std::borrow::Cow<'static, [u8]>> {
+    Pages::get(path).map(|file| file.data)
 }
 
 /// The whole walk through the pages, at desktop and phone widths.

@@ -34,7 +34,7 @@ const clonePos = (p) => ({ pits: p.pits.slice(), store: p.store, oppStore: p.opp
 const uniform = (n, s, mover) => ({ pits: Array(2 * n).fill(s), store: 0, oppStore: 0, mover, over: false, result: null });
 const signed = (v) => (v > 0 ? "+" + v : String(v));
 // Values in a player's words, as the terminal says them
-// (src/format/words.rs), from the side of the player to move: "you" when
+// (crates/format/src/words.rs), from the side of the player to move: "you" when
 // it is you, "they" when it is the opponent.
 const valueWords = (v, mover) => {
   const who = mover === "opp" ? "they" : "you";
@@ -246,7 +246,7 @@ function showAnalysis(doc, p, final) {
   drawAn();
 }
 
-// The answer in the engine's words (`says`, src/format/words.rs), the
+// The answer in the engine's words (`says`, crates/format/src/words.rs), the
 // pit to tap and the value marked for the board: for a finished answer
 // to your turn. The engine speaks from the mover's side, in the mover's
 // pit numbers, of an answer it has finished, so the opponent's turn

@@ -2,7 +2,7 @@
 //! library: an installed binary (and the static site's engine) has them
 //! without a clone, and a collection added to the folder is built in with
 //! no list to keep up to date. Writes `$OUT_DIR/committed_puzzles.rs`, a
-//! table of (name, text) by file stem, which `src/puzzle/mod.rs` includes:
+//! table of (name, text) by file stem, which `crates/puzzle/src/lib.rs` includes:
 //! `avalanche` first (GamePigeon's mode, the one most players come for,
 //! and so the web page's first collection), then the others by name.
 

@@ -32,7 +32,7 @@ pub fn all_rule_sets() -> Vec<Rules> {
     let mut all = Vec::new();
     for scope in [Scope::Own, Scope::Any] {
         for relay in [true, false] {
-            for capture in [Capture::None, Capture::Kalah, Capture::Empty] {
+            for capture in Capture::ALL {
                 all.push(Rules {
                     scope,
                     relay,

@@ -126,11 +126,7 @@ fn players_name(r: Rules) -> String {
                 rules::Scope::Any => "Any pit",
             },
             if r.relay { "avalanche" } else { "no avalanche" },
-            match r.capture {
-                rules::Capture::None => "no captures",
-                rules::Capture::Kalah => "Kalah captures",
-                rules::Capture::Empty => "captures always",
-            }
+            r.capture.label()
         ),
     }
 }
@@ -146,12 +142,7 @@ fn plain(r: Rules) -> String {
     } else {
         "a last stone in a pit that has stones ends the turn"
     };
-    let capture = match r.capture {
-        rules::Capture::None => "a last stone in an empty pit of yours ends the turn",
-        rules::Capture::Kalah => "a last stone in an empty pit of yours takes the stones opposite (when there are any) to your store",
-        rules::Capture::Empty => "a last stone in an empty pit of yours goes to your store, with the stones opposite",
-    };
-    format!("{scope}; {relay}; {capture}")
+    format!("{scope}; {relay}; {}", r.capture.sentence())
 }
 
 /// True for GamePigeon's board under its two modes' rules.

@@ -171,24 +171,27 @@ impl From<ScopeArg> for Scope {
     }
 }
 
-/// `--capture`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CaptureArg {
-    /// A last stone in an empty pit of yours just ends the turn.
-    None,
-    /// A last stone in an empty pit of yours goes to your store with the stones in the pit opposite it, when that pit has any.
-    Kalah,
-    /// Like kalah, but the last stone goes to your store even when the pit opposite is empty.
-    Empty,
+/// `--capture`: the rules' capture rules, each with its name and its
+/// sentence as the rules write them (`Capture::ALL`), so that a rule added
+/// there is a value here with no list to keep.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CaptureArg(pub Capture);
+
+impl ValueEnum for CaptureArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: std::sync::LazyLock<Vec<CaptureArg>> =
+            std::sync::LazyLock::new(|| Capture::ALL.into_iter().map(CaptureArg).collect());
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.name()).help(self.0.help()))
+    }
 }
 
 impl From<CaptureArg> for Capture {
     fn from(c: CaptureArg) -> Capture {
-        match c {
-            CaptureArg::None => Capture::None,
-            CaptureArg::Kalah => Capture::Kalah,
-            CaptureArg::Empty => Capture::Empty,
-        }
+        c.0
     }
 }
 

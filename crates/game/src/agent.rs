@@ -514,7 +514,7 @@ mod tests {
         }
     }
 
-    /// The puzzle generator's players as `src/puzzle/sim.rs` wrote them
+    /// The puzzle generator's players as `crates/puzzle/src/sim.rs` wrote them
     /// before they became the agents `random` and `greedy-pick`, kept here
     /// word for word (picks as numbers, on a bare [`Turn`]) as the
     /// reference that [`PickRule`] must match draw for draw: the committed

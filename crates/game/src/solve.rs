@@ -67,7 +67,7 @@ use crate::error::{EndgameError, GameError};
 use crate::state::{GameState, CYCLE_CAP};
 use base::clock::Instant;
 use rules::Pit;
-use rules::{Capture, Rules, Scope};
+use rules::{Rules, Scope};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -212,9 +212,10 @@ impl Horizon {
     /// the rules capture, the stores otherwise: each estimates better under
     /// its rules (docs/notebook/game-analyze.md).
     pub fn for_analysis(rules: Rules) -> Horizon {
-        match rules.capture {
-            Capture::None => Horizon::Stores,
-            Capture::Kalah | Capture::Empty => Horizon::Material,
+        if rules.capture.ever_takes() {
+            Horizon::Material
+        } else {
+            Horizon::Stores
         }
     }
 }

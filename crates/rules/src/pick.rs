@@ -15,7 +15,7 @@
 
 use super::pit::Pit;
 use super::sow::sow;
-use super::variant::{Capture, Rules};
+use super::variant::Rules;
 
 /// How a pick ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -58,9 +58,9 @@ pub fn play_inlined(ring: &mut [u8], from: usize, rules: Rules) -> PickEnd {
             return PickEnd::TurnOver;
         }
         // The last stone fell into an empty pit.
-        if last < n && rules.capture != Capture::None {
+        if last < n && rules.capture.ever_takes() {
             let opposite = 2 * n - last;
-            if ring[opposite] > 0 || rules.capture == Capture::Empty {
+            if rules.capture.takes(u32::from(ring[opposite])) {
                 ring[n] += ring[last] + ring[opposite];
                 ring[last] = 0;
                 ring[opposite] = 0;
@@ -156,9 +156,9 @@ pub fn play_traced(ring: &mut [u8], from: usize, rules: Rules) -> PickTrace {
             };
         }
         let mut capture = None;
-        if last < n && rules.capture != Capture::None {
+        if last < n && rules.capture.ever_takes() {
             let opposite = 2 * n - last;
-            if ring[opposite] > 0 || rules.capture == Capture::Empty {
+            if rules.capture.takes(u32::from(ring[opposite])) {
                 capture = Some(Captured {
                     pit: pit(last),
                     opposite: pit(opposite),
@@ -180,7 +180,7 @@ pub fn play_traced(ring: &mut [u8], from: usize, rules: Rules) -> PickTrace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Scope;
+    use crate::{Capture, Scope};
 
     const N6: usize = 6;
 

@@ -171,25 +171,82 @@ impl FromStr for Scope {
     }
 }
 
+impl Capture {
+    /// Every capture rule, for whoever lists them (the atlas, the tests).
+    pub const ALL: [Capture; 3] = [Capture::None, Capture::Kalah, Capture::Empty];
+
+    /// The capture rule itself: whether a last stone that lands alone in an
+    /// empty pit of the mover's takes itself and the `opposite` pit's
+    /// stones to the mover's store. Written here once; every sowing (the
+    /// reference pick, the packed kernel, the game search's move ordering)
+    /// asks it, so that a new rule is this match and its names below.
+    #[inline(always)]
+    pub fn takes(self, opposite: u32) -> bool {
+        match self {
+            Capture::None => false,
+            Capture::Kalah => opposite > 0,
+            Capture::Empty => true,
+        }
+    }
+
+    /// Whether the rule ever takes stones: a sowing may skip looking at
+    /// the opposite pit when it does not (the hot loops of the sweep ask
+    /// this first), and a search may count stores alone.
+    #[inline(always)]
+    pub fn ever_takes(self) -> bool {
+        self != Capture::None
+    }
+
+    /// The rule in a few words, as a table's heading names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Capture::None => "no captures",
+            Capture::Kalah => "Kalah captures",
+            Capture::Empty => "captures always",
+        }
+    }
+
+    /// The rule's name in flags, board texts and JSON (`--capture kalah`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Capture::None => "none",
+            Capture::Kalah => "kalah",
+            Capture::Empty => "empty",
+        }
+    }
+
+    /// The rule as `--capture`'s help says it.
+    pub fn help(self) -> &'static str {
+        match self {
+            Capture::None => "A last stone in an empty pit of yours just ends the turn",
+            Capture::Kalah => "A last stone in an empty pit of yours goes to your store with the stones in the pit opposite it, when that pit has any",
+            Capture::Empty => "Like kalah, but the last stone goes to your store even when the pit opposite is empty",
+        }
+    }
+
+    /// The rule in a sentence a player reads.
+    pub fn sentence(self) -> &'static str {
+        match self {
+            Capture::None => "a last stone in an empty pit of yours ends the turn",
+            Capture::Kalah => "a last stone in an empty pit of yours takes the stones opposite (when there are any) to your store",
+            Capture::Empty => "a last stone in an empty pit of yours goes to your store, with the stones opposite",
+        }
+    }
+}
+
 impl FromStr for Capture {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "none" => Ok(Capture::None),
-            "kalah" => Ok(Capture::Kalah),
-            "empty" => Ok(Capture::Empty),
-            _ => Err(format!("unknown capture {s:?}: use none, kalah or empty")),
-        }
+        Capture::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| format!("unknown capture {s:?}: use none, kalah or empty"))
     }
 }
 
 impl fmt::Display for Capture {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Capture::None => "none",
-            Capture::Kalah => "kalah",
-            Capture::Empty => "empty",
-        })
+        f.write_str(self.name())
     }
 }
 

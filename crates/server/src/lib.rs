@@ -48,6 +48,10 @@ pub struct Config {
     pub max_games: usize,
     /// Seconds a game may stay unused before it is dropped.
     pub game_idle_seconds: u64,
+    /// The pages (`web/`) by path: the binary embeds them and lends them
+    /// here, so that a page edited rebuilds the binary's own crate and no
+    /// layer under it.
+    pub pages: Pages,
     /// Endgame databases read at start (`serve` reads those `game analyze`
     /// keeps in the cache folder), at most one a rule set and board size:
     /// an analysis of their rules reads its own ([`api::endgame_for`])
@@ -102,6 +106,7 @@ impl Default for Config {
             max_games: 64,
             game_idle_seconds: 3600,
             endgames: Endgames::default(),
+            pages: no_pages,
         }
     }
 }
@@ -134,9 +139,14 @@ impl State {
     }
 }
 
-#[derive(RustEmbed)]
-#[folder = "../../web/"]
-struct Assets;
+/// A file of the pages by its path (`index.html`, `analyze.js`), if there
+/// is one.
+pub type Pages = fn(&str) -> Option<std::borrow::Cow<'static, [u8]>>;
+
+/// No pages: a server of the API alone.
+pub fn no_pages(_path: &str) -> Option<std::borrow::Cow<'static, [u8]>> {
+    None
+}
 
 /// The committed atlas (`docs/atlas/`: `atlas.json` and its heat maps),
 /// embedded so that the page shows the tables the repository holds.
@@ -219,14 +229,12 @@ fn mime(path: &str) -> &'static str {
     }
 }
 
-/// The embedded pages; `/` is `index.html`.
-async fn asset(uri: Uri) -> Response {
+/// The pages; `/` is `index.html`.
+async fn asset(axum::extract::State(state): axum::extract::State<Arc<State>>, uri: Uri) -> Response {
     let path = uri.path().trim_start_matches('/');
     let path = if path.is_empty() { "index.html" } else { path };
-    match Assets::get(path) {
-        Some(file) => {
-            ([(header::CONTENT_TYPE, mime(path))], file.data.into_owned()).into_response()
-        }
+    match (state.config.pages)(path) {
+        Some(data) => ([(header::CONTENT_TYPE, mime(path))], data.into_owned()).into_response(),
         None => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
 }

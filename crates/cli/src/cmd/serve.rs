@@ -8,8 +8,9 @@ use crate::words::CliError;
 use mancala_sweep::game::EndgameDb;
 use mancala_sweep::server::{self, Config, Endgames};
 
-/// Run `serve` until the process is stopped.
-pub fn run(args: &ServeArgs) -> Outcome {
+/// Run `serve` until the process is stopped, answering with `pages` (the
+/// binary embeds them).
+pub fn run(args: &ServeArgs, pages: server::Pages) -> Outcome {
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         return Err(CliError::Input(format!(
             "--seconds {} is not allowed: give a number of seconds above 0",
@@ -28,6 +29,7 @@ pub fn run(args: &ServeArgs) -> Outcome {
         max_games: usize::from(args.max_games),
         game_idle_seconds: u64::from(args.game_idle) * 60,
         collections,
+        pages,
         endgames: Endgames::new(if args.no_cache {
             Vec::new()
         } else {

@@ -4,7 +4,7 @@
 use super::{Solver, ENTRY_BYTES};
 use crate::endgame::Endgame;
 use crate::state::ANY_SCOPE_TURN_LIMIT;
-use rules::{Capture, Rules, Scope};
+use rules::{Rules, Scope};
 use serde::{Deserialize, Serialize};
 /// What the whole-game solver may use. Named apart from the one-turn
 /// search's [`sweep::SolveOptions`], which a front end often
@@ -150,7 +150,7 @@ impl GameSolveOptions {
     /// Called by
     /// [`GameSolveOptions::fit_to`].
     fn fit_deepening(mut self, rules: Rules) -> GameSolveOptions {
-        if self.deepening == 0 && rules.capture == Capture::None {
+        if self.deepening == 0 && !rules.capture.ever_takes() {
             self.deepening = 2;
         }
         self

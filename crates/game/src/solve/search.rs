@@ -7,7 +7,7 @@ use super::{Horizon, PitCounts, Solver, CYCLE_CAP, DB_REACH, HELPER_STONES, NO_M
 use crate::endgame::UNKNOWN;
 use crate::state::{a_side_is_empty, flip_cells, sum, GameState, ANY_SCOPE_TURN_LIMIT};
 use rules::pick::{self, PickEnd};
-use rules::{Capture, Rules, Scope};
+use rules::{Rules, Scope};
 use std::sync::atomic::{AtomicBool, Ordering};
 /// A child of a node, played: its position ready for its mover and the
 /// stones the pick put in the store (the gain), or the whole value when the
@@ -380,7 +380,7 @@ impl Solver {
     #[inline]
     pub(super) fn floor(&self, s: i32, depth: u8) -> i32 {
         if depth == TO_THE_END
-            && self.rules.capture == Capture::Empty
+            && self.rules.capture.takes(0)
             && self.rules.scope == Scope::Own
         {
             2 - s
@@ -542,13 +542,13 @@ pub(super) fn order_score(pos: &PitCounts, from: usize, n: usize, rules: Rules) 
             }
         };
         let mut gain = into(n);
-        if last < n && rules.capture != Capture::None {
+        if last < n && rules.capture.ever_takes() {
             let before = if last == from { 0 } else { pos[last] as usize };
             if before + into(last) == 1 {
                 let opposite = 2 * n - last;
                 let had = if opposite == from { 0 } else { pos[opposite] };
                 let taken = had as usize + into(opposite);
-                if taken > 0 || rules.capture == Capture::Empty {
+                if rules.capture.takes(taken as u32) {
                     gain += 1 + taken;
                 }
             }

@@ -6,6 +6,7 @@ use super::table::*;
 use super::*;
 use crate::state::flip_cells;
 use rules::pick::{self, PickEnd};
+use rules::Capture;
 
 #[test]
 fn a_table_fits_the_board() {

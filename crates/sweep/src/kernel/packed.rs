@@ -25,7 +25,7 @@
 use super::relay::{Landings, Lanes};
 use super::Kernel;
 use rules::pick::PickEnd;
-use rules::{Capture, Rules};
+use rules::Rules;
 
 /// A packed ring: `W` little-endian words, byte `i` is ring counter `i`.
 pub type Packed<const W: usize> = [u64; W];
@@ -205,7 +205,7 @@ impl<const W: usize> Engine<W> {
         if last == self.n {
             return (PickEnd::FreeTurn, store);
         }
-        if self.rules.capture == Capture::None {
+        if !self.rules.capture.ever_takes() {
             return (PickEnd::TurnOver, store);
         }
         let mut after = after();
@@ -272,10 +272,10 @@ impl<const W: usize> Engine<W> {
         if here > 1 {
             return PickEnd::TurnOver;
         }
-        if last < n && self.rules.capture != Capture::None {
+        if last < n && self.rules.capture.ever_takes() {
             let opposite = 2 * n - last;
             let there = get(ring, opposite);
-            if there > 0 || self.rules.capture == Capture::Empty {
+            if self.rules.capture.takes(u32::from(there)) {
                 clear(ring, last);
                 clear(ring, opposite);
                 add(ring, n, here + there);
@@ -315,7 +315,7 @@ impl<const W: usize> Engine<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rules::pick;
+    use rules::{pick, Capture};
 
     #[test]
     fn packed_engine_matches_the_reference_on_every_single_pick() {
@@ -327,7 +327,7 @@ mod tests {
         ];
         for scope in [rules::Scope::Own, rules::Scope::Any] {
             for relay in [false, true] {
-                for capture in [Capture::None, Capture::Kalah, Capture::Empty] {
+                for capture in Capture::ALL {
                     let rules = Rules {
                         scope,
                         relay,
