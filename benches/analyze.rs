@@ -64,8 +64,8 @@
 
 use mancala_sweep::game::endgame::Reading;
 use mancala_sweep::game::{
-    analyze, solve, AgentSpec, Analysis, Budget, EndgameCache, EndgameDb, GameSolveOptions,
-    GameState, Level, Solver,
+    analyze, solve, AgentSpec, Analysis, Budget, EndgameCache, EndgameDb, GameState, Level,
+    SolveOptions, Solver,
 };
 use mancala_sweep::Preset;
 use rand::{Rng, SeedableRng};
@@ -271,7 +271,7 @@ fn main() {
 
 /// The opening stage of one mode: every position of a committed book
 /// below its last level (every position at most that many turns from the
-/// start, less one), analysed as `game analyze` runs it, and again without
+/// start, less one), analyzed as `game analyze` runs it, and again without
 /// the book.
 struct Opening {
     mode: &'static str,
@@ -321,7 +321,7 @@ fn opening(threads: u32, budget: Budget, cached: bool) -> Vec<Opening> {
             for book in [true, false] {
                 let t0 = Instant::now();
                 let db = cached.then(|| cached_db(state)).flatten();
-                let opts = GameSolveOptions {
+                let opts = SolveOptions {
                     book,
                     ..analyze_options(state, threads)
                 };
@@ -477,20 +477,20 @@ fn cached_db(state: &GameState) -> Option<EndgameDb> {
 }
 
 /// The options of `game analyze` on `state` with `threads` threads.
-fn analyze_options(state: &GameState, threads: u32) -> GameSolveOptions {
-    GameSolveOptions {
+fn analyze_options(state: &GameState, threads: u32) -> SolveOptions {
+    SolveOptions {
         table_bytes: ANALYZE_TABLE,
         threads,
-        ..GameSolveOptions::default()
+        ..SolveOptions::default()
     }
     .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits())
 }
 
 /// The options of `game solve` on `state` with `threads` threads.
-fn solve_options(state: &GameState, threads: u32) -> GameSolveOptions {
-    GameSolveOptions {
+fn solve_options(state: &GameState, threads: u32) -> SolveOptions {
+    SolveOptions {
         threads,
-        ..GameSolveOptions::default()
+        ..SolveOptions::default()
     }
     .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits())
 }

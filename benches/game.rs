@@ -9,7 +9,7 @@
 //! Run with `cargo bench --bench game`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use mancala_sweep::game::{solve, GameSolveOptions, GameState, Solver};
+use mancala_sweep::game::{solve, GameState, SolveOptions, Solver};
 use mancala_sweep::Rules;
 use std::sync::atomic::AtomicBool;
 
@@ -18,46 +18,46 @@ use std::sync::atomic::AtomicBool;
 /// the board, so the table has compact entries; without the cached
 /// database, which is the command's, not the solver's), then one
 /// technique off or changed.
-fn configurations(pits: usize, stones: u32) -> Vec<(&'static str, GameSolveOptions)> {
+fn configurations(pits: usize, stones: u32) -> Vec<(&'static str, SolveOptions)> {
     let total = 2 * pits as u32 * stones;
-    let default = GameSolveOptions {
+    let default = SolveOptions {
         table_bytes: solve::table_for(total),
-        ..GameSolveOptions::default()
+        ..SolveOptions::default()
     }
     .fit_to(Rules::KALAH, pits, total);
     vec![
         ("default", default.clone()),
         (
             "wide_table",
-            GameSolveOptions {
+            SolveOptions {
                 max_stones: 0,
                 ..default.clone()
             },
         ),
         (
             "no_etc",
-            GameSolveOptions {
+            SolveOptions {
                 etc: false,
                 ..default.clone()
             },
         ),
         (
             "no_endgame_db",
-            GameSolveOptions {
+            SolveOptions {
                 endgame_stones: 0,
                 ..default.clone()
             },
         ),
         (
             "endgame_db_16",
-            GameSolveOptions {
+            SolveOptions {
                 endgame_stones: 16,
                 ..default.clone()
             },
         ),
         (
             "endgame_db_16_built",
-            GameSolveOptions {
+            SolveOptions {
                 endgame_stones: 16,
                 endgame_build: true,
                 ..default.clone()
@@ -65,7 +65,7 @@ fn configurations(pits: usize, stones: u32) -> Vec<(&'static str, GameSolveOptio
         ),
         (
             "deepening_4",
-            GameSolveOptions {
+            SolveOptions {
                 deepening: 4,
                 ..default
             },

@@ -24,7 +24,7 @@ use mancala_sweep::internals::{
 };
 use mancala_sweep::rules::pick::{self, PickEnd};
 use mancala_sweep::sweep::Kernel;
-use mancala_sweep::{solve, Board, Listing, Pit, Rules, SolveOptions};
+use mancala_sweep::{solve, Board, Listing, Pit, Rules, SweepOptions};
 use rayon::prelude::*;
 use std::hint::black_box;
 use std::sync::Mutex;
@@ -317,7 +317,7 @@ fn whole_solves(c: &mut Criterion) {
     g.sample_size(10);
     for (name, rules, n, s, best) in cases {
         let board = Board::uniform(n, s).unwrap();
-        let opts = SolveOptions {
+        let opts = SweepOptions {
             listing: Listing::Limit(0),
             ..Default::default()
         };

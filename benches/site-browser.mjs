@@ -92,7 +92,7 @@ await row("solve any-hole 2x6x3", () => inPage("POST", "/api/solve", { rules: "a
 await row("find any-hole 2x6x4", () => inPage("POST", "/api/find", { rules: "any-hole", pits: 6, stones: 4 }),
   () => native(["find", "--rules", "any-hole", "--pits", "6", "--stones", "4", "--threads", "1"]),
   (w, n) => `best ${w.best_store}/${n.best_store} of 48`);
-// The page solves a game by analysing it (every turn proved, not only the
+// The page solves a game by analyzing it (every turn proved, not only the
 // best): the native side does the same work, `game analyze` with the same
 // budget, so that the ratio compares like with like.
 await row("game solve Kalah(6,3), every turn proved (the page's analysis; native: game analyze)", () => inPage("POST", "/api/analyze", { rules: "kalah", pits: 6, stones: 3, seconds: 60 }),

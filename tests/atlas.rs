@@ -2,7 +2,7 @@
 //! resuming, and Ctrl-C leaving only complete files.
 
 use mancala_sweep::rules::turn;
-use mancala_sweep::sweep::exact::{solve, Listing, SolveOptions};
+use mancala_sweep::sweep::exact::{solve, Listing, SweepOptions};
 use mancala_sweep::Board;
 // assert_cmd's `assert()` on a std `Command`: a failure shows the command,
 // its status and its output.
@@ -77,7 +77,7 @@ fn a_small_atlas_agrees_with_solve_cell_by_cell() {
         let s = solve(
             &board,
             rules,
-            &SolveOptions {
+            &SweepOptions {
                 listing: Listing::Limit(1),
                 ..Default::default()
             },

@@ -4,7 +4,7 @@
 //! book), resuming a build, and the analysis answering from them.
 
 use mancala_sweep::game::book::{self, levels, Book, BookFile};
-use mancala_sweep::game::solve::{solve, GameSolveOptions};
+use mancala_sweep::game::solve::{solve, SolveOptions};
 use mancala_sweep::game::GameState;
 use mancala_sweep::Rules;
 use serde_json::Value;
@@ -24,9 +24,9 @@ fn scratch(name: &str) -> PathBuf {
 /// The value of `state` for its mover by a fresh exact solver: one
 /// thread, its own table, no endgame file, no book.
 fn solved(state: &GameState) -> i32 {
-    let opts = GameSolveOptions {
+    let opts = SolveOptions {
         book: false,
-        ..GameSolveOptions::default()
+        ..SolveOptions::default()
     }
     .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits());
     let r = solve(state, &opts, &AtomicBool::new(false)).unwrap();

@@ -7,7 +7,7 @@
 //! and a Ctrl-C on one stops them all.
 
 use mancala_sweep::sweep::exact::cluster::{Cluster, ClusterError};
-use mancala_sweep::sweep::exact::{solve_cluster, Listing, SolveOptions};
+use mancala_sweep::sweep::exact::{solve_cluster, Listing, SweepOptions};
 use mancala_sweep::{Board, Capture, Preset, Rules, Scope};
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, Stdio};
@@ -50,7 +50,7 @@ fn one_process_gives_the_same_json_with_one_and_three_workers() {
         let want = in_memory(&board, rules);
         for workers in [1, 3] {
             let cluster = Cluster::new(1, 0, workers, None).unwrap();
-            let opts = SolveOptions {
+            let opts = SweepOptions {
                 threads: 2,
                 listing: Listing::Limit(0),
                 ..Default::default()
@@ -409,8 +409,8 @@ fn ctrl_c_on_one_process_stops_them_all_and_the_same_commands_resume() {
 
 /// Cluster options with each worker's share on disk in `dir`, a buffer of
 /// 16 KiB (many run files a bucket) and a time budget.
-fn spilled(dir: &std::path::Path, seconds: Option<f64>) -> SolveOptions<'_> {
-    SolveOptions {
+fn spilled(dir: &std::path::Path, seconds: Option<f64>) -> SweepOptions<'_> {
+    SweepOptions {
         threads: 2,
         listing: Listing::Limit(0),
         spill: Some(dir),

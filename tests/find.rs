@@ -4,7 +4,7 @@
 
 use mancala_sweep::rules::turn;
 use mancala_sweep::sweep::beam::{find, FindOptions};
-use mancala_sweep::sweep::exact::{solve, Listing, SolveOptions};
+use mancala_sweep::sweep::exact::{solve, Listing, SweepOptions};
 use mancala_sweep::{Board, Preset, Rules};
 use proptest::prelude::*;
 
@@ -35,7 +35,7 @@ proptest! {
     ) {
         let board = Board::from_pits(&pits[..2 * n], 0, 0).unwrap();
         prop_assume!(board.can_move(rules));
-        let proved = solve(&board, rules, &SolveOptions { listing: Listing::Limit(0), ..Default::default() }).unwrap();
+        let proved = solve(&board, rules, &SweepOptions { listing: Listing::Limit(0), ..Default::default() }).unwrap();
         let found = find(&board, rules, &FindOptions { beam, widen: false, seed, seconds: 60.0, ..Default::default() }).unwrap();
         prop_assert!(found.best_store <= proved.best_store);
         prop_assert_eq!(replayed_store(board, rules, &found.line), found.best_store);
@@ -53,7 +53,7 @@ fn find_sweeps_small_boards_where_a_sweep_exists() {
         let proved = solve(
             &board,
             rules,
-            &SolveOptions {
+            &SweepOptions {
                 listing: Listing::Limit(0),
                 ..Default::default()
             },

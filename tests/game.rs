@@ -5,7 +5,7 @@
 use mancala_sweep::game::agent::{alphabeta_value, minimax_value};
 use mancala_sweep::game::endgame::BuildProgress;
 use mancala_sweep::game::matches::{self, GameRecord, MatchOptions};
-use mancala_sweep::game::solve::{self, GameSolveOptions, Solver};
+use mancala_sweep::game::solve::{self, SolveOptions, Solver};
 use mancala_sweep::game::{AgentSpec, EndgameDb, GameState, Horizon, Side};
 use mancala_sweep::rules::{Board, Capture, Rules, Scope};
 use proptest::prelude::*;
@@ -61,11 +61,11 @@ fn known_values(which: &str) -> usize {
         let s = GameState::start(pits, stones, rules).unwrap();
         // As `game solve` sets the options: fitted to the board (compact
         // entries), with a table of 4 GiB for the slow lines.
-        let opts = GameSolveOptions {
+        let opts = SolveOptions {
             table_bytes: if which == "slow" { 4 << 30 } else { 256 << 20 },
             memory_cap: 8 << 30,
             threads: 2,
-            ..GameSolveOptions::default()
+            ..SolveOptions::default()
         }
         .fit_to(s.rules(), pits, s.stones_in_pits());
         // An endgame database file for these rules and pits, when one is
@@ -116,9 +116,9 @@ fn threads_give_the_same_value_and_principal_variation() {
     }
     for s in states {
         let solve_with = |threads| {
-            let opts = GameSolveOptions {
+            let opts = SolveOptions {
                 threads,
-                ..GameSolveOptions::default()
+                ..SolveOptions::default()
             }
             .fit_to(s.rules(), s.pits_per_side(), s.stones_in_pits());
             let mut solver = Solver::new(s.rules(), s.pits_per_side(), opts).unwrap();
@@ -198,11 +198,11 @@ fn every_position_of_tiny_boards_agrees_with_the_exhaustive_analysis() {
                 (0, 1 << 10, max_stones),
                 (4, 1 << 10, max_stones),
             ] {
-                let opts = GameSolveOptions {
+                let opts = SolveOptions {
                     table_bytes,
                     endgame_stones: eg,
                     max_stones: max,
-                    ..GameSolveOptions::default()
+                    ..SolveOptions::default()
                 };
                 let mut solver = Solver::new(rules, n, opts).unwrap();
                 assert_eq!(solver.table_entries().1, if max > 0 { 8 } else { 32 });
@@ -294,7 +294,7 @@ proptest! {
             prop_assert!(m - s.mover_minus_opponent() >= 2 - s.stones_in_pits() as i32);
         }
         for (etc, eg, max) in [(false, 0, 0), (true, 0, 0), (true, 6, 0), (true, 6, 30), (false, 0, 30)] {
-            let opts = GameSolveOptions { table_bytes: 1 << 16, etc, endgame_stones: eg, max_stones: max, ..GameSolveOptions::default() };
+            let opts = SolveOptions { table_bytes: 1 << 16, etc, endgame_stones: eg, max_stones: max, ..SolveOptions::default() };
             let r = solve::solve(&s, &opts, &never).unwrap();
             prop_assert!(r.exact);
             prop_assert_eq!(r.value, m);
@@ -315,7 +315,7 @@ proptest! {
         for horizon in [Horizon::Stores, Horizon::Material] {
             // No endgame database: its exact values would stand in for the
             // horizon's.
-            let opts = GameSolveOptions { table_bytes: 1 << 16, endgame_stones: 0, ..GameSolveOptions::default() };
+            let opts = SolveOptions { table_bytes: 1 << 16, endgame_stones: 0, ..SolveOptions::default() };
             let mut solver = Solver::new(rules, s.pits_per_side(), opts).unwrap();
             solver.set_horizon(horizon);
             for depth in 1..=3 {
@@ -486,7 +486,7 @@ fn perfect_agents_with_an_endgame_file_get_the_exact_value() {
         assert_eq!(games.len(), 8);
         for g in &games {
             let (opening, _) = matches::opening(&start, opts.seed, g.game / 2, opts.opening_turns);
-            let solve_opts = GameSolveOptions::default().fit_to(Rules::KALAH, 4, 24);
+            let solve_opts = SolveOptions::default().fit_to(Rules::KALAH, 4, 24);
             let exact = solve::solve(&opening, &solve_opts, &never).unwrap();
             let first = match opening.mover() {
                 Side::First => exact.value,
@@ -549,7 +549,7 @@ fn endgame_files_resume_and_solve_as_the_search_does() {
             let db = EndgameDb::load(&twice, rules, n, 1 << 30).unwrap();
             assert_eq!(db.stones(), 9);
             let start = GameState::start(n, per_pit, rules).unwrap();
-            let opts = GameSolveOptions::default().fit_to(rules, n, 2 * n as u32 * per_pit);
+            let opts = SolveOptions::default().fit_to(rules, n, 2 * n as u32 * per_pit);
             let plain = solve::solve(&start, &opts, &cancel).unwrap();
             let with = solve::solve_with(&start, &opts, Some(&db), &cancel).unwrap();
             assert!(plain.exact && with.exact);

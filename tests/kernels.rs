@@ -5,12 +5,12 @@
 //!
 //! The property tests in `properties.rs` check each kernel pick by pick
 //! against the reference engine; this one checks the search that each kernel
-//! drives, through the public `SolveOptions::kernel` cap.
+//! drives, through the public `SweepOptions::kernel` cap.
 
 use mancala_sweep::internals::bits_needed;
 use mancala_sweep::sweep::kernel::plan;
 use mancala_sweep::sweep::{Kernel, KernelChoice};
-use mancala_sweep::{solve, Board, Capture, Listing, Rules, Scope, SolveOptions};
+use mancala_sweep::{solve, Board, Capture, Listing, Rules, Scope, SweepOptions};
 use rand::{Rng, SeedableRng};
 
 /// The x86-64 features a kernel path may need that this CPU lacks.
@@ -122,7 +122,7 @@ fn cases() -> Vec<(Board, Rules)> {
 fn main() {
     println!("kernels on {}", cpu());
     let cases = cases();
-    let opts = |kernel| SolveOptions {
+    let opts = |kernel| SweepOptions {
         listing: Listing::Limit(20),
         kernel: KernelChoice::AtMost(kernel),
         ..Default::default()

@@ -3,7 +3,7 @@
 //! lists is replayed through the checked [`turn::replay`] path as well.
 
 use mancala_sweep::rules::turn;
-use mancala_sweep::sweep::exact::{solve, Listing, SolveOptions};
+use mancala_sweep::sweep::exact::{solve, Listing, SweepOptions};
 use mancala_sweep::{Board, Preset};
 
 #[test]
@@ -19,7 +19,7 @@ fn known_answers_file() {
         let preset: Preset = words[0].parse().unwrap();
         let board = Board::uniform(words[1].parse().unwrap(), words[2].parse().unwrap()).unwrap();
         let rules = preset.rules();
-        let opts = SolveOptions {
+        let opts = SweepOptions {
             threads: 2,
             listing: Listing::Limit(20),
             ..Default::default()
@@ -73,7 +73,7 @@ fn seed_000_avalanche_line() {
     let end = turn::replay(board, rules, &line).unwrap().pop().unwrap();
     assert_eq!(end.board().store(), 43);
     assert!(!end.to_move());
-    let s = solve(&board, rules, &SolveOptions::default()).unwrap();
+    let s = solve(&board, rules, &SweepOptions::default()).unwrap();
     let listed: Vec<Vec<u32>> = s.optimal.iter().map(|l| l.numbers()).collect();
     assert!(listed.contains(&line.to_vec()));
 }

@@ -87,8 +87,15 @@ fn crates_depend_downward_only() {
             }
         }
     }
-    assert!(seen > 20, "only {seen} dependencies found: is the reader broken?");
-    assert!(wrong.is_empty(), "upward or sideways dependencies:\n{}", wrong.join("\n"));
+    assert!(
+        seen > 20,
+        "only {seen} dependencies found: is the reader broken?"
+    );
+    assert!(
+        wrong.is_empty(),
+        "upward or sideways dependencies:\n{}",
+        wrong.join("\n")
+    );
 }
 
 #[test]

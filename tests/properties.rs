@@ -7,7 +7,7 @@ use mancala_sweep::internals::{bits_needed, pack, unpack, Engine, Key, Landings,
 use mancala_sweep::rules::Turn;
 use mancala_sweep::sweep::kernel::relay::reference_chain as chain;
 use mancala_sweep::sweep::{Kernel, SearchError};
-use mancala_sweep::{solve, Board, Listing, Rules, SolveOptions};
+use mancala_sweep::{solve, Board, Listing, Rules, SweepOptions};
 use proptest::prelude::*;
 
 use crate::common::rules;
@@ -131,7 +131,7 @@ proptest! {
     /// one thread and two give the same solution.
     #[test]
     fn search_matches_brute_force(b in board(1..=3, 2), r in rules()) {
-        let opts = |threads| SolveOptions { threads, listing: Listing::All, ..Default::default() };
+        let opts = |threads| SweepOptions { threads, listing: Listing::All, ..Default::default() };
         if !b.can_move(r) {
             let refused = matches!(solve(&b, r, &opts(1)), Err(SearchError::NoMove { .. }));
             prop_assert!(refused);
@@ -169,7 +169,7 @@ proptest! {
 #[test]
 fn threads_agree_on_the_standard_avalanche_board() {
     let b = Board::uniform(6, 4).unwrap();
-    let opts = |threads| SolveOptions {
+    let opts = |threads| SweepOptions {
         threads,
         listing: Listing::All,
         ..Default::default()
@@ -448,14 +448,14 @@ fn large_buckets_report_progress_from_inside() {
     let board = Board::uniform(5, 4).unwrap();
     let events: Mutex<Vec<Progress>> = Mutex::new(Vec::new());
     let report = |p: &Progress| events.lock().unwrap().push(*p);
-    let opts = SolveOptions {
+    let opts = SweepOptions {
         listing: Listing::Limit(0),
         ..Default::default()
     };
     let with = solve(
         &board,
         Rules::ANY_HOLE,
-        &SolveOptions {
+        &SweepOptions {
             progress: Some(&report),
             ..opts
         },

@@ -410,7 +410,7 @@ fn bad_games_are_refused_in_one_line_with_exit_2() {
 #[test]
 fn a_short_budget_gives_bounds_that_hold_and_only_grades_it_proved() {
     use mancala_sweep::game::review::{review, Bounds, ReviewOptions};
-    use mancala_sweep::game::{Budget, GameSolveOptions};
+    use mancala_sweep::game::{Budget, SolveOptions};
     use std::sync::atomic::AtomicBool;
     let never = AtomicBool::new(false);
     let (mut graded, mut open) = (0, 0);
@@ -421,9 +421,9 @@ fn a_short_budget_gives_bounds_that_hold_and_only_grades_it_proved() {
     ] {
         let start = GameState::start(pits, stones, rules).unwrap();
         let turns = random_game(start, seed);
-        let solve = GameSolveOptions {
+        let solve = SolveOptions {
             table_bytes: 16 << 20,
-            ..GameSolveOptions::default()
+            ..SolveOptions::default()
         }
         .fit_to(rules, pits, start.stones_in_pits());
         let run = |budget| {

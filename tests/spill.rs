@@ -5,7 +5,7 @@
 //! every bucket and inside one; and clean stops, with what was finished
 //! kept, when the disk guard or the directory refuses.
 
-use mancala_sweep::sweep::exact::{self, solve, Listing, SolveOptions};
+use mancala_sweep::sweep::exact::{self, solve, Listing, SweepOptions};
 use mancala_sweep::sweep::{Phase, Progress, SearchError};
 use mancala_sweep::{Board, Preset, Rules};
 use std::ops::RangeInclusive;
@@ -24,8 +24,8 @@ use crate::common::solve_json::{in_memory, json};
 
 /// Spill options: a buffer of `buffer` bytes, so that a bucket of a few
 /// thousand positions is already several runs.
-fn spilled<'a>(dir: &'a Path, buffer: u64, threads: usize) -> SolveOptions<'a> {
-    SolveOptions {
+fn spilled<'a>(dir: &'a Path, buffer: u64, threads: usize) -> SweepOptions<'a> {
+    SweepOptions {
         threads,
         listing: Listing::Limit(0),
         spill: Some(dir),
@@ -78,7 +78,7 @@ fn stop_then_resume(
             cancel.store(true, Ordering::Relaxed);
         }
     };
-    let opts = SolveOptions {
+    let opts = SweepOptions {
         cancel: Some(&cancel),
         progress: Some(&report),
         ..spilled(dir, 64 << 10, 2)
@@ -150,7 +150,7 @@ fn the_disk_guard_stops_cleanly_and_a_larger_one_resumes() {
     let (board, rules) = (Board::uniform(6, 3).unwrap(), Rules::ANY_HOLE);
     let want = in_memory(&board, rules);
     let dir = scratch("disk");
-    let opts = SolveOptions {
+    let opts = SweepOptions {
         max_disk: 256 << 10,
         ..spilled(&dir, 64 << 10, 2)
     };

@@ -1135,7 +1135,7 @@ fn game_values(rules: &str, board: &str) -> (i32, Vec<(Vec<u64>, i32)>) {
     let state = GameState::new(board, Side::First, rules).unwrap();
     let cancel = std::sync::atomic::AtomicBool::new(false);
     let value = |s: &GameState| {
-        let opts = game::GameSolveOptions {
+        let opts = game::SolveOptions {
             table_bytes: 4 << 20,
             ..Default::default()
         };

@@ -1798,7 +1798,7 @@ async fn avalanche_start(c: &Client, url: &str) {
     // Think 1 s again, watched from its start (the first one also loaded
     // the engine and filled its tables).
     watch_long_tasks(c).await;
-    c.execute("window.__t0 = performance.now(); analyse();", vec![])
+    c.execute("window.__t0 = performance.now(); analyze();", vec![])
         .await
         .unwrap();
     wait_js_for(c, "return !!window.__seen.Done;", 60).await;

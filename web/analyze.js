@@ -360,7 +360,7 @@ function thinkingLine() {
 function stoppedLine() {
   return `Stopped after ${ranFor()} s` + (anRun.all == null ? ": no answer yet." : `: ${anRun.proved.toLocaleString("en")} of ${count(anRun.all, "turn")} proved.`);
 }
-function scheduleAnalysis(ms) { stopAnalysis(); anTimer = setTimeout(analyse, ms); }
+function scheduleAnalysis(ms) { stopAnalysis(); anTimer = setTimeout(analyze, ms); }
 
 // The budget the page goes on thinking to, by itself, when the first
 // answer is not proved: the Think menu's longest.
@@ -382,7 +382,7 @@ function goesOn(doc, run) {
   return !AN.nodes && !doc.stopped && doc.answer !== "proved-best" && doc.source !== "book" && more;
 }
 
-async function analyse(keepErrors, goOn) {
+async function analyze(keepErrors, goOn) {
   stopAnalysis();
   const p = cur();
   if (shownPage() !== "analyze" || !p || AN.busy) return;
@@ -433,7 +433,7 @@ async function analyse(keepErrors, goOn) {
     done = true;
     if (seq === anSeq && posKey(cur()) === key) {
       // An answer that goes on is drawn once, by the run that goes on.
-      if (goesOn(doc, run)) { anDoc = doc; anDocKey = key; setTimeout(() => { if (seq === anSeq && !anCtl) analyse(true, true); }, 0); }
+      if (goesOn(doc, run)) { anDoc = doc; anDocKey = key; setTimeout(() => { if (seq === anSeq && !anCtl) analyze(true, true); }, 0); }
       else showAnalysis(doc, p, true);
     }
   } catch (e) {
@@ -489,7 +489,7 @@ function wrongTap(p, k) {
 const playTurn = (picks) => anPlay(picks, true);
 
 // Play picks (board numbers) one after another from the current place,
-// each drawn before the next; then keep the line in the link and analyse.
+// each drawn before the next; then keep the line in the link and analyze.
 async function anPlay(picks, animate) {
   if (AN.busy) return;
   AN.busy = true; AN.editing = false; stopAnalysis(); clearAnalysis("Playing…");
@@ -507,13 +507,13 @@ async function anPlay(picks, animate) {
   } finally {
     AN.busy = false;
   }
-  saveUrl(true); drawAn(); analyse(failed);
+  saveUrl(true); drawAn(); analyze(failed);
 }
 
 function goTo(at) {
   if (AN.busy || at === AN.at) return;
   AN.at = at; anShownCells = null;
-  saveUrl(true); drawAn(); analyse();
+  saveUrl(true); drawAn(); analyze();
 }
 
 // ---- editing ----
@@ -547,7 +547,7 @@ $("an-edit").addEventListener("click", () => {
   AN.editing = !AN.editing;
   if (AN.editing) { $("an-mover").value = cur().mover || "you"; syncCount(); }
   drawAn();
-  if (!AN.editing && (!anDoc || anDocKey !== posKey(cur()))) analyse();
+  if (!AN.editing && (!anDoc || anDocKey !== posKey(cur()))) analyze();
 });
 $("an-done").addEventListener("click", () => $("an-edit").click());
 $("an-count").addEventListener("input", () => { const v = readCount($("an-count"), 0, LIMITS.max_stones_in_play, "Stones"); if (v !== null && v !== cellCount(cur())) setCount(v); });
@@ -590,11 +590,11 @@ $("an-rules").addEventListener("change", () => {
   const p = clonePos(cur());
   if (p.over || !p.mover) { p.over = false; p.result = null; p.mover = "you"; }
   AN.states = [p]; AN.line = []; AN.at = 0;
-  saveUrl(true); drawAn(); analyse();
+  saveUrl(true); drawAn(); analyze();
 });
-$("an-seconds").addEventListener("change", analyse);
-$("an-longer").addEventListener("click", () => { const s = $("an-seconds"); s.selectedIndex = Math.min(s.selectedIndex + 1, s.options.length - 1); analyse(); });
-$("an-again").addEventListener("click", analyse);
+$("an-seconds").addEventListener("change", analyze);
+$("an-longer").addEventListener("click", () => { const s = $("an-seconds"); s.selectedIndex = Math.min(s.selectedIndex + 1, s.options.length - 1); analyze(); });
+$("an-again").addEventListener("click", analyze);
 $("an-stop").addEventListener("click", () => stopAnalysis(true));
 $("an-all").addEventListener("click", () => { turnPage(0); $("an-few").focus(); });
 $("an-few").addEventListener("click", () => { turnPage(null); $("an-all").focus(); });
@@ -683,7 +683,7 @@ async function anFromUrl() {
   }
   anReview = linkedReview(q);
   drawAn();
-  analyse(linkError);
+  analyze(linkError);
 }
 // The review's words for the turn a Review link opened (`review=K`, at
 // the place before turn K), from the review kept in this browser.
@@ -715,12 +715,12 @@ function reviewGame() {
   };
 }
 $("an-review-game").addEventListener("click", () => { const g = reviewGame(); if (g.turns.length && !AN.busy) openReview(g); });
-// The Analyze page comes into view: draw it, and analyse what is not yet.
+// The Analyze page comes into view: draw it, and analyze what is not yet.
 function anShown() {
   if (!cur() || AN.busy) return;
   serverEndgame();
   drawAn();
-  if (!anDoc || anDocKey !== posKey(cur())) analyse();
+  if (!anDoc || anDocKey !== posKey(cur())) analyze();
 }
 
 // ---- the endgame database (static site) ----
@@ -768,7 +768,7 @@ window.addEventListener("limits", serverEndgame);
 window.addEventListener("limits", () => { if (!preset(AN.rules)) anFromUrl(); });
 
 // The browser tests start an analysis themselves.
-window.analyse = analyse;
+window.analyze = analyze;
 
 register("analyze", {
   shown: anShown,
@@ -778,7 +778,7 @@ register("analyze", {
 });
 
 // The page's start: editing the board (a first visit, or a link of
-// another page) or analysing the link's position.
+// another page) or analyzing the link's position.
 export function startAnalyze(editing) {
   AN.editing = editing;
   anFromUrl();

@@ -23,7 +23,7 @@ use mancala_sweep::format::{parse_versioned, GameMatchJson, GAME_MATCH_FORMAT};
 use mancala_sweep::game::{matches, EndgameDb, GameState, Side};
 use mancala_sweep::puzzle;
 use mancala_sweep::rules::turn;
-use mancala_sweep::sweep::{Progress, SearchError, SolveOptions};
+use mancala_sweep::sweep::{Progress, SearchError, SweepOptions};
 use mancala_sweep::{solve, Board, Line, Listing, Rules};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -269,8 +269,8 @@ fn spill_options<'a>(
     dir: &'a Path,
     progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
     cancel: Option<&'a AtomicBool>,
-) -> SolveOptions<'a> {
-    SolveOptions {
+) -> SweepOptions<'a> {
+    SweepOptions {
         threads: 1,
         listing: Listing::Limit(0),
         spill: Some(dir),
@@ -280,7 +280,7 @@ fn spill_options<'a>(
         max_memory: 1 << 30,
         progress,
         cancel,
-        ..SolveOptions::default()
+        ..SweepOptions::default()
     }
 }
 

@@ -2,7 +2,7 @@
 //! are compared by, shared by their tests.
 
 use mancala_sweep::format::SolveJson;
-use mancala_sweep::sweep::exact::{solve, Listing, Solution, SolveOptions};
+use mancala_sweep::sweep::exact::{solve, Listing, Solution, SweepOptions};
 use mancala_sweep::{Board, Rules};
 
 /// The JSON of a solution, without its wall-clock time.
@@ -13,7 +13,7 @@ pub fn json(mut s: Solution) -> String {
 
 /// The JSON of the search in memory, counts only.
 pub fn in_memory(board: &Board, rules: Rules) -> String {
-    let opts = SolveOptions {
+    let opts = SweepOptions {
         listing: Listing::Limit(0),
         ..Default::default()
     };

@@ -39,7 +39,7 @@ impl AnalyzeRequest {
             .map_err(|e| Error::bad(e.to_string()).field("board"))?;
         if state.is_over() {
             return Err(Error::bad(format!(
-                "board: the game is over ({} to {}); there is no move to analyse",
+                "board: the game is over ({} to {}); there is no move to analyze",
                 state.store(Side::First),
                 state.store(Side::Second)
             ))
@@ -59,8 +59,8 @@ impl AnalyzeRequest {
 
 /// The solver options of a web analysis of `game`: one thread, the web's
 /// table (at most half of `max_memory`), sized for the stones of `game`.
-pub fn analysis_options(game: &GameState, max_memory: u64) -> game::GameSolveOptions {
-    game::GameSolveOptions {
+pub fn analysis_options(game: &GameState, max_memory: u64) -> game::SolveOptions {
+    game::SolveOptions {
         table_bytes: ANALYZE_TABLE.min(max_memory / 2),
         memory_cap: max_memory,
         threads: 1,

@@ -10,7 +10,7 @@ use super::{seconds_within, Error, Position, MAX_ANALYZE_NODES};
 use format::record::Players;
 use format::review::GameReviewJson;
 use game::review::{review, Review, ReviewOptions};
-use game::{Budget, EndgameDb, GameSolveOptions, GameState, Side};
+use game::{Budget, EndgameDb, GameState, Side, SolveOptions};
 use rules::{Pit, Preset};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -130,8 +130,8 @@ pub const REVIEW_TABLE: u64 = 128 << 20;
 /// The solver options of a web review of a game from `start`: one
 /// thread, [`REVIEW_TABLE`] (at most half of `max_memory`), sized for the
 /// start's stones.
-pub fn review_options(start: &GameState, max_memory: u64) -> GameSolveOptions {
-    GameSolveOptions {
+pub fn review_options(start: &GameState, max_memory: u64) -> SolveOptions {
+    SolveOptions {
         table_bytes: REVIEW_TABLE.min(max_memory / 2),
         memory_cap: max_memory,
         threads: 1,

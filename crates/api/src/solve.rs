@@ -7,7 +7,7 @@ use rules::{Board, Rules};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
-use sweep::{self, HeldFn, Listing, Progress, SearchError, SolveOptions};
+use sweep::{self, HeldFn, Listing, Progress, SearchError, SweepOptions};
 
 /// `/api/solve`'s body.
 #[derive(Deserialize, Default, Debug)]
@@ -45,7 +45,7 @@ pub struct SolveHost<'a> {
     /// Seconds the search may run before it stops, answered incomplete.
     pub seconds: f64,
     /// What the rest of the process holds now, for the memory guard
-    /// ([`SolveOptions::memory_held`]); `None` counts the whole process.
+    /// ([`SweepOptions::memory_held`]); `None` counts the whole process.
     pub memory_held: Option<HeldFn<'a>>,
     /// The flag that stops the search (a closed page, Stop).
     pub cancel: Option<&'a AtomicBool>,
@@ -79,7 +79,7 @@ pub fn run_solve(
             events(progress_json(p, started.elapsed().as_secs_f64()));
         }
     };
-    let opts = SolveOptions {
+    let opts = SweepOptions {
         threads: host.threads,
         listing: Listing::Limit(limit as usize),
         max_memory: host.max_memory,

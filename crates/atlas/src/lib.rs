@@ -14,7 +14,7 @@ use rules::{Board, BoardError, Capture, Line, Rules, Scope};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use sweep::{find, FindOptions, Listing, SearchError, SolveOptions};
+use sweep::{find, FindOptions, Listing, SearchError, SweepOptions};
 use thiserror::Error;
 
 pub mod render;
@@ -203,7 +203,7 @@ pub fn run_cell(
         });
     }
     // The exhaustive try, cancelled by the budget or by Ctrl-C.
-    let opts = SolveOptions {
+    let opts = SweepOptions {
         threads: budget.threads,
         listing: Listing::Limit(1),
         max_memory: budget.max_memory,

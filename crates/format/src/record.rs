@@ -8,7 +8,7 @@
 //! (`first` and `second`: who played each side, such as `you`, `hard`,
 //! `opponent`), `source` (`play`, `follow`, `match` or `typed`), `turns`
 //! (each with `by`, the side, and `picks`, the pit numbers from the
-//! mover's view; a turn the companion analysed also has `said`: the
+//! mover's view; a turn the companion analyzed also has `said`: the
 //! values `game analyze` proved then), `finished`, and `result` (the
 //! first player's store minus the second's once finished). The schema is
 //! `schemas/game-record.schema.json`.
@@ -39,7 +39,7 @@ impl Players {
     }
 }
 
-/// What `game analyze` proved at a turn it analysed (`--follow`), so that
+/// What `game analyze` proved at a turn it analyzed (`--follow`), so that
 /// a review can be checked against it: each value for the turn's mover,
 /// present only when proved.
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -155,16 +155,16 @@ pub fn how(a: &Analysis) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use game::{analyze, Budget, GameSolveOptions, GameState};
+    use game::{analyze, Budget, GameState, SolveOptions};
     use rules::Rules;
     use std::sync::atomic::AtomicBool;
 
     fn analysis(board: &str, budget: Budget) -> Analysis {
         let state =
             GameState::new(board.parse().unwrap(), game::Side::First, Rules::KALAH).unwrap();
-        let opts = GameSolveOptions {
+        let opts = SolveOptions {
             threads: 1,
-            ..GameSolveOptions::default()
+            ..SolveOptions::default()
         }
         .fit_to(state.rules(), 4, state.stones_in_pits());
         analyze(&state, &opts, None, budget, &AtomicBool::new(false), None).unwrap()

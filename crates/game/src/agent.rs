@@ -474,7 +474,7 @@ impl Agent for Mcts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::GameSolveOptions;
+    use crate::solve::SolveOptions;
     use crate::state::PickOutcome;
     use rand::SeedableRng;
     use rules::{Board, Rules};
@@ -732,7 +732,7 @@ mod tests {
             let mut game = GameState::start(n, stones, rules).unwrap();
             let mut agent = spec.build(&game, 1).unwrap();
             assert_eq!(agent.name(), "analyze:30");
-            let mut judge = Solver::new(rules, n, GameSolveOptions::default()).unwrap();
+            let mut judge = Solver::new(rules, n, SolveOptions::default()).unwrap();
             let mut value_of = |s: &GameState, me: Side| {
                 let v = if s.is_over() {
                     s.mover_minus_opponent()

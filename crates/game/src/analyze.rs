@@ -58,7 +58,7 @@
 
 use crate::endgame::EndgameDb;
 use crate::error::GameError;
-use crate::solve::{GameSolveOptions, Horizon, Solver};
+use crate::solve::{Horizon, SolveOptions, Solver};
 use crate::state::{GameState, Side};
 use base::clock::Instant;
 use rules::Pit;
@@ -120,7 +120,7 @@ pub type Report<'a> = &'a (dyn Fn(&Analysis) + Sync);
 /// a finished game and a table over the memory cap, before any work.
 pub fn analyze(
     state: &GameState,
-    opts: &GameSolveOptions,
+    opts: &SolveOptions,
     db: Option<&EndgameDb>,
     budget: Budget,
     cancel: &AtomicBool,
@@ -189,7 +189,7 @@ pub fn best_turn_on(
 /// The committed opening book's answer for `state`, when `opts` allow
 /// books and one holds it below its last level: every turn exact, at once.
 fn from_book(
-    opts: &GameSolveOptions,
+    opts: &SolveOptions,
     state: &GameState,
     report: Option<Report<'_>>,
 ) -> Option<Analysis> {
@@ -209,7 +209,7 @@ fn refuse_taken(solver: &Solver, state: &GameState) -> Result<(), GameError> {
     Ok(())
 }
 
-/// A finished game has no turn to analyse.
+/// A finished game has no turn to analyze.
 fn refuse_over(state: &GameState) -> Result<(), GameError> {
     if !state.is_over() {
         return Ok(());

@@ -69,7 +69,7 @@ pub enum GameError {
     Checkpoint(#[from] CheckpointError),
 
     /// A position whose game is over, where a turn was asked for.
-    #[error("the game is over on this board ({0}): there is no turn to analyse")]
+    #[error("the game is over on this board ({0}): there is no turn to analyze")]
     GameOver(String),
 
     /// An agent broke the rules (a bug, not bad input).

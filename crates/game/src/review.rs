@@ -39,7 +39,7 @@
 use crate::analyze::Budget;
 use crate::endgame::EndgameDb;
 use crate::error::GameError;
-use crate::solve::{GameSolveOptions, Solver};
+use crate::solve::{SolveOptions, Solver};
 use crate::state::{GameState, Side};
 use base::clock::Instant;
 use rules::Pit;
@@ -455,7 +455,7 @@ impl Review {
 #[derive(Clone, Debug)]
 pub struct ReviewOptions {
     /// The solver's options (its table fitted to the game's start).
-    pub solve: GameSolveOptions,
+    pub solve: SolveOptions,
     /// The budget a position on average: the whole review has it times
     /// the positions to solve (see the module docs).
     pub budget: Budget,

@@ -9,7 +9,7 @@ use crate::agent::{Agent, AgentSpec};
 use crate::analyze::{analyze, Analysis, Budget, Report};
 use crate::endgame::EndgameDb;
 use crate::error::{GameError, PickRefusal};
-use crate::solve::{GameSolveOptions, SolveWatch};
+use crate::solve::{SolveOptions, SolveWatch};
 use crate::state::{GameState, PickOutcome, Side};
 use rules::pick::PickTrace;
 use rules::Pit;
@@ -251,7 +251,7 @@ impl GameSession {
     /// when it is not the person's turn.
     pub fn hint_analysis(
         &mut self,
-        opts: &GameSolveOptions,
+        opts: &SolveOptions,
         budget: Budget,
         cancel: &AtomicBool,
         report: Option<Report<'_>>,

@@ -27,12 +27,12 @@
 //!   the entry that looked further and cost more kept; the bucket is
 //!   prefetched while the children are ordered, and the table asks for huge
 //!   pages (the probes' TLB misses are most of the time). Under scope own
-//!   with a known stone count ([`GameSolveOptions::max_stones`]) its entries are
+//!   with a known stone count ([`SolveOptions::max_stones`]) its entries are
 //!   8 bytes, eight to a 64-byte bucket, keyed exactly by the rank of the
 //!   pit counts ([`CompactTable`]): four times the entries of the 32-byte
 //!   layout (two to a bucket) in the same memory, which is what makes
 //!   Kalah(6,4) solvable in 4 GiB;
-//! - threads ([`GameSolveOptions::threads`]): helpers run their own MTD(f) on
+//! - threads ([`SolveOptions::threads`]): helpers run their own MTD(f) on
 //!   the shared compact table (lazy SMP); the value and the principal
 //!   variation do not depend on their number;
 //! - move ordering: the table's pick, then picks that end in the store (the
@@ -40,24 +40,24 @@
 //!   the store at once (sown past it, captured), nearest the store first
 //!   among equals ([`order_score`]; about a fifth of the picks of
 //!   ordering captures first by size);
-//! - enhanced transposition cutoffs ([`GameSolveOptions::etc`]): before
+//! - enhanced transposition cutoffs ([`SolveOptions::etc`]): before
 //!   searching a node's children, their table bounds are checked for a
-//!   cutoff, at nodes with [`GameSolveOptions::etc_stones`] stones or more;
-//! - an endgame database ([`GameSolveOptions::endgame_stones`]): exact values of
+//!   cutoff, at nodes with [`SolveOptions::etc_stones`] stones or more;
+//! - an endgame database ([`SolveOptions::endgame_stones`]): exact values of
 //!   every position with few stones in its pits, filled on demand in a dense
 //!   array indexed by the position's rank, never replaced (each position's
 //!   children ranked first and loaded together, so that their cache misses
 //!   overlap), or built whole before the search, bottom-up by stone count
-//!   ([`GameSolveOptions::endgame_build`]);
-//! - iterative deepening before the exact search ([`GameSolveOptions::deepening`]),
+//!   ([`SolveOptions::endgame_build`]);
+//! - iterative deepening before the exact search ([`SolveOptions::deepening`]),
 //!   for MTD(f)'s first guess: on by default only where nothing is captured
-//!   (see [`GameSolveOptions::fit_to`]), where the values are far from the
+//!   (see [`SolveOptions::fit_to`]), where the values are far from the
 //!   guess of no more gains; with captures it does not lower the node count.
 //!
 //! # Limits
 //!
-//! [`GameSolveOptions::table_bytes`] is refused before any work if it exceeds
-//! [`GameSolveOptions::memory_cap`] (the endgame database counts too). A cancel
+//! [`SolveOptions::table_bytes`] is refused before any work if it exceeds
+//! [`SolveOptions::memory_cap`] (the endgame database counts too). A cancel
 //! flag stops the search; the result then carries the bounds known so far.
 //! Under [`Scope::Any`] the value is that of the game with
 //! [`ANY_SCOPE_TURN_LIMIT`] (turns left are part of the key there).
@@ -83,7 +83,7 @@ mod turn;
 mod watch;
 pub use checkpoint::{solve_kept, Keep, KeepEvent, CHECKPOINT_FORMAT};
 pub use options::{
-    table_for, GameSolveOptions, ENDGAME_ON_DEMAND_BYTES, SMALL_TABLE, SMALL_TABLE_STONES,
+    table_for, SolveOptions, ENDGAME_ON_DEMAND_BYTES, SMALL_TABLE, SMALL_TABLE_STONES,
 };
 
 use table::{table, Bucket, CompactTable, Table, COMPACT_BYTES};
@@ -153,7 +153,7 @@ const DB_REACH: i32 = 8;
 pub struct Solver {
     rules: Rules,
     n: usize,
-    opts: GameSolveOptions,
+    opts: SolveOptions,
     table: Table,
     /// Buckets in the table, less one (a power of two, less one).
     mask: usize,
@@ -256,7 +256,7 @@ impl Limits {
 impl Solver {
     /// A solver for `rules` on boards of `n` pits a side. Refuses when the
     /// table (and endgame database) would exceed `opts.memory_cap`.
-    pub fn new(rules: Rules, n: usize, opts: GameSolveOptions) -> Result<Solver, GameError> {
+    pub fn new(rules: Rules, n: usize, opts: SolveOptions) -> Result<Solver, GameError> {
         let never = AtomicBool::new(false);
         Ok(Solver::new_cancellable(rules, n, opts, &never)?.expect("not cancelled"))
     }
@@ -266,7 +266,7 @@ impl Solver {
     pub fn new_cancellable(
         rules: Rules,
         n: usize,
-        opts: GameSolveOptions,
+        opts: SolveOptions,
         cancel: &AtomicBool,
     ) -> Result<Option<Solver>, GameError> {
         Solver::create(rules, n, opts, None, cancel)
@@ -274,12 +274,12 @@ impl Solver {
 
     /// [`Solver::new_cancellable`] with a database filled whole (built or
     /// read from a file, see [`EndgameDb`]) instead of the one filled on
-    /// demand ([`GameSolveOptions::endgame_stones`] is not used). Its bytes
-    /// count against [`GameSolveOptions::memory_cap`] with the table's.
+    /// demand ([`SolveOptions::endgame_stones`] is not used). Its bytes
+    /// count against [`SolveOptions::memory_cap`] with the table's.
     pub fn with_endgame(
         rules: Rules,
         n: usize,
-        opts: GameSolveOptions,
+        opts: SolveOptions,
         db: &EndgameDb,
         cancel: &AtomicBool,
     ) -> Result<Option<Solver>, GameError> {
@@ -298,7 +298,7 @@ impl Solver {
     fn create(
         rules: Rules,
         n: usize,
-        mut opts: GameSolveOptions,
+        mut opts: SolveOptions,
         file_db: Option<&EndgameDb>,
         cancel: &AtomicBool,
     ) -> Result<Option<Solver>, GameError> {
@@ -378,13 +378,13 @@ impl Solver {
     }
 
     /// Table entries for `opts` (a power of two).
-    fn entries(opts: &GameSolveOptions) -> u64 {
+    fn entries(opts: &SolveOptions) -> u64 {
         let entries = (opts.table_bytes / ENTRY_BYTES).max(2);
         1u64 << (63 - entries.leading_zeros())
     }
 
     /// Stones up to which the endgame database is built under `rules`.
-    fn endgame_stones(rules: Rules, opts: &GameSolveOptions) -> u32 {
+    fn endgame_stones(rules: Rules, opts: &SolveOptions) -> u32 {
         if rules.scope == Scope::Own {
             opts.endgame_stones
         } else {
@@ -395,7 +395,7 @@ impl Solver {
     /// Bytes a solver for `rules` on `n` pits a side takes with `opts`
     /// (table and endgame database), as [`Solver::new`] counts them
     /// against the cap: a server that keeps solvers alive adds them up.
-    pub fn bytes(rules: Rules, n: usize, opts: &GameSolveOptions) -> u64 {
+    pub fn bytes(rules: Rules, n: usize, opts: &SolveOptions) -> u64 {
         let db_bytes = Endgame::bytes(2 * n, Solver::endgame_stones(rules, opts));
         let table_bytes = match CompactTable::layout(rules, n, opts) {
             Some((entries, _, _)) => entries * COMPACT_BYTES,
@@ -405,7 +405,7 @@ impl Solver {
     }
 
     /// The table's entries and the bytes of one: 8-byte entries keyed by
-    /// rank where [`GameSolveOptions::max_stones`] lets them, 32-byte ones
+    /// rank where [`SolveOptions::max_stones`] lets them, 32-byte ones
     /// otherwise.
     pub fn table_entries(&self) -> (u64, u64) {
         match &self.table {
@@ -415,13 +415,13 @@ impl Solver {
     }
 
     /// The options in force.
-    pub fn options(&self) -> &GameSolveOptions {
+    pub fn options(&self) -> &SolveOptions {
         &self.opts
     }
 
     /// True when this solver can search `state`: the same rules and board
     /// size, and no more stones in the pits than its table was made for
-    /// ([`GameSolveOptions::max_stones`]), so that it can be kept from one
+    /// ([`SolveOptions::max_stones`]), so that it can be kept from one
     /// position of a game to the next.
     pub fn takes(&self, state: &GameState) -> bool {
         self.rules == state.rules()
@@ -434,7 +434,7 @@ impl Solver {
 /// or a server. Refuses before starting when the table would exceed the cap.
 pub fn solve(
     state: &GameState,
-    opts: &GameSolveOptions,
+    opts: &SolveOptions,
     cancel: &AtomicBool,
 ) -> Result<GameSolveResult, GameError> {
     solve_with(state, opts, None, cancel)
@@ -444,7 +444,7 @@ pub fn solve(
 /// [`Solver::with_endgame`]).
 pub fn solve_with(
     state: &GameState,
-    opts: &GameSolveOptions,
+    opts: &SolveOptions,
     db: Option<&EndgameDb>,
     cancel: &AtomicBool,
 ) -> Result<GameSolveResult, GameError> {
@@ -455,7 +455,7 @@ pub fn solve_with(
 /// for another thread to show while it runs.
 pub fn solve_watched(
     state: &GameState,
-    opts: &GameSolveOptions,
+    opts: &SolveOptions,
     db: Option<&EndgameDb>,
     cancel: &AtomicBool,
     watch: Option<Arc<SolveWatch>>,
@@ -473,7 +473,7 @@ impl Solver {
     /// stopped it while its table was zeroed.
     fn for_state(
         state: &GameState,
-        opts: &GameSolveOptions,
+        opts: &SolveOptions,
         db: Option<&EndgameDb>,
         cancel: &AtomicBool,
         watch: Option<Arc<SolveWatch>>,

@@ -3,11 +3,11 @@
 //! store earns another pick?
 //!
 //! ```
-//! use mancala_sweep::{solve, Board, Rules, SolveOptions};
+//! use mancala_sweep::{solve, Board, Rules, SweepOptions};
 //!
 //! // GamePigeon's avalanche mode, from the start of the game.
 //! let board = Board::uniform(6, 4)?;
-//! let best = solve(&board, Rules::AVALANCHE, &SolveOptions::default())?;
+//! let best = solve(&board, Rules::AVALANCHE, &SweepOptions::default())?;
 //! assert_eq!(best.best_store, 43);
 //! assert_eq!(best.optimal_count, 2);
 //! assert_eq!(best.optimal[0].to_string(), "6 3 2 5 1 1 5 5 6 1 3 4 6 2 6 6 5 2 6 1 6 3 6 5 6 4");
@@ -68,7 +68,7 @@ pub use sweep;
 
 pub use error::{Error, Result};
 pub use rules::{Board, Capture, Line, Pit, Preset, Rules, Scope};
-pub use sweep::{find, solve, FindOptions, Found, Listing, Solution, SolveOptions};
+pub use sweep::{find, solve, FindOptions, Found, Listing, Solution, SweepOptions};
 
 /// The sweep's internals, for the benchmarks and the kernels' property
 /// tests: not part of the documented API, and free to change.

@@ -13,7 +13,7 @@ use rand::{Rng, SeedableRng};
 use rules::{turn, Board, Line, Rules, Turn};
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
-use sweep::{solve, Listing, SolveOptions};
+use sweep::{solve, Listing, SweepOptions};
 /// Options for [`generate`].
 pub struct GenerateOptions<'a> {
     /// Rules of the collection.
@@ -343,7 +343,7 @@ fn optimal_lines(board: &Board, opts: &GenerateOptions, lines: usize) -> Result<
     if !board.can_move(opts.rules) {
         return Ok(Some(Vec::new()));
     }
-    let so = SolveOptions {
+    let so = SweepOptions {
         listing: Listing::Limit(lines),
         seconds: Some(opts.seconds),
         cancel: Some(opts.stop),

@@ -36,7 +36,7 @@ use rules::{turn, Board, Line, Rules};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use sweep::{solve, Listing, SolveOptions};
+use sweep::{solve, Listing, SweepOptions};
 
 /// Results of this module.
 pub type Result<T, E = PuzzleError> = std::result::Result<T, E>;
@@ -229,7 +229,7 @@ pub fn make(
     if !board.can_move(rules) {
         return Ok(None);
     }
-    let opts = SolveOptions {
+    let opts = SweepOptions {
         listing: Listing::Limit(1),
         seconds: Some(seconds),
         cancel: Some(stop),

@@ -11,7 +11,7 @@
 use super::{Collection, Puzzle, PuzzleError};
 use rules::{Board, Line, PickError, PickTrace, Pit, Turn};
 use std::sync::atomic::AtomicBool;
-use sweep::{solve, Listing, SolveOptions};
+use sweep::{solve, Listing, SweepOptions};
 
 /// How a puzzle attempt ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -69,7 +69,7 @@ impl Session {
         stop: &AtomicBool,
     ) -> Result<Session, PuzzleError> {
         let start = super::position(puzzle)?;
-        let opts = SolveOptions {
+        let opts = SweepOptions {
             listing: Listing::All,
             seconds: Some(seconds),
             cancel: Some(stop),

@@ -120,7 +120,7 @@ impl Share {
         all.saturating_sub(self.bytes.load(Ordering::SeqCst))
     }
 
-    /// The function for [`SolveOptions::memory_held`], from now on: the
+    /// The function for [`SweepOptions::memory_held`], from now on: the
     /// resident memory now, moved by what the rest of the server declares
     /// it has taken or given back since.
     pub(crate) fn held(&self) -> impl Fn() -> u64 + Sync + '_ {

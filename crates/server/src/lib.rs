@@ -186,13 +186,13 @@ pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io
 /// closed tab) has its future dropped here too; the guard still writes its
 /// line, with "cancelled" for the status.
 async fn log(req: Request, next: Next) -> Response {
-    struct Line {
+    struct LogLine {
         start: Instant,
         method: axum::http::Method,
         uri: String,
         status: Option<u16>,
     }
-    impl Drop for Line {
+    impl Drop for LogLine {
         fn drop(&mut self) {
             let status = self
                 .status
@@ -205,7 +205,7 @@ async fn log(req: Request, next: Next) -> Response {
             );
         }
     }
-    let mut line = Line {
+    let mut line = LogLine {
         start: Instant::now(),
         method: req.method().clone(),
         uri: req.uri().path().to_string(),
@@ -230,7 +230,10 @@ fn mime(path: &str) -> &'static str {
 }
 
 /// The pages; `/` is `index.html`.
-async fn asset(axum::extract::State(state): axum::extract::State<Arc<State>>, uri: Uri) -> Response {
+async fn asset(
+    axum::extract::State(state): axum::extract::State<Arc<State>>,
+    uri: Uri,
+) -> Response {
     let path = uri.path().trim_start_matches('/');
     let path = if path.is_empty() { "index.html" } else { path };
     match (state.config.pages)(path) {

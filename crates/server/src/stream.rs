@@ -5,7 +5,7 @@
 //! a blank wait.
 //!
 //! The events come from the search's own progress hook
-//! ([`sweep::SolveOptions::progress`], the one that draws the
+//! ([`sweep::SweepOptions::progress`], the one that draws the
 //! command line's bar): one `progress` event per store bucket, then one
 //! `result` event with the same JSON as `/api/solve`, or one `error`
 //! event with the error document. The search holds a `--max-solves`

@@ -1,5 +1,5 @@
 //! Giving freed memory back to the system: a server that solved,
-//! analysed and played holds about what it held idle once the work is
+//! analyzed and played holds about what it held idle once the work is
 //! over, and a search with its frontier on disk (`--spill`) holds its
 //! memory guard, which counts the resident memory, not the live blocks.
 //!

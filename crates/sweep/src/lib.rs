@@ -17,6 +17,6 @@ pub mod memory;
 
 pub use beam::{find, FindOptions, FindProgress, Found};
 pub use error::{Reached, SearchError, StopCause};
-pub use exact::{solve, DiskUse, Listing, Phase, Progress, Solution, SolveOptions, Within};
+pub use exact::{solve, DiskUse, Listing, Phase, Progress, Solution, SweepOptions, Within};
 pub use kernel::{Kernel, KernelChoice};
 pub use memory::{default_max_memory, format_bytes, parse_bytes, HeldFn};

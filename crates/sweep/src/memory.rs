@@ -26,7 +26,7 @@ pub fn default_max_memory() -> u64 {
 }
 
 /// What the rest of the process holds now, in bytes, for a memory guard
-/// that counts only its own search (`SolveOptions::memory_held`); it runs
+/// that counts only its own search (`SweepOptions::memory_held`); it runs
 /// on the search's worker threads, between chunks of work.
 pub type HeldFn<'a> = &'a (dyn Fn() -> u64 + Sync);
 

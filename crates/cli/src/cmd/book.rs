@@ -10,7 +10,7 @@ use mancala_sweep::format::file::write_atomic;
 use mancala_sweep::format::game::picks_text;
 use mancala_sweep::format::words;
 use mancala_sweep::game::book::{self, Book, BookFile};
-use mancala_sweep::game::{GameSolveOptions, GameState, Solver};
+use mancala_sweep::game::{GameState, SolveOptions, Solver};
 use mancala_sweep::rules::Preset;
 use mancala_sweep::sweep::{default_max_memory, format_bytes};
 use std::path::Path;
@@ -69,11 +69,11 @@ pub fn build(args: &BookBuildArgs) -> Outcome {
     if file.complete() {
         return Ok(summary(&file, &args.out));
     }
-    let opts = GameSolveOptions {
+    let opts = SolveOptions {
         table_bytes: args.table.unwrap_or(BOOK_TABLE),
         memory_cap: args.solver.max_memory.unwrap_or_else(default_max_memory),
         threads: args.solver.threads.count() as u32,
-        ..GameSolveOptions::default()
+        ..SolveOptions::default()
     }
     .fit_to(rules, n, start.stones_in_pits());
     let db = match &args.solver.endgame {

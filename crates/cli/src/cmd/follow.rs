@@ -10,7 +10,7 @@ use crate::words::CliError;
 use mancala_sweep::format::game::{game_analysis_text, picks_text};
 use mancala_sweep::format::record::Players;
 use mancala_sweep::game::{analyze, Analysis, Budget, EndgameDb, GameState, PickOutcome, Side};
-use mancala_sweep::game::{GameError, GameSolveOptions};
+use mancala_sweep::game::{GameError, SolveOptions};
 use mancala_sweep::rules::Scope;
 use mancala_sweep::Board;
 use std::io::{BufRead, Write};
@@ -19,7 +19,7 @@ use std::sync::atomic::AtomicBool;
 /// What the loop needs beside the streams.
 pub struct Follow<'a> {
     /// The solver's options (one solver a analysis, as `game analyze`).
-    pub opts: &'a GameSolveOptions,
+    pub opts: &'a SolveOptions,
     /// The endgame database of `--endgame`, if any.
     pub db: Option<&'a EndgameDb>,
     /// The budget of each analysis.

@@ -22,8 +22,8 @@ use mancala_sweep::format::{
 use mancala_sweep::game::endgame::BuildProgress;
 use mancala_sweep::game::matches::{self, MatchOptions, MatchRecord};
 use mancala_sweep::game::{
-    solve, AgentSpec, Analysis, Budget, EndgameDb, GameSolveOptions, GameState, Keep, KeepEvent,
-    Side, SolveWatch, WatchReading,
+    solve, AgentSpec, Analysis, Budget, EndgameDb, GameState, Keep, KeepEvent, Side, SolveOptions,
+    SolveWatch, WatchReading,
 };
 use mancala_sweep::rules::{Board, Preset};
 use mancala_sweep::sweep::default_max_memory;
@@ -57,12 +57,12 @@ pub(super) fn solver_setup(
     state: &GameState,
     reading: Reading,
     quiet: bool,
-) -> Result<(GameSolveOptions, Option<EndgameDb>), CliError> {
-    let opts = GameSolveOptions {
+) -> Result<(SolveOptions, Option<EndgameDb>), CliError> {
+    let opts = SolveOptions {
         table_bytes: table,
         memory_cap: args.max_memory.unwrap_or_else(default_max_memory),
         threads: args.threads.count() as u32,
-        ..GameSolveOptions::default()
+        ..SolveOptions::default()
     }
     .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits());
     let db = read_endgame(
@@ -246,7 +246,7 @@ use mancala_sweep::api::ANALYZE_TABLE;
 /// pay); within `--max-memory` beside the table and the database `db`.
 fn background_builder(
     args: &GameAnalyzeArgs,
-    opts: &GameSolveOptions,
+    opts: &SolveOptions,
     db: Option<&EndgameDb>,
     state: &GameState,
 ) -> Option<super::background::Builder> {
@@ -332,7 +332,7 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     let spinner = Spinner::new(args.quiet.quiet);
     let report = |a: &Analysis| {
         spinner.set(format!(
-            "analysing: {}{:.1} s",
+            "analyzing: {}{:.1} s",
             analysis_status(a),
             a.elapsed.as_secs_f64()
         ))

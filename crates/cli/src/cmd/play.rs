@@ -19,8 +19,8 @@ use mancala_sweep::format::words as plain;
 use mancala_sweep::game::agent::BUDGET_DEPTH;
 use mancala_sweep::game::WatchReading;
 use mancala_sweep::game::{
-    AgentSpec, Analysis, Budget, EndgameDb, GameError, GameSession, GameSolveOptions, Level,
-    PickOutcome, Played, Side, SolveWatch,
+    AgentSpec, Analysis, Budget, EndgameDb, GameError, GameSession, Level, PickOutcome, Played,
+    Side, SolveOptions, SolveWatch,
 };
 use mancala_sweep::rules::Pit;
 use mancala_sweep::sweep::default_max_memory;
@@ -251,11 +251,11 @@ pub const HINT_SECONDS: f64 = 2.0;
 /// a progress line while it is looked for.
 fn hint_waiting(s: &mut GameSession) -> Result<Option<Analysis>, GameError> {
     let st = s.state();
-    let opts = GameSolveOptions {
+    let opts = SolveOptions {
         table_bytes: ANALYZE_TABLE,
         memory_cap: default_max_memory(),
         threads: rayon::current_num_threads() as u32,
-        ..GameSolveOptions::default()
+        ..SolveOptions::default()
     }
     .fit_to(st.rules(), st.pits_per_side(), st.stones_in_pits());
     let latest = Mutex::new(String::new());

@@ -8,7 +8,7 @@ use crate::words::CliError;
 use mancala_sweep::format::{text, SolveJson, SolveStoppedJson};
 use mancala_sweep::rules::turn;
 use mancala_sweep::sweep::exact::{self, Checkpoint};
-use mancala_sweep::sweep::{self, default_max_memory, Listing, Progress, SolveOptions};
+use mancala_sweep::sweep::{self, default_max_memory, Listing, Progress, SweepOptions};
 use std::path::PathBuf;
 
 /// Where a search goes on disk when the memory guard would stop it and no
@@ -124,7 +124,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
     let mut spill = args.spill.clone().or(resumable.then(|| auto.clone()));
     let resident = sweep::memory::resident_bytes().unwrap_or(0);
     let solution = loop {
-        let opts = SolveOptions {
+        let opts = SweepOptions {
             threads,
             listing: if spill.is_some() {
                 Listing::Limit(0)
@@ -301,7 +301,7 @@ fn cluster(
     .map_err(|e| CliError::Input(crate::words::cluster(&e)))?;
     let bar = Bar::new(!args.quiet.quiet);
     let report = |p: &Progress| bar.solve(p);
-    let opts = SolveOptions {
+    let opts = SweepOptions {
         threads,
         listing: Listing::Limit(0),
         max_memory: args.max_memory.unwrap_or_else(default_max_memory),
@@ -310,7 +310,7 @@ fn cluster(
         kernel: kernel_choice()?,
         spill: args.spill.as_deref(),
         max_disk: args.max_disk.unwrap_or(u64::MAX),
-        ..SolveOptions::default()
+        ..SweepOptions::default()
     };
     let result = exact::solve_cluster(board, rules, &opts, &cluster);
     bar.finish();

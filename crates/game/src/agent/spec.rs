@@ -8,7 +8,7 @@ use super::{
 };
 use crate::endgame::EndgameDb;
 use crate::error::GameError;
-use crate::solve::{GameSolveOptions, Solver};
+use crate::solve::{SolveOptions, Solver};
 use crate::state::GameState;
 use rand::SeedableRng;
 use std::collections::HashMap;
@@ -275,7 +275,7 @@ impl AgentSpec {
                         // The database is in memory already (its reader
                         // checked it against the cap) and shared: only the
                         // table is new.
-                        let opts = GameSolveOptions {
+                        let opts = SolveOptions {
                             memory_cap: opts.memory_cap.saturating_add(db.bytes()),
                             ..opts
                         };
@@ -309,14 +309,14 @@ impl AgentSpec {
         n: usize,
         stones: u32,
         cap: u64,
-    ) -> Option<GameSolveOptions> {
+    ) -> Option<SolveOptions> {
         let opts = match self {
-            AgentSpec::Mtdf(_) | AgentSpec::Budget(_) => GameSolveOptions {
+            AgentSpec::Mtdf(_) | AgentSpec::Budget(_) => SolveOptions {
                 table_bytes: AGENT_TABLE_BYTES,
                 endgame_stones: 0,
-                ..GameSolveOptions::default()
+                ..SolveOptions::default()
             },
-            AgentSpec::Perfect | AgentSpec::Analyze(_) => GameSolveOptions::default(),
+            AgentSpec::Perfect | AgentSpec::Analyze(_) => SolveOptions::default(),
             _ => return None,
         };
         let mut opts = opts.fit_to(rules, n, stones);
@@ -327,7 +327,7 @@ impl AgentSpec {
             && Solver::bytes(rules, n, &opts) > cap
             && opts.table_bytes / 2 >= PERFECT_MIN_TABLE
         {
-            opts = GameSolveOptions {
+            opts = SolveOptions {
                 table_bytes: opts.table_bytes / 2,
                 memory_cap: opts.memory_cap.min(cap),
                 ..opts

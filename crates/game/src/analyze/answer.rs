@@ -54,7 +54,7 @@ pub struct Analysis {
 
 impl TurnValue {
     /// Narrows the turn's bounds to what a proof found, `lo..=hi` (from
-    /// the analysed player's view), and keeps the estimate inside them:
+    /// the analyzed player's view), and keeps the estimate inside them:
     /// every phase that proves something about a turn goes through here.
     pub(super) fn narrow(&mut self, lo: i32, hi: i32) {
         self.low = self.low.max(lo);

@@ -43,7 +43,7 @@ fn positions(rules: Rules, seed: u64) -> Vec<GameState> {
 }
 
 fn exact_value(state: &GameState) -> i32 {
-    let opts = GameSolveOptions::default().fit_to(
+    let opts = SolveOptions::default().fit_to(
         state.rules(),
         state.pits_per_side(),
         state.stones_in_pits(),
@@ -67,8 +67,8 @@ fn turn_value(me: Side, after: &GameState) -> i32 {
     }
 }
 
-fn analyse(state: &GameState, budget: Budget) -> Analysis {
-    let opts = GameSolveOptions::default().fit_to(
+fn analysis_of(state: &GameState, budget: Budget) -> Analysis {
+    let opts = SolveOptions::default().fit_to(
         state.rules(),
         state.pits_per_side(),
         state.stones_in_pits(),
@@ -83,7 +83,7 @@ fn analyse(state: &GameState, budget: Budget) -> Analysis {
 fn a_full_analysis_proves_every_turn_as_the_solver_does() {
     for rules in rule_sets() {
         for state in positions(rules, 11) {
-            let a = analyse(&state, Budget::Nodes(u64::MAX / 2));
+            let a = analysis_of(&state, Budget::Nodes(u64::MAX / 2));
             assert!(a.exact(), "{rules} {state:?}");
             assert_eq!(a.value(), exact_value(&state), "{rules} {state:?}");
             assert_eq!(a.turns.len(), state.turns().len());
@@ -140,9 +140,9 @@ fn short_analyses_hold(threads: u32, seed: u64, budgets: &[Budget]) {
             let value = exact.iter().map(|e| e.1).max().unwrap();
             assert_eq!(value, exact_value(&state));
             for &budget in budgets {
-                let opts = GameSolveOptions {
+                let opts = SolveOptions {
                     threads,
-                    ..GameSolveOptions::default()
+                    ..SolveOptions::default()
                 }
                 .fit_to(rules, state.pits_per_side(), state.stones_in_pits());
                 let never = AtomicBool::new(false);
@@ -178,8 +178,8 @@ fn a_budget_less_its_set_up_keeps_at_least_half() {
 #[test]
 fn a_node_budget_repeats_exactly() {
     let state = GameState::start(6, 3, Rules::KALAH).unwrap();
-    let a = analyse(&state, Budget::Nodes(200_000));
-    let b = analyse(&state, Budget::Nodes(200_000));
+    let a = analysis_of(&state, Budget::Nodes(200_000));
+    let b = analysis_of(&state, Budget::Nodes(200_000));
     assert_eq!(a.turns, b.turns);
     assert_eq!(a.nodes, b.nodes);
 }
@@ -192,7 +192,7 @@ fn a_finished_game_is_refused() {
     assert!(state.is_over());
     let e = analyze(
         &state,
-        &GameSolveOptions::default(),
+        &SolveOptions::default(),
         None,
         Budget::Seconds(1.0),
         &AtomicBool::new(false),
@@ -209,9 +209,9 @@ fn a_finished_game_is_refused() {
 fn a_kept_solver_gives_the_values_of_a_fresh_one() {
     for rules in rule_sets() {
         let mut g = GameState::start(3, 3, rules).unwrap();
-        let opts = GameSolveOptions {
+        let opts = SolveOptions {
             table_bytes: 1 << 20,
-            ..GameSolveOptions::default()
+            ..SolveOptions::default()
         }
         .fit_to(rules, 3, g.stones_in_pits());
         let mut kept = Solver::new(rules, 3, opts).unwrap();

@@ -349,7 +349,7 @@ impl EndgameDb {
             };
             read_at(64 * last, &mut line)?;
             read_at(l.offsets()[1] + 4 * (last / GROUP), &mut entry)?;
-            let line = super::packed::Line(std::array::from_fn(|i| {
+            let line = super::packed::CacheLine(std::array::from_fn(|i| {
                 u64::from_le_bytes(line[8 * i..8 * i + 8].try_into().expect("8 bytes")).to_le()
             }));
             let dir = [u32::from_le_bytes(entry).to_le()];
@@ -727,17 +727,17 @@ impl EndgameDb {
 pub(super) mod tests {
     use super::*;
     use crate::endgame::BuildProgress;
-    use crate::{GameSolveOptions, GameState, Solver};
+    use crate::{GameState, SolveOptions, Solver};
 
     /// Solves `start` exactly with `db` and with no database (the one
     /// filled on demand): the same value.
     pub(in crate::endgame) fn solves_alike(db: &EndgameDb, start: &GameState) {
         let never = AtomicBool::new(false);
         let (rules, n) = (start.rules(), start.pits_per_side());
-        let opts = GameSolveOptions {
+        let opts = SolveOptions {
             table_bytes: 8 << 20,
             threads: 1,
-            ..GameSolveOptions::default()
+            ..SolveOptions::default()
         };
         let with = Solver::with_endgame(rules, n, opts.clone(), db, &never)
             .unwrap()

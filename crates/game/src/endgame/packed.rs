@@ -67,13 +67,13 @@ const CHUNK: usize = PER_LINE * GROUP * 64;
 /// codes; aligned so that it is one cache line.
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
-pub(crate) struct Line(pub(crate) [u64; WORDS + 1]);
+pub(crate) struct CacheLine(pub(crate) [u64; WORDS + 1]);
 
 /// The packed values, as the arrays of a file or of memory of their own:
 /// the lines, the directory of the exceptions (the index of each group's
 /// first), and the exceptions' exact values in rank order.
 pub(crate) struct Packed<'a> {
-    pub(crate) lines: &'a [Line],
+    pub(crate) lines: &'a [CacheLine],
     pub(crate) dir: &'a [u32],
     pub(crate) vals: &'a [i8],
 }
@@ -153,7 +153,7 @@ impl Packed<'_> {
 /// Packed arrays of memory of their own, made from a byte a position.
 #[derive(Default)]
 pub(crate) struct PackedBuf {
-    pub(crate) lines: Vec<Line>,
+    pub(crate) lines: Vec<CacheLine>,
     pub(crate) dir: Vec<u32>,
     pub(crate) vals: Vec<i8>,
 }
@@ -339,7 +339,7 @@ fn pack_range(
                 break;
             }
         }
-        out.lines.push(Line(line.map(u64::to_le)));
+        out.lines.push(CacheLine(line.map(u64::to_le)));
     }
     out
 }
@@ -455,9 +455,9 @@ trait Words {
     fn as_flattened_words(&self) -> &[u64];
 }
 
-impl Words for &[Line] {
+impl Words for &[CacheLine] {
     fn as_flattened_words(&self) -> &[u64] {
-        // SAFETY: `Line` is `repr(C)` over `[u64; 8]` and exactly 64 bytes
+        // SAFETY: `CacheLine` is `repr(C)` over `[u64; 8]` and exactly 64 bytes
         // (its alignment adds no padding), so the lines are their words
         // end to end.
         unsafe { std::slice::from_raw_parts(self.as_ptr().cast::<u64>(), self.len() * (WORDS + 1)) }
@@ -531,7 +531,7 @@ impl PackedBuf {
         // Read as lines, not as words gathered into lines after: a
         // database of a gigabyte is not held twice.
         let lines = read_le(r, take.lines, room.lines, |b: [u8; 64]| {
-            Line(std::array::from_fn(|i| {
+            CacheLine(std::array::from_fn(|i| {
                 u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().expect("8 bytes")).to_le()
             }))
         })?;

@@ -12,7 +12,7 @@
 //! over it, so a kill leaves the last one), and when stopped; the file is
 //! removed once the value is proved.
 
-use super::{GameSolveOptions, GameSolveResult, SolveWatch, Solver};
+use super::{GameSolveResult, SolveOptions, SolveWatch, Solver};
 use crate::endgame::EndgameDb;
 use crate::error::GameError;
 use crate::error::{CheckpointError, GameFileError};
@@ -110,7 +110,7 @@ struct CheckpointHeader {
 /// every run's.
 pub fn solve_kept(
     state: &GameState,
-    opts: &GameSolveOptions,
+    opts: &SolveOptions,
     db: Option<&EndgameDb>,
     cancel: &AtomicBool,
     watch: Option<Arc<SolveWatch>>,
@@ -332,12 +332,12 @@ mod tests {
         path
     }
 
-    fn options(state: &GameState, threads: u32) -> GameSolveOptions {
+    fn options(state: &GameState, threads: u32) -> SolveOptions {
         // A small table: a test writes it many times.
-        GameSolveOptions {
+        SolveOptions {
             threads,
             table_bytes: 1 << 20,
-            ..GameSolveOptions::default()
+            ..SolveOptions::default()
         }
         .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits())
     }
@@ -346,7 +346,7 @@ mod tests {
     /// `stop_after` times (then stops it as Ctrl-C would), or to the end.
     fn kept(
         state: &GameState,
-        opts: &GameSolveOptions,
+        opts: &SolveOptions,
         path: &Path,
         every: Duration,
         stop_after: Option<usize>,
@@ -454,7 +454,7 @@ mod tests {
         let path = scratch("refused");
         let (r, _) = kept(&state, &opts, &path, Duration::ZERO, Some(1));
         assert!(!r.unwrap().exact && path.exists());
-        let resume = |state: &GameState, opts: &GameSolveOptions| {
+        let resume = |state: &GameState, opts: &SolveOptions| {
             kept(state, opts, &path, Duration::from_secs(60), Some(1)).0
         };
         let foreign = |r: Result<GameSolveResult, GameError>| {

@@ -7,11 +7,11 @@ use crate::state::ANY_SCOPE_TURN_LIMIT;
 use rules::{Rules, Scope};
 use serde::{Deserialize, Serialize};
 /// What the whole-game solver may use. Named apart from the one-turn
-/// search's [`sweep::SolveOptions`], which a front end often
+/// search's [`sweep::SweepOptions`], which a front end often
 /// imports beside it: with one name for both, which solver a file meant was
 /// up to its `use` lines.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameSolveOptions {
+pub struct SolveOptions {
     /// Bytes for the transposition table (rounded down to a power of two
     /// entries).
     pub table_bytes: u64,
@@ -28,7 +28,7 @@ pub struct GameSolveOptions {
     /// into an endgame database (0: none). Only for [`Scope::Own`].
     pub endgame_stones: u32,
     /// Fill the whole endgame database before the search, layer by layer
-    /// from the fewest stones up, on [`GameSolveOptions::threads`] threads,
+    /// from the fewest stones up, on [`SolveOptions::threads`] threads,
     /// instead of on demand. Off by default: a database built first cuts
     /// the picks but not the time (docs/notebook/game-solver.md).
     #[serde(default)]
@@ -38,7 +38,7 @@ pub struct GameSolveOptions {
     /// so that its move ordering comes from the table (0: none).
     pub deepening: u32,
     /// The most stones the pits of the positions to solve hold (0: not
-    /// known); [`GameSolveOptions::fit_to`] sets it. Known, and with scope own,
+    /// known); [`SolveOptions::fit_to`] sets it. Known, and with scope own,
     /// the table keys a position by the rank of its pit counts and packs an
     /// entry into 8 bytes, four times the entries of the 32-byte layout in
     /// the same memory, when the ranks fit its tag (see [`CompactTable`]).
@@ -71,7 +71,7 @@ fn yes() -> bool {
 }
 
 /// The table `game solve` makes for a position of `stones` stones in its
-/// pits unless told a size: [`GameSolveOptions::default`]'s 256 MiB, or
+/// pits unless told a size: [`SolveOptions::default`]'s 256 MiB, or
 /// [`SMALL_TABLE`] for positions of at most [`SMALL_TABLE_STONES`] stones.
 /// Such a search fills no more than the small table (Kalah(6,3) searches
 /// the same picks in it), and a table of 128 MiB or more goes on huge
@@ -82,7 +82,7 @@ pub fn table_for(stones: u32) -> u64 {
     if stones <= SMALL_TABLE_STONES {
         SMALL_TABLE
     } else {
-        GameSolveOptions::default().table_bytes
+        SolveOptions::default().table_bytes
     }
 }
 
@@ -92,12 +92,12 @@ pub const SMALL_TABLE_STONES: u32 = 36;
 /// See [`table_for`].
 pub const SMALL_TABLE: u64 = 32 << 20;
 
-impl Default for GameSolveOptions {
+impl Default for SolveOptions {
     /// 256 MiB of table, a 4 GiB cap, ETC at 20 stones and more, endgame
     /// database up to 12 stones, no deepening: the fastest of the settings
     /// `cargo bench --bench game` compares.
     fn default() -> Self {
-        GameSolveOptions {
+        SolveOptions {
             table_bytes: 256 << 20,
             memory_cap: 4 << 30,
             etc: true,
@@ -112,16 +112,16 @@ impl Default for GameSolveOptions {
     }
 }
 
-impl GameSolveOptions {
+impl SolveOptions {
     /// These options with the table no larger than the positions of at
     /// most `stones` stones in the pits of `n` pits a side can fill (twice
     /// their number, and a turn count per position under [`Scope::Any`]):
     /// a game on a small board needs kilobytes, not the default 256 MiB,
     /// and zeroing a table it cannot use was most of a small solve's time.
     /// Only ever lowers `table_bytes`. Records `stones` as
-    /// [`GameSolveOptions::max_stones`], for the compact table; sets the
+    /// [`SolveOptions::max_stones`], for the compact table; sets the
     /// deepening for the rules when none is set.
-    pub fn fit_to(mut self, rules: Rules, n: usize, stones: u32) -> GameSolveOptions {
+    pub fn fit_to(mut self, rules: Rules, n: usize, stones: u32) -> SolveOptions {
         self.max_stones = stones;
         // Positions with at most `stones` stones in 2n pits: C(stones + 2n, 2n).
         let (a, b) = (stones as u128 + 2 * n as u128, 2 * n as u128);
@@ -140,7 +140,7 @@ impl GameSolveOptions {
         self.fit_deepening(rules).fit_endgame(rules, n)
     }
 
-    /// [`GameSolveOptions::deepening`] for `rules` when none is set: two
+    /// [`SolveOptions::deepening`] for `rules` when none is set: two
     /// turns where nothing is captured. There the first player's lead
     /// grows large (avalanche 6×4: +42), far from MTD(f)'s first guess of
     /// no more gains, and the passes from there cost most of the proof;
@@ -148,8 +148,8 @@ impl GameSolveOptions {
     /// then needs a few passes. With captures the values stay near that
     /// guess and deepening does not pay (docs/notebook/game-analyze.md).
     /// Called by
-    /// [`GameSolveOptions::fit_to`].
-    fn fit_deepening(mut self, rules: Rules) -> GameSolveOptions {
+    /// [`SolveOptions::fit_to`].
+    fn fit_deepening(mut self, rules: Rules) -> SolveOptions {
         if self.deepening == 0 && !rules.capture.ever_takes() {
             self.deepening = 2;
         }
@@ -157,15 +157,15 @@ impl GameSolveOptions {
     }
 
     /// These options with the endgame database filled on demand
-    /// ([`GameSolveOptions::endgame_stones`]) lowered, a stone at a time, until
+    /// ([`SolveOptions::endgame_stones`]) lowered, a stone at a time, until
     /// it takes no more than the larger of the table and
     /// [`ENDGAME_ON_DEMAND_BYTES`], and the table and database together fit
-    /// [`GameSolveOptions::memory_cap`]. Its size grows with the board as
+    /// [`SolveOptions::memory_cap`]. Its size grows with the board as
     /// C(2n + stones, stones): 12 stones are 2.7 MB on 6 pits a side but
     /// 5.6 GB on 14 and 21 GB on 16, which would be refused for the cap (or
     /// take seconds to zero) although a smaller database does the same
     /// job. Only ever lowers `endgame_stones`.
-    fn fit_endgame(mut self, rules: Rules, n: usize) -> GameSolveOptions {
+    fn fit_endgame(mut self, rules: Rules, n: usize) -> SolveOptions {
         let most = self.table_bytes.max(ENDGAME_ON_DEMAND_BYTES);
         while self.endgame_stones > 0
             && (Endgame::bytes(2 * n, Solver::endgame_stones(rules, &self)) > most
@@ -177,7 +177,7 @@ impl GameSolveOptions {
     }
 }
 
-/// The most bytes [`GameSolveOptions::fit_to`] gives the endgame database filled
+/// The most bytes [`SolveOptions::fit_to`] gives the endgame database filled
 /// on demand when the table is smaller: 12 stones of 10 pits a side (225 MB)
 /// fit, larger boards get fewer stones.
 pub const ENDGAME_ON_DEMAND_BYTES: u64 = 256 << 20;

@@ -188,7 +188,7 @@ impl Solver {
     }
 
     /// [`Solver::mtdf`] to the end of the game on this thread while
-    /// [`GameSolveOptions::threads`] − 1 helpers run their own on the same
+    /// [`SolveOptions::threads`] − 1 helpers run their own on the same
     /// table (lazy SMP): every bound any of them stores is proven, so each
     /// reuses the others' work, and the helpers take the children of large
     /// positions in other orders so that they do not all search the same
@@ -264,7 +264,7 @@ impl Solver {
     }
 
     /// A helper for work beside this solver's own on another thread, when
-    /// it has more than one ([`GameSolveOptions::threads`]) and a table to
+    /// it has more than one ([`SolveOptions::threads`]) and a table to
     /// share: see [`Solver::help_prove`]. It orders the children as this
     /// solver does (helper number 0): it searches alone what it searches,
     /// and the rotated order of lazy SMP's helpers is for searching the
@@ -295,7 +295,7 @@ impl Solver {
     }
 
     /// MTD(f)'s first guess for the search to the end of `pos` (`s` stones
-    /// in its pits): the value of [`GameSolveOptions::deepening`] turns of
+    /// in its pits): the value of [`SolveOptions::deepening`] turns of
     /// depth-limited search, each from the last, or 0 (no more gains)
     /// without deepening.
     pub(super) fn deepened_guess(

@@ -379,10 +379,7 @@ impl Solver {
     /// and are no values.
     #[inline]
     pub(super) fn floor(&self, s: i32, depth: u8) -> i32 {
-        if depth == TO_THE_END
-            && self.rules.capture.takes(0)
-            && self.rules.scope == Scope::Own
-        {
+        if depth == TO_THE_END && self.rules.capture.takes(0) && self.rules.scope == Scope::Own {
             2 - s
         } else {
             -s

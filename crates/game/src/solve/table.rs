@@ -6,7 +6,7 @@
 //! own.
 
 use super::search::{pits, ready, stones};
-use super::{GameSolveOptions, PitCounts, Solver, NO_MOVE, TO_THE_END};
+use super::{PitCounts, SolveOptions, Solver, NO_MOVE, TO_THE_END};
 use crate::endgame::{huge_vec, prefetch_line, Ranks, UNKNOWN};
 use crate::state::GameState;
 use rules::{Rules, Scope};
@@ -70,7 +70,7 @@ pub(super) enum Table {
 
 /// A table of 8-byte entries, eight to a 64-byte bucket (scope own, at
 /// most 127 stones). A position's key is the rank of its 2n pit counts
-/// among all counts of at most [`GameSolveOptions::max_stones`] stones
+/// among all counts of at most [`SolveOptions::max_stones`] stones
 /// ([`Ranks`]), a number below 2^`key_bits`, put through a bijection of
 /// `key_bits`-bit numbers ([`mix_bits`]). Its low bits pick the bucket and
 /// the rest, at most [`TAG_BITS`] bits, are the tag kept in the entry, so
@@ -127,11 +127,7 @@ impl CompactTable {
     /// scope own, a known stone count of at most 127 (bounds are kept in a
     /// byte), and ranks that fit the bucket index and the tag together.
     /// Returns (entries, key bits, index bits).
-    pub(super) fn layout(
-        rules: Rules,
-        n: usize,
-        opts: &GameSolveOptions,
-    ) -> Option<(u64, u32, u32)> {
+    pub(super) fn layout(rules: Rules, n: usize, opts: &SolveOptions) -> Option<(u64, u32, u32)> {
         if rules.scope != Scope::Own || opts.max_stones == 0 || opts.max_stones > 127 {
             return None;
         }

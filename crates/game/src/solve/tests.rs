@@ -10,7 +10,7 @@ use rules::Capture;
 
 #[test]
 fn a_table_fits_the_board() {
-    let opts = GameSolveOptions::default();
+    let opts = SolveOptions::default();
     // 3 pits a side, 12 stones: C(18, 6) = 18,564 positions, a table of
     // twice as many entries, not 256 MiB.
     let small = opts.clone().fit_to(Rules::KALAH, 3, 12);
@@ -25,7 +25,7 @@ fn a_table_fits_the_board() {
     // and never over one that is set.
     assert_eq!(opts.clone().fit_to(Rules::AVALANCHE, 6, 48).deepening, 2);
     assert_eq!(opts.clone().fit_to(Rules::KALAH, 6, 48).deepening, 0);
-    let set = GameSolveOptions {
+    let set = SolveOptions {
         deepening: 4,
         ..opts.clone()
     };
@@ -84,9 +84,9 @@ fn order_score_counts_the_gain_of_a_pick() {
 #[test]
 fn cancel_stops_the_zeroing() {
     let start = GameState::start(6, 4, Rules::KALAH).unwrap();
-    let opts = GameSolveOptions {
+    let opts = SolveOptions {
         table_bytes: 1 << 30,
-        ..GameSolveOptions::default()
+        ..SolveOptions::default()
     }
     .fit_to(Rules::KALAH, 6, 48);
     let cancel = AtomicBool::new(true);
@@ -115,11 +115,11 @@ fn mix_bits_is_a_bijection() {
 fn compact_keys_never_collide() {
     let n = 2;
     for table_bytes in [64, 1 << 10, 1 << 16] {
-        let opts = GameSolveOptions {
+        let opts = SolveOptions {
             table_bytes,
             endgame_stones: 0,
             max_stones: 9,
-            ..GameSolveOptions::default()
+            ..SolveOptions::default()
         };
         let solver = Solver::new(Rules::KALAH, n, opts).unwrap();
         let Table::Compact(t) = &solver.table else {
@@ -178,10 +178,10 @@ fn compact_entries_round_trip() {
 fn a_budget_of_picks_bounds_the_deepening() {
     let never = AtomicBool::new(false);
     let start = GameState::start(6, 4, Rules::AVALANCHE).unwrap();
-    let opts = GameSolveOptions {
+    let opts = SolveOptions {
         table_bytes: 32 << 20,
         endgame_stones: 0,
-        ..GameSolveOptions::default()
+        ..SolveOptions::default()
     }
     .fit_to(Rules::AVALANCHE, 6, 48);
     let budget = 100_000;
@@ -200,7 +200,7 @@ fn a_budget_of_picks_bounds_the_deepening() {
     assert_eq!(turns[0], turns[1]);
     // Kalah(3,2): twelve turns deep within far less than the budget.
     let small = GameState::start(3, 2, Rules::KALAH).unwrap();
-    let mut solver = Solver::new(Rules::KALAH, 3, GameSolveOptions::default()).unwrap();
+    let mut solver = Solver::new(Rules::KALAH, 3, SolveOptions::default()).unwrap();
     let (_, turn, depth) = solver.best_turn_within(&small, 12, 10_000_000, &never);
     assert_eq!(depth, 12);
     assert!(!turn.is_empty());
@@ -208,12 +208,12 @@ fn a_budget_of_picks_bounds_the_deepening() {
 
 /// Kalah(4,4)'s start, the options of the two budget tests below (one
 /// thread, 32 MiB) and its solve without a budget.
-fn kalah_4_4_unbudgeted() -> (GameState, GameSolveOptions, GameSolveResult) {
+fn kalah_4_4_unbudgeted() -> (GameState, SolveOptions, GameSolveResult) {
     let start = GameState::start(4, 4, Rules::KALAH).unwrap();
-    let opts = GameSolveOptions {
+    let opts = SolveOptions {
         table_bytes: 32 << 20,
         threads: 1,
-        ..GameSolveOptions::default()
+        ..SolveOptions::default()
     };
     let whole = Solver::new(Rules::KALAH, 4, opts.clone())
         .unwrap()
@@ -294,9 +294,9 @@ fn a_first_guess_changes_the_passes_not_the_answer() {
         let mut positions = vec![start];
         positions.extend(start.turns().into_iter().map(|t| t.after).take(3));
         for state in positions.iter().filter(|s| !s.is_over()) {
-            let opts = GameSolveOptions {
+            let opts = SolveOptions {
                 threads: 1,
-                ..GameSolveOptions::default()
+                ..SolveOptions::default()
             }
             .fit_to(rules, n, state.stones_in_pits());
             let plain = Solver::new(rules, n, opts.clone())
@@ -339,10 +339,10 @@ fn a_stopped_solve_leaves_proven_bounds_in_the_table() {
     let never = AtomicBool::new(false);
     for (rules, n, stones) in [(Rules::KALAH, 4, 4), (Rules::AVALANCHE, 5, 3)] {
         let start = GameState::start(n, stones, rules).unwrap();
-        let opts = GameSolveOptions {
+        let opts = SolveOptions {
             table_bytes: 32 << 20,
             threads: 1,
-            ..GameSolveOptions::default()
+            ..SolveOptions::default()
         };
         let whole = Solver::new(rules, n, opts.clone())
             .unwrap()
@@ -395,15 +395,15 @@ fn proven_bounds_read_the_endgame_database() {
     let never = AtomicBool::new(false);
     for rules in [Rules::KALAH, Rules::AVALANCHE] {
         let start = GameState::start(3, 2, rules).unwrap();
-        let opts = GameSolveOptions {
+        let opts = SolveOptions {
             table_bytes: 8 << 20,
             threads: 1,
-            ..GameSolveOptions::default()
+            ..SolveOptions::default()
         };
         assert!(opts.endgame_stones >= 12);
         let mut solver = Solver::new(rules, 3, opts.clone()).unwrap();
         assert!(solver.solve(&start, &never).exact);
-        let plain = GameSolveOptions {
+        let plain = SolveOptions {
             endgame_stones: 0,
             ..opts
         };
@@ -434,10 +434,10 @@ fn a_helpers_proof_is_in_the_shared_table() {
         // Fitted, as `game analyze` builds its solver: the compact table,
         // and two turns of deepening first under avalanche.
         let opts = |threads| {
-            GameSolveOptions {
+            SolveOptions {
                 table_bytes: 32 << 20,
                 threads,
-                ..GameSolveOptions::default()
+                ..SolveOptions::default()
             }
             .fit_to(rules, n, start.stones_in_pits())
         };
@@ -536,10 +536,10 @@ fn the_search_for_six_pits_is_the_search_for_any_board() {
             }
             // A database of 6 stones only, so that the search runs down
             // to there rather than probing at once.
-            let opts = GameSolveOptions {
+            let opts = SolveOptions {
                 table_bytes: 4 << 20,
                 endgame_stones: 6,
-                ..GameSolveOptions::default()
+                ..SolveOptions::default()
             }
             .fit_to(rules, 6, 6 * 2 * stones);
             let mut six = Solver::new(rules, 6, opts.clone()).unwrap();

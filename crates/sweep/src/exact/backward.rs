@@ -10,7 +10,7 @@ use super::forward::Finishers;
 use super::key::Key;
 use super::level::LevelKeys;
 use super::store::Count;
-use super::{Fail, Phase, Progress, Search, SolveOptions};
+use super::{Fail, Phase, Progress, Search, SweepOptions};
 use crate::control::Stop;
 use crate::kernel::packed::{self, Packed};
 #[cfg(test)]
@@ -38,7 +38,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// holding `memory` bytes.
     fn backward_checkpoint(
         &self,
-        opts: &SolveOptions,
+        opts: &SweepOptions,
         stop: &Stop,
         store: usize,
         best: usize,
@@ -79,7 +79,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         mut levels: Vec<LevelKeys<K>>,
         best: usize,
         finishers: Finishers<K>,
-        opts: &SolveOptions,
+        opts: &SweepOptions,
         stop: &Stop,
         positions: u64,
     ) -> Result<Vec<GoodSet<W>>, Fail> {

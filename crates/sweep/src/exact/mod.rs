@@ -76,7 +76,7 @@ use std::sync::atomic::AtomicBool;
 pub use self::store::disk::{disk_free, Checkpoint, CHECKPOINT_FILE};
 pub use self::store::DiskUse;
 
-/// The checkpoint of a spilled search in `dir` ([`SolveOptions::spill`]),
+/// The checkpoint of a spilled search in `dir` ([`SweepOptions::spill`]),
 /// if it has a readable one: to tell the user that a run resumes, and from
 /// where.
 pub fn spill_checkpoint(dir: &Path) -> Option<Checkpoint> {
@@ -111,7 +111,7 @@ pub enum Phase {
     Backward,
 }
 
-/// A snapshot of a running search, passed to [`SolveOptions::progress`]
+/// A snapshot of a running search, passed to [`SweepOptions::progress`]
 /// after every bucket, and while a large bucket is being expanded.
 #[derive(Copy, Clone, Debug)]
 pub struct Progress {
@@ -137,7 +137,7 @@ pub struct Progress {
     /// buckets looks stuck. `None` in the report after each bucket.
     pub within: Option<Within>,
     /// The run files of a search that spills to disk
-    /// ([`SolveOptions::spill`]); `None` for a search in memory.
+    /// ([`SweepOptions::spill`]); `None` for a search in memory.
     pub disk: Option<DiskUse>,
     /// A forecast of the positions the forward pass has still to expand,
     /// this bucket's included, from the growth of the buckets done (see
@@ -168,7 +168,7 @@ pub type ProgressFn<'a> = &'a (dyn Fn(&Progress) + Sync);
 
 /// Options for [`solve`].
 #[derive(Copy, Clone)]
-pub struct SolveOptions<'a> {
+pub struct SweepOptions<'a> {
     /// Worker threads; 0 uses one per core.
     pub threads: usize,
     /// Which optimal sequences to list.
@@ -199,18 +199,18 @@ pub struct SolveOptions<'a> {
     /// search (see `store::disk`). Counts only: no lines are listed.
     pub spill: Option<&'a Path>,
     /// Stop with [`SearchError::DiskLimit`] before the run files in
-    /// [`SolveOptions::spill`] take more bytes than this.
+    /// [`SweepOptions::spill`] take more bytes than this.
     pub max_disk: u64,
-    /// With [`SolveOptions::spill`]: bytes of successors held in memory
+    /// With [`SweepOptions::spill`]: bytes of successors held in memory
     /// before they are written out as run files; `None` is a third of
-    /// [`SolveOptions::max_memory`]. Smaller means more, smaller runs (the
+    /// [`SweepOptions::max_memory`]. Smaller means more, smaller runs (the
     /// tests force many this way); the answer is the same.
     pub spill_buffer: Option<u64>,
 }
 
-impl Default for SolveOptions<'_> {
+impl Default for SweepOptions<'_> {
     fn default() -> Self {
-        SolveOptions {
+        SweepOptions {
             threads: 0,
             listing: Listing::Limit(10),
             max_memory: u64::MAX,
@@ -226,9 +226,9 @@ impl Default for SolveOptions<'_> {
     }
 }
 
-impl std::fmt::Debug for SolveOptions<'_> {
+impl std::fmt::Debug for SweepOptions<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SolveOptions")
+        f.debug_struct("SweepOptions")
             .field("threads", &self.threads)
             .field("listing", &self.listing)
             .field("max_memory", &self.max_memory)
@@ -280,13 +280,13 @@ impl Solution {
     }
 }
 
-/// The bytes [`SolveOptions::memory_held`] says are not the search's now.
-pub(crate) fn held(opts: &SolveOptions) -> u64 {
+/// The bytes [`SweepOptions::memory_held`] says are not the search's now.
+pub(crate) fn held(opts: &SweepOptions) -> u64 {
     opts.memory_held.map_or(0, |held| held())
 }
 
 /// Search every turn from `board` under `rules`.
-pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solution, SearchError> {
+pub fn solve(board: &Board, rules: Rules, opts: &SweepOptions) -> Result<Solution, SearchError> {
     let pool = worker_pool(board, rules, opts.threads)?;
     let pits = 2 * board.pits_per_side();
     let bits = bits_needed(board.stones_in_pits(), pits);
@@ -312,13 +312,13 @@ pub fn solve(board: &Board, rules: Rules, opts: &SolveOptions) -> Result<Solutio
 
 /// Search every turn from `board` under `rules` on a cluster of
 /// processes (timely-dataflow; see [`cluster`]), this process being
-/// `cluster.process`: counts only, as with [`SolveOptions::spill`]. Every
+/// `cluster.process`: counts only, as with [`SweepOptions::spill`]. Every
 /// process gets the answer, with the traffic between workers.
 #[cfg(feature = "cluster")]
 pub fn solve_cluster(
     board: &Board,
     rules: Rules,
-    opts: &SolveOptions,
+    opts: &SweepOptions,
     cluster: &cluster::Cluster,
 ) -> Result<(Solution, cluster::Traffic), SearchError> {
     let pool = worker_pool(board, rules, opts.threads)?;
@@ -332,7 +332,7 @@ pub fn solve_cluster(
 }
 
 /// The error for a search that stopped inside with `e`.
-fn search_error(e: Fail, board: &Board, rules: Rules, opts: &SolveOptions) -> SearchError {
+fn search_error(e: Fail, board: &Board, rules: Rules, opts: &SweepOptions) -> SearchError {
     match e {
         Fail::Overflow => overflow_error(rules, board),
         Fail::Stopped(cause, p) => SearchError::Stopped {
@@ -385,7 +385,7 @@ impl Progress {
 }
 
 /// The error for a spill store that could not go on.
-fn spill_error(e: SpillFail, p: Progress, opts: &SolveOptions) -> SearchError {
+fn spill_error(e: SpillFail, p: Progress, opts: &SweepOptions) -> SearchError {
     let at = opts.spill.unwrap_or(Path::new("."));
     let dir = at.display().to_string();
     let resumable = spill_checkpoint(at).is_some();
@@ -437,7 +437,7 @@ fn run<K: Key, const W: usize>(
     board: &Board,
     rules: Rules,
     plan: Plan,
-    opts: &SolveOptions,
+    opts: &SweepOptions,
     stop: &Stop,
 ) -> Result<Solution, Fail> {
     match Search::<K, u64, W>::new(board, rules, plan).run(opts, stop) {
@@ -507,7 +507,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
 
     /// Report progress, then stop on the cancel flag, the time budget or
     /// the memory guard.
-    fn checkpoint(&self, opts: &SolveOptions, stop: &Stop, progress: Progress) -> Result<(), Fail> {
+    fn checkpoint(&self, opts: &SweepOptions, stop: &Stop, progress: Progress) -> Result<(), Fail> {
         if let Some(report) = opts.progress {
             report(&progress);
         }
@@ -523,13 +523,13 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
 
     /// The forward pass, then the backward pass and the listing when lines
     /// are asked for.
-    fn run(&self, opts: &SolveOptions, stop: &Stop) -> Result<Solution, Fail> {
+    fn run(&self, opts: &SweepOptions, stop: &Stop) -> Result<Solution, Fail> {
         self.run_keys(opts, stop, true)
     }
 
     /// [`Search::run`], going on with `u64` keys once the buckets left fit
     /// them when `narrow` (the tests compare both ways).
-    fn run_keys(&self, opts: &SolveOptions, stop: &Stop, narrow: bool) -> Result<Solution, Fail> {
+    fn run_keys(&self, opts: &SweepOptions, stop: &Stop, narrow: bool) -> Result<Solution, Fail> {
         if let Some(dir) = opts.spill {
             let counted = self.count_spilled(dir, opts, stop, narrow)?;
             return Ok(self.solution(counted, Vec::new()));
@@ -595,7 +595,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         tally: counts::ForwardCounts,
         from: usize,
         keep_levels: bool,
-        opts: &SolveOptions,
+        opts: &SweepOptions,
         stop: &Stop,
     ) -> Result<forward::Counted<K>, Fail> {
         let alone = &mut rounds::Alone;

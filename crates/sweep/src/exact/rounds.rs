@@ -25,7 +25,7 @@ use super::level::LevelKeys;
 use super::store::SpillFail;
 use super::store::{Count, Entry, Store};
 use super::{
-    DiskUse, Fail, Phase, Progress, Search, SolveOptions, Within, WITHIN_MIN, WITHIN_STEPS,
+    DiskUse, Fail, Phase, Progress, Search, SweepOptions, Within, WITHIN_MIN, WITHIN_STEPS,
 };
 use crate::control::Stop;
 use crate::memory::resident_above;
@@ -120,7 +120,7 @@ pub(in crate::exact) trait Peers<K: Key, C: Count, const W: usize> {
         &mut self,
         search: &Search<K, C, W>,
         progress: Progress,
-        opts: &SolveOptions,
+        opts: &SweepOptions,
         stop: &Stop,
     ) -> Result<(), Fail>;
 }
@@ -165,7 +165,7 @@ impl<K: Key, C: Count, const W: usize> Peers<K, C, W> for Alone {
         &mut self,
         search: &Search<K, C, W>,
         progress: Progress,
-        opts: &SolveOptions,
+        opts: &SweepOptions,
         stop: &Stop,
     ) -> Result<(), Fail> {
         search.checkpoint(opts, stop, progress)
@@ -182,7 +182,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         frontier: &mut S,
         tally: ForwardCounts,
         keep_levels: bool,
-        opts: &SolveOptions,
+        opts: &SweepOptions,
         stop: &Stop,
         peers: &mut P,
     ) -> Result<Counted<K>, Fail> {
@@ -207,7 +207,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         mut tally: ForwardCounts,
         end: usize,
         keep_levels: bool,
-        opts: &SolveOptions,
+        opts: &SweepOptions,
         stop: &Stop,
         peers: &mut P,
     ) -> Result<Rounds<K>, Fail> {
@@ -326,7 +326,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// nodes on: `done` of its `of` entries expanded since `began`.
     fn report_within(
         &self,
-        opts: &SolveOptions,
+        opts: &SweepOptions,
         at: &At,
         more: u64,
         tally: &ForwardCounts,
@@ -359,7 +359,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         store: usize,
         memory: u64,
         frontier: &S,
-        opts: &SolveOptions,
+        opts: &SweepOptions,
     ) -> At {
         let memory = if S::ON_DISK {
             resident_above(super::held(opts)).max(frontier.memory())
@@ -410,7 +410,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         successors_per_node: f64,
         at: &At,
         tally: &ForwardCounts,
-        opts: &SolveOptions,
+        opts: &SweepOptions,
     ) -> Result<bool, Fail> {
         let fits = self.fits(nodes, successors_per_node, at, opts);
         if fits || S::ON_DISK || !P::ALONE {
@@ -428,7 +428,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// (with a quarter more for the copies made while they are filed),
     /// fit under the memory guard beside what the search and the process
     /// hold now.
-    fn fits(&self, nodes: usize, successors_per_node: f64, at: &At, opts: &SolveOptions) -> bool {
+    fn fits(&self, nodes: usize, successors_per_node: f64, at: &At, opts: &SweepOptions) -> bool {
         let need =
             (nodes as f64 * successors_per_node * 1.25) as u64 * size_of::<Entry<K, C>>() as u64;
         let held = at.memory.max(resident_above(super::held(opts)));

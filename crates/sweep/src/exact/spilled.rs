@@ -5,7 +5,7 @@
 //! lets it record a checkpoint after every bucket.
 //!
 //! Memory: the buffer of successors is written out past a third of
-//! `--max-memory` (or [`SolveOptions::spill_buffer`]), and a wave's nodes
+//! `--max-memory` (or [`SweepOptions::spill_buffer`]), and a wave's nodes
 //! take a tenth of the buffer's bytes, which leaves room for their
 //! successors (about three a node) and their copies while they are filed;
 //! writing the buffer out needs about as much again for its sorted copy.
@@ -16,7 +16,7 @@ use super::key::Key;
 use super::rounds::Alone;
 use super::store::disk::Spill;
 use super::store::{Count, Run};
-use super::{Fail, Progress, Search, SolveOptions};
+use super::{Fail, Progress, Search, SweepOptions};
 use crate::control::Stop;
 use std::path::Path;
 
@@ -39,7 +39,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     pub(super) fn count_spilled(
         &self,
         dir: &Path,
-        opts: &SolveOptions,
+        opts: &SweepOptions,
         stop: &Stop,
         narrow: bool,
     ) -> Result<Counted<K>, Fail> {

@@ -31,7 +31,7 @@ fn scalar() -> Plan {
 /// test command).
 #[test]
 fn every_kernel_gives_the_same_search_as_the_scalar_one() {
-    let opts = SolveOptions {
+    let opts = SweepOptions {
         listing: Listing::Limit(25),
         ..Default::default()
     };
@@ -103,7 +103,7 @@ fn going_on_with_narrow_keys_changes_nothing() {
         .flat_map(|kernel| small.map(|case| (KernelChoice::AtMost(kernel), case)))
         .chain(large.map(|case| (KernelChoice::Auto, case)));
     for (choice, (rules, board)) in runs {
-        let opts = SolveOptions {
+        let opts = SweepOptions {
             listing: Listing::All,
             kernel: choice,
             ..Default::default()
@@ -136,7 +136,7 @@ fn going_on_with_narrow_keys_changes_nothing() {
 /// optimal count.
 #[test]
 fn unsowing_finds_the_same_good_nodes_as_expanding_every_node() {
-    let opts = SolveOptions {
+    let opts = SweepOptions {
         listing: Listing::Limit(1),
         ..Default::default()
     };
@@ -257,7 +257,7 @@ fn the_memory_guard_holds_inside_a_bucket() {
     assert_eq!(bucket.len(), 1);
     assert!(tripped.load(std::sync::atomic::Ordering::Relaxed));
     assert_eq!((pushed, ended.iter().sum::<u128>()), (0, 0), "skipped");
-    let opts = SolveOptions {
+    let opts = SweepOptions {
         listing: Listing::Limit(0),
         ..Default::default()
     };
@@ -281,7 +281,7 @@ fn path_count_overflow_is_an_error_never_a_wrap() {
     // Any-hole 2x6x3 has positions reached by hundreds of pick sequences.
     let board = Board::uniform(6, 3).unwrap();
     let search = Search::<u64, u8, 2>::new(&board, Rules::ANY_HOLE, scalar());
-    let opts = SolveOptions {
+    let opts = SweepOptions {
         listing: Listing::Limit(0),
         ..Default::default()
     };
@@ -307,7 +307,7 @@ fn a_deadline_and_a_cancel_are_told_apart() {
     let cancelled = solve(
         &board,
         Rules::ANY_HOLE,
-        &SolveOptions {
+        &SweepOptions {
             cancel: Some(&cancel),
             ..Default::default()
         },
@@ -321,7 +321,7 @@ fn a_deadline_and_a_cancel_are_told_apart() {
     let late = solve(
         &board,
         Rules::ANY_HOLE,
-        &SolveOptions {
+        &SweepOptions {
             seconds: Some(0.0),
             ..Default::default()
         },
@@ -345,7 +345,7 @@ fn a_deadline_and_a_cancel_are_told_apart() {
 fn the_memory_guard_counts_above_what_was_held() {
     let resident = crate::memory::resident_bytes().expect("Linux has /proc");
     let board = Board::uniform(2, 1).unwrap();
-    let opts = SolveOptions {
+    let opts = SweepOptions {
         max_memory: SMALL_LIMIT,
         memory_held: Some(&|| resident + (64 << 30)),
         listing: Listing::Limit(0),
@@ -366,7 +366,7 @@ const SMALL_LIMIT: u64 = 512 << 10;
 fn the_memory_guard_counts_the_whole_process() {
     let resident = crate::memory::resident_bytes().expect("Linux has /proc");
     let board = Board::uniform(2, 1).unwrap();
-    let opts = |max_memory| SolveOptions {
+    let opts = |max_memory| SweepOptions {
         max_memory,
         listing: Listing::Limit(0),
         ..Default::default()

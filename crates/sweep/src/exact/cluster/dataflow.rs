@@ -15,7 +15,7 @@ use crate::exact::store::disk::{Checkpoint, Spill};
 use crate::exact::store::memory::{Count, Frontier, Run};
 use crate::exact::store::SpillFail;
 use crate::exact::store::{Entry, Store};
-use crate::exact::{Fail, Progress, Search, SolveOptions};
+use crate::exact::{Fail, Progress, Search, SweepOptions};
 use crate::kernel::Plan;
 use rules::{Board, Rules};
 use serde::{Deserialize, Serialize};
@@ -106,7 +106,7 @@ pub(in crate::exact) fn solve(
     board: &Board,
     rules: Rules,
     plan: Plan,
-    opts: &SolveOptions,
+    opts: &SweepOptions,
     cluster: &Cluster,
     pool: crate::control::Pool,
 ) -> Result<(crate::exact::Solution, Traffic), SearchError> {
@@ -234,7 +234,7 @@ fn config(cluster: &Cluster) -> timely::Config {
 /// On the caller's thread, until the workers end: pass the progress they
 /// send on to the caller's callback, and the caller's cancel flag on to
 /// theirs (`cancel`).
-fn relay(heard: &mpsc::Receiver<Progress>, opts: &SolveOptions, cancel: &AtomicBool) {
+fn relay(heard: &mpsc::Receiver<Progress>, opts: &SweepOptions, cancel: &AtomicBool) {
     let stop = Stop::new(opts.cancel, None);
     loop {
         match heard.recv_timeout(std::time::Duration::from_millis(100)) {
@@ -528,7 +528,7 @@ impl Shared<'_> {
         // The worker's own options: its progress goes back over a
         // channel (`Among::report`) and its stop and memory are settled
         // in each round's meeting, not by the guards of a search alone.
-        let opts = SolveOptions::default();
+        let opts = SweepOptions::default();
         let counted = search.count(&mut share, tally, false, &opts, self.stop, &mut among)?;
         let traffic = among.traffic;
         Ok((search.solution(counted, Vec::new()), traffic))
@@ -792,7 +792,7 @@ impl<K: Key, C: Count, const W: usize, S: 'static> Peers<K, C, W> for Among<'_, 
         &mut self,
         _search: &Search<K, C, W>,
         progress: Progress,
-        _opts: &SolveOptions,
+        _opts: &SweepOptions,
         _stop: &Stop,
     ) -> Result<(), Fail> {
         if let Some(tell) = self.shared.tell {
@@ -817,7 +817,7 @@ mod tests {
         // Any-hole 2x6x3 has positions reached by hundreds of sequences.
         let board = Board::uniform(6, 3).unwrap();
         let rules = Rules::ANY_HOLE;
-        let opts = SolveOptions {
+        let opts = SweepOptions {
             listing: Listing::Limit(0),
             ..Default::default()
         };
