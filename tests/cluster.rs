@@ -31,7 +31,7 @@ fn boards() -> Vec<(Board, Rules)> {
         }
         out.push((Board::uniform(n, s).unwrap(), preset.rules()));
     }
-    for capture in [Capture::None, Capture::Kalah, Capture::Empty] {
+    for capture in Capture::ALL {
         let rules = Rules {
             scope: Scope::Own,
             relay: true,

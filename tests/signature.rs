@@ -22,7 +22,6 @@ use std::time::Instant;
 const GAMES: &[(&str, usize, u32, i32)] = &[
     ("kalah", 6, 3, 2),
     ("avalanche", 6, 2, 8),
-    ("avalanche", 6, 3, 14),
 ];
 
 /// One-turn sweeps from the start, (rules, pits, stones, best store,

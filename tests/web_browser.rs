@@ -493,7 +493,7 @@ async fn the_pages_in_chromium(site: Option<&std::path::Path>) {
         "focus went to {focused}"
     );
 
-    // "Analyse this game": the game so far (pit 3, a free turn) opens on the
+    // "Analyze this game": the game so far (pit 3, a free turn) opens on the
     // Analyze page, with the same board and the move in its list.
     let play_board = pit_counts(&c, "gpit").await;
     click(&c, "#g-analyze").await;

@@ -9,7 +9,7 @@ import { keepUrl, openAnalyze, register } from "./url.js";
 import { openReview } from "./review.js";
 
 let game = null, gBusy = false, gHint = [], gLast = null;
-// The game from its start, for "Analyse this game": rules, size, who
+// The game from its start, for "Analyze this game": rules, size, who
 // started and every pick played (as the server reported it).
 let gRecord = null;
 // The position at the start of each of the person's turns, kept with the
@@ -295,7 +295,7 @@ async function resumeGame(why) {
 // Undo took back the person's turn in progress (their picks at the end of
 // the record), or their last whole turn with the computer's reply. The
 // record is checked against the board the server now shows; when they
-// differ, "Analyse this game" gives the position now instead of the game.
+// differ, "Analyze this game" gives the position now instead of the game.
 function undoRecord(doc) {
   if (!gRecord) return;
   const ps = gRecord.picks, by = () => ps.length && ps[ps.length - 1].by;
@@ -305,7 +305,7 @@ function undoRecord(doc) {
   if (now !== doc.position.board && !(ps.length === 0 && doc.turn === 1)) gRecord.broken = true;
 }
 
-// ---- "Analyse this game": the game from its start with every pick (as
+// ---- "Analyze this game": the game from its start with every pick (as
 // the person sees it), or, when the record was lost, its position now.
 $("g-analyze").addEventListener("click", () => {
   if (!game || !gRecord) return;

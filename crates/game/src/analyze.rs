@@ -115,7 +115,7 @@ impl Budget {
 /// The progress callback: the analysis so far, after each step.
 pub type Report<'a> = &'a (dyn Fn(&Analysis) + Sync);
 
-/// Analyse `state` within `budget` on a fresh solver with `opts` (and the
+/// Analyze `state` within `budget` on a fresh solver with `opts` (and the
 /// database `db`, when given, as `game solve --endgame` reads it). Refuses
 /// a finished game and a table over the memory cap, before any work.
 pub fn analyze(

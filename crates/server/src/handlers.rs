@@ -3,6 +3,7 @@
 //! site's engine runs), and run the search off the async threads with a
 //! `--max-solves` slot and a cancel flag that the request's end raises.
 
+use super::stream::{deliver, Delivery};
 use super::State;
 use api::{
     self, AnalyzeRequest, BoardRequest, CheckRequest, FindRequest, ReplayRequest, ReviewRequest,
@@ -13,6 +14,7 @@ use axum::extract::{Path, State as Shared};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use game::Analysis;
 use serde::de::DeserializeOwned;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -163,15 +165,18 @@ pub(crate) async fn blocking<T: Send + 'static>(
     .map_err(|e| ApiError::status(500, format!("the search failed: {e}")))
 }
 
-/// `POST /api/solve`: `solve --json`.
-pub(crate) async fn solve(state: Shared_, body: Body) -> ApiResult {
+/// `POST /api/solve` (`solve --json`) and `POST /api/solve/stream`: one
+/// `progress` event a store bucket, from the search's own progress hook
+/// ([`sweep::SweepOptions::progress`], the one that draws the command
+/// line's bar).
+pub(crate) async fn solve(state: Shared_, body: Body, delivery: Delivery) -> ApiResult {
     let state = state.0;
     let req: SolveRequest = read(&state, body).await?;
     let (rules, board, limit) = req.check()?;
     let slot = Slot::take(&state)?;
     let share = Share::new(&state);
     let (max_memory, seconds) = (state.config.max_memory, state.config.seconds);
-    let doc = blocking(move |cancel| {
+    deliver(delivery, move |cancel, progress| {
         // The slot is freed when the search has really stopped, not when
         // the request went away.
         let _slot = slot;
@@ -186,12 +191,11 @@ pub(crate) async fn solve(state: Shared_, body: Body) -> ApiResult {
             memory_held: Some(&held),
             cancel: Some(cancel),
             holding: Some(&holding),
-            events: None,
+            events: progress,
         };
         api::run_solve(rules, &board, limit, &host)
     })
-    .await??;
-    Ok(Json(doc).into_response())
+    .await
 }
 
 /// The threads a search of the server runs on.
@@ -229,9 +233,12 @@ pub(crate) async fn find(state: Shared_, body: Body) -> ApiResult {
     Ok(Json(doc).into_response())
 }
 
-/// `POST /api/analyze`: `game analyze --json`, every turn ranked, in
-/// `seconds` (default 1) or `nodes` picks.
-pub(crate) async fn analyze(state: Shared_, body: Body) -> ApiResult {
+/// `POST /api/analyze` (`game analyze --json`, every turn ranked, in
+/// `seconds` (default 1) or `nodes` picks) and `POST /api/analyze/stream`:
+/// a `progress` event carries the whole analysis so far (the same document
+/// as the result, `"stopped": false`, with fewer turns proved) after each
+/// step of the search.
+pub(crate) async fn analyze(state: Shared_, body: Body, delivery: Delivery) -> ApiResult {
     let state = state.0;
     let req: AnalyzeRequest = read(&state, body).await?;
     let (game, budget) = req.check(state.config.seconds)?;
@@ -240,18 +247,29 @@ pub(crate) async fn analyze(state: Shared_, body: Body) -> ApiResult {
     let share = Share::new(&state);
     share.set(api::analysis_options(&game, max_memory).table_bytes);
     let db = state.config.endgames.for_game(&game, max_memory);
-    let doc = blocking(move |cancel| {
+    deliver(delivery, move |cancel, progress| {
         let _slot = slot;
         let _share = share;
-        api::analysis(&game, budget, max_memory, db.as_ref(), cancel, None)
+        let gate = api::ProgressGate::default();
+        let report = |a: &Analysis| {
+            if let Some(send) = progress.filter(|_| gate.due()) {
+                send(api::analysis_doc(&game, a));
+            }
+        };
+        let report = progress.map(|_| &report as game::analyze::Report<'_>);
+        api::analysis(&game, budget, max_memory, db.as_ref(), cancel, report)
     })
-    .await??;
-    Ok(Json(doc).into_response())
+    .await
 }
 
-/// `POST /api/review`: `game review --json` of the turns sent, every
-/// position within `seconds` (default 4) on average.
-pub(crate) async fn review(state: Shared_, body: Body) -> ApiResult {
+/// `POST /api/review` (`game review --json` of the turns sent, every
+/// position within `seconds` (default 4) on average) and `POST
+/// /api/review/stream`: a `progress` event carries the review so far (the
+/// same document as the result, `"stopped": false`) after every position
+/// settled, the finished and booked ones first, then the last turns first.
+/// Each document is small (a line a turn): none is dropped for being too
+/// soon, so a turn is shown as soon as it is graded.
+pub(crate) async fn review(state: Shared_, body: Body, delivery: Delivery) -> ApiResult {
     let state = state.0;
     let req: ReviewRequest = read(&state, body).await?;
     let game = req.check(state.config.seconds)?;
@@ -260,13 +278,12 @@ pub(crate) async fn review(state: Shared_, body: Body) -> ApiResult {
     let share = Share::new(&state);
     share.set(api::review_options(&game.start, max_memory).table_bytes);
     let db = state.config.endgames.for_game(&game.start, max_memory);
-    let doc = blocking(move |cancel| {
+    deliver(delivery, move |cancel, progress| {
         let _slot = slot;
         let _share = share;
-        api::run_review(&game, max_memory, db.as_ref(), cancel, None)
+        api::run_review(&game, max_memory, db.as_ref(), cancel, progress)
     })
-    .await??;
-    Ok(Json(doc).into_response())
+    .await
 }
 
 /// `GET /api/puzzles`: the collections the server was started with.

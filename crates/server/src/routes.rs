@@ -3,7 +3,8 @@
 //! site's engine reads too), then its handler.
 
 use super::handlers::{self, Shared_};
-use super::{games, stream};
+use super::games;
+use super::stream::Delivery::{Stream, Whole};
 use api::Endpoint;
 use axum::body::Body;
 use axum::extract::Path;
@@ -21,13 +22,13 @@ pub(crate) async fn dispatch(state: Shared_, method: Method, uri: Uri, body: Bod
     let id = || Path(route.param(0).to_string());
     let pair = || Path((route.param(0).to_string(), route.param(1).to_string()));
     let answer = match route.endpoint {
-        Endpoint::Solve => handlers::solve(state, body).await,
-        Endpoint::SolveStream => stream::solve_stream(state, body).await,
-        Endpoint::Analyze => handlers::analyze(state, body).await,
-        Endpoint::AnalyzeStream => stream::analyze_stream(state, body).await,
+        Endpoint::Solve => handlers::solve(state, body, Whole).await,
+        Endpoint::SolveStream => handlers::solve(state, body, Stream).await,
+        Endpoint::Analyze => handlers::analyze(state, body, Whole).await,
+        Endpoint::AnalyzeStream => handlers::analyze(state, body, Stream).await,
         Endpoint::Replay => handlers::replay(state, body).await,
-        Endpoint::Review => handlers::review(state, body).await,
-        Endpoint::ReviewStream => stream::review_stream(state, body).await,
+        Endpoint::Review => handlers::review(state, body, Whole).await,
+        Endpoint::ReviewStream => handlers::review(state, body, Stream).await,
         Endpoint::Find => handlers::find(state, body).await,
         Endpoint::Board => handlers::board(state, body).await,
         Endpoint::Limits => Ok(Json(limits(&state.0.config)).into_response()),

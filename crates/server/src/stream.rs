@@ -1,8 +1,7 @@
-//! `POST /api/solve/stream`, `POST /api/analyze/stream` and `POST
-//! /api/review/stream`: a solve, an analysis or a review that reports as
-//! it goes, as server-sent events, so that a
-//! page can show a big board's search moving (and offer Stop) instead of
-//! a blank wait.
+//! How a long answer goes out, whole or as it goes: `POST /api/solve`,
+//! `/api/analyze` and `/api/review` and their `…/stream` twins, the latter
+//! as server-sent events, so that a page can show a big board's search
+//! moving (and offer Stop) instead of a blank wait.
 //!
 //! The events come from the search's own progress hook
 //! ([`sweep::SweepOptions::progress`], the one that draws the
@@ -12,12 +11,10 @@
 //! slot and stops when the stream is dropped (the client hung up or
 //! pressed Stop) or its time runs out.
 
-use super::handlers::{read, threads, ApiResult, CancelOnDrop, Share, Shared_, Slot};
-use api::{self, AnalyzeRequest, ReviewRequest, SolveHost, SolveRequest};
-use axum::body::Body;
+use super::handlers::{blocking, ApiResult, CancelOnDrop};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use game::Analysis;
+use axum::Json;
 use serde_json::Value;
 use std::convert::Infallible;
 use std::sync::atomic::AtomicBool;
@@ -32,102 +29,49 @@ enum Message {
     Error(Value),
 }
 
-/// `POST /api/solve/stream`: the body of `/api/solve`; the answer is a
-/// `text/event-stream`. Bad input is refused before the stream starts,
-/// with the usual JSON error and status.
-pub(crate) async fn solve_stream(state: Shared_, body: Body) -> ApiResult {
-    let state = state.0;
-    let req: SolveRequest = read(&state, body).await?;
-    let (rules, board, limit) = req.check()?;
-    let slot = Slot::take(&state)?;
-    let share = Share::new(&state);
-    let (max_memory, seconds) = (state.config.max_memory, state.config.seconds);
-    Ok(events(move |flag, tx| {
-        let _slot = slot;
-        let progress_tx = tx.clone();
-        // Progress is dropped rather than queued when the client reads slowly.
-        let send = |doc| {
-            let _ = progress_tx.try_send(Message::Progress(doc));
-        };
-        // This request's guard counts what it adds, not the games and
-        // other requests the server holds (those have their own caps).
-        let held = share.held();
-        let holding = |bytes| share.set(bytes);
-        let host = SolveHost {
-            threads: threads(),
-            max_memory,
-            seconds,
-            memory_held: Some(&held),
-            cancel: Some(flag),
-            holding: Some(&holding),
-            events: Some(&send),
-        };
-        match api::run_solve(rules, &board, limit, &host) {
-            Ok(doc) => Message::Result(doc),
-            Err(e) => Message::Error(e.doc()),
-        }
-    }))
+/// How a long answer goes out: whole when it is done (`/api/solve`,
+/// `/api/analyze`, `/api/review`), or as a stream (`…/stream`): a
+/// `progress` event a step, then a `result` event with the same document
+/// as the whole answer, or an `error` event with the error document. One
+/// handler an endpoint serves both, so that the checks, the `--max-solves`
+/// slot and the memory share are written once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Delivery {
+    /// The document when it is done.
+    Whole,
+    /// Server-sent events while it runs; bad input is still refused before
+    /// the stream starts, with the usual JSON error and status.
+    Stream,
 }
 
-/// `POST /api/analyze/stream`: the body of `/api/analyze`; a `progress`
-/// event carries the whole analysis so far (the same document as the
-/// result, `"stopped": false`, with fewer turns proved) after each step of
-/// the search, then `result` carries the last one. Stop (the client going
-/// away) ends the search at once.
-pub(crate) async fn analyze_stream(state: Shared_, body: Body) -> ApiResult {
-    let state = state.0;
-    let req: AnalyzeRequest = read(&state, body).await?;
-    let (game, budget) = req.check(state.config.seconds)?;
-    let slot = Slot::take(&state)?;
-    let max_memory = state.config.max_memory;
-    let share = Share::new(&state);
-    share.set(api::analysis_options(&game, max_memory).table_bytes);
-    let db = state.config.endgames.for_game(&game, max_memory);
-    Ok(events(move |flag, tx| {
-        let _slot = slot;
-        let _share = share;
-        let progress_tx = tx.clone();
-        let gate = api::ProgressGate::default();
-        let report = move |a: &Analysis| {
-            if gate.due() {
-                let _ = progress_tx.try_send(Message::Progress(api::analysis_doc(&game, a)));
+/// Where a piece of work sends its progress documents: nowhere for a whole
+/// answer, the stream otherwise (dropped rather than queued when the client
+/// reads slowly).
+pub(crate) type Progress<'a> = Option<&'a (dyn Fn(Value) + Sync)>;
+
+/// Run `work` off the async threads with a cancel flag that the request's
+/// end raises (the client hung up or pressed Stop), and answer with its
+/// document as `delivery` says.
+pub(crate) async fn deliver(
+    delivery: Delivery,
+    work: impl FnOnce(&AtomicBool, Progress) -> Result<Value, api::Error> + Send + 'static,
+) -> ApiResult {
+    match delivery {
+        Delivery::Whole => {
+            let doc = blocking(move |cancel| work(cancel, None)).await??;
+            Ok(Json(doc).into_response())
+        }
+        Delivery::Stream => Ok(events(move |flag, tx| {
+            let progress_tx = tx.clone();
+            let send = move |doc: Value| {
+                let _ = progress_tx.try_send(Message::Progress(doc));
+            };
+            match work(flag, Some(&send)) {
+                Ok(doc) => Message::Result(doc),
+                Err(e) => Message::Error(e.doc()),
             }
-        };
-        match api::analysis(&game, budget, max_memory, db.as_ref(), flag, Some(&report)) {
-            Ok(doc) => Message::Result(doc),
-            Err(e) => Message::Error(e.doc()),
-        }
-    }))
-}
-
-/// `POST /api/review/stream`: the body of `/api/review`; a `progress`
-/// event carries the review so far (the same document as the result,
-/// `"stopped": false`) after every position settled, the finished and
-/// booked ones first, then the last turns first; `result` carries the
-/// whole review. Stop (the client going away) ends it at once.
-pub(crate) async fn review_stream(state: Shared_, body: Body) -> ApiResult {
-    let state = state.0;
-    let req: ReviewRequest = read(&state, body).await?;
-    let game = req.check(state.config.seconds)?;
-    let slot = Slot::take(&state)?;
-    let max_memory = state.config.max_memory;
-    let share = Share::new(&state);
-    share.set(api::review_options(&game.start, max_memory).table_bytes);
-    let db = state.config.endgames.for_game(&game.start, max_memory);
-    Ok(events(move |flag, tx| {
-        let _slot = slot;
-        let _share = share;
-        let progress_tx = tx.clone();
-        // Each document is small (a line a turn): none is dropped for
-        // being too soon, so a turn is shown as soon as it is graded.
-        let send = move |doc: Value| {
-            let _ = progress_tx.try_send(Message::Progress(doc));
-        };
-        match api::run_review(&game, max_memory, db.as_ref(), flag, Some(&send)) {
-            Ok(doc) => Message::Result(doc),
-            Err(e) => Message::Error(e.doc()),
-        }
-    }))
+        })),
+    }
 }
 
 /// An event stream fed by `work` on a blocking thread: what it sends

@@ -43,7 +43,7 @@ const YOU: Side = Side::First;
 enum Line {
     /// Go on with the game.
     Next,
-    /// Analyse the same position again, five times as long.
+    /// Analyze the same position again, five times as long.
     Longer,
     /// Leave.
     Quit,
