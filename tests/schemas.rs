@@ -3,28 +3,13 @@
 //! the committed puzzle collections and atlas. A key added to a document
 //! without its schema, or a schema that drifts from the output, fails here.
 
+use crate::common::schema::{compile, folder, read, schema, valid};
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::Path;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn schema(name: &str) -> jsonschema::Validator {
-    let path = root().join(format!("schemas/{name}.schema.json"));
-    let text = std::fs::read_to_string(&path).unwrap();
-    let schema: Value = serde_json::from_str(&text).unwrap();
-    jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn check(name: &str, doc: &Value, what: &str) {
-    let v = schema(name);
-    let errors: Vec<String> = v
-        .iter_errors(doc)
-        .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "{what} against {name}: {errors:?}");
 }
 
 /// stdout of the binary as JSON, whatever its exit status.
@@ -57,7 +42,7 @@ fn solve_find_and_replay_output_match_their_schemas() {
             "--json",
         ],
     ] {
-        check("solve", &output(args), &format!("{args:?}"));
+        valid("solve", &output(args), &format!("{args:?}"));
     }
     // A solve that stopped: the memory guard, with --json.
     let stopped = output(&[
@@ -72,20 +57,20 @@ fn solve_find_and_replay_output_match_their_schemas() {
     ]);
     assert_eq!(stopped["complete"], false);
     assert_eq!(stopped["stopped"], "memory-limit");
-    check("solve", &stopped, "stopped solve");
+    valid("solve", &stopped, "stopped solve");
     for args in [
         &["find", "--rules", "any-hole", "--stones", "3", "--json"][..],
         &[
             "find", "--rules", "kalah", "--pits", "7", "--json", "--beam", "4",
         ],
     ] {
-        check("find", &output(args), &format!("{args:?}"));
+        valid("find", &output(args), &format!("{args:?}"));
     }
     for args in [
         &["replay", "--rules", "any-hole", "--json", "11", "2", "3"][..],
         &["replay", "--rules", "kalah", "--json", "3", "1"],
     ] {
-        check("replay", &output(args), &format!("{args:?}"));
+        valid("replay", &output(args), &format!("{args:?}"));
     }
 }
 
@@ -98,7 +83,7 @@ fn collections_and_atlas_match_their_schemas() {
     ] {
         let doc: Value =
             serde_json::from_str(&std::fs::read_to_string(root().join(file)).unwrap()).unwrap();
-        check("puzzles", &doc, file);
+        valid("puzzles", &doc, file);
     }
     // The committed opening books, each file of books/.
     for entry in std::fs::read_dir(root().join("books")).unwrap() {
@@ -106,7 +91,7 @@ fn collections_and_atlas_match_their_schemas() {
         if path.extension().is_some_and(|e| e == "json") {
             let doc: Value =
                 serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            check("book", &doc, &path.display().to_string());
+            valid("book", &doc, &path.display().to_string());
         }
     }
     // The source none of them holds: its ids start `game-hard-`.
@@ -126,14 +111,14 @@ fn collections_and_atlas_match_their_schemas() {
         .assert()
         .success();
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&hard).unwrap()).unwrap();
-    check("puzzles", &doc, "a game-hard collection");
+    valid("puzzles", &doc, "a game-hard collection");
     let id = doc["puzzles"][0]["id"].as_str().unwrap();
-    check(
+    valid(
         "puzzle-list",
         &output(&["puzzles", "list", f, "--json"]),
         "its list",
     );
-    check(
+    valid(
         "puzzle-show",
         &output(&["puzzles", "show", f, id, "--json"]),
         "a puzzle of it",
@@ -143,14 +128,14 @@ fn collections_and_atlas_match_their_schemas() {
         &std::fs::read_to_string(root().join("docs/atlas/atlas.json")).unwrap(),
     )
     .unwrap();
-    check("atlas", &atlas, "docs/atlas/atlas.json");
+    valid("atlas", &atlas, "docs/atlas/atlas.json");
 }
 
 #[test]
 fn puzzle_list_check_and_show_match_their_schemas() {
     let file = root().join("puzzles/avalanche.json");
     let file = file.to_str().unwrap();
-    check(
+    valid(
         "puzzle-list",
         &output(&["puzzles", "list", file, "--json"]),
         "list",
@@ -163,7 +148,7 @@ fn puzzle_list_check_and_show_match_their_schemas() {
         &["puzzles", "show", file, &id, "--json"][..],
         &["puzzles", "show", file, &id, "--json", "--solution"],
     ] {
-        check("puzzle-show", &output(args), &format!("{args:?}"));
+        valid("puzzle-show", &output(args), &format!("{args:?}"));
     }
     // A check of a small collection: its first three puzzles, one tampered.
     let mut c: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
@@ -176,7 +161,7 @@ fn puzzle_list_check_and_show_match_their_schemas() {
     let _ = std::fs::remove_file(&small);
     assert_eq!(report["ok"], false);
     assert_eq!(report["puzzles"], 3);
-    check("puzzle-check", &report, "check");
+    valid("puzzle-check", &report, "check");
 }
 
 #[test]
@@ -187,6 +172,79 @@ fn the_schemas_reject_what_they_should() {
     let mut doc = output(&["replay", "--json", "3"]);
     doc["steps"][0]["end"] = Value::from("maybe");
     assert!(!schema("replay").is_valid(&doc), "a bad end passes");
+    // The shared rules, through the reference to common.schema.json.
+    let good = output(&["replay", "--rules", "kalah", "--json", "3", "1"]);
+    assert!(schema("replay").is_valid(&good));
+    for (key, value) in [
+        ("surprise", Value::from(1)),
+        ("capture", Value::from("all")),
+    ] {
+        let mut doc = good.clone();
+        doc["rules"][key] = value;
+        assert!(!schema("replay").is_valid(&doc), "rules with {key} pass");
+    }
+    let mut doc = good.clone();
+    doc["start"]["pits"][0] = Value::from(256);
+    assert!(
+        !schema("replay").is_valid(&doc),
+        "a pit of 256 stones passes"
+    );
+}
+
+/// Every schema compiles with its references resolved, every reference
+/// points into the same file or into `common.schema.json`, and the rules'
+/// keys are defined there alone: a new rule variant touches one schema.
+#[test]
+fn the_shared_definitions_live_in_common_schema_json() {
+    let mut files: Vec<String> = std::fs::read_dir(folder())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|f| f.ends_with(".schema.json"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 20, "{files:?}");
+    for file in &files {
+        compile(file).unwrap_or_else(|e| panic!("{e}"));
+        let doc = read(file).unwrap();
+        let mut refs = Vec::new();
+        let mut rules = Vec::new();
+        walk(&doc, "", &mut refs, &mut rules);
+        for r in refs {
+            assert!(
+                r.starts_with("#/") || r.starts_with("common.schema.json#/"),
+                "{file}: $ref {r} leaves the folder's shared file"
+            );
+        }
+        if file != "common.schema.json" {
+            assert!(rules.is_empty(), "{file} defines the rules at {rules:?}");
+        }
+    }
+}
+
+/// Collect the `$ref`s under `v` and the places that define a `capture` key.
+fn walk(v: &Value, at: &str, refs: &mut Vec<String>, rules: &mut Vec<String>) {
+    match v {
+        Value::Object(map) => {
+            if let Some(Value::String(r)) = map.get("$ref") {
+                refs.push(r.clone());
+            }
+            if map
+                .get("properties")
+                .is_some_and(|p| p.get("capture").is_some())
+            {
+                rules.push(at.to_string());
+            }
+            for (k, x) in map {
+                walk(x, &format!("{at}/{k}"), refs, rules);
+            }
+        }
+        Value::Array(items) => {
+            for (i, x) in items.iter().enumerate() {
+                walk(x, &format!("{at}/{i}"), refs, rules);
+            }
+        }
+        _ => {}
+    }
 }
 
 #[test]
@@ -206,7 +264,7 @@ fn game_solve_analyze_and_match_output_match_their_schemas() {
             "-q",
         ],
     ] {
-        check("game-solve", &output(args), &format!("{args:?}"));
+        valid("game-solve", &output(args), &format!("{args:?}"));
     }
     // An analysis proved whole, one with bounds only, and one from the
     // opening book (Kalah 6x4's start).
@@ -227,7 +285,7 @@ fn game_solve_analyze_and_match_output_match_their_schemas() {
         ],
         &["game", "analyze", "--json", "-q"],
     ] {
-        check("game-analysis", &output(args), &format!("{args:?}"));
+        valid("game-analysis", &output(args), &format!("{args:?}"));
     }
     let mut doc = output(&[
         "game",
@@ -246,7 +304,7 @@ fn game_solve_analyze_and_match_output_match_their_schemas() {
     let m = output(&[
         "game", "match", "random", "greedy", "--games", "4", "--json", "-q",
     ]);
-    check("game-match", &m, "game match");
+    valid("game-match", &m, "game match");
     // A one-sided match has no Elo: null, which the schema allows.
     assert!(m["summary"]["elo"].is_null() || m["summary"]["elo"].is_number());
 }
@@ -276,9 +334,9 @@ fn a_kept_game_and_its_review_match_their_schemas() {
         .unwrap()
         .path();
     let kept: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    check("game-record", &kept, "a followed game");
+    valid("game-record", &kept, "a followed game");
     let review = output(&["game", "review", file.to_str().unwrap(), "--json", "-q"]);
-    check("game-review", &review, "its review");
+    valid("game-review", &review, "its review");
     // A review with bounds only: a node budget too small for 6 pits.
     let review = output(&[
         "game",
@@ -294,5 +352,5 @@ fn a_kept_game_and_its_review_match_their_schemas() {
         "-q",
     ]);
     assert_eq!(review["complete"], false);
-    check("game-review", &review, "a review with bounds");
+    valid("game-review", &review, "a review with bounds");
 }

@@ -1,6 +1,7 @@
 //! The web API against the real server on a random local port: every
 //! endpoint, bad input, the limits, and cancellation when a client hangs up.
 
+use crate::common::schema::valid;
 use mancala_sweep::server::{self, Config};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -188,7 +189,7 @@ fn the_board_text_and_limits_are_the_engines() {
         r##"{"rules":"kalah","board":"# a comment\n1,2 / 0 3 / 4 5"}"##,
     );
     assert_eq!(status, 200, "{doc}");
-    valid("web-board", &doc);
+    valid("web-board", &doc, &format!("POST /api/board: {doc}"));
     assert_eq!(doc["board"], "1 2 / 0 3 / 4 5");
     assert_eq!(doc["pits"], serde_json::json!([4, 5, 2, 1]));
     assert_eq!(
@@ -210,7 +211,7 @@ fn the_board_text_and_limits_are_the_engines() {
     refused(call(addr, "POST", "/api/board", &long), 400, Some("board"));
     let (status, doc) = call(addr, "GET", "/api/limits", "");
     assert_eq!(status, 200, "{doc}");
-    valid("web-limits", &doc);
+    valid("web-limits", &doc, &format!("GET /api/limits: {doc}"));
     assert_eq!(doc["max_pits_per_side"], 16);
     assert_eq!(doc["max_stones_in_play"], 255);
     assert_eq!(doc["max_board_text"], 2000);
@@ -231,7 +232,7 @@ fn the_limits_name_every_preset_and_level() {
     let addr = start(config());
     let (status, doc) = call(addr, "GET", "/api/limits", "");
     assert_eq!(status, 200, "{doc}");
-    valid("web-limits", &doc);
+    valid("web-limits", &doc, &format!("GET /api/limits: {doc}"));
     assert_eq!(doc["max_memory"], config().max_memory);
     let presets = doc["presets"].as_array().unwrap();
     assert_eq!(presets.len(), Preset::ALL.len());
@@ -345,27 +346,11 @@ fn one_solve_too_many_is_429_and_a_hang_up_cancels() {
     solve_slot_frees(addr, "the long solve");
 }
 
-/// The validator of `schemas/{name}.schema.json`.
-fn schema(name: &str) -> jsonschema::Validator {
-    let path = format!("{}/schemas/{name}.schema.json", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap();
-    jsonschema::validator_for(&serde_json::from_str(&text).unwrap()).unwrap()
-}
-
-/// Assert that `doc` is valid against schema `name`.
-fn valid(name: &str, doc: &serde_json::Value) {
-    let errors: Vec<String> = schema(name)
-        .iter_errors(doc)
-        .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "{name}: {errors:?} in {doc}");
-}
-
 /// An error document: the status, valid against its schema, naming `field`.
 fn refused(got: (u16, serde_json::Value), status: u16, field: Option<&str>) -> String {
     let (s, doc) = got;
     assert_eq!(s, status, "{doc}");
-    valid("web-error", &doc);
+    valid("web-error", &doc, &format!("a refusal: {doc}"));
     assert_eq!(doc["field"].as_str(), field, "{doc}");
     doc["error"].as_str().unwrap().to_string()
 }
@@ -439,7 +424,7 @@ fn errors_name_their_field_and_match_the_schema() {
     refused(call(addr, "GET", "/api/nothing", ""), 404, None);
     let (status, doc) = call(addr, "GET", "/api/puzzles", "");
     assert_eq!(status, 200);
-    valid("web-puzzles", &doc);
+    valid("web-puzzles", &doc, &format!("GET /api/puzzles: {doc}"));
     let c = &doc["collections"][0];
     let check = format!(
         "/api/puzzles/{}/{}/check",
@@ -449,7 +434,7 @@ fn errors_name_their_field_and_match_the_schema() {
     for body in [r#"{"picks":[],"hint":true}"#, r#"{"picks":[1]}"#] {
         let (status, doc) = call(addr, "POST", &check, body);
         assert_eq!(status, 200, "{doc}");
-        valid("web-check", &doc);
+        valid("web-check", &doc, &format!("POST {check} {body}: {doc}"));
     }
 }
 
@@ -520,7 +505,7 @@ fn a_value_of_the_wrong_kind_is_refused_in_plain_words() {
 fn game(addr: SocketAddr, path: &str, body: &str) -> serde_json::Value {
     let (status, doc) = call(addr, "POST", path, body);
     assert_eq!(status, 200, "{path} {body}: {doc}");
-    valid("web-game", &doc);
+    valid("web-game", &doc, &format!("POST {path} {body}: {doc}"));
     doc
 }
 
@@ -881,7 +866,7 @@ fn the_solve_stream_reports_progress_then_the_result() {
     let progress: Vec<_> = events.iter().filter(|(e, _)| e == "progress").collect();
     assert!(!progress.is_empty());
     for (_, p) in &progress {
-        valid("web-progress", p);
+        valid("web-progress", p, &format!("a solve's progress: {p}"));
     }
     assert!(progress.iter().any(|(_, p)| p["phase"] == "forward"));
     // Bad input is refused before any stream, as JSON.
@@ -1101,7 +1086,7 @@ fn a_solve_past_the_memory_guard_keeps_its_best_so_far() {
     let body = r#"{"rules":"any-hole","pits":6,"stones":4,"limit":1}"#;
     let (status, doc) = call(addr, "POST", "/api/solve", body);
     assert_eq!(status, 200, "{doc}");
-    valid("solve", &doc);
+    valid("solve", &doc, &format!("POST /api/solve {body}: {doc}"));
     assert_eq!(doc["complete"], false, "{doc}");
     assert_eq!(doc["stopped"], "memory-limit", "{doc}");
     let best = doc["best_store"].as_u64().expect("a best so far");
@@ -1240,7 +1225,11 @@ fn analyze_ranks_every_turn_with_the_solvers_values() {
         let body = format!(r#"{{"rules":"{rules}","board":"{board}","nodes":3000000}}"#);
         let (status, doc) = call(addr, "POST", "/api/analyze", &body);
         assert_eq!(status, 200, "{doc}");
-        valid("game-analysis", &doc);
+        valid(
+            "game-analysis",
+            &doc,
+            &format!("POST /api/analyze {body}: {doc}"),
+        );
         let (value, each) = game_values(rules, board);
         assert_eq!(doc["exact"], true, "{doc}");
         assert_eq!(doc["value"], value, "{board}");
@@ -1279,7 +1268,7 @@ fn analyze_ranks_every_turn_with_the_solvers_values() {
         assert_eq!(result["turns"][0]["picks"], doc["turns"][0]["picks"]);
         assert!(events.iter().any(|(e, _)| e == "progress"), "{text}");
         for (_, p) in &events {
-            valid("game-analysis", p);
+            valid("game-analysis", p, &format!("a streamed analysis: {p}"));
         }
     }
     for (body, field) in [
@@ -1375,7 +1364,7 @@ fn review_grades_every_turn_as_game_review_does() {
     .to_string();
     let (status, doc) = call(addr, "POST", "/api/review", &body);
     assert_eq!(status, 200, "{doc}");
-    valid("game-review", &doc);
+    valid("game-review", &doc, &format!("POST /api/review: {doc}"));
     let want = native_review(turns, 4, 3);
     assert_eq!(
         (doc["complete"].clone(), want["complete"].clone()),
@@ -1415,7 +1404,11 @@ fn review_grades_every_turn_as_game_review_does() {
     let progress: Vec<_> = events.iter().filter(|(e, _)| e == "progress").collect();
     assert!(progress.len() >= 2, "{text}");
     for (_, p) in progress {
-        valid("game-review", p);
+        valid(
+            "game-review",
+            p,
+            &format!("a streamed review's progress: {p}"),
+        );
         for (t, last) in p["turns"]
             .as_array()
             .unwrap()

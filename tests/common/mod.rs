@@ -2,6 +2,7 @@
 //! tests, the solve JSON that the counting-only searches are compared by,
 //! and an analysis's values in an order that does not depend on its ranking.
 
+pub mod schema;
 pub mod solve_json;
 
 use mancala_sweep::{Capture, Rules, Scope};
