@@ -19,10 +19,7 @@ use std::time::Instant;
 /// Whole games from the start, (rules, pits, stones, value), with the
 /// value's source: tests/data/game_values.txt (CMancala's README for
 /// Kalah(6,3); this tool and CMancala agreeing for avalanche).
-const GAMES: &[(&str, usize, u32, i32)] = &[
-    ("kalah", 6, 3, 2),
-    ("avalanche", 6, 2, 8),
-];
+const GAMES: &[(&str, usize, u32, i32)] = &[("kalah", 6, 3, 2), ("avalanche", 6, 2, 8)];
 
 /// One-turn sweeps from the start, (rules, pits, stones, best store,
 /// positions), from tests/data/known_answers.txt (seed 000 and issue 2:
@@ -49,7 +46,10 @@ fn recorded() -> u64 {
 fn the_bench_signature_is_unchanged() {
     let never = AtomicBool::new(false);
     let mut signature = 0u64;
-    println!("{:<24} {:>8} {:>12} {:>9}", "case", "answer", "nodes", "seconds");
+    println!(
+        "{:<24} {:>8} {:>12} {:>9}",
+        "case", "answer", "nodes", "seconds"
+    );
     for &(name, pits, stones, value) in GAMES {
         let state = GameState::start(pits, stones, rules(name)).unwrap();
         // One thread: the nodes of a lazy-SMP search depend on timing.

@@ -724,7 +724,10 @@ mod tests {
     /// mover's view) is the value before it, on Kalah 5x3 and avalanche
     /// 4x3, a whole game against itself. Its name reads back.
     #[test]
-    #[cfg_attr(debug_assertions, ignore = "slow: about 3 s on 2 cores; cargo test --release runs it")]
+    #[cfg_attr(
+        debug_assertions,
+        ignore = "slow: about 3 s on 2 cores; cargo test --release runs it"
+    )]
     fn the_analyze_agent_plays_exact_turns_on_small_boards() {
         let never = AtomicBool::new(false);
         for (n, stones, rules) in [(5, 3, Rules::KALAH), (4, 3, Rules::AVALANCHE)] {

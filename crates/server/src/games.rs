@@ -11,7 +11,8 @@
 //! cancel flag, time budget and `--max-solves` slot as a solve: a turn
 //! that is stopped leaves the game as it was before the person's pick.
 
-use super::handlers::{blocking, read, ApiError, ApiResult, Share, Shared_, Slot};
+use super::handlers::{read, Share, Shared_, Slot};
+use super::stream::{blocking, ApiError, ApiResult};
 use super::State;
 use api::games::{
     computer_moves, computer_reply, game_error, game_json, hint_analysis, hint_json, NewGame,

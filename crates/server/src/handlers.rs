@@ -3,7 +3,7 @@
 //! site's engine runs), and run the search off the async threads with a
 //! `--max-solves` slot and a cancel flag that the request's end raises.
 
-use super::stream::{deliver, Delivery};
+use super::stream::{blocking, deliver, ApiError, ApiResult, Delivery};
 use super::State;
 use api::{
     self, AnalyzeRequest, BoardRequest, CheckRequest, FindRequest, ReplayRequest, ReviewRequest,
@@ -11,44 +11,14 @@ use api::{
 };
 use axum::body::Body;
 use axum::extract::{Path, State as Shared};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::IntoResponse;
 use axum::Json;
 use game::Analysis;
 use serde::de::DeserializeOwned;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 pub(crate) type Shared_ = Shared<Arc<State>>;
-
-/// An API error as axum sends it: the API's own error (a status, one line,
-/// and the request field it is about), which knows nothing of axum, wrapped
-/// here so that a handler can answer with it.
-#[derive(Debug)]
-pub struct ApiError(pub api::Error);
-
-impl ApiError {
-    /// An error with this status and line.
-    pub fn status(status: u16, msg: impl Into<String>) -> ApiError {
-        ApiError(api::Error::status(status, msg))
-    }
-}
-
-impl From<api::Error> for ApiError {
-    fn from(e: api::Error) -> ApiError {
-        ApiError(e)
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let status =
-            StatusCode::from_u16(self.0.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        (status, Json(self.0.doc())).into_response()
-    }
-}
-
-pub(crate) type ApiResult = Result<Response, ApiError>;
 
 /// The body as `T`, refusing more than the limit (413) and JSON that does
 /// not fit (400, naming the field).
@@ -136,33 +106,6 @@ impl Drop for Share {
     fn drop(&mut self) {
         self.set(0);
     }
-}
-
-/// Raises the search's cancel flag when the request goes away (the page
-/// closed, the client hung up): axum drops the handler's future then.
-pub(crate) struct CancelOnDrop(pub(crate) Arc<AtomicBool>);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::SeqCst);
-    }
-}
-
-/// Run `work` on a blocking thread with a cancel flag that the request's
-/// end raises; then, on that thread, give back what it freed if the
-/// process grew ([`sweep::allocator::give_back`]).
-pub(crate) async fn blocking<T: Send + 'static>(
-    work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
-) -> Result<T, ApiError> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let _guard = CancelOnDrop(flag.clone());
-    tokio::task::spawn_blocking(move || {
-        let out = work(&flag);
-        sweep::allocator::give_back();
-        out
-    })
-    .await
-    .map_err(|e| ApiError::status(500, format!("the search failed: {e}")))
 }
 
 /// `POST /api/solve` (`solve --json`) and `POST /api/solve/stream`: one

@@ -251,10 +251,8 @@ pub(crate) fn atlas() -> Response {
             file.data.into_owned(),
         )
             .into_response(),
-        None => {
-            handlers::ApiError::status(StatusCode::NOT_FOUND.as_u16(), "this build has no atlas")
-                .into_response()
-        }
+        None => stream::ApiError::status(StatusCode::NOT_FOUND.as_u16(), "this build has no atlas")
+            .into_response(),
     }
 }
 

@@ -2,8 +2,8 @@
 //! the API's table of routes ([`api::ROUTES`], which the static
 //! site's engine reads too), then its handler.
 
-use super::handlers::{self, Shared_};
 use super::games;
+use super::handlers::{self, Shared_};
 use super::stream::Delivery::{Stream, Whole};
 use api::Endpoint;
 use axum::body::Body;
@@ -17,7 +17,7 @@ use axum::Json;
 pub(crate) async fn dispatch(state: Shared_, method: Method, uri: Uri, body: Body) -> Response {
     let route = match api::route(method.as_str(), uri.path()) {
         Ok(route) => route,
-        Err(e) => return handlers::ApiError(e).into_response(),
+        Err(e) => return super::stream::ApiError(e).into_response(),
     };
     let id = || Path(route.param(0).to_string());
     let pair = || Path((route.param(0).to_string(), route.param(1).to_string()));

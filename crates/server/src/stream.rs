@@ -1,4 +1,6 @@
-//! How a long answer goes out, whole or as it goes: `POST /api/solve`,
+//! How an answer goes out: the API's error as axum sends it, work run off
+//! the async threads with a cancel flag the request's end raises, and a
+//! long answer whole or as it goes: `POST /api/solve`,
 //! `/api/analyze` and `/api/review` and their `…/stream` twins, the latter
 //! as server-sent events, so that a page can show a big board's search
 //! moving (and offer Stop) instead of a blank wait.
@@ -11,16 +13,72 @@
 //! slot and stops when the stream is dropped (the client hung up or
 //! pressed Stop) or its time runs out.
 
-use super::handlers::{blocking, ApiResult, CancelOnDrop};
+use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::Value;
 use std::convert::Infallible;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
+
+/// An API error as axum sends it: the API's own error (a status, one line,
+/// and the request field it is about), which knows nothing of axum, wrapped
+/// here so that a handler can answer with it.
+#[derive(Debug)]
+pub struct ApiError(pub api::Error);
+
+impl ApiError {
+    /// An error with this status and line.
+    pub fn status(status: u16, msg: impl Into<String>) -> ApiError {
+        ApiError(api::Error::status(status, msg))
+    }
+}
+
+impl From<api::Error> for ApiError {
+    fn from(e: api::Error) -> ApiError {
+        ApiError(e)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status =
+            StatusCode::from_u16(self.0.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        (status, Json(self.0.doc())).into_response()
+    }
+}
+
+pub(crate) type ApiResult = Result<Response, ApiError>;
+
+/// Raises the search's cancel flag when the request goes away (the page
+/// closed, the client hung up): axum drops the handler's future then.
+pub(crate) struct CancelOnDrop(pub(crate) Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Run `work` on a blocking thread with a cancel flag that the request's
+/// end raises; then, on that thread, give back what it freed if the
+/// process grew ([`sweep::allocator::give_back`]).
+pub(crate) async fn blocking<T: Send + 'static>(
+    work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let _guard = CancelOnDrop(flag.clone());
+    tokio::task::spawn_blocking(move || {
+        let out = work(&flag);
+        sweep::allocator::give_back();
+        out
+    })
+    .await
+    .map_err(|e| ApiError::status(500, format!("the search failed: {e}")))
+}
 
 /// What the search thread sends to the stream.
 enum Message {

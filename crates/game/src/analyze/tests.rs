@@ -80,7 +80,10 @@ fn analysis_of(state: &GameState, budget: Budget) -> Analysis {
 /// solver's value of the position after it; the best one equals
 /// `game solve`'s value of the position; the line replays.
 #[test]
-#[cfg_attr(debug_assertions, ignore = "slow: about 30 s on 2 cores; cargo test --release runs it")]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow: about 30 s on 2 cores; cargo test --release runs it"
+)]
 fn a_full_analysis_proves_every_turn_as_the_solver_does() {
     for rules in rule_sets() {
         for state in positions(rules, 11) {
@@ -114,7 +117,10 @@ fn a_full_analysis_proves_every_turn_as_the_solver_does() {
 /// With small budgets, whatever is called exact is, and every bound
 /// holds the exact value.
 #[test]
-#[cfg_attr(debug_assertions, ignore = "slow: about 3 s on 2 cores; cargo test --release runs it")]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow: about 3 s on 2 cores; cargo test --release runs it"
+)]
 fn a_short_analysis_never_claims_more_than_it_proved() {
     let budgets = [1, 5_000, 20_000, 60_000].map(Budget::Nodes);
     short_analyses_hold(1, 12, &budgets);
@@ -124,7 +130,10 @@ fn a_short_analysis_never_claims_more_than_it_proved() {
 /// the estimates and ends them when it has the value: budgets of time,
 /// which end anywhere in the three phases.
 #[test]
-#[cfg_attr(debug_assertions, ignore = "slow: about 4 s on 2 cores; cargo test --release runs it")]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow: about 4 s on 2 cores; cargo test --release runs it"
+)]
 fn a_short_analysis_on_two_threads_never_claims_more_than_it_proved() {
     let budgets = [0.002, 0.01, 0.05].map(Budget::Seconds);
     short_analyses_hold(2, 12, &budgets);
@@ -209,7 +218,10 @@ fn a_finished_game_is_refused() {
 /// one) gives every turn the value a fresh one gives, and refuses a
 /// position it was not made for.
 #[test]
-#[cfg_attr(debug_assertions, ignore = "slow: about 7 s on 2 cores; cargo test --release runs it")]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow: about 7 s on 2 cores; cargo test --release runs it"
+)]
 fn a_kept_solver_gives_the_values_of_a_fresh_one() {
     for rules in rule_sets() {
         let mut g = GameState::start(3, 3, rules).unwrap();

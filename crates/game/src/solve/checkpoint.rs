@@ -375,7 +375,10 @@ mod tests {
     /// (scope any keys the wide one), with and without the endgame
     /// database, one and two threads.
     #[test]
-    #[cfg_attr(debug_assertions, ignore = "slow: about 4 s on 2 cores; cargo test --release runs it")]
+    #[cfg_attr(
+        debug_assertions,
+        ignore = "slow: about 4 s on 2 cores; cargo test --release runs it"
+    )]
     fn a_solve_stopped_and_resumed_from_its_file_ends_as_one_never_stopped() {
         let games = [
             (Rules::KALAH, 4, 4, 1),

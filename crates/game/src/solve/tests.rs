@@ -279,7 +279,10 @@ fn limits_within_cut_the_turn_too() {
 /// that neither reuses the other's bounds), for both capture rules and
 /// avalanche.
 #[test]
-#[cfg_attr(debug_assertions, ignore = "slow: about 8 s on 2 cores; cargo test --release runs it")]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow: about 8 s on 2 cores; cargo test --release runs it"
+)]
 fn a_first_guess_changes_the_passes_not_the_answer() {
     let never = AtomicBool::new(false);
     let kalah_empty = Rules {
@@ -336,7 +339,10 @@ fn a_first_guess_changes_the_passes_not_the_answer() {
 /// position after it (by a fresh solver), and some of them say more than
 /// the stones left do.
 #[test]
-#[cfg_attr(debug_assertions, ignore = "slow: about 3 s on 2 cores; cargo test --release runs it")]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow: about 3 s on 2 cores; cargo test --release runs it"
+)]
 fn a_stopped_solve_leaves_proven_bounds_in_the_table() {
     let never = AtomicBool::new(false);
     for (rules, n, stones) in [(Rules::KALAH, 4, 4), (Rules::AVALANCHE, 5, 3)] {
