@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 /// Past this a file holds more than one job: split it by job.
 const MAX_FILE_LINES: usize = 900;
 /// Past this a function is read by scrolling: give its steps names.
-const MAX_FN_LINES: usize = 120;
+const MAX_FN_LINES: usize = 100;
 
 /// One source file as the keeper sees it.
 struct Source {

@@ -229,6 +229,11 @@ struct Expansion<const W: usize> {
 /// (ring index) and [`score`] of the ring.
 type Scored<const W: usize> = Vec<(Packed<W>, usize, i64)>;
 
+/// The candidates of one store, by position: a position met again in a
+/// bucket keeps its first candidate.
+type Bucket<const W: usize> =
+    hashbrown::HashMap<Packed<W>, Candidate<W>, foldhash::fast::FixedState>;
+
 impl<const W: usize> Beam<W> {
     fn new(start: &Board, rules: Rules, kernel: super::kernel::Kernel) -> Self {
         let n = start.pits_per_side();
@@ -311,23 +316,16 @@ impl<const W: usize> Beam<W> {
         }
     }
 
-    /// One round with a fixed beam.
-    fn round(
-        &self,
-        opts: &FindOptions,
-        beam: usize,
-        round: u32,
-        started: Instant,
-        budget: Duration,
-        so_far: &Best,
-    ) -> Round {
-        let mut arena: Vec<Link> = vec![Link {
+    /// A round's start: the arena of links holding the root's, and a
+    /// bucket for every store, the start position's holding it alone. A
+    /// step of its own so that [`Self::round`] is the loop over the buckets.
+    fn first_buckets(&self) -> (Vec<Link>, Vec<Bucket<W>>) {
+        let arena: Vec<Link> = vec![Link {
             parent: u32::MAX,
             pick: 0,
         }];
-        let mut buckets: Vec<
-            hashbrown::HashMap<Packed<W>, Candidate<W>, foldhash::fast::FixedState>,
-        > = (0..=self.max_store).map(|_| Default::default()).collect();
+        let mut buckets: Vec<Bucket<W>> =
+            (0..=self.max_store).map(|_| Default::default()).collect();
         let start = packed::pack(self.start.ring());
         let first = self.start.store() as usize;
         buckets[first].insert(
@@ -339,6 +337,21 @@ impl<const W: usize> Beam<W> {
                 link: 0,
             },
         );
+        (arena, buckets)
+    }
+
+    /// One round with a fixed beam.
+    fn round(
+        &self,
+        opts: &FindOptions,
+        beam: usize,
+        round: u32,
+        started: Instant,
+        budget: Duration,
+        so_far: &Best,
+    ) -> Round {
+        let (mut arena, mut buckets) = self.first_buckets();
+        let first = self.start.store() as usize;
         let mut best: (usize, u32, Option<u8>) = (0, 0, None);
         let mut have_best = false;
         let mut exhaustive = true;

@@ -30,6 +30,13 @@ fn build_layer(key: &Value, base: &[u8]) -> (Vec<u8>, Value, usize) {
     (file, doc, events.load(Ordering::Relaxed))
 }
 
+/// The key of [`load`] for the database `k` names, `len` bytes long.
+fn load_key(k: &Value, len: usize) -> Vec<u8> {
+    let mut k = k.clone();
+    k["bytes"] = json!(len);
+    k.to_string().into_bytes()
+}
+
 /// Asked for by the capture start (with the larger one after it), built
 /// and loaded, then given to an analysis of its board; the larger one
 /// built on it a layer a call, as the page does, is the same file as the
@@ -61,11 +68,6 @@ fn a_wanted_database_is_built_loaded_and_used_then_a_larger_one_on_it() {
     let (bytes, doc, events) = build_layer(&small, &[]);
     assert_eq!(doc, json!({"stones": 8, "complete": true}));
     let _ = events;
-    let load_key = |k: &Value, len: usize| {
-        let mut k = k.clone();
-        k["bytes"] = json!(len);
-        k.to_string().into_bytes()
-    };
     let loaded = load(&load_key(&small, bytes.len()), &mut &bytes[..]).expect("loaded");
     assert_eq!(loaded["stones"], 8);
     let small_game = GameState::start(3, 3, Rules::KALAH).unwrap();
@@ -114,8 +116,16 @@ fn a_wanted_database_is_built_loaded_and_used_then_a_larger_one_on_it() {
     assert_eq!(with["exact"], true);
     assert_eq!(with["value"], without["value"]);
 
+    refuses_what_it_cannot_take(&larger, &file);
+}
+
+/// The refusals of [`a_wanted_database_is_built_loaded_and_used_then_a_larger_one_on_it`],
+/// after the larger database (`larger`'s key, its `file`) is loaded: bytes
+/// cut short, too many stones, and rules without a database. A step of
+/// its own, as none of them changes what is loaded.
+fn refuses_what_it_cannot_take(larger: &Value, file: &[u8]) {
     let short = load(
-        &load_key(&larger, file.len() - 1),
+        &load_key(larger, file.len() - 1),
         &mut &file[..file.len() - 1],
     );
     assert!(short.is_err());

@@ -11,7 +11,7 @@ use mancala_sweep::format::game::picks_text;
 use mancala_sweep::format::words;
 use mancala_sweep::game::book::{self, Book, BookFile};
 use mancala_sweep::game::{GameState, SolveOptions, Solver};
-use mancala_sweep::rules::Preset;
+use mancala_sweep::rules::{Preset, Rules};
 use mancala_sweep::sweep::{default_max_memory, format_bytes};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -26,38 +26,7 @@ const SAVE_EVERY: Duration = Duration::from_secs(10);
 
 /// Run `game book build`.
 pub fn build(args: &BookBuildArgs) -> Outcome {
-    if let Some(b) = &args.rules.board {
-        return Err(CliError::Input(format!(
-            "--board {b:?}: a book opens a game from its start; give --pits and --stones"
-        )));
-    }
-    let mut o = args.rules.options();
-    if o.preset.is_none() {
-        o.preset = Some(Preset::from(crate::args::GAME_RULES));
-    }
-    let (rules, board) = o.resolve()?;
-    let (n, stones) = (
-        board.pits_per_side(),
-        board.stones_in_play() / (2 * board.pits_per_side() as u32),
-    );
-    let mut file =
-        BookFile::new(rules, n, stones, args.turns).map_err(|e| CliError::Input(e.to_string()))?;
-    if args.out.exists() {
-        let kept = read_file(&args.out)?;
-        if (kept.rules, kept.pits, kept.stones, kept.turns)
-            != (file.rules, file.pits, file.stones, file.turns)
-        {
-            return Err(CliError::Input(format!(
-                "--out {}: that book is for rules {}, {} pits of {} stones, {} turns; remove it or name another file",
-                args.out.display(),
-                kept.rules,
-                kept.pits,
-                kept.stones,
-                kept.turns
-            )));
-        }
-        file = kept;
-    }
+    let (rules, n, mut file) = book_file(args)?;
     file.built.command = std::iter::once("mancala-sweep".to_string())
         .chain(std::env::args().skip(1))
         .collect::<Vec<_>>()
@@ -142,6 +111,47 @@ pub fn build(args: &BookBuildArgs) -> Outcome {
         return Err(stopped(&file, &args.out));
     }
     Ok(summary(&file, &args.out))
+}
+
+/// The book the flags ask for, with its rules and pits a side: the one
+/// `--out` holds when it is this very book (the build goes on from it),
+/// else an empty one; an error for a `--board`, or for another book in
+/// `--out`. A step of its own: every check of the flags comes before any
+/// solving.
+fn book_file(args: &BookBuildArgs) -> Result<(Rules, usize, BookFile), CliError> {
+    if let Some(b) = &args.rules.board {
+        return Err(CliError::Input(format!(
+            "--board {b:?}: a book opens a game from its start; give --pits and --stones"
+        )));
+    }
+    let mut o = args.rules.options();
+    if o.preset.is_none() {
+        o.preset = Some(Preset::from(crate::args::GAME_RULES));
+    }
+    let (rules, board) = o.resolve()?;
+    let (n, stones) = (
+        board.pits_per_side(),
+        board.stones_in_play() / (2 * board.pits_per_side() as u32),
+    );
+    let mut file =
+        BookFile::new(rules, n, stones, args.turns).map_err(|e| CliError::Input(e.to_string()))?;
+    if args.out.exists() {
+        let kept = read_file(&args.out)?;
+        if (kept.rules, kept.pits, kept.stones, kept.turns)
+            != (file.rules, file.pits, file.stones, file.turns)
+        {
+            return Err(CliError::Input(format!(
+                "--out {}: that book is for rules {}, {} pits of {} stones, {} turns; remove it or name another file",
+                args.out.display(),
+                kept.rules,
+                kept.pits,
+                kept.stones,
+                kept.turns
+            )));
+        }
+        file = kept;
+    }
+    Ok((rules, n, file))
 }
 
 /// The error of a build stopped by a signal, with what it kept.

@@ -9,7 +9,7 @@ use mancala_sweep::game::endgame::BuildProgress;
 pub(super) use mancala_sweep::game::endgame::Reading;
 use mancala_sweep::game::{EndgameCache, EndgameDb, GameState};
 use mancala_sweep::sweep::format_bytes;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The endgame database of `--endgame` for `state`'s rules and board size
@@ -157,8 +157,29 @@ pub(super) fn cached_endgame(
         format_bytes(bytes),
         path.display()
     ));
+    build_cached(&cache, &path, state, stones, threads, memory_cap, quiet)
+}
+
+/// The cached database built into the cache folder at `path`, said as it
+/// goes; built in memory for this run when the file cannot be kept, and
+/// an error when Ctrl-C stopped it (what it finished is kept). A step of
+/// its own: the checks before it decide whether to build at all.
+fn build_cached(
+    cache: &EndgameCache,
+    path: &Path,
+    state: &GameState,
+    stones: u32,
+    threads: usize,
+    memory_cap: u64,
+    quiet: bool,
+) -> Result<Option<(EndgameDb, bool)>, CliError> {
+    let say = |line: String| {
+        if !quiet {
+            eprintln!("{line}");
+        }
+    };
     let t0 = std::time::Instant::now();
-    let built = build_showing(&cache, state, stones, threads, memory_cap, quiet);
+    let built = build_showing(cache, state, stones, threads, memory_cap, quiet);
     match built {
         Ok(Some(db)) => {
             say(format!(

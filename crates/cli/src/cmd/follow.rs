@@ -85,7 +85,6 @@ pub fn follow_loop(
     // The position before each pick or typed board, for `undo`, with what
     // `undo` then takes back.
     let mut history: Vec<(GameState, String)> = Vec::new();
-    let never = AtomicBool::new(false);
     // The database built in the background, once there.
     let mut built: Option<EndgameDb> = None;
     writeln!(
@@ -105,34 +104,9 @@ pub fn follow_loop(
         let mine = state.mover() == YOU;
         let mut best: Vec<u32> = Vec::new();
         if mine {
-            // The analysis, as `game analyze` prints it (never stopped by
-            // Ctrl-C here: the first one leaves the game).
             let building = background_news(&mut builder, &mut built, out)?;
             let db = built.as_ref().or(f.db);
-            let a = analyze(&state, f.opts, db, budget, &never, Some(f.report))?;
-            (f.done)();
-            let exact = a.turns.iter().filter(|t| t.exact);
-            rec.proved(
-                &state,
-                a.exact().then(|| a.value()),
-                exact.map(|t| (t.after, t.value)).collect(),
-            );
-            best = a.turns[0]
-                .picks
-                .iter()
-                .map(|p| u32::from(p.number()))
-                .collect();
-            let threads = f.opts.threads;
-            write!(
-                out,
-                "{}",
-                game_analysis_text(&state, &a, threads, f.top, f.verbose)
-            )
-            .map_err(CliError::Terminal)?;
-            if !a.exact() {
-                writeln!(out, "Type `longer` to think five times as long.")
-                    .map_err(CliError::Terminal)?;
-            }
+            best = show_analysis(f, &state, db, budget, &mut rec, out)?;
             if let Some(line) = building {
                 writeln!(out, "{line}").map_err(CliError::Terminal)?;
             }
@@ -162,6 +136,46 @@ pub fn follow_loop(
             Line::Quit => return Ok(()),
         }
     }
+}
+
+/// The analysis before the player's pick at `state`, as `game analyze`
+/// prints it, with `db` the database at hand, recorded in `rec` as far as
+/// it proves; the best turn's pits, for `best`. A step of its own: the
+/// loop around it reads and plays the lines.
+fn show_analysis(
+    f: &Follow<'_>,
+    state: &GameState,
+    db: Option<&EndgameDb>,
+    budget: Budget,
+    rec: &mut Recorder,
+    out: &mut dyn Write,
+) -> Result<Vec<u32>, CliError> {
+    // Never stopped by Ctrl-C here: the first one leaves the game.
+    let never = AtomicBool::new(false);
+    let a = analyze(state, f.opts, db, budget, &never, Some(f.report))?;
+    (f.done)();
+    let exact = a.turns.iter().filter(|t| t.exact);
+    rec.proved(
+        state,
+        a.exact().then(|| a.value()),
+        exact.map(|t| (t.after, t.value)).collect(),
+    );
+    let best = a.turns[0]
+        .picks
+        .iter()
+        .map(|p| u32::from(p.number()))
+        .collect();
+    let threads = f.opts.threads;
+    write!(
+        out,
+        "{}",
+        game_analysis_text(state, &a, threads, f.top, f.verbose)
+    )
+    .map_err(CliError::Terminal)?;
+    if !a.exact() {
+        writeln!(out, "Type `longer` to think five times as long.").map_err(CliError::Terminal)?;
+    }
+    Ok(best)
 }
 
 /// The end of a followed game: who won, and where the game is kept.
@@ -253,7 +267,6 @@ fn one_line(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<Line, CliError> {
-    let (rules, n) = (state.rules(), state.pits_per_side());
     let say =
         |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(CliError::Terminal);
     let words: Vec<String> = line.split_whitespace().map(str::to_lowercase).collect();
@@ -285,47 +298,11 @@ fn one_line(
         }
         Some("b" | "board") => {
             // The board may follow the word on the same line.
-            let mut text = match bare_board {
+            let text = match bare_board {
                 true => line.to_string(),
                 false => line.trim_start()[words[0].len()..].to_string(),
             };
-            if text.trim().is_empty() {
-                write!(
-                    out,
-                    "The board as you see it, you to move (TOP / THEIR_STORE YOUR_STORE / BOTTOM): "
-                )
-                .map_err(CliError::Terminal)?;
-                out.flush().map_err(CliError::Terminal)?;
-                input.read_line(&mut text).map_err(CliError::Terminal)?;
-            }
-            let read = text
-                .trim()
-                .parse::<Board>()
-                .map_err(GameError::from)
-                .and_then(|b| {
-                    if b.pits_per_side() != n {
-                        return Err(GameError::IllegalTurn(format!(
-                            "a board of {} pits a side: this game has {n}",
-                            b.pits_per_side()
-                        )));
-                    }
-                    GameState::new(b, YOU, rules)
-                });
-            match read {
-                Ok(s) => {
-                    let what = "the board you typed; the game is as it was before it";
-                    history.push((*state, what.to_string()));
-                    *state = s;
-                    // A typed board starts another game to keep.
-                    *rec = Recorder::new(&s, players(), "follow");
-                    say(
-                        out,
-                        "The game goes on from the board you typed, you to move.".into(),
-                    )?;
-                }
-                Err(e) => say(out, format!("{e}; the board is as it was."))?,
-            }
-            return Ok(Line::Next);
+            return typed_board(text, state, history, rec, input, out);
         }
         Some("longer" | "more") if mine => return Ok(Line::Longer),
         Some("longer" | "more") => {
@@ -354,6 +331,59 @@ fn one_line(
         _ => {}
     }
     play_words(&words, state, history, rec, out)
+}
+
+/// `board` at `state`: the board `text` (read from `input` when the line
+/// had none) replaces the position, and the game kept starts again from
+/// it. A step of its own, as it reads a line more and checks the board.
+fn typed_board(
+    mut text: String,
+    state: &mut GameState,
+    history: &mut Vec<(GameState, String)>,
+    rec: &mut Recorder,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<Line, CliError> {
+    let (rules, n) = (state.rules(), state.pits_per_side());
+    let say =
+        |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(CliError::Terminal);
+    if text.trim().is_empty() {
+        write!(
+            out,
+            "The board as you see it, you to move (TOP / THEIR_STORE YOUR_STORE / BOTTOM): "
+        )
+        .map_err(CliError::Terminal)?;
+        out.flush().map_err(CliError::Terminal)?;
+        input.read_line(&mut text).map_err(CliError::Terminal)?;
+    }
+    let read = text
+        .trim()
+        .parse::<Board>()
+        .map_err(GameError::from)
+        .and_then(|b| {
+            if b.pits_per_side() != n {
+                return Err(GameError::IllegalTurn(format!(
+                    "a board of {} pits a side: this game has {n}",
+                    b.pits_per_side()
+                )));
+            }
+            GameState::new(b, YOU, rules)
+        });
+    match read {
+        Ok(s) => {
+            let what = "the board you typed; the game is as it was before it";
+            history.push((*state, what.to_string()));
+            *state = s;
+            // A typed board starts another game to keep.
+            *rec = Recorder::new(&s, players(), "follow");
+            say(
+                out,
+                "The game goes on from the board you typed, you to move.".into(),
+            )?;
+        }
+        Err(e) => say(out, format!("{e}; the board is as it was."))?,
+    }
+    Ok(Line::Next)
 }
 
 /// Play the pits in `words` one by one for the side to move (the

@@ -22,8 +22,8 @@ use mancala_sweep::format::{
 use mancala_sweep::game::endgame::BuildProgress;
 use mancala_sweep::game::matches::{self, MatchOptions, MatchRecord};
 use mancala_sweep::game::{
-    solve, AgentSpec, Analysis, Budget, EndgameDb, GameState, Keep, KeepEvent, Side, SolveOptions,
-    SolveWatch, WatchReading,
+    solve, AgentSpec, Analysis, Budget, EndgameDb, GameSolveResult, GameState, Keep, KeepEvent,
+    Side, SolveOptions, SolveWatch, WatchReading,
 };
 use mancala_sweep::rules::{Board, Preset};
 use mancala_sweep::sweep::default_max_memory;
@@ -157,26 +157,38 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
             + &game_solve_text(&state, &r, opts.table_bytes, opts.threads)
     };
     if !r.exact {
-        let kept = match &args.checkpoint {
-            // Stopped while the table was zeroed, before any work: there is
-            // a file only if an earlier run left one.
-            Some(path) if path.exists() => format!(
-                "; the work is kept in {}: the same command goes on from it",
-                path.display()
-            ),
-            Some(_) => String::new(),
-            // Said where a long solve is stopped: how the next one keeps.
-            None => "; nothing is kept: with --checkpoint FILE the work is kept, and the same command goes on from it after a stop".into(),
-        };
-        return Err(CliError::Partial {
-            stdout: out,
-            error: Box::new(CliError::Stopped(format!(
-                "the value is between {} and {}{kept}",
-                r.lower, r.upper
-            ))),
-        });
+        return Err(solve_stopped(args.checkpoint.as_deref(), &r, out));
     }
     Ok(out)
+}
+
+/// The error of a `game solve` stopped before the value was proved: the
+/// answer so far (`out`) with the bounds, and where the work is kept
+/// (`checkpoint`) or how the next run keeps it. A step of its own, as what
+/// it says depends on the file.
+fn solve_stopped(
+    checkpoint: Option<&std::path::Path>,
+    r: &GameSolveResult,
+    out: String,
+) -> CliError {
+    let kept = match checkpoint {
+        // Stopped while the table was zeroed, before any work: there is
+        // a file only if an earlier run left one.
+        Some(path) if path.exists() => format!(
+            "; the work is kept in {}: the same command goes on from it",
+            path.display()
+        ),
+        Some(_) => String::new(),
+        // Said where a long solve is stopped: how the next one keeps.
+        None => "; nothing is kept: with --checkpoint FILE the work is kept, and the same command goes on from it after a stop".into(),
+    };
+    CliError::Partial {
+        stdout: out,
+        error: Box::new(CliError::Stopped(format!(
+            "the value is between {} and {}{kept}",
+            r.lower, r.upper
+        ))),
+    }
 }
 
 /// `--checkpoint-every`'s default: ten minutes of search between writes.
@@ -239,7 +251,6 @@ pub(super) fn analysis_status(a: &Analysis) -> String {
 /// `game analyze`'s table unless `--table` says otherwise: the web's.
 use mancala_sweep::api::ANALYZE_TABLE;
 
-/// Run `game analyze`.
 /// The build `--follow` starts in the background, as `--background-build`
 /// says: never with `--no-cache` or `--endgame`, and under `auto` only
 /// for a person at a terminal (a script's piped game ends before it would
@@ -300,20 +311,7 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     // build); a game followed from it does, later.
     let booked = opts.book && !args.follow && mancala_sweep::game::book::answers(&state);
     let (db, read) = match db {
-        None if !args.no_cache && !booked => {
-            let room = opts.memory_cap.saturating_sub(opts.table_bytes);
-            match cached_endgame(
-                &state,
-                room,
-                threads as usize,
-                true,
-                Reading::Mapped,
-                args.quiet.quiet,
-            )? {
-                Some((db, built)) => (Some(db), (!built).then(|| reading.elapsed())),
-                None => (None, None),
-            }
-        }
+        None if !args.no_cache && !booked => analysis_cache(args, &state, &opts, reading)?,
         db => (db, None),
     };
     let budget = match args.nodes {
@@ -374,15 +372,54 @@ pub fn analyze(args: &GameAnalyzeArgs) -> Outcome {
     )?;
     spinner.finish();
     say_setup(args, &a, &state, db.as_ref());
+    analysis_answer(args, &state, &a, threads)
+}
+
+/// The cached database for `game analyze` at `state` when no `--endgame`
+/// was given, built if it is missing, within what `--max-memory` leaves
+/// beside the table; with the time its reading took since `reading` (not
+/// a build's), which one answer's budget counts. A step of its own, as
+/// the cache decides by itself whether to build.
+fn analysis_cache(
+    args: &GameAnalyzeArgs,
+    state: &GameState,
+    opts: &SolveOptions,
+    reading: std::time::Instant,
+) -> Result<(Option<EndgameDb>, Option<std::time::Duration>), CliError> {
+    let room = opts.memory_cap.saturating_sub(opts.table_bytes);
+    Ok(
+        match cached_endgame(
+            state,
+            room,
+            opts.threads as usize,
+            true,
+            Reading::Mapped,
+            args.quiet.quiet,
+        )? {
+            Some((db, built)) => (Some(db), (!built).then(|| reading.elapsed())),
+            None => (None, None),
+        },
+    )
+}
+
+/// `game analyze`'s answer `a` at `state` on stdout, as JSON or text, and
+/// the error of an analysis stopped before its budget ran out, with the
+/// answer so far. A step of its own: the analysis before it is the same
+/// for both.
+fn analysis_answer(
+    args: &GameAnalyzeArgs,
+    state: &GameState,
+    a: &Analysis,
+    threads: u32,
+) -> Outcome {
     let out = if args.json.json {
         let top = args.top.map_or(usize::MAX, |k| k as usize);
-        serde_json::to_string(&GameAnalysisJson::new(&state, &a, threads, top)).expect("json")
-            + "\n"
+        serde_json::to_string(&GameAnalysisJson::new(state, a, threads, top)).expect("json") + "\n"
     } else {
         let top = args.top.map_or(10, |k| k as usize);
         text::header(state.rules(), &state.board())
             + "\n"
-            + &game_analysis_text(&state, &a, threads, top, args.verbose)
+            + &game_analysis_text(state, a, threads, top, args.verbose)
     };
     if a.cancelled {
         return Err(CliError::Partial {
@@ -587,6 +624,25 @@ fn resume(
     Ok(())
 }
 
+/// Writes the match `r` so far to `--out` (`out`), if given, whole or
+/// not at all: a step of its own because the match saves every few games
+/// as well as at its end.
+fn save_match(
+    out: Option<&std::path::Path>,
+    state: &GameState,
+    r: &MatchRecord,
+) -> Result<(), CliError> {
+    if let Some(path) = out {
+        let s = matches::summarize(&r.games);
+        let doc = GameMatchJson::new(state, r, s);
+        write_atomic(
+            path,
+            (serde_json::to_string(&doc).expect("json") + "\n").as_bytes(),
+        )?;
+    }
+    Ok(())
+}
+
 /// Run `game match`.
 pub fn play_match(args: &GameMatchArgs) -> Outcome {
     let state = start(&args.rules)?;
@@ -628,18 +684,7 @@ pub fn play_match(args: &GameMatchArgs) -> Outcome {
         "games [{bar:30}] {pos}/{len} {msg} {elapsed}",
         quiet,
     );
-    let out_path = args.out.clone();
-    let save = |r: &MatchRecord| -> Result<(), CliError> {
-        if let Some(path) = &out_path {
-            let s = matches::summarize(&r.games);
-            let doc = GameMatchJson::new(&state, r, s);
-            write_atomic(
-                path,
-                (serde_json::to_string(&doc).expect("json") + "\n").as_bytes(),
-            )?;
-        }
-        Ok(())
-    };
+    let save = |r: &MatchRecord| save_match(args.out.as_deref(), &state, r);
     let on_game = |g: &mancala_sweep::game::matches::GameRecord| {
         let mut p = progress.lock().expect("not poisoned");
         p.games.push(g.clone());

@@ -197,23 +197,39 @@ pub fn run(args: &SolveArgs) -> Outcome {
     if args.brief {
         return Ok(text::summary(&solution) + &game_note(rules, &board) + "\n");
     }
+    answer_text(args, rules, &board, &solution, threads, spill.is_some())
+}
+
+/// `solve`'s answer as text for `solution` of `board` under `rules`:
+/// the best turn played out with the note on the game right under it,
+/// and why the list of turns is short when it is (`spilled`: the search
+/// went on disk, which counts only). A step of its own: the search and
+/// its stops before it are the same for every form of the answer.
+fn answer_text(
+    args: &SolveArgs,
+    rules: mancala_sweep::Rules,
+    board: &mancala_sweep::Board,
+    solution: &sweep::Solution,
+    threads: usize,
+    spilled: bool,
+) -> Outcome {
     let first = match solution.optimal.first() {
-        Some(line) => Some(turn::replay(board, rules, &line.numbers())?),
+        Some(line) => Some(turn::replay(*board, rules, &line.numbers())?),
         None => None,
     };
-    let mut out = text::solve_text_in(&solution, threads, first.as_deref(), args.color.on());
+    let mut out = text::solve_text_in(solution, threads, first.as_deref(), args.color.on());
     // Right under the best turn: what it is not.
     if let Some(at) = out
         .find("Best turn:")
         .and_then(|b| out[b..].find("\n\n").map(|e| b + e + 1))
     {
-        out.insert_str(at, &(game_note(rules, &board) + "\n"));
+        out.insert_str(at, &(game_note(rules, board) + "\n"));
     }
-    if spill.is_some() && args.spill.is_none() {
+    if spilled && args.spill.is_none() {
         out.push_str(
             ": the search went on disk, which counts only; a higher --max-memory lists them.\n",
         );
-    } else if spill.is_some() {
+    } else if spilled {
         out.push_str(" (--spill counts only).\n");
     } else if solution.optimal.is_empty() {
         out.push_str(" (--limit 0).\n");

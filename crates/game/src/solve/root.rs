@@ -7,8 +7,29 @@ use super::table::Table;
 use super::{GameSolveResult, Horizon, Limits, LineLimits, PitCounts, Solver, TO_THE_END};
 use crate::state::GameState;
 use base::clock::Instant;
+use rules::Pit;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+/// The answer for a game already over: its value is the stores as they
+/// are, proved with no search; a step of its own so that
+/// [`Solver::solve_from`] starts with the search.
+fn game_over(base: i32, t0: Instant) -> GameSolveResult {
+    GameSolveResult {
+        value: base,
+        exact: true,
+        lower: base,
+        upper: base,
+        best_turn: vec![],
+        pv: vec![],
+        nodes: 0,
+        value_nodes: 0,
+        expanded: 0,
+        elapsed: t0.elapsed(),
+        cancelled: false,
+    }
+}
+
 impl Solver {
     /// The value of `state` looking `depth` whole turns ahead, from its
     /// mover's view (mover's store minus the opponent's after `depth` turns,
@@ -86,19 +107,7 @@ impl Solver {
         self.stopped = false;
         let base = state.mover_minus_opponent();
         if state.is_over() {
-            return GameSolveResult {
-                value: base,
-                exact: true,
-                lower: base,
-                upper: base,
-                best_turn: vec![],
-                pv: vec![],
-                nodes: 0,
-                value_nodes: 0,
-                expanded: 0,
-                elapsed: t0.elapsed(),
-                cancelled: false,
-            };
+            return game_over(base, t0);
         }
         let n = self.n;
         assert_eq!(n, state.pits_per_side(), "solver built for another size");
@@ -148,27 +157,7 @@ impl Solver {
         let exact = lo == hi;
         let (value_nodes, expanded) = (self.nodes, self.expanded);
         let pv = if exact {
-            // The value is proved: the line that shows it follows from the
-            // table's exact bounds. Its first turn is found past a budget
-            // of `set_limits` (the cancel flag still stops it), so that a
-            // proved value always comes with its turn, or within one of
-            // `set_limits_within`; the rest of the line within what is
-            // left of the budget (see `principal_variation`). Its
-            // searches of later positions do not report to the watch,
-            // which keeps the root's bounds.
-            let limits = self.limits;
-            if limits.line != LineLimits::Within {
-                self.limits = Limits::NONE;
-            }
-            let watch = self.watch.take();
-            let line = match limits.line {
-                LineLimits::Whole => Limits::NONE,
-                LineLimits::TurnPast | LineLimits::Within => limits,
-            };
-            let pv = self.principal_variation(state, base + lo, line, cancel);
-            self.watch = watch;
-            self.limits = limits;
-            pv
+            self.proved_line(state, base + lo, cancel)
         } else {
             vec![]
         };
@@ -185,6 +174,30 @@ impl Solver {
             elapsed: t0.elapsed(),
             cancelled: !exact,
         }
+    }
+
+    /// The line that shows a proved `value` of `state`, which follows from
+    /// the table's exact bounds: a step of its own because it runs under
+    /// budgets of its own. Its first turn is found past a budget of
+    /// `set_limits` (the cancel flag still stops it), so that a proved
+    /// value always comes with its turn, or within one of
+    /// `set_limits_within`; the rest of the line within what is left of
+    /// the budget (see `principal_variation`). Its searches of later
+    /// positions do not report to the watch, which keeps the root's bounds.
+    fn proved_line(&mut self, state: &GameState, value: i32, cancel: &AtomicBool) -> Vec<Vec<Pit>> {
+        let limits = self.limits;
+        if limits.line != LineLimits::Within {
+            self.limits = Limits::NONE;
+        }
+        let watch = self.watch.take();
+        let line = match limits.line {
+            LineLimits::Whole => Limits::NONE,
+            LineLimits::TurnPast | LineLimits::Within => limits,
+        };
+        let pv = self.principal_variation(state, value, line, cancel);
+        self.watch = watch;
+        self.limits = limits;
+        pv
     }
 
     /// [`Solver::mtdf`] to the end of the game on this thread while

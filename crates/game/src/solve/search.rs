@@ -92,15 +92,8 @@ impl Solver {
     ) -> i32 {
         let n = pits::<N>(self.n);
         self.nodes += 1;
-        // Every 4,096 picks: publish the count for a progress line, and
-        // check the cancel flag and the budget.
         if self.nodes & 0xfff == 0 {
-            if let Some(w) = &self.watch {
-                w.picks.store(self.nodes, Ordering::Relaxed);
-            }
-            if cancel.load(Ordering::Relaxed) || self.past_limits() {
-                self.stopped = true;
-            }
+            self.check_in(cancel);
         }
         if self.stopped {
             return 0;
@@ -123,21 +116,7 @@ impl Solver {
         // now and order the children while it comes.
         self.prefetch(key);
         let (mut kids, count) = self.picks_scored::<N>(pos);
-        let (mut lo, mut hi) = (self.floor(s, depth), s);
-        if let Some(e) = self.probe(key) {
-            // Bounds of this depth, or proven to the end. Not those of a
-            // deeper depth-limited search (the same pits met earlier in the
-            // tree, or in another turn's search): an estimate "to depth d"
-            // is then negamax to depth d whatever else the table holds, the
-            // same from any order of searches and any number of threads.
-            if e.depth == depth || e.depth == TO_THE_END {
-                lo = lo.max(e.lo as i32);
-                hi = hi.min(e.hi as i32);
-            }
-            if let Some(k) = kids[..count].iter_mut().find(|k| k.0 == e.best) {
-                k.1 = 1 << 20;
-            }
-        }
+        let (lo, hi) = self.bounds_from_table(key, &mut kids[..count], s, depth);
         if lo >= beta || lo == hi {
             return lo;
         }
@@ -191,6 +170,64 @@ impl Solver {
             Ok(found) => found,
             Err(v) => return v,
         };
+        self.store_bound(key, (best, best_move), s, beta, nodes_before, depth);
+        best
+    }
+
+    /// Every 4,096 picks: publishes the count for a progress line, and
+    /// checks the cancel flag and the budget. A step of its own so that
+    /// the node reads as the search; inlined, so the node costs what it did.
+    #[inline(always)]
+    fn check_in(&mut self, cancel: &AtomicBool) {
+        if let Some(w) = &self.watch {
+            w.picks.store(self.nodes, Ordering::Relaxed);
+        }
+        if cancel.load(Ordering::Relaxed) || self.past_limits() {
+            self.stopped = true;
+        }
+    }
+
+    /// The node's bounds before its children, from the stones on its pits
+    /// (`s`) and the table's entry for `key`, whose best pick goes first
+    /// among `kids`. Bounds of this depth, or proven to the end; not those
+    /// of a deeper depth-limited search (the same pits met earlier in the
+    /// tree, or in another turn's search): an estimate "to depth d" is then
+    /// negamax to depth d whatever else the table holds, the same from any
+    /// order of searches and any number of threads.
+    #[inline(always)]
+    fn bounds_from_table(
+        &self,
+        key: (u64, u64),
+        kids: &mut [(u8, i32)],
+        s: i32,
+        depth: u8,
+    ) -> (i32, i32) {
+        let (mut lo, mut hi) = (self.floor(s, depth), s);
+        if let Some(e) = self.probe(key) {
+            if e.depth == depth || e.depth == TO_THE_END {
+                lo = lo.max(e.lo as i32);
+                hi = hi.min(e.hi as i32);
+            }
+            if let Some(k) = kids.iter_mut().find(|k| k.0 == e.best) {
+                k.1 = 1 << 20;
+            }
+        }
+        (lo, hi)
+    }
+
+    /// The node's value `best` (with its pick) into the table as the bound
+    /// it is against `beta`, weighed by the picks searched under it since
+    /// `nodes_before`: the node's last step, apart from its children.
+    #[inline(always)]
+    fn store_bound(
+        &mut self,
+        key: (u64, u64),
+        (best, best_move): (i32, u8),
+        s: i32,
+        beta: i32,
+        nodes_before: u64,
+        depth: u8,
+    ) {
         let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
         if best >= beta {
             self.store(key, best, s, best_move, work, depth);
@@ -198,7 +235,6 @@ impl Solver {
             // best <= alpha: an upper bound (null window: never exact inside).
             self.store(key, -s, best, best_move, work, depth);
         }
-        best
     }
 
     /// Every child played before any is searched, so that their memory

@@ -23,7 +23,7 @@ use super::forward::{Counted, Expanded, Finishers};
 use super::key::Key;
 use super::level::LevelKeys;
 use super::store::SpillFail;
-use super::store::{Count, Entry, Store};
+use super::store::{Count, Entry, Nodes, Store};
 use super::{
     DiskUse, Fail, Phase, Progress, Search, SweepOptions, Within, WITHIN_MIN, WITHIN_STEPS,
 };
@@ -31,6 +31,28 @@ use crate::control::Stop;
 use crate::memory::resident_above;
 use base::clock::Instant;
 use rayon::prelude::*;
+
+/// Whether the wave that brings a bucket's entries done from `done` to
+/// `done + entries` (of `of`) reports after it: many small waves report
+/// between them, at the steps of a bucket expanded at once (which reports
+/// from inside).
+#[inline]
+fn reports_between_waves(done: u64, entries: u64, of: u64) -> bool {
+    let step = (of / WITHIN_STEPS).max(1);
+    entries < of && of >= WITHIN_MIN && (done + entries) / step > done / step
+}
+
+/// Adds a wave's nodes to the parts of its bucket's level: the waves come
+/// in key order, so their parts in order are the bucket's, joined once
+/// the bucket is done.
+fn keep_level_parts<K: Key, C: Count>(parts: &mut Vec<LevelKeys<K>>, nodes: &Nodes<K, C>) {
+    parts.par_extend(
+        nodes
+            .parts()
+            .par_iter()
+            .map(|part| LevelKeys::from_sorted(part.iter().map(|e| e.0))),
+    );
+}
 
 /// The highest final store with a turn, of path counts by final store.
 pub(crate) fn best(ended: &[u128]) -> Option<u32> {
@@ -223,12 +245,8 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             let began = Instant::now();
             let before = tally.clone();
             // A failing store: how far the search got, for its error.
-            let fail = |e: SpillFail, tally: &ForwardCounts, frontier: &S| match e {
-                SpillFail::Overflow => Fail::Overflow,
-                e => {
-                    let at = self.at(store, memory, frontier, opts);
-                    Fail::Spill(e, Box::new(self.progress(&at, tally)))
-                }
+            let fail = |e: SpillFail, tally: &ForwardCounts, frontier: &S| {
+                self.failed(e, store, memory, tally, frontier, opts)
             };
             let mut taking = frontier
                 .take(store)
@@ -259,15 +277,8 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 let floor = keep_levels.then_some(finishers.top);
                 let mut expanded =
                     peers.install(|| self.expand_bucket(&nodes, store, stop, tick, floor));
-                for chunk in &mut expanded {
-                    if let Some(found) = chunk.finishers.take() {
-                        finishers.merge(found);
-                    }
-                }
-                // Many small waves report between them, at the steps of
-                // a bucket expanded at once (which reports from inside).
-                let step = (of / WITHIN_STEPS).max(1);
-                if entries < of && of >= WITHIN_MIN && (done + entries) / step > done / step {
+                Self::gather_finishers(&mut expanded, &mut finishers);
+                if reports_between_waves(done, entries, of) {
                     report(nodes.len() as u64, nodes.len() as u64);
                 }
                 nodes_in += nodes.len() as u64;
@@ -275,14 +286,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 done += entries;
                 bucket_bytes = bucket_bytes.max(nodes.memory());
                 if keep_levels {
-                    // The waves come in key order: their parts in order
-                    // are the bucket's.
-                    parts.par_extend(
-                        nodes
-                            .parts()
-                            .par_iter()
-                            .map(|part| LevelKeys::from_sorted(part.iter().map(|e| e.0))),
-                    );
+                    keep_level_parts(&mut parts, &nodes);
                 }
                 drop(nodes);
                 pushed += peers.file(self, expanded, frontier, &mut tally.ended)?;
@@ -309,17 +313,62 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             memory = frontier.memory() + bucket_bytes + kept + finishers.memory();
             let mut at = self.at(store, memory, frontier, opts);
             at.memory = held.unwrap_or(at.memory);
-            let progress = Progress {
-                left: self.left(&tally.by_store, store, None),
-                ..self.progress(&at, &tally)
-            };
-            peers.report(self, progress, opts, stop)?;
+            self.report_round(&at, &tally, opts, stop, peers)?;
         }
         Ok(Rounds {
             tally,
             levels,
             finishers,
         })
+    }
+
+    /// The error for a store that failed in bucket `store`, with how far
+    /// the search got: a step of its own so that every store call in
+    /// [`Search::rounds`] maps its error the same way in one line.
+    fn failed<S: Store<K, C>>(
+        &self,
+        e: SpillFail,
+        store: usize,
+        memory: u64,
+        tally: &ForwardCounts,
+        frontier: &S,
+        opts: &SweepOptions,
+    ) -> Fail {
+        match e {
+            SpillFail::Overflow => Fail::Overflow,
+            e => {
+                let at = self.at(store, memory, frontier, opts);
+                Fail::Spill(e, Box::new(self.progress(&at, tally)))
+            }
+        }
+    }
+
+    /// The finishers the chunks of a wave kept, merged into the round's:
+    /// taken out of the chunks before they are filed, which consumes them.
+    fn gather_finishers(expanded: &mut [Expanded<K, C>], finishers: &mut Finishers<K>) {
+        for chunk in expanded {
+            if let Some(found) = chunk.finishers.take() {
+                finishers.merge(found);
+            }
+        }
+    }
+
+    /// The report at the end of a round, `at` its bucket with the bytes
+    /// the peers agreed on: the peers hear it (a cluster's workers meet
+    /// there), apart from the wave loop it closes.
+    fn report_round<P: Peers<K, C, W>>(
+        &self,
+        at: &At,
+        tally: &ForwardCounts,
+        opts: &SweepOptions,
+        stop: &Stop,
+        peers: &mut P,
+    ) -> Result<(), Fail> {
+        let progress = Progress {
+            left: self.left(&tally.by_store, at.store, None),
+            ..self.progress(at, tally)
+        };
+        peers.report(self, progress, opts, stop)
     }
 
     /// A progress report from inside the bucket `at` stands at, `more`

@@ -152,16 +152,7 @@ pub(in crate::exact) fn solve(
             tell: tell.as_ref(),
             spill: spill.as_ref().map(|(d, b, m)| (d.as_path(), *b, *m)),
         };
-        let bits =
-            crate::exact::key::bits_needed(board.stones_in_pits(), 2 * board.pits_per_side());
-        let narrow = 2 * board.pits_per_side() < 16;
-        match (bits, narrow) {
-            (0..=64, true) => run.counts::<u64, u64, 2>(&board, rules, plan, worker),
-            (0..=64, false) => run.counts::<u64, u64, 5>(&board, rules, plan, worker),
-            (65..=128, true) => run.counts::<u128, u64, 2>(&board, rules, plan, worker),
-            (65..=128, false) => run.counts::<u128, u64, 5>(&board, rules, plan, worker),
-            _ => Err(Fail::KeyTooWide(bits)),
-        }
+        run.counts_sized(&board, rules, plan, worker)
     });
     drop(to_stderr);
     let result = match guards {
@@ -177,15 +168,6 @@ pub(in crate::exact) fn solve(
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || guards.join()))
         }
     };
-    let lost_text = || {
-        let texts = lost_messages();
-        texts
-            .iter()
-            .find(|t| t.contains("communication error"))
-            .or(texts.first())
-            .cloned()
-            .unwrap_or_else(|| "a worker thread ended".into())
-    };
     let mine = match result {
         Ok(results) => results
             .into_iter()
@@ -195,19 +177,33 @@ pub(in crate::exact) fn solve(
     };
     let outcome = match mine {
         Ok(outcome) => outcome,
-        Err(_) => {
-            return Err(SearchError::Cluster {
-                message: format!(
-                    "process {} of {}: the cluster stopped after {:.1} s: {}; another process has probably stopped or lost its network (see its own message)",
-                    cluster.process,
-                    cluster.processes(),
-                    started.elapsed().as_secs_f64(),
-                    lost_text()
-                ),
-            })
-        }
+        Err(_) => return Err(cluster_lost(cluster, started)),
     };
     outcome.map_err(|fail| crate::exact::search_error(fail, &board, rules, opts))
+}
+
+/// The error for a cluster whose worker here ended without an answer
+/// (its thread panicked, or a peer went away): a step of its own because
+/// it reads the messages timely left, to name the likely cause.
+fn cluster_lost(cluster: &Cluster, started: std::time::Instant) -> SearchError {
+    let lost_text = || {
+        let texts = lost_messages();
+        texts
+            .iter()
+            .find(|t| t.contains("communication error"))
+            .or(texts.first())
+            .cloned()
+            .unwrap_or_else(|| "a worker thread ended".into())
+    };
+    SearchError::Cluster {
+        message: format!(
+            "process {} of {}: the cluster stopped after {:.1} s: {}; another process has probably stopped or lost its network (see its own message)",
+            cluster.process,
+            cluster.processes(),
+            started.elapsed().as_secs_f64(),
+            lost_text()
+        ),
+    }
 }
 
 /// Timely's configuration for `cluster`: one thread, the threads of one
@@ -432,6 +428,28 @@ impl<S: 'static> Wire<S> {
 }
 
 impl Shared<'_> {
+    /// This worker's search with the narrowest keys that hold `board`'s
+    /// positions and its ring packed in as few words as its size needs:
+    /// the choice made once, a step of its own, before the generic search.
+    fn counts_sized(
+        &self,
+        board: &Board,
+        rules: Rules,
+        plan: Plan,
+        worker: &mut timely::worker::Worker,
+    ) -> Outcome {
+        let bits =
+            crate::exact::key::bits_needed(board.stones_in_pits(), 2 * board.pits_per_side());
+        let narrow = 2 * board.pits_per_side() < 16;
+        match (bits, narrow) {
+            (0..=64, true) => self.counts::<u64, u64, 2>(board, rules, plan, worker),
+            (0..=64, false) => self.counts::<u64, u64, 5>(board, rules, plan, worker),
+            (65..=128, true) => self.counts::<u128, u64, 2>(board, rules, plan, worker),
+            (65..=128, false) => self.counts::<u128, u64, 5>(board, rules, plan, worker),
+            _ => Err(Fail::KeyTooWide(bits)),
+        }
+    }
+
     /// The search with `C0` (`u64`) path counts, and again with `u128` when
     /// one overflows: every worker learns of an overflow in the same
     /// round (from the summaries), so all start again together, on a
