@@ -24,7 +24,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
         Err(e) => {
-            eprintln!("{}", cli::words::clap_line(&e));
+            eprintln!("{}", cli::errors::clap_line(&e));
             return ExitCode::from(2);
         }
     };
@@ -61,9 +61,9 @@ fn main() -> ExitCode {
         _ => false,
     };
     let named = |text: &str| {
-        let text = cli::words::name_capture(text.to_string(), cli.command.rule_set());
+        let text = cli::errors::name_capture(text.to_string(), cli.command.rule_set());
         match plain {
-            true => cli::words::plain_rules(text),
+            true => cli::errors::plain_rules(text),
             false => text,
         }
     };

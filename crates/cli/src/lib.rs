@@ -5,12 +5,12 @@
 //! same questions for any front end. The flow of a command is:
 //! [`args`] (clap structs, as close to the flags as possible) → one
 //! resolver per command in [`cmd`] that builds the library's validated
-//! options → a library call → the library's text or JSON → [`words`] for
+//! options → a library call → the library's text or JSON → [`errors`] for
 //! errors (one line, with the flag to change) and the exit code.
 
 pub mod args;
 pub mod cmd;
+pub mod errors;
 pub mod place;
 pub mod progress;
 pub mod signal;
-pub mod words;

@@ -10,7 +10,7 @@
 //! disk): the run itself still says so, and claims a resume only where
 //! one is kept.
 
-use super::words::CliError;
+use super::errors::CliError;
 use mancala_sweep::sweep::exact::disk_free;
 use mancala_sweep::sweep::format_bytes;
 use std::io::Write;

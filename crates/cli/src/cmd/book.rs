@@ -3,9 +3,9 @@
 
 use super::Outcome;
 use crate::args::{BookBuildArgs, BookShowArgs};
+use crate::errors::CliError;
 use crate::progress::Spinner;
 use crate::signal::{interrupted, INTERRUPTED};
-use crate::words::CliError;
 use mancala_sweep::format::file::write_atomic;
 use mancala_sweep::format::game::picks_text;
 use mancala_sweep::format::words;

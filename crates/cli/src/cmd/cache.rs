@@ -2,9 +2,9 @@
 //! the cache folder `game analyze` keeps (`$MANCALA_SWEEP_CACHE`; `game
 //! cache` in game_cache.rs lists it, builds larger ones and empties it).
 
+use crate::errors::{self, CliError};
 use crate::progress::{thinking, Spinner};
 use crate::signal::{interrupted, INTERRUPTED};
-use crate::words::{self, CliError};
 use mancala_sweep::game::endgame::BuildProgress;
 pub(super) use mancala_sweep::game::endgame::Reading;
 use mancala_sweep::game::{EndgameCache, EndgameDb, GameState};
@@ -28,7 +28,7 @@ pub(super) fn read_endgame(
     let t0 = std::time::Instant::now();
     let (rules, n) = (state.rules(), state.pits_per_side());
     let db = EndgameDb::load_as(path, rules, n, cap, reading)
-        .map_err(|e| CliError::Input(format!("--endgame {e}{}", words::game_hint(&e))))?;
+        .map_err(|e| CliError::Input(format!("--endgame {e}{}", errors::game_hint(&e))))?;
     if !quiet {
         eprintln!(
             "endgame database {}: every position with at most {} stones in its pits ({} bytes, read in {:.1} s)",

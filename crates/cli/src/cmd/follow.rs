@@ -6,7 +6,7 @@
 
 use super::background::{Builder, Progress};
 use super::kept::Recorder;
-use crate::words::CliError;
+use crate::errors::CliError;
 use mancala_sweep::format::game::{game_analysis_text, picks_text};
 use mancala_sweep::format::record::Players;
 use mancala_sweep::game::{analyze, Analysis, Budget, EndgameDb, GameState, PickOutcome, Side};

@@ -7,9 +7,9 @@ use crate::args::{
     BackgroundBuild, FirstArg, GameAnalyzeArgs, GameEndgameArgs, GameMatchArgs, GameSolveArgs,
     RuleArgs, SolverArgs, GAME_RULES,
 };
+use crate::errors::CliError;
 use crate::progress::{thinking, Counter, Spinner};
 use crate::signal::{exit_on_first_ctrl_c, INTERRUPTED};
-use crate::words::CliError;
 use mancala_sweep::format::game::{
     game_analysis_text, game_solve_text, match_text, picks_count, picks_text,
 };

@@ -5,8 +5,8 @@
 use super::cache::{build_showing, endgame_cache, CACHE_VAR};
 use super::Outcome;
 use crate::args::{CacheBuildArgs, CacheRemoveArgs};
+use crate::errors::CliError;
 use crate::signal::interrupted;
-use crate::words::CliError;
 use mancala_sweep::game::endgame::CachedDb;
 use mancala_sweep::game::{EndgameCache, EndgameDb};
 use mancala_sweep::sweep::{default_max_memory, format_bytes};

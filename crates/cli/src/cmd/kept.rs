@@ -9,7 +9,7 @@
 //! file is named by the moment it began, `YYYY-MM-DDTHH-MM-SSZ-SOURCE-PID.json`
 //! (UTC), so that the names sort in the order the games began.
 
-use crate::words::CliError;
+use crate::errors::CliError;
 use mancala_sweep::format::record::{GameRecordJson, Players, Said, TurnRecord};
 use mancala_sweep::format::{parse_versioned, write_atomic, GAME_RECORD_FORMAT};
 use mancala_sweep::game::{GameError, GameState, PickOutcome};

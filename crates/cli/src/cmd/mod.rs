@@ -18,7 +18,7 @@ pub mod serve;
 pub mod shell;
 pub mod solve;
 
-use super::words::CliError;
+use super::errors::CliError;
 use mancala_sweep::sweep::KernelChoice;
 
 /// What a command returns: the text for stdout, or an error.

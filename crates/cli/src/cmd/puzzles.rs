@@ -2,9 +2,9 @@
 
 use super::Outcome;
 use crate::args::{CheckArgs, GenerateArgs, ListArgs, PlayArgs, ShowArgs};
+use crate::errors::CliError;
 use crate::progress::Counter;
 use crate::signal::INTERRUPTED;
-use crate::words::CliError;
 use mancala_sweep::format::text;
 use mancala_sweep::puzzle::report::{CheckJson, ListJson, ShowJson};
 use mancala_sweep::puzzle::{self, Collection, Source};

@@ -2,7 +2,7 @@
 
 use super::Outcome;
 use crate::args::ReplayArgs;
-use crate::words::CliError;
+use crate::errors::CliError;
 use mancala_sweep::format::{text, ReplayJson};
 use mancala_sweep::rules::turn;
 

@@ -4,7 +4,7 @@
 
 use super::Outcome;
 use crate::args::ServeArgs;
-use crate::words::CliError;
+use crate::errors::CliError;
 use mancala_sweep::game::EndgameDb;
 use mancala_sweep::server::{self, Config, Endgames};
 

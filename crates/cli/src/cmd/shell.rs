@@ -3,7 +3,7 @@
 
 use super::Outcome;
 use crate::args::{Cli, CompletionsArgs, ManArgs};
-use crate::words::CliError;
+use crate::errors::CliError;
 use clap::CommandFactory;
 use mancala_sweep::format::write_atomic;
 use std::path::Path;
@@ -73,14 +73,14 @@ fn how_to_read(dir: &Path) -> String {
     let example = format!("{BIN}-game-play");
     match dir.parent().filter(|_| dir.file_name().is_some_and(|n| n == "man1")) {
         Some(root) => {
-            let root = crate::words::shell_quote(&root.display().to_string());
+            let root = crate::errors::shell_quote(&root.display().to_string());
             format!(
                 "Read one with `man -M {root} {example}`; `man {example}` alone finds them once {root} is on man's search path (`manpath` prints it)."
             )
         }
         None => format!(
             "Read one with `man {}`; to have `man {example}` find them, write them into a folder named man1 on man's search path (`manpath` prints it).",
-            crate::words::shell_quote(&dir.join(format!("{example}.1")).display().to_string())
+            crate::errors::shell_quote(&dir.join(format!("{example}.1")).display().to_string())
         ),
     }
 }

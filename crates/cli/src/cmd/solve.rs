@@ -2,9 +2,9 @@
 
 use super::{kernel_choice, Outcome};
 use crate::args::SolveArgs;
+use crate::errors::CliError;
 use crate::progress::Bar;
 use crate::signal::INTERRUPTED;
-use crate::words::CliError;
 use mancala_sweep::format::{text, SolveJson, SolveStoppedJson};
 use mancala_sweep::rules::turn;
 use mancala_sweep::sweep::exact::{self, Checkpoint};
@@ -53,8 +53,8 @@ fn kept_in(dir: &std::path::Path) -> String {
         "what was finished is kept in {} ({}): run `{}` to resume, or `rm -r {}` to delete it",
         dir.display(),
         sweep::memory::format_bytes(dir_bytes(dir)),
-        crate::words::this_command(),
-        crate::words::shell_quote(&dir.display().to_string())
+        crate::errors::this_command(),
+        crate::errors::shell_quote(&dir.display().to_string())
     )
 }
 
@@ -314,7 +314,7 @@ fn cluster(
         c.workers as usize,
         hostfile.as_ref().map(|(n, t)| (n.as_str(), t.as_str())),
     )
-    .map_err(|e| CliError::Input(crate::words::cluster(&e)))?;
+    .map_err(|e| CliError::Input(crate::errors::cluster(&e)))?;
     let bar = Bar::new(!args.quiet.quiet);
     let report = |p: &Progress| bar.solve(p);
     let opts = SweepOptions {

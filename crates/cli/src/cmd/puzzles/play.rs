@@ -10,7 +10,7 @@
 //! how the session went. It reads and writes through the given streams, so
 //! tests can drive it.
 
-use crate::words::CliError;
+use crate::errors::CliError;
 use mancala_sweep::format::text::trace_text;
 use mancala_sweep::puzzle::session::{Outcome, Session, Tally};
 use mancala_sweep::puzzle::text::puzzle_text;
