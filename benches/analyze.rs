@@ -64,8 +64,8 @@
 
 use mancala_sweep::game::endgame::Reading;
 use mancala_sweep::game::{
-    analyze, solve, AgentSpec, Analysis, Budget, EndgameCache, EndgameDb, GameState, Level,
-    SolveOptions, Solver,
+    analyze, AgentSpec, Analysis, Budget, EndgameCache, EndgameDb, GameState, Level, SolveOptions,
+    Solver,
 };
 use mancala_sweep::Preset;
 use rand::{Rng, SeedableRng};
@@ -270,7 +270,7 @@ fn main() {
 }
 
 /// The opening stage of one mode: every position of a committed book
-/// below its last level (every position at most that many turns from the
+/// short of its frontier (every position at most that many turns from the
 /// start, less one), analyzed as `game analyze` runs it, and again without
 /// the book.
 struct Opening {
@@ -302,9 +302,9 @@ fn opening(threads: u32, budget: Budget, cached: bool) -> Vec<Opening> {
         };
         let (rules, n, stones, turns) = book.describe();
         let start = GameState::start(n, stones, rules).expect("start");
-        let mut levels = mancala_sweep::game::book::levels(&start, turns);
-        levels.pop();
-        let positions: Vec<GameState> = levels.into_iter().flatten().collect();
+        let mut depths = mancala_sweep::game::book::by_depth(&start, turns);
+        depths.pop();
+        let positions: Vec<GameState> = depths.into_iter().flatten().collect();
         let mut row = Opening {
             mode,
             turns,
@@ -356,7 +356,7 @@ fn print_opening(rows: &[Opening], budget: Budget) {
         Budget::Nodes(n) => format!("analysis of {n} picks on one thread"),
         Budget::Seconds(s) => format!("{s} s analysis"),
     };
-    println!("\nThe opening (every position before a committed book's last level), {analysis}:\n");
+    println!("\nThe opening (every position short of a committed book's frontier), {analysis}:\n");
     println!("With the book every answer is the book's exact ranking; without it, the best turn is checked against that ranking.\n");
     println!("| mode | turns from the start | positions | proved best | worst time | without the book: proved best | best turn is a best turn | called proved best wrongly |");
     println!("|---|---:|---:|---:|---:|---:|---:|---:|");
@@ -566,14 +566,12 @@ fn exact_check(state: &GameState, a: &Analysis, threads: u32) -> (i32, i32) {
             Reading::Mapped,
         )
         .expect("cache readable");
-    let mut solver = match &full {
-        Some(db) => Solver::with_endgame(state.rules(), state.pits_per_side(), opts, db, &never)
-            .expect("solver within the cap")
-            .expect("the database's rules"),
-        None => {
-            Solver::new(state.rules(), state.pits_per_side(), opts).expect("solver within the cap")
-        }
-    };
+    let mut solver = Solver::builder()
+        .options(opts)
+        .endgame(full.as_ref())
+        .build(state.rules(), state.pits_per_side())
+        .expect("solver within the cap")
+        .expect("never stopped");
     let root = solver.solve(state, &never);
     assert!(root.exact, "an unbounded search is exact");
     let after = a.turns[0].after;
@@ -630,7 +628,10 @@ fn avalanche_start(threads: u32, cached: bool) -> Start {
     .expect("analysis of the start");
     let all = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
-    let r = solve::solve(&state, &solve_options(&state, threads), &never).expect("solve");
+    let r = Solver::builder()
+        .options(solve_options(&state, threads))
+        .solve(&state)
+        .expect("solve");
     let solve_seconds = t1.elapsed().as_secs_f64();
     assert!(r.exact);
     if a.exact() {

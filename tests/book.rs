@@ -3,13 +3,12 @@
 //! exact solver run apart (a fresh solver, one thread, no database, no
 //! book), resuming a build, and the analysis answering from them.
 
-use mancala_sweep::game::book::{self, levels, Book, BookFile};
-use mancala_sweep::game::solve::{solve, SolveOptions};
+use mancala_sweep::game::book::{self, by_depth, Book, BookFile};
+use mancala_sweep::game::solve::{SolveOptions, Solver};
 use mancala_sweep::game::GameState;
 use mancala_sweep::Rules;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 
 /// Run `mancala-sweep ARGS`; (exit code, stdout, stderr).
 fn run(args: &[&str]) -> (i32, String, String) {
@@ -29,17 +28,17 @@ fn solved(state: &GameState) -> i32 {
         ..SolveOptions::default()
     }
     .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits());
-    let r = solve(state, &opts, &AtomicBool::new(false)).unwrap();
+    let r = Solver::builder().options(opts).solve(state).unwrap();
     assert!(r.exact);
     r.value
 }
 
-/// Every turn of every position below the book's last level, as the book
+/// Every turn of every position short of the book's frontier, as the book
 /// ranks it, against the solver on the position after the turn.
 fn every_turn_agrees(file: &BookFile, b: &Book) {
-    let lv = levels(&file.start(), file.turns);
-    for level in &lv[..file.turns as usize] {
-        for s in level {
+    let depths = by_depth(&file.start(), file.turns);
+    for depth in &depths[..file.turns as usize] {
+        for s in depth {
             let a = b.analysis(s).expect("the book holds its positions");
             assert_eq!(a.turns.len(), s.turns().len());
             for t in &a.turns {
@@ -191,7 +190,7 @@ fn a_sample_of_the_committed_books_agrees_with_the_solver() {
             (entry.rules, entry.pits as u32, entry.stones),
             (file.rules, file.pits, file.stones)
         );
-        let frontier = levels(&file.start(), file.turns).pop().unwrap();
+        let frontier = by_depth(&file.start(), file.turns).pop().unwrap();
         // Twelve positions spread over those of at most 30 stones (cheap
         // enough to solve again here), from the fewest stones to the most.
         let mut order: Vec<usize> = (0..frontier.len())
@@ -254,7 +253,7 @@ fn the_capture_books_cheapest_positions_agree_with_the_solver() {
         .find(|b| b.rules == Rules::KALAH)
         .unwrap();
     let file = BookFile::from_json(entry.text).unwrap();
-    let frontier = levels(&file.start(), file.turns).pop().unwrap();
+    let frontier = by_depth(&file.start(), file.turns).pop().unwrap();
     let mut order: Vec<usize> = (0..frontier.len()).collect();
     order.sort_by_key(|&i| (frontier[i].stones_in_pits(), i));
     for &i in order.iter().take(3) {
@@ -265,8 +264,8 @@ fn the_capture_books_cheapest_positions_agree_with_the_solver() {
 }
 
 /// Two books of the same game, of different depths, built apart, agree on
-/// every position both hold: the shallower one's last level was solved
-/// directly, the deeper one's values there come from its own last level
+/// every position both hold: the shallower one's frontier was solved
+/// directly, the deeper one's values there come from its own frontier
 /// by minimax. Given as files in `BOOK_A` and `BOOK_B`; run with
 /// `BOOK_A=a.json BOOK_B=b.json cargo test --release --test suite -- --ignored two_books`.
 #[test]
@@ -281,8 +280,8 @@ fn two_books_of_one_game_agree_where_both_hold() {
     let (ba, bb) = (a.book().unwrap(), b.book().unwrap());
     let shallow = a.turns.min(b.turns);
     let mut compared = 0;
-    for level in levels(&a.start(), shallow) {
-        for s in level {
+    for depth in by_depth(&a.start(), shallow) {
+        for s in depth {
             assert_eq!(ba.value(&s), bb.value(&s), "{s}");
             assert!(ba.value(&s).is_some());
             compared += 1;

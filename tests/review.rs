@@ -170,7 +170,7 @@ fn check_game(name: &str, rules: Rules, pits: usize, stones: u32, seed: u64) {
 /// and that turn, played instead, is graded best by a review of its own
 /// (the position after it, past the book, searched).
 #[test]
-fn a_mistake_at_the_books_last_level_shows_its_best_turn() {
+fn a_mistake_at_the_books_frontier_shows_its_best_turn() {
     let review = |turns: &str| {
         let args = [
             "game", "review", "--rules", "capture", "--turns", turns, "--json", "-q",

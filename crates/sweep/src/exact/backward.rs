@@ -6,9 +6,9 @@
 //! the tests check it against expanding every kept node again
 //! ([`Search::backward_by_expanding`]).
 
+use super::bucket_keys::BucketKeys;
 use super::forward::Finishers;
 use super::key::Key;
-use super::level::LevelKeys;
 use super::store::Count;
 use super::{Fail, Phase, Progress, Search, SweepOptions};
 use crate::control::Stop;
@@ -67,16 +67,16 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// good node. The first kind the forward pass kept as it expanded them
     /// (`finishers`, see [`Finishers`]); the second are the free-turn
     /// predecessors of good nodes that are nodes of the search (in their
-    /// level). A free turn never captures, under every rule set, so it
+    /// keys). A free turn never captures, under every rule set, so it
     /// can be played backwards; and it puts a stone in the store, so the
     /// predecessors of a bucket's good nodes lie in lower buckets, which
     /// are not done yet. Each good node is unsown once and the look-ups
-    /// are binary searches in the levels: the pass costs a small part of
+    /// are binary searches in the kept keys: the pass costs a small part of
     /// the forward pass, where expanding every node again cost as much
     /// ([`Search::backward_by_expanding`], the tested second path).
     pub(super) fn backward(
         &self,
-        mut levels: Vec<LevelKeys<K>>,
+        mut bucket_keys: Vec<BucketKeys<K>>,
         best: usize,
         finishers: Finishers<K>,
         opts: &SweepOptions,
@@ -92,12 +92,12 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         for &i in &self.scope {
             in_scope[i] = true;
         }
-        let mut kept: u64 = levels.iter().map(LevelKeys::memory).sum();
-        let mut good = no_good_sets::<W>(levels.len());
+        let mut kept: u64 = bucket_keys.iter().map(BucketKeys::memory).sum();
+        let mut good = no_good_sets::<W>(bucket_keys.len());
         for (bucket, key) in finishers.nodes {
             good[bucket].insert(self.ring_of(key, bucket));
         }
-        for store in (0..levels.len()).rev() {
+        for store in (0..bucket_keys.len()).rev() {
             let nodes: Vec<&Packed<W>> = good[store].iter().collect();
             let found: Vec<(usize, Packed<W>)> = nodes
                 .into_par_iter()
@@ -112,7 +112,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                         &in_scope,
                         |before, _| {
                             let s = before[n] as usize;
-                            if levels[s].contains(K::encode(before, n)) {
+                            if bucket_keys[s].contains(K::encode(before, n)) {
                                 found.push((s, packed::pack(before)));
                             }
                         },
@@ -123,10 +123,10 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             for (s, node) in found {
                 good[s].insert(node);
             }
-            // Predecessors have fewer stones in the store: this level is done.
-            let level = std::mem::take(&mut levels[store]);
-            kept -= level.memory();
-            drop(level);
+            // Predecessors have fewer stones in the store: this bucket is done.
+            let keys = std::mem::take(&mut bucket_keys[store]);
+            kept -= keys.memory();
+            drop(keys);
             let good_bytes: u64 = good.iter().map(good_set_bytes).sum();
             self.backward_checkpoint(opts, stop, store, best, positions, kept + good_bytes)?;
         }
@@ -140,13 +140,13 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     #[cfg(test)]
     pub(super) fn backward_by_expanding(
         &self,
-        mut levels: Vec<LevelKeys<K>>,
+        mut bucket_keys: Vec<BucketKeys<K>>,
         best: usize,
     ) -> Vec<GoodSet<W>> {
-        let mut good = no_good_sets::<W>(levels.len());
-        for store in (0..levels.len()).rev() {
-            let level = std::mem::take(&mut levels[store]);
-            let marked: Vec<Packed<W>> = level
+        let mut good = no_good_sets::<W>(bucket_keys.len());
+        for store in (0..bucket_keys.len()).rev() {
+            let keys = std::mem::take(&mut bucket_keys[store]);
+            let marked: Vec<Packed<W>> = keys
                 .par_iter()
                 .map_init(Landings::default, |landings, key| {
                     self.reaches(key, store, best, &good, landings)

@@ -7,8 +7,8 @@
 //! ([`Search::file`]). [`Search::step`] does both for one bucket alone,
 //! for the listing tests and the benchmarks' [`super::bench::Bucket`].
 
+use super::bucket_keys::BucketKeys;
 use super::key::Key;
-use super::level::LevelKeys;
 use super::store::{Count, Entry, Frontier, Nodes, Run, Store};
 use super::{Fail, Search, WITHIN_MIN, WITHIN_STEPS};
 use crate::control::Stop;
@@ -499,11 +499,11 @@ pub(super) type Stepped<K, C> = (Nodes<K, C>, Vec<u128>, u64);
 
 impl<K> Counted<K> {
     /// The forward pass's result from its path counts of finished turns
-    /// by final store, its buckets' sizes and kept levels.
+    /// by final store, its buckets' sizes and kept keys.
     pub(super) fn new(
         ended: Vec<u128>,
         by_store: Vec<u64>,
-        levels: Vec<LevelKeys<K>>,
+        bucket_keys: Vec<BucketKeys<K>>,
         finishers: Finishers<K>,
     ) -> Result<Self, Fail> {
         let best = ended
@@ -520,7 +520,7 @@ impl<K> Counted<K> {
             best,
             positions: by_store.iter().sum(),
             by_store,
-            levels,
+            bucket_keys,
             finishers,
         })
     }
@@ -539,7 +539,7 @@ pub(super) struct Counted<K> {
     /// Those positions by bucket.
     pub(super) by_store: Vec<u64>,
     /// Each bucket's keys, when they were kept.
-    pub(super) levels: Vec<LevelKeys<K>>,
-    /// The nodes with a turn ending at `best`, when the levels were kept.
+    pub(super) bucket_keys: Vec<BucketKeys<K>>,
+    /// The nodes with a turn ending at `best`, when the buckets' keys were kept.
     pub(super) finishers: Finishers<K>,
 }

@@ -14,11 +14,11 @@
 //!
 //! Listing optimal sequences needs to know which nodes can still reach the
 //! best score. When a listing is asked for, the forward pass keeps each
-//! bucket's sorted keys (delta-coded, see `level`) and the nodes with a
+//! bucket's sorted keys (delta-coded, see `bucket_keys`) and the nodes with a
 //! pick that ends the turn at the best store seen, and a *backward pass*
 //! finds the other good nodes from the top bucket down: it plays free
 //! turns backwards from the good nodes only ([`rules::unsow`], in
-//! `backward`) and looks the positions found up in the levels. A
+//! `backward`) and looks the positions found up in the kept keys. A
 //! depth-first walk over good nodes in pit order then emits optimal
 //! sequences in lexicographic order of their pit numbers, without ever
 //! entering a dead end.
@@ -40,7 +40,7 @@
 //! The code follows the passes: `rounds` (the forward pass's one loop
 //! over the buckets of a `store::Store`, in memory or on disk), `forward`
 //! (expanding a bucket and filing its successors), `backward` (the good
-//! nodes), `listing` (the walk that emits lines); `key`, `level` and
+//! nodes), `listing` (the walk that emits lines); `key`, `bucket_keys` and
 //! `store` are the data they share. `spilled` opens the store on disk
 //! (or resumes it) for the same loop, and [`cluster`] runs the same
 //! bucket expansion on timely-dataflow workers that each own a share of
@@ -49,12 +49,12 @@
 pub(crate) mod backward;
 #[doc(hidden)]
 pub mod bench;
+pub(crate) mod bucket_keys;
 pub mod cluster;
 pub(crate) mod counts;
 pub mod forecast;
 pub(crate) mod forward;
 pub mod key;
-pub(crate) mod level;
 pub(crate) mod listing;
 pub(crate) mod rounds;
 pub(crate) mod spilled;
@@ -535,25 +535,25 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             return Ok(self.solution(counted, Vec::new()));
         }
         let listing = opts.listing;
-        let keep_levels = listing.max() > 0;
+        let keep_keys = listing.max() > 0;
         let fresh = counts::ForwardCounts::fresh(self.start.store() as usize, self.max_store);
         let mut counted = match self.narrow_from().filter(|_| narrow) {
             Some(from) => {
-                self.count_narrowing(self.seeded(), fresh, from, keep_levels, opts, stop)?
+                self.count_narrowing(self.seeded(), fresh, from, keep_keys, opts, stop)?
             }
             None => self.count(
                 &mut self.seeded(),
                 fresh,
-                keep_levels,
+                keep_keys,
                 opts,
                 stop,
                 &mut rounds::Alone,
             )?,
         };
         let best = counted.best;
-        let optimal = if keep_levels {
+        let optimal = if keep_keys {
             let good = self.backward(
-                std::mem::take(&mut counted.levels),
+                std::mem::take(&mut counted.bucket_keys),
                 best,
                 std::mem::take(&mut counted.finishers),
                 opts,
@@ -587,40 +587,37 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// disk; a search resumed past `from` goes on with them at once): the
     /// kernels decode 64-bit keys themselves and sort and file half the
     /// bytes, so the buckets that hold nearly every position run at the
-    /// speed of a narrow board. The kept levels and finishers come back
+    /// speed of a narrow board. The kept keys and finishers come back
     /// to this search's keys for the backward pass.
     pub(super) fn count_narrowing<S: Store<K, C> + Rekey<C>>(
         &self,
         mut frontier: S,
         tally: counts::ForwardCounts,
         from: usize,
-        keep_levels: bool,
+        keep_keys: bool,
         opts: &SweepOptions,
         stop: &Stop,
     ) -> Result<forward::Counted<K>, Fail> {
         let alone = &mut rounds::Alone;
-        let wide = self.rounds(&mut frontier, tally, from, keep_levels, opts, stop, alone)?;
+        let wide = self.rounds(&mut frontier, tally, from, keep_keys, opts, stop, alone)?;
         let bits = bits_needed((self.max_store - from) as u32, 2 * self.n);
         let narrow =
             Search::<u64, C, W>::new(&self.start, self.rules, plan(self.n, bits, opts.kernel));
         let mut frontier = frontier.rekey::<u64>();
         let end = self.max_store + 1;
-        let rest = narrow.rounds(
-            &mut frontier,
-            wide.tally,
-            end,
-            keep_levels,
-            opts,
-            stop,
-            alone,
-        )?;
-        let mut levels = wide.levels;
-        for (level, kept) in levels.iter_mut().zip(rest.levels).skip(from) {
-            *level = kept.rekey();
+        let rest = narrow.rounds(&mut frontier, wide.tally, end, keep_keys, opts, stop, alone)?;
+        let mut bucket_keys = wide.bucket_keys;
+        for (keys, kept) in bucket_keys.iter_mut().zip(rest.bucket_keys).skip(from) {
+            *keys = kept.rekey();
         }
         let mut finishers = wide.finishers;
         finishers.merge(rest.finishers.rekey());
-        forward::Counted::new(rest.tally.ended, rest.tally.by_store, levels, finishers)
+        forward::Counted::new(
+            rest.tally.ended,
+            rest.tally.by_store,
+            bucket_keys,
+            finishers,
+        )
     }
 
     /// The answer from the forward pass's counts and the lines listed.

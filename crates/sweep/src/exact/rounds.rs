@@ -18,10 +18,10 @@
 //! worker's counts and decides together whether to stop). A search in one
 //! process has no peers ([`Alone`]).
 
+use super::bucket_keys::BucketKeys;
 use super::counts::ForwardCounts;
 use super::forward::{Counted, Expanded, Finishers};
 use super::key::Key;
-use super::level::LevelKeys;
 use super::store::SpillFail;
 use super::store::{Count, Entry, Nodes, Store};
 use super::{
@@ -42,15 +42,15 @@ fn reports_between_waves(done: u64, entries: u64, of: u64) -> bool {
     entries < of && of >= WITHIN_MIN && (done + entries) / step > done / step
 }
 
-/// Adds a wave's nodes to the parts of its bucket's level: the waves come
+/// Adds a wave's nodes to the parts of its bucket's kept keys: the waves come
 /// in key order, so their parts in order are the bucket's, joined once
 /// the bucket is done.
-fn keep_level_parts<K: Key, C: Count>(parts: &mut Vec<LevelKeys<K>>, nodes: &Nodes<K, C>) {
+fn keep_bucket_parts<K: Key, C: Count>(parts: &mut Vec<BucketKeys<K>>, nodes: &Nodes<K, C>) {
     parts.par_extend(
         nodes
             .parts()
             .par_iter()
-            .map(|part| LevelKeys::from_sorted(part.iter().map(|e| e.0))),
+            .map(|part| BucketKeys::from_sorted(part.iter().map(|e| e.0))),
     );
 }
 
@@ -152,7 +152,7 @@ pub(in crate::exact) trait Peers<K: Key, C: Count, const W: usize> {
 /// were kept.
 pub(super) struct Rounds<K> {
     pub(super) tally: ForwardCounts,
-    pub(super) levels: Vec<LevelKeys<K>>,
+    pub(super) bucket_keys: Vec<BucketKeys<K>>,
     pub(super) finishers: Finishers<K>,
 }
 
@@ -198,22 +198,22 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// The forward pass over every bucket of `frontier` from `tally.next`
     /// up, meeting `peers` where a worker of a cluster must: the counts,
     /// and each bucket's keys and the nodes with a turn ending at the best
-    /// store when `keep_levels` (for the listing; a search in memory only).
+    /// store when `keep_keys` (for the listing; a search in memory only).
     pub(super) fn count<S: Store<K, C>, P: Peers<K, C, W>>(
         &self,
         frontier: &mut S,
         tally: ForwardCounts,
-        keep_levels: bool,
+        keep_keys: bool,
         opts: &SweepOptions,
         stop: &Stop,
         peers: &mut P,
     ) -> Result<Counted<K>, Fail> {
         let end = self.max_store + 1;
-        let done = self.rounds(frontier, tally, end, keep_levels, opts, stop, peers)?;
+        let done = self.rounds(frontier, tally, end, keep_keys, opts, stop, peers)?;
         Counted::new(
             done.tally.ended,
             done.tally.by_store,
-            done.levels,
+            done.bucket_keys,
             done.finishers,
         )
     }
@@ -228,20 +228,21 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         frontier: &mut S,
         mut tally: ForwardCounts,
         end: usize,
-        keep_levels: bool,
+        keep_keys: bool,
         opts: &SweepOptions,
         stop: &Stop,
         peers: &mut P,
     ) -> Result<Rounds<K>, Fail> {
-        let mut levels: Vec<LevelKeys<K>> =
-            (0..=self.max_store).map(|_| LevelKeys::default()).collect();
+        let mut bucket_keys: Vec<BucketKeys<K>> = (0..=self.max_store)
+            .map(|_| BucketKeys::default())
+            .collect();
         let mut kept = 0u64;
         let mut finishers = Finishers::above(0);
         let mut memory = frontier.memory();
         // Until a bucket is measured: one successor a pit in scope.
         let mut successors_per_node = self.scope.len() as f64;
         let (from, to) = (tally.next, end.min(self.max_store + 1));
-        for (store, level) in levels.iter_mut().enumerate().take(to).skip(from) {
+        for (store, keys) in bucket_keys.iter_mut().enumerate().take(to).skip(from) {
             let began = Instant::now();
             let before = tally.clone();
             // A failing store: how far the search got, for its error.
@@ -274,7 +275,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                     self.report_within(opts, &at, d, &tally, (done, of), began);
                 };
                 let tick = opts.progress.map(|_| &report as &(dyn Fn(u64, u64) + Sync));
-                let floor = keep_levels.then_some(finishers.top);
+                let floor = keep_keys.then_some(finishers.top);
                 let mut expanded =
                     peers.install(|| self.expand_bucket(&nodes, store, stop, tick, floor));
                 Self::gather_finishers(&mut expanded, &mut finishers);
@@ -285,8 +286,8 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 tally.by_store[store] += nodes.len() as u64;
                 done += entries;
                 bucket_bytes = bucket_bytes.max(nodes.memory());
-                if keep_levels {
-                    keep_level_parts(&mut parts, &nodes);
+                if keep_keys {
+                    keep_bucket_parts(&mut parts, &nodes);
                 }
                 drop(nodes);
                 pushed += peers.file(self, expanded, frontier, &mut tally.ended)?;
@@ -306,9 +307,9 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             frontier
                 .checkpoint(taking, &tally, store == self.max_store)
                 .map_err(|e| fail(e, &tally, frontier))?;
-            if keep_levels {
-                *level = LevelKeys::join(parts);
-                kept += level.memory();
+            if keep_keys {
+                *keys = BucketKeys::join(parts);
+                kept += keys.memory();
             }
             memory = frontier.memory() + bucket_bytes + kept + finishers.memory();
             let mut at = self.at(store, memory, frontier, opts);
@@ -317,7 +318,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         }
         Ok(Rounds {
             tally,
-            levels,
+            bucket_keys,
             finishers,
         })
     }

@@ -212,9 +212,10 @@ fn unsowing_finds_the_same_good_nodes_as_expanding_every_node() {
             } else {
                 short += 1;
             }
-            let full = search.backward_by_expanding(counted.levels.clone(), best);
+            let keys = counted.bucket_keys;
+            let full = search.backward_by_expanding(keys.clone(), best);
             let quick = search
-                .backward(counted.levels, best, counted.finishers, &opts, &stop, 0)
+                .backward(keys, best, counted.finishers, &opts, &stop, 0)
                 .ok()
                 .unwrap();
             assert_eq!(quick, full, "{at}");

@@ -16,7 +16,7 @@
 //! hundred KiB, sorted there by key, and equal neighbours merged. Each part
 //! is sorted in cache, by one thread, and the parts in order are the whole
 //! bucket in key order; sorting the concatenated bucket instead (kept as
-//! [`merge_sorted`] for the benchmark) streams every level of the sort
+//! [`merge_sorted`] for the benchmark) streams every pass of the sort
 //! through memory. Measured on any-hole 2x6x4, the top 10 bits of a key
 //! spread a bucket's nodes to within about 3.5x of an even split.
 //!
@@ -378,7 +378,7 @@ const SORT_IN_CACHE: usize = 1 << 20;
 /// using `spare` as the second buffer. A task's keys share their top bits
 /// (its parts are a range of keys), so that is 20 to 40 bits on any-hole
 /// 2x6x4: three to five passes, where a comparison sort needs about 16
-/// levels. Wider spreads and short slices go to the standard library's
+/// passes. Wider spreads and short slices go to the standard library's
 /// sort.
 ///
 /// Why a first pass on the top digit: the slices a bucket on disk is

@@ -6,7 +6,7 @@
 //! bytes a position (982 MB for any-hole 2x6x4). A bucket's sorted
 //! stars-and-bars keys lie close together, so their gaps mostly fit one
 //! byte: measured over all 122,793,486 positions of any-hole 2x6x4 the coded
-//! levels take 1.20 bytes a key (147 MB). Keys are coded in blocks that each
+//! keys take 1.20 bytes a key (147 MB). Keys are coded in blocks that each
 //! start with a full key, so that blocks can be coded and decoded in
 //! parallel and a look-up decodes one block.
 
@@ -14,26 +14,26 @@ use crate::exact::key::Key;
 #[cfg(test)]
 use rayon::prelude::*;
 
-/// Keys a block holds: small enough that [`LevelKeys::contains`] decodes few
+/// Keys a block holds: small enough that [`BucketKeys::contains`] decodes few
 /// keys, large enough that the blocks' first keys cost little (16 bytes a
 /// block, 0.03 bytes a key).
 const BLOCK: usize = 512;
 
 /// Sorted keys, delta-coded in blocks.
 #[derive(Clone, Debug)]
-pub struct LevelKeys<K> {
+pub struct BucketKeys<K> {
     len: usize,
     /// First key of each block, where its gaps start in `bytes`, and the
     /// index of that key (blocks hold `BLOCK` keys, fewer at the end of a
-    /// level that was joined from parts).
+    /// bucket that was joined from parts).
     blocks: Vec<(K, usize, usize)>,
     /// The gaps after each block's first key, LEB128.
     bytes: Vec<u8>,
 }
 
-impl<K> Default for LevelKeys<K> {
+impl<K> Default for BucketKeys<K> {
     fn default() -> Self {
-        LevelKeys {
+        BucketKeys {
             len: 0,
             blocks: Vec::new(),
             bytes: Vec::new(),
@@ -41,14 +41,14 @@ impl<K> Default for LevelKeys<K> {
     }
 }
 
-impl<K: Key> LevelKeys<K> {
+impl<K: Key> BucketKeys<K> {
     /// Code keys given in strictly increasing order.
     pub fn from_sorted(keys: impl IntoIterator<Item = K>) -> Self {
-        let mut level = LevelKeys::default();
+        let mut coded = BucketKeys::default();
         let mut prev: Option<K> = None;
         for key in keys {
-            if level.len % BLOCK == 0 {
-                level.blocks.push((key, level.bytes.len(), level.len));
+            if coded.len % BLOCK == 0 {
+                coded.blocks.push((key, coded.bytes.len(), coded.len));
             } else {
                 let p = prev.expect("a block's later keys follow its first");
                 debug_assert!(key > p, "keys must be strictly increasing");
@@ -57,41 +57,41 @@ impl<K: Key> LevelKeys<K> {
                     let byte = (gap & 0x7F) as u8;
                     gap >>= 7;
                     if gap == 0 {
-                        level.bytes.push(byte);
+                        coded.bytes.push(byte);
                         break;
                     }
-                    level.bytes.push(byte | 0x80);
+                    coded.bytes.push(byte | 0x80);
                 }
             }
             prev = Some(key);
-            level.len += 1;
+            coded.len += 1;
         }
-        level.bytes.shrink_to_fit();
-        level.blocks.shrink_to_fit();
-        level
+        coded.bytes.shrink_to_fit();
+        coded.blocks.shrink_to_fit();
+        coded
     }
 
     /// The keys of `parts`, each coded on its own (in parallel by the
-    /// caller) and all in increasing order, joined into one level.
-    pub fn join(parts: Vec<LevelKeys<K>>) -> Self {
-        let mut level = LevelKeys::default();
-        level
+    /// caller) and all in increasing order, joined into one.
+    pub fn join(parts: Vec<BucketKeys<K>>) -> Self {
+        let mut coded = BucketKeys::default();
+        coded
             .bytes
             .reserve_exact(parts.iter().map(|p| p.bytes.len()).sum());
-        level
+        coded
             .blocks
             .reserve_exact(parts.iter().map(|p| p.blocks.len()).sum());
         for part in parts {
-            let (bytes, keys) = (level.bytes.len(), level.len);
-            level.blocks.extend(
+            let (bytes, keys) = (coded.bytes.len(), coded.len);
+            coded.blocks.extend(
                 part.blocks
                     .iter()
                     .map(|&(k, at, i)| (k, at + bytes, i + keys)),
             );
-            level.bytes.extend_from_slice(&part.bytes);
-            level.len += part.len;
+            coded.bytes.extend_from_slice(&part.bytes);
+            coded.len += part.len;
         }
-        level
+        coded
     }
 
     /// Number of keys.
@@ -150,9 +150,9 @@ impl<K: Key> LevelKeys<K> {
 
     /// The same keys as type `K2` (which must hold them), for a search
     /// that went on with narrower keys and lists with its first ones.
-    pub fn rekey<K2: Key>(&self) -> LevelKeys<K2> {
+    pub fn rekey<K2: Key>(&self) -> BucketKeys<K2> {
         let keys = (0..self.blocks.len()).flat_map(move |b| self.block(b));
-        LevelKeys::from_sorted(keys.map(Key::to_key))
+        BucketKeys::from_sorted(keys.map(Key::to_key))
     }
 
     /// Every key, in order.
@@ -177,33 +177,33 @@ mod tests {
     #[test]
     fn keys_round_trip_across_blocks_and_widths() {
         let keys: Vec<u64> = (0..10_000u64).map(|i| i * i * 977 + (i % 7)).collect();
-        let level = LevelKeys::from_sorted(keys.iter().copied());
-        assert_eq!(level.len(), keys.len());
-        assert_eq!(level.iter().collect::<Vec<_>>(), keys);
-        assert_eq!(level.par_iter().collect::<Vec<_>>(), keys);
+        let coded = BucketKeys::from_sorted(keys.iter().copied());
+        assert_eq!(coded.len(), keys.len());
+        assert_eq!(coded.iter().collect::<Vec<_>>(), keys);
+        assert_eq!(coded.par_iter().collect::<Vec<_>>(), keys);
         for (i, &k) in keys.iter().enumerate().step_by(37) {
-            assert!(level.contains(k));
-            assert_eq!(level.contains(k + 1), keys.get(i + 1) == Some(&(k + 1)));
+            assert!(coded.contains(k));
+            assert_eq!(coded.contains(k + 1), keys.get(i + 1) == Some(&(k + 1)));
         }
         assert_eq!(keys[0], 0);
-        assert!(level.contains(0));
+        assert!(coded.contains(0));
         // A key below the first block's first key is absent.
-        let later = LevelKeys::from_sorted(keys[1..].iter().copied());
+        let later = BucketKeys::from_sorted(keys[1..].iter().copied());
         assert!(!later.contains(0) && later.contains(keys[1]));
-        assert!(!level.contains(u64::MAX));
+        assert!(!coded.contains(u64::MAX));
         let wide: Vec<u128> = vec![1, 1 << 70, (1 << 70) + 1, u128::MAX];
-        let level = LevelKeys::from_sorted(wide.iter().copied());
-        assert_eq!(level.iter().collect::<Vec<_>>(), wide);
-        let joined = LevelKeys::join(
+        let coded = BucketKeys::from_sorted(wide.iter().copied());
+        assert_eq!(coded.iter().collect::<Vec<_>>(), wide);
+        let joined = BucketKeys::join(
             keys.chunks(777)
-                .map(|c| LevelKeys::from_sorted(c.iter().copied()))
+                .map(|c| BucketKeys::from_sorted(c.iter().copied()))
                 .collect(),
         );
         assert_eq!(joined.len(), keys.len());
         assert_eq!(joined.iter().collect::<Vec<_>>(), keys);
         assert_eq!(joined.par_iter().collect::<Vec<_>>(), keys);
         assert!(keys.iter().step_by(41).all(|&k| joined.contains(k)));
-        let empty = LevelKeys::<u64>::from_sorted([]);
+        let empty = BucketKeys::<u64>::from_sorted([]);
         assert!(!empty.contains(5));
         assert!(empty.is_empty());
         assert_eq!(empty.iter().count(), 0);
