@@ -5,7 +5,7 @@
 use mancala_sweep::game::agent::{alphabeta_value, minimax_value};
 use mancala_sweep::game::endgame::BuildProgress;
 use mancala_sweep::game::matches::{self, GameRecord, MatchOptions};
-use mancala_sweep::game::solve::{self, SolveOptions, Solver};
+use mancala_sweep::game::solve::{SolveOptions, Solver};
 use mancala_sweep::game::{AgentSpec, EndgameDb, GameState, Horizon, Side};
 use mancala_sweep::rules::{Board, Capture, Rules, Scope};
 use proptest::prelude::*;
@@ -36,7 +36,6 @@ fn own_rules() -> Vec<Rules> {
 }
 
 fn known_values(which: &str) -> usize {
-    let never = AtomicBool::new(false);
     let mut ran = 0;
     for line in include_str!("data/game_values.txt").lines() {
         let line = line.trim();
@@ -75,7 +74,11 @@ fn known_values(which: &str) -> usize {
             .split(':')
             .filter(|p| !p.is_empty())
             .find_map(|p| EndgameDb::load(p.as_ref(), s.rules(), pits, opts.memory_cap).ok());
-        let r = solve::solve_with(&s, &opts, db.as_ref(), &never).unwrap();
+        let r = Solver::builder()
+            .options(opts.clone())
+            .endgame(db.as_ref())
+            .solve(&s)
+            .unwrap();
         assert!(r.exact);
         assert_eq!(r.value, value, "{line}");
         // The principal variation replays to the end with that result.
@@ -283,7 +286,6 @@ proptest! {
     /// cutoffs) give the same exact value.
     #[test]
     fn minimax_alphabeta_and_mtdf_agree((rules, board) in small_position()) {
-        let never = AtomicBool::new(false);
         let s = GameState::new(board, Side::First, rules).unwrap();
         let deep = 1000;
         let m = minimax_value(&s, deep);
@@ -295,7 +297,7 @@ proptest! {
         }
         for (etc, eg, max) in [(false, 0, 0), (true, 0, 0), (true, 6, 0), (true, 6, 30), (false, 0, 30)] {
             let opts = SolveOptions { table_bytes: 1 << 16, etc, endgame_stones: eg, max_stones: max, ..SolveOptions::default() };
-            let r = solve::solve(&s, &opts, &never).unwrap();
+            let r = Solver::builder().options(opts.clone()).solve(&s).unwrap();
             prop_assert!(r.exact);
             prop_assert_eq!(r.value, m);
         }
@@ -487,7 +489,10 @@ fn perfect_agents_with_an_endgame_file_get_the_exact_value() {
         for g in &games {
             let (opening, _) = matches::opening(&start, opts.seed, g.game / 2, opts.opening_turns);
             let solve_opts = SolveOptions::default().fit_to(Rules::KALAH, 4, 24);
-            let exact = solve::solve(&opening, &solve_opts, &never).unwrap();
+            let exact = Solver::builder()
+                .options(solve_opts.clone())
+                .solve(&opening)
+                .unwrap();
             let first = match opening.mover() {
                 Side::First => exact.value,
                 Side::Second => -exact.value,
@@ -550,8 +555,9 @@ fn endgame_files_resume_and_solve_as_the_search_does() {
             assert_eq!(db.stones(), 9);
             let start = GameState::start(n, per_pit, rules).unwrap();
             let opts = SolveOptions::default().fit_to(rules, n, 2 * n as u32 * per_pit);
-            let plain = solve::solve(&start, &opts, &cancel).unwrap();
-            let with = solve::solve_with(&start, &opts, Some(&db), &cancel).unwrap();
+            let solver = || Solver::builder().options(opts.clone()).cancel(&cancel);
+            let plain = solver().solve(&start).unwrap();
+            let with = solver().endgame(Some(&db)).solve(&start).unwrap();
             assert!(plain.exact && with.exact);
             assert_eq!(
                 (plain.value, &plain.pv),

@@ -13,7 +13,6 @@ use mancala_sweep::game::solve::{self, SolveOptions};
 use mancala_sweep::game::GameState;
 use mancala_sweep::rules::{Board, Rules};
 use mancala_sweep::sweep::{self, SweepOptions};
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Whole games from the start, (rules, pits, stones, value), with the
@@ -44,7 +43,6 @@ fn recorded() -> u64 {
 
 #[test]
 fn the_bench_signature_is_unchanged() {
-    let never = AtomicBool::new(false);
     let mut signature = 0u64;
     println!(
         "{:<24} {:>8} {:>12} {:>9}",
@@ -60,7 +58,10 @@ fn the_bench_signature_is_unchanged() {
         }
         .fit_to(state.rules(), pits, state.stones_in_pits());
         let start = Instant::now();
-        let r = solve::solve_with(&state, &opts, None, &never).unwrap();
+        let r = solve::Solver::builder()
+            .options(opts)
+            .solve(&state)
+            .unwrap();
         let case = format!("game {name} {pits}x{stones}");
         assert!(r.exact, "{case}: not proved");
         assert_eq!(r.value, value, "{case}: the published value");

@@ -222,7 +222,8 @@ fn the_board_text_and_limits_are_the_engines() {
 }
 
 /// `/api/limits` names the engine's vocabulary for the pages: every
-/// preset of `Preset` with its label, aliases and rules, every level with
+/// preset of `Preset` with its label, aliases and rules, every capture
+/// rule with its label, every level with
 /// its words and seconds, and this server's memory cap; each name checked
 /// on a second path (the board and game endpoints read it as said).
 #[test]
@@ -264,6 +265,13 @@ fn the_limits_name_every_preset_and_level() {
         .map(|p| p["label"].as_str().unwrap())
         .collect();
     assert!(labels.contains(&"GamePigeon capture") && labels.contains(&"GamePigeon avalanche"));
+    // Every capture rule, each name read back as a rule set's capture.
+    let captures = doc["captures"].as_array().unwrap();
+    assert_eq!(captures.len(), mancala_sweep::rules::Capture::ALL.len());
+    for (c, said) in mancala_sweep::rules::Capture::ALL.into_iter().zip(captures) {
+        assert_eq!(said["name"], serde_json::to_value(c).unwrap());
+        assert_eq!(said["label"], c.label());
+    }
     let levels = doc["levels"].as_array().unwrap();
     assert_eq!(levels.len(), Level::ALL.len());
     for (level, said) in Level::ALL.into_iter().zip(levels) {
@@ -1124,7 +1132,11 @@ fn game_values(rules: &str, board: &str) -> (i32, Vec<(Vec<u64>, i32)>) {
             table_bytes: 4 << 20,
             ..Default::default()
         };
-        let r = game::solve::solve(s, &opts, &cancel).unwrap();
+        let r = game::Solver::builder()
+            .options(opts)
+            .cancel(&cancel)
+            .solve(s)
+            .unwrap();
         assert!(r.exact);
         if s.mover() == state.mover() {
             r.value

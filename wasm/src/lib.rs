@@ -260,12 +260,13 @@ fn analyze(
             let (rules, n) = (game.rules(), game.pits_per_side());
             // Asked for even with one held: a larger one may come.
             endgame::want(&game);
-            let solver = match endgame::for_game(&game) {
-                Some(db) => Solver::with_endgame(rules, n, opts, &db, &never)
-                    .map(|s| s.expect("never cancelled")),
-                None => Solver::new(rules, n, opts),
-            };
-            *kept = Some(solver.map_err(|e| api::Error::bad(e.to_string()))?);
+            let db = endgame::for_game(&game);
+            let solver = Solver::builder()
+                .options(opts)
+                .endgame(db.as_ref())
+                .build(rules, n)
+                .map_err(|e| api::Error::bad(e.to_string()))?;
+            *kept = Some(solver.expect("never stopped"));
         }
         let solver = kept.as_mut().expect("kept above");
         let a = analyze_on(solver, &game, budget, &never, Some(&report))

@@ -132,10 +132,11 @@ pub fn analyze(
     }
     let t0 = Instant::now();
     let (rules, n) = (state.rules(), state.pits_per_side());
-    let solver = match db {
-        Some(db) => Solver::with_endgame(rules, n, opts.clone(), db, cancel)?,
-        None => Solver::new_cancellable(rules, n, opts.clone(), cancel)?,
-    };
+    let solver = Solver::builder()
+        .options(opts.clone())
+        .endgame(db)
+        .cancel(cancel)
+        .build(rules, n)?;
     let mut run = Run::new(state, budget, t0, cancel, report);
     let Some(mut solver) = solver else {
         // Stopped while the table was zeroed: the stores alone.
@@ -187,7 +188,7 @@ pub fn best_turn_on(
 }
 
 /// The committed opening book's answer for `state`, when `opts` allow
-/// books and one holds it below its last level: every turn exact, at once.
+/// books and one holds it short of its frontier: every turn exact, at once.
 fn from_book(
     opts: &SolveOptions,
     state: &GameState,
@@ -295,7 +296,7 @@ impl<'a> Run<'a> {
     }
 
     /// What the committed opening books know of a position they hold at
-    /// their last level, or of the positions after its turns: the value
+    /// their frontier, or of the positions after its turns: the value
     /// bounds every turn from above, and a turn whose end the book holds
     /// is exact at once.
     fn read_book(&mut self, solver: &Solver) {

@@ -25,7 +25,7 @@ pub use error::{CheckpointError, EndgameError, GameError, GameFileError, MatchEr
 pub use review::{review, Review, ReviewOptions};
 pub use session::{GameSession, Played};
 pub use solve::{
-    GameSolveResult, Horizon, Keep, KeepEvent, SolveOptions, SolveWatch, Solver, WatchReading,
-    CHECKPOINT_FORMAT,
+    GameSolveResult, Horizon, Keep, KeepEvent, SolveOptions, SolveWatch, Solver, SolverBuilder,
+    WatchReading, CHECKPOINT_FORMAT,
 };
 pub use state::{GameState, PickOutcome, Side, TurnMove};

@@ -297,7 +297,7 @@ impl Review {
                     let v = crate::book::book_value(p).filter(|_| book)?;
                     (Bounds::exact(v), Source::Book)
                 };
-                // A book below its last level ranks every turn: its best.
+                // A book short of its frontier ranks every turn: its best.
                 let best_turn = match crate::book::lookup(p).filter(|_| book) {
                     Some(a) if a.exact() && a.value() == bounds.low => a.turns[0].picks.clone(),
                     _ => vec![],
@@ -487,10 +487,11 @@ pub fn review(
     }
     let (rules, n) = (start.rules(), start.pits_per_side());
     let solve = opts.solve.clone();
-    let solver = match db {
-        Some(db) => Solver::with_endgame(rules, n, solve, db, cancel)?,
-        None => Solver::new_cancellable(rules, n, solve, cancel)?,
-    };
+    let solver = Solver::builder()
+        .options(solve)
+        .endgame(db)
+        .cancel(cancel)
+        .build(rules, n)?;
     let Some(mut solver) = solver else {
         r.cancelled = true;
         r.elapsed = t0.elapsed();
@@ -542,7 +543,7 @@ pub fn review(
 }
 
 /// The positions before a turn that gave stones away whose value is
-/// proved but whose best turn is not named: a book's last level ranks no
+/// proved but whose best turn is not named: a book's frontier ranks no
 /// turns, and a value the table proved on the way comes without one.
 fn unnamed(r: &Review) -> Vec<usize> {
     (0..r.picks.len())

@@ -63,7 +63,7 @@
 //! [`ANY_SCOPE_TURN_LIMIT`] (turns left are part of the key there).
 
 use crate::endgame::{Endgame, EndgameDb, Ranks};
-use crate::error::{EndgameError, GameError};
+use crate::error::GameError;
 use crate::state::{GameState, CYCLE_CAP};
 use base::clock::Instant;
 use rules::Pit;
@@ -73,6 +73,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
+mod builder;
 mod checkpoint;
 mod limits;
 mod options;
@@ -81,7 +82,8 @@ mod search;
 mod table;
 mod turn;
 mod watch;
-pub use checkpoint::{solve_kept, Keep, KeepEvent, CHECKPOINT_FORMAT};
+pub use builder::SolverBuilder;
+pub use checkpoint::{Keep, KeepEvent, CHECKPOINT_FORMAT};
 pub use options::{
     table_for, SolveOptions, ENDGAME_ON_DEMAND_BYTES, SMALL_TABLE, SMALL_TABLE_STONES,
 };
@@ -254,47 +256,8 @@ impl Limits {
 }
 
 impl Solver {
-    /// A solver for `rules` on boards of `n` pits a side. Refuses when the
-    /// table (and endgame database) would exceed `opts.memory_cap`.
-    pub fn new(rules: Rules, n: usize, opts: SolveOptions) -> Result<Solver, GameError> {
-        let never = AtomicBool::new(false);
-        Ok(Solver::new_cancellable(rules, n, opts, &never)?.expect("not cancelled"))
-    }
-
-    /// [`Solver::new`], or `Ok(None)` when `cancel` was set while the
-    /// table was being zeroed (seconds for gigabytes).
-    pub fn new_cancellable(
-        rules: Rules,
-        n: usize,
-        opts: SolveOptions,
-        cancel: &AtomicBool,
-    ) -> Result<Option<Solver>, GameError> {
-        Solver::create(rules, n, opts, None, cancel)
-    }
-
-    /// [`Solver::new_cancellable`] with a database filled whole (built or
-    /// read from a file, see [`EndgameDb`]) instead of the one filled on
-    /// demand ([`SolveOptions::endgame_stones`] is not used). Its bytes
-    /// count against [`SolveOptions::memory_cap`] with the table's.
-    pub fn with_endgame(
-        rules: Rules,
-        n: usize,
-        opts: SolveOptions,
-        db: &EndgameDb,
-        cancel: &AtomicBool,
-    ) -> Result<Option<Solver>, GameError> {
-        if db.rules() != rules || db.pits_per_side() != n {
-            return Err(EndgameError::Foreign {
-                built_n: db.pits_per_side(),
-                built: db.rules(),
-                n,
-                rules,
-            }
-            .into());
-        }
-        Solver::create(rules, n, opts, Some(db), cancel)
-    }
-
+    /// A solver made as [`SolverBuilder::build`] asks; `Ok(None)` when
+    /// `cancel` was set while the table was zeroed.
     fn create(
         rules: Rules,
         n: usize,
@@ -427,68 +390,6 @@ impl Solver {
         self.rules == state.rules()
             && self.n == state.pits_per_side()
             && (self.opts.max_stones == 0 || state.stones_in_pits() <= self.opts.max_stones)
-    }
-}
-
-/// Solve `state` exactly with a fresh [`Solver`]: the entry point for a CLI
-/// or a server. Refuses before starting when the table would exceed the cap.
-pub fn solve(
-    state: &GameState,
-    opts: &SolveOptions,
-    cancel: &AtomicBool,
-) -> Result<GameSolveResult, GameError> {
-    solve_with(state, opts, None, cancel)
-}
-
-/// [`solve`] with a database filled whole, when one is given (see
-/// [`Solver::with_endgame`]).
-pub fn solve_with(
-    state: &GameState,
-    opts: &SolveOptions,
-    db: Option<&EndgameDb>,
-    cancel: &AtomicBool,
-) -> Result<GameSolveResult, GameError> {
-    solve_watched(state, opts, db, cancel, None)
-}
-
-/// [`solve_with`], reporting how far it got through `watch` (when given)
-/// for another thread to show while it runs.
-pub fn solve_watched(
-    state: &GameState,
-    opts: &SolveOptions,
-    db: Option<&EndgameDb>,
-    cancel: &AtomicBool,
-    watch: Option<Arc<SolveWatch>>,
-) -> Result<GameSolveResult, GameError> {
-    let t0 = Instant::now();
-    let Some(mut solver) = Solver::for_state(state, opts, db, cancel, watch)? else {
-        return Ok(GameSolveResult::not_started(state, t0));
-    };
-    Ok(solver.solve(state, cancel))
-}
-
-impl Solver {
-    /// A fresh solver for `state`'s rules and board size, with `db` when
-    /// given, reporting to `watch` when given; `Ok(None)` when `cancel`
-    /// stopped it while its table was zeroed.
-    fn for_state(
-        state: &GameState,
-        opts: &SolveOptions,
-        db: Option<&EndgameDb>,
-        cancel: &AtomicBool,
-        watch: Option<Arc<SolveWatch>>,
-    ) -> Result<Option<Solver>, GameError> {
-        let (rules, n) = (state.rules(), state.pits_per_side());
-        let solver = match db {
-            Some(db) => Solver::with_endgame(rules, n, opts.clone(), db, cancel)?,
-            None => Solver::new_cancellable(rules, n, opts.clone(), cancel)?,
-        };
-        Ok(solver.map(|mut s| {
-            if let Some(w) = watch {
-                s.watch = Some(w);
-            }
-            s
-        }))
     }
 }
 

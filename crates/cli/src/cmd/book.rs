@@ -64,10 +64,11 @@ pub fn build(args: &BookBuildArgs) -> Outcome {
         }
         None => None,
     };
-    let solver = match &db {
-        Some(db) => Solver::with_endgame(rules, n, opts.clone(), db, &INTERRUPTED)?,
-        None => Solver::new_cancellable(rules, n, opts.clone(), &INTERRUPTED)?,
-    };
+    let solver = Solver::builder()
+        .options(opts.clone())
+        .endgame(db.as_ref())
+        .cancel(&INTERRUPTED)
+        .build(rules, n)?;
     let Some(mut solver) = solver else {
         return Err(stopped(&file, &args.out));
     };

@@ -23,7 +23,7 @@ use mancala_sweep::game::endgame::BuildProgress;
 use mancala_sweep::game::matches::{self, MatchOptions, MatchRecord};
 use mancala_sweep::game::{
     solve, AgentSpec, Analysis, Budget, EndgameDb, GameSolveResult, GameState, Keep, KeepEvent,
-    Side, SolveOptions, SolveWatch, WatchReading,
+    Side, SolveOptions, SolveWatch, Solver, WatchReading,
 };
 use mancala_sweep::rules::{Board, Preset};
 use mancala_sweep::sweep::default_max_memory;
@@ -123,14 +123,15 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
     let (base, stones) = (state.mover_minus_opponent(), state.stones_in_pits() as i32);
     let status = |t: f64| solving_status(&watch.read(), base, stones, t);
     let quiet = args.quiet.quiet;
+    let solver = || {
+        Solver::builder()
+            .options(opts.clone())
+            .endgame(db.as_ref())
+            .cancel(&INTERRUPTED)
+            .watch(Arc::clone(&watch))
+    };
     let r = thinking(quiet, &status, |spinner| match &args.checkpoint {
-        None => solve::solve_watched(
-            &state,
-            &opts,
-            db.as_ref(),
-            &INTERRUPTED,
-            Some(Arc::clone(&watch)),
-        ),
+        None => solver().solve(&state),
         Some(path) => {
             let every = args.checkpoint_every.unwrap_or(CHECKPOINT_EVERY);
             let keep = Keep {
@@ -138,15 +139,7 @@ pub fn solve(args: &GameSolveArgs) -> Outcome {
                 every: std::time::Duration::from_secs_f64(every),
             };
             let mut heard = |e: KeepEvent| spinner.println(&kept(&e, path));
-            solve::solve_kept(
-                &state,
-                &opts,
-                db.as_ref(),
-                &INTERRUPTED,
-                Some(Arc::clone(&watch)),
-                keep,
-                &mut heard,
-            )
+            solver().solve_kept(&state, keep, &mut heard)
         }
     })?;
     let out = if args.json.json {

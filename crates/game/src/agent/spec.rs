@@ -14,7 +14,6 @@ use rand::SeedableRng;
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::AtomicBool;
 /// A description of an agent, such as `alphabeta:6` or `mcts:2000`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AgentSpec {
@@ -279,8 +278,11 @@ impl AgentSpec {
                             memory_cap: opts.memory_cap.saturating_add(db.bytes()),
                             ..opts
                         };
-                        Solver::with_endgame(rules, n, opts, db, &AtomicBool::new(false))?
-                            .expect("a database read whole is not built, so not cancelled")
+                        Solver::builder()
+                            .options(opts)
+                            .endgame(Some(db))
+                            .build(rules, n)?
+                            .expect("never stopped")
                     }
                     _ => Solver::new(rules, n, opts)?,
                 };

@@ -2,7 +2,7 @@
 //! from one pick to unlimited.
 
 use super::*;
-use crate::solve;
+
 use rand::{Rng, SeedableRng};
 use rules::{Capture, Rules};
 
@@ -48,7 +48,7 @@ fn exact_value(state: &GameState) -> i32 {
         state.pits_per_side(),
         state.stones_in_pits(),
     );
-    let r = solve::solve(state, &opts, &AtomicBool::new(false)).unwrap();
+    let r = Solver::builder().options(opts).solve(state).unwrap();
     assert!(r.exact);
     r.value
 }

@@ -86,7 +86,7 @@ const LINE_ALIGN: usize = 64;
 /// An endgame database filled whole: every position with at most
 /// [`EndgameDb::stones`] stones in its pits, for one board size and rule
 /// set, built bottom-up ([`EndgameDb::build_file`]) or read from a file,
-/// and shared by the solvers given it ([`crate::Solver::with_endgame`]).
+/// and shared by the solvers given it ([`crate::solve::SolverBuilder::endgame`]).
 ///
 /// Why a file: the database does not depend on the stores or on the game
 /// it is met in, and its size is what decides a solve's time (each two
@@ -739,7 +739,10 @@ pub(super) mod tests {
             threads: 1,
             ..SolveOptions::default()
         };
-        let with = Solver::with_endgame(rules, n, opts.clone(), db, &never)
+        let with = Solver::builder()
+            .options(opts.clone())
+            .endgame(Some(db))
+            .build(rules, n)
             .unwrap()
             .unwrap()
             .solve(start, &never);

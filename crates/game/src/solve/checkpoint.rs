@@ -12,8 +12,7 @@
 //! over it, so a kill leaves the last one), and when stopped; the file is
 //! removed once the value is proved.
 
-use super::{GameSolveResult, SolveOptions, SolveWatch, Solver};
-use crate::endgame::EndgameDb;
+use super::{GameSolveResult, Solver};
 use crate::error::GameError;
 use crate::error::{CheckpointError, GameFileError};
 use crate::state::GameState;
@@ -24,12 +23,12 @@ use serde::{Deserialize, Serialize};
 use std::io::{BufRead, Read};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 pub use crate::files::CHECKPOINT_FORMAT;
 
-/// Where and how often a solve keeps its work ([`solve_kept`]).
+/// Where and how often a solve keeps its work
+/// ([`SolverBuilder::solve_kept`](super::SolverBuilder::solve_kept)).
 #[derive(Clone, Copy, Debug)]
 pub struct Keep<'a> {
     /// The file: read first when it is there (the solve goes on from it),
@@ -103,24 +102,16 @@ struct CheckpointHeader {
     endgame_bytes: u64,
 }
 
-/// [`solve_watched`], keeping its work in `keep.path` so that a stopped or
-/// killed solve goes on where the last write left it when called again
-/// with the same arguments (the threads may differ). `heard` hears of the
-/// file read and of each write. Picks and seconds in the answer count
-/// every run's.
-pub fn solve_kept(
+/// The work of [`SolverBuilder::solve_kept`](super::SolverBuilder::solve_kept)
+/// on its freshly built `solver`.
+pub(super) fn solve_kept(
+    mut solver: Solver,
+    t0: Instant,
     state: &GameState,
-    opts: &SolveOptions,
-    db: Option<&EndgameDb>,
     cancel: &AtomicBool,
-    watch: Option<Arc<SolveWatch>>,
     keep: Keep,
     heard: &mut dyn FnMut(KeepEvent),
 ) -> Result<GameSolveResult, GameError> {
-    let t0 = Instant::now();
-    let Some(mut solver) = Solver::for_state(state, opts, db, cancel, watch)? else {
-        return Ok(GameSolveResult::not_started(state, t0));
-    };
     // A write cut short by a kill leaves its temporary file (the file
     // itself is the last whole one): it is this file's, by its name.
     let _ = std::fs::remove_file(base::atomic_file::tmp_path(keep.path));
@@ -320,7 +311,7 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::solve;
+    use crate::solve::SolveOptions;
     use rules::{Capture, Rules};
 
     /// A fresh file name in the temporary folder for test `name`.
@@ -342,7 +333,8 @@ mod tests {
         .fit_to(state.rules(), state.pits_per_side(), state.stones_in_pits())
     }
 
-    /// Runs [`solve_kept`] writing every `every` until it has written
+    /// Runs [`SolverBuilder::solve_kept`](crate::solve::SolverBuilder::solve_kept)
+    /// writing every `every` until it has written
     /// `stop_after` times (then stops it as Ctrl-C would), or to the end.
     fn kept(
         state: &GameState,
@@ -364,7 +356,10 @@ mod tests {
             events.push(e);
         };
         let keep = Keep { path, every };
-        let r = solve_kept(state, opts, None, &cancel, None, keep, &mut heard);
+        let r = Solver::builder()
+            .options(opts.clone())
+            .cancel(&cancel)
+            .solve_kept(state, keep, &mut heard);
         (r, events)
     }
 
@@ -398,7 +393,10 @@ mod tests {
         for (i, (rules, n, stones, threads)) in games.into_iter().enumerate() {
             let state = GameState::start(n, stones, rules).unwrap();
             let opts = options(&state, threads);
-            let whole = solve(&state, &opts, &AtomicBool::new(false)).unwrap();
+            let whole = Solver::builder()
+                .options(opts.clone())
+                .solve(&state)
+                .unwrap();
             assert!(whole.exact);
             let path = scratch(&format!("resume-{i}"));
             let (first, events) = kept(&state, &opts, &path, Duration::ZERO, Some(1));

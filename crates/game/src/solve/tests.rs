@@ -33,8 +33,14 @@ fn a_table_fits_the_board() {
     // The same value with the fitted table as with the default one.
     let start = GameState::start(3, 4, Rules::KALAH).unwrap();
     let cancel = AtomicBool::new(false);
-    let fitted = solve(&start, &opts.clone().fit_to(Rules::KALAH, 3, 24), &cancel).unwrap();
-    let full = solve(&start, &opts, &cancel).unwrap();
+    let solve = |opts: SolveOptions| {
+        Solver::builder()
+            .options(opts)
+            .cancel(&cancel)
+            .solve(&start)
+    };
+    let fitted = solve(opts.clone().fit_to(Rules::KALAH, 3, 24)).unwrap();
+    let full = solve(opts.clone()).unwrap();
     assert!(fitted.exact && full.exact);
     assert_eq!(fitted.value, full.value);
     assert_eq!(fitted.pv, full.pv);
@@ -90,7 +96,11 @@ fn cancel_stops_the_zeroing() {
     }
     .fit_to(Rules::KALAH, 6, 48);
     let cancel = AtomicBool::new(true);
-    let r = solve(&start, &opts, &cancel).unwrap();
+    let r = Solver::builder()
+        .options(opts.clone())
+        .cancel(&cancel)
+        .solve(&start)
+        .unwrap();
     assert!(r.cancelled && !r.exact);
     assert_eq!((r.nodes, r.lower, r.upper), (0, -48, 48));
 }
@@ -555,7 +565,11 @@ fn the_search_for_six_pits_is_the_search_for_any_board() {
             let got = mtdf_of::<6>(&mut six, &state);
             let want = mtdf_of::<0>(&mut any, &state);
             assert_eq!(got, want, "{state:?}");
-            let solved = solve(&state, &opts, &cancel).unwrap();
+            let solved = Solver::builder()
+                .options(opts.clone())
+                .cancel(&cancel)
+                .solve(&state)
+                .unwrap();
             assert_eq!(got.0 + state.mover_minus_opponent(), solved.value);
         }
     }

@@ -206,7 +206,7 @@ impl Solver {
     /// A turn that reaches `value`, the proved value of `state` for its
     /// mover, found within the limits set ([`Solver::set_limits`]), and
     /// the picks searched for it; no turn when they run out first. For a
-    /// caller that knows the value from elsewhere: a book's last level
+    /// caller that knows the value from elsewhere: a book's frontier
     /// gives a position's value but ranks none of its turns.
     pub(crate) fn turn_reaching(
         &mut self,

@@ -16,7 +16,9 @@ pub struct SolveWatch {
     upper: std::sync::atomic::AtomicI32,
     passes: AtomicU64,
     /// Picks and passes of the earlier calls of a solve kept in a
-    /// checkpoint ([`solve_kept`]), which each reading adds.
+    /// checkpoint
+    /// ([`SolverBuilder::solve_kept`](super::SolverBuilder::solve_kept)),
+    /// which each reading adds.
     picks_before: AtomicU64,
     passes_before: AtomicU64,
 }
