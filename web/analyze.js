@@ -246,21 +246,19 @@ function showAnalysis(doc, p, final) {
   drawAn();
 }
 
-// The answer in the engine's words (`says`, crates/format/src/words.rs), the
-// pit to tap and the value marked for the board: for a finished answer
-// to your turn. The engine speaks from the mover's side, in the mover's
-// pit numbers, of an answer it has finished, so the opponent's turn
-// ("They tap …") and an answer still coming ("still thinking") keep the
-// page's own sentence; so does a `says` whose tap or value the page
-// cannot find in it (null).
+// The answer in the engine's words (`says_parts`, the sentence of `says`
+// in parts, crates/format/src/words.rs), with the page's own tap (the
+// board's pit numbers, the pit lit) and the value marked: for a finished
+// answer to your turn. The engine speaks from the mover's side of an
+// answer it has finished, so the opponent's turn ("They tap …") and an
+// answer still coming ("still thinking") keep the page's own sentence; so
+// does a document without the parts (null).
 function engineSays(doc, b, tap) {
-  if (typeof doc.says !== "string") return null;
+  const parts = doc.says_parts;
+  if (!parts || typeof parts.template !== "string") return null;
   const esc = (t) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  const plainTap = `Tap ${b.picks[0]}` + (b.picks.length > 1 ? `, then ${b.picks.slice(1).join(", ")}` : "");
-  const words = b.exact ? valueWords(b.value, "you") : aboutWords(b.value);
-  const text = esc(doc.says), rest = text.slice(plainTap.length);
-  if (!text.startsWith(plainTap) || !rest.includes(words)) return null;
-  return tap + rest.replace(words, `<span id="an-value" data-value="${b.value}" data-exact="${b.exact}">${words}</span>`);
+  const value = `<span id="an-value" data-value="${b.value}" data-exact="${b.exact}">${esc(parts.value)}</span>`;
+  return esc(parts.template).replace("{tap}", tap).replace("{value}", value);
 }
 
 // The turns drawn: the best AN_TOP, or, after "Show all", one page of

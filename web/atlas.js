@@ -20,7 +20,7 @@ function ruleWords(key) {
   const [scope, relay, capture] = key.split("-");
   return [scope === "any" ? "any pit" : "your pits",
     relay === "relay" ? "avalanche" : "no avalanche",
-    capture === "kalah" ? "Kalah captures" : capture === "empty" ? "captures always" : "no captures"].join(", ");
+    ((LIMITS.captures || []).find((c) => c.name === capture) || { label: capture }).label].join(", ");
 }
 
 async function loadAtlas() {

@@ -7,7 +7,7 @@ use super::games::{page_seconds, DEFAULT_LEVEL};
 use super::{Error, Position, MAX_BOARD_TEXT};
 use format::json::{preset_name, PositionJson};
 use game::Level;
-use rules::{Preset, MAX_PITS_PER_SIDE, MAX_STONES_IN_PLAY};
+use rules::{Capture, Preset, MAX_PITS_PER_SIDE, MAX_STONES_IN_PLAY};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -51,8 +51,8 @@ pub fn board(req: &BoardRequest) -> Result<Value, Error> {
 /// the opponent's store), and the length of a board text; the memory a
 /// search may hold on this back-end (`max_memory`, which each back-end
 /// gives); and the engine's vocabulary, so that the pages hold no copy of
-/// it: the rule presets (name, aliases, label, rules) and the levels
-/// (name, words, label, seconds a turn).
+/// it: the rule presets (name, aliases, label, rules), the capture rules
+/// (name, label) and the levels (name, words, label, seconds a turn).
 pub fn limits(max_memory: u64) -> Value {
     json!({
         "format": LIMITS_FORMAT,
@@ -61,6 +61,7 @@ pub fn limits(max_memory: u64) -> Value {
         "max_board_text": MAX_BOARD_TEXT,
         "max_memory": max_memory,
         "presets": Preset::ALL.map(preset_json),
+        "captures": Capture::ALL.map(|c| json!({"name": c.name(), "label": c.label()})),
         "levels": Level::ALL.map(level_json),
         "default_level": DEFAULT_LEVEL.name(),
     })

@@ -129,6 +129,10 @@ pub struct GameAnalysisJson {
     /// The answer in a player's words, as the terminal and the pages say
     /// it.
     pub says: String,
+    /// `says` in its parts, for a page that draws the turn and its value
+    /// itself and keeps the engine's words around them.
+    #[serde(default)]
+    pub says_parts: SaysParts,
     /// Where the answer came from: `book` (a committed opening book: every
     /// turn exact, no search) or `search`.
     #[serde(default = "searched")]
@@ -163,6 +167,28 @@ pub struct TurnJson {
     pub high: Option<i32>,
 }
 
+/// An analysis's `says` in parts ([`words::Headline`]): `template` with
+/// `{tap}` and `{value}` where `tap` and `value` go.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SaysParts {
+    /// The sentence with `{tap}` and `{value}` in place of the two.
+    pub template: String,
+    /// The turn to tap: "Tap 3, then 6".
+    pub tap: String,
+    /// What is known of its value: "you win by 8".
+    pub value: String,
+}
+
+impl From<words::Headline> for SaysParts {
+    fn from(h: words::Headline) -> Self {
+        SaysParts {
+            template: h.template.into(),
+            tap: h.tap,
+            value: h.value,
+        }
+    }
+}
+
 impl GameAnalysisJson {
     /// The document for an analysis of `state`, its first `top` turns.
     pub fn new(state: &GameState, a: &Analysis, threads: u32, top: usize) -> Self {
@@ -180,6 +206,7 @@ impl GameAnalysisJson {
             stopped: a.cancelled,
             answer: words::Answer::of(a).name().into(),
             says: words::headline(a),
+            says_parts: SaysParts::from(words::Headline::of(a)),
             source: if a.book { "book" } else { "search" }.into(),
             principal_variation: a.pv().iter().map(|t| numbers(t)).collect(),
             turns: a

@@ -112,22 +112,49 @@ pub fn taps(picks: &[Pit]) -> String {
 /// The answer in one or two sentences: the turn to tap and what is known
 /// of it, saying whether it is proved best.
 pub fn headline(a: &Analysis) -> String {
-    let best = &a.turns[0];
-    let tap = taps(&best.picks);
-    match Answer::of(a) {
-        Answer::ProvedBest if a.turns.len() == 1 => format!(
-            "{tap}: the only turn, {} with best play.",
-            you_value(best.value)
-        ),
-        Answer::ProvedBest => format!("{tap}: best, {} with best play.", you_value(best.value)),
-        Answer::BestSoFar if best.exact => format!(
-            "{tap}, the best found so far: {} with best play. Other turns are not proved yet and might be better; think longer to be sure.",
-            you_value(best.value)
-        ),
-        Answer::BestSoFar => format!(
-            "{tap}, probably: {}. Not proved yet; think longer to be sure.",
-            about(best.value)
-        ),
+    Headline::of(a).said()
+}
+
+/// The answer's sentence in its parts, for a page that draws the turn and
+/// its value itself (the pits lit, the value coloured) and keeps the
+/// words around them: `template` holds `{tap}` and `{value}` where
+/// [`Headline::tap`] and [`Headline::value`] go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Headline {
+    /// The sentence with `{tap}` and `{value}` in place of the two.
+    pub template: &'static str,
+    /// The turn to tap: "Tap 3, then 6".
+    pub tap: String,
+    /// What is known of its value: "you win by 8", "about +3 for you".
+    pub value: String,
+}
+
+impl Headline {
+    /// The headline of `a`.
+    pub fn of(a: &Analysis) -> Headline {
+        let best = &a.turns[0];
+        let template = match Answer::of(a) {
+            Answer::ProvedBest if a.turns.len() == 1 => "{tap}: the only turn, {value} with best play.",
+            Answer::ProvedBest => "{tap}: best, {value} with best play.",
+            Answer::BestSoFar if best.exact => "{tap}, the best found so far: {value} with best play. Other turns are not proved yet and might be better; think longer to be sure.",
+            Answer::BestSoFar => "{tap}, probably: {value}. Not proved yet; think longer to be sure.",
+        };
+        Headline {
+            template,
+            tap: taps(&best.picks),
+            value: if best.exact {
+                you_value(best.value)
+            } else {
+                about(best.value)
+            },
+        }
+    }
+
+    /// The sentence whole.
+    pub fn said(&self) -> String {
+        self.template
+            .replace("{tap}", &self.tap)
+            .replace("{value}", &self.value)
     }
 }
 

@@ -240,7 +240,11 @@ impl FromStr for Capture {
         Capture::ALL
             .into_iter()
             .find(|c| c.name() == s)
-            .ok_or_else(|| format!("unknown capture {s:?}: use none, kalah or empty"))
+            .ok_or_else(|| {
+                let names: Vec<&str> = Capture::ALL.iter().map(|c| c.name()).collect();
+                let (last, rest) = names.split_last().expect("rules exist");
+                format!("unknown capture {s:?}: use {} or {last}", rest.join(", "))
+            })
     }
 }
 
