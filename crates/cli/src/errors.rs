@@ -46,7 +46,6 @@ impl<E: Into<Error>> From<E> for CliError {
 }
 
 /// A cluster error with the flags that set each value.
-#[cfg(feature = "cluster")]
 pub fn cluster(e: &mancala_sweep::sweep::exact::cluster::ClusterError) -> String {
     use mancala_sweep::sweep::exact::cluster::ClusterError as C;
     match e {

@@ -147,6 +147,13 @@ pub enum SearchError {
         resumable: bool,
     },
 
+    /// A count on a cluster asked of a build without the backend (the
+    /// `cluster` feature).
+    #[error(
+        "this build has no cluster support; build with `cargo build --release --features cluster`"
+    )]
+    NoCluster,
+
     /// The disk guard stopped a spilled search.
     #[error(
         "the search stopped at step {store} of {max_store} (the stones in the store) after {positions} positions: its run files would take {needed_text}, more than {limit_text}{kept}",

@@ -286,14 +286,18 @@ fn memory_error(e: &sweep::SearchError, dirs: &[&std::path::Path], every: &str) 
 }
 
 /// `solve --cluster`: this process's part of a cluster count; process 0
-/// prints the answer, every process its traffic on stderr.
-#[cfg(feature = "cluster")]
+/// prints the answer, every process its traffic on stderr. A build
+/// without the backend says so before reading the cluster's flags.
 fn cluster(
     args: &SolveArgs,
     rules: mancala_sweep::Rules,
     board: &mancala_sweep::Board,
     threads: usize,
 ) -> Outcome {
+    if !exact::CLUSTER {
+        let no = mancala_sweep::sweep::SearchError::NoCluster;
+        return Err(CliError::Input(format!("--cluster: {no}")));
+    }
     use mancala_sweep::sweep::exact::cluster::Cluster;
     let c = &args.cluster;
     let hostfile = match &c.hostfile {
@@ -375,17 +379,4 @@ fn cluster(
     let mut out = text::solve_text_in(&solution, threads, None, args.color.on());
     out.push_str(" (--cluster counts only).\n");
     Ok(out)
-}
-
-/// `solve --cluster` in a build without the `cluster` feature.
-#[cfg(not(feature = "cluster"))]
-fn cluster(
-    _args: &SolveArgs,
-    _rules: mancala_sweep::Rules,
-    _board: &mancala_sweep::Board,
-    _threads: usize,
-) -> Outcome {
-    Err(CliError::Input(
-        "--cluster: this build has no cluster support; build with `cargo build --release --features cluster`".into(),
-    ))
 }

@@ -310,6 +310,23 @@ pub fn solve(board: &Board, rules: Rules, opts: &SweepOptions) -> Result<Solutio
     Ok(solution)
 }
 
+/// Whether this build counts on a cluster (the `cluster` feature, on by
+/// default): without it [`solve_cluster`] refuses with
+/// [`SearchError::NoCluster`], and a front end can say so before it reads
+/// the cluster's flags. The one place the feature shows above the sweep.
+pub const CLUSTER: bool = cfg!(feature = "cluster");
+
+/// [`solve_cluster`] in a build without the backend: refused.
+#[cfg(not(feature = "cluster"))]
+pub fn solve_cluster(
+    _board: &Board,
+    _rules: Rules,
+    _opts: &SweepOptions,
+    _cluster: &cluster::Cluster,
+) -> Result<(Solution, cluster::Traffic), SearchError> {
+    Err(SearchError::NoCluster)
+}
+
 /// Search every turn from `board` under `rules` on a cluster of
 /// processes (timely-dataflow; see [`cluster`]), this process being
 /// `cluster.process`: counts only, as with [`SweepOptions::spill`]. Every
