@@ -40,9 +40,9 @@
 //!    the value ([`Solver::set_limits_within`]): the proof went through it.
 //! 3. **Every other turn's value.** The positions after the other turns,
 //!    best estimate first, solved to the end (from their estimates) in
-//!    rounds of time (or node) slices that grow as turns are settled; a
-//!    stopped search still leaves proven bounds (MTD(f) keeps the bounds of
-//!    its finished passes).
+//!    laps over the open turns, each a time (or node) slice that grows as
+//!    turns are settled; a stopped search still leaves proven bounds
+//!    (MTD(f) keeps the bounds of its finished passes).
 //!
 //! After every search of phases 2 and 3 each open turn also takes the
 //! proven bounds that the table holds for the position after it
@@ -488,8 +488,8 @@ impl Run<'_> {
         self.progress();
     }
 
-    /// Phase 3: the other turns to the end, best estimate first, in rounds
-    /// of slices of what is left of the budget.
+    /// Phase 3: the other turns to the end, best estimate first, in laps
+    /// over them, each a slice of what is left of the budget.
     fn others(&mut self, solver: &mut Solver) {
         loop {
             let open: Vec<usize> = (0..self.analysis.turns.len())
@@ -503,7 +503,7 @@ impl Run<'_> {
                     return;
                 }
                 // This turn's slice: an equal share of what is left among
-                // the turns still open in this round.
+                // the turns still open in this lap.
                 let share = self.slice_end(open.len() - k);
                 let (nodes, deadline) = self.limits(share);
                 solver.set_limits_within(nodes, deadline);

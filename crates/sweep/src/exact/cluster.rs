@@ -1,27 +1,27 @@
 //! The forward pass on timely-dataflow, over threads, processes and
 //! machines (`solve --cluster`).
 //!
-//! Each store bucket is one round, as in the single-machine search: every
+//! Each store bucket is one step, as in the single-machine search: every
 //! timely worker owns the positions whose key hashes to it (`owner`),
 //! takes its share of the bucket from its own `Store` (in memory, or on
 //! disk with `--spill DIR`; sorted and deduplicated the usual way, a wave at
 //! a time), expands it with the same `Search::expand_bucket` and kernels,
-//! and sends every successor to the worker that owns it. The rounds are
+//! and sends every successor to the worker that owns it. The steps are
 //! run by the single-machine search's own driver (`Search::count` in
-//! `rounds.rs`); what the cluster adds is this exchange and the round's
+//! `steps.rs`); what the cluster adds is this exchange and the step's
 //! agreement below, as that driver's `Peers` hooks (`dataflow.rs`), and a
-//! store that keeps a failure for the round's end (`share.rs`); the
-//! store's checkpoint hook records each round. Successors are sent in batches, one per destination
+//! store that keeps a failure for the step's end (`share.rs`); the
+//! store's checkpoint hook records each step. Successors are sent in batches, one per destination
 //! worker and bucket, deduplicated by the sender first and coded as LEB128
 //! key gaps and path counts (the spill store's coding), so that a position
 //! crosses the network once per sender however many paths reach it. A
-//! worker's summary of the round (positions, finished turns by final store,
+//! worker's summary of the step (positions, finished turns by final store,
 //! whether it must stop) is broadcast to all, so that every worker knows the
 //! totals and all stop together: after a Ctrl-C or a time budget on any
 //! process, or when any process passes the memory guard.
 //!
-//! A round ends when timely's progress tracking says that nothing sent in
-//! it is still in flight: the probe has passed the round's time. Nothing
+//! A step ends when timely's progress tracking says that nothing sent in
+//! it is still in flight: the probe has passed the step's time. Nothing
 //! else in the search knows about timely; the answer is the same
 //! `Counted` as the single-machine forward pass, so the JSON is the same,
 //! byte for byte (the cluster tests compare them).
@@ -32,7 +32,7 @@
 //!
 //! Path counts are `u64`, and `u128` after an overflow, as in the
 //! single-machine search: every worker learns of an overflow from the
-//! round's summaries, so all start again together.
+//! step's summaries, so all start again together.
 
 /// Where the processes of a cluster run are and which one this is: the
 /// flags timely's own programs take as `-n`, `-p`, `-h` and `-w`.

@@ -1,4 +1,4 @@
-//! The counts of a forward pass: kept by the round driver, recorded by a
+//! The counts of a forward pass: kept by the step driver, recorded by a
 //! store's checkpoint and shared by a cluster's workers, so it sits below
 //! all three.
 

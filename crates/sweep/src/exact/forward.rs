@@ -2,7 +2,7 @@
 //! expanded once in parallel chunks, successors pushed to higher buckets
 //! and finished turns counted by final store.
 //!
-//! The loop over the buckets is [`super::rounds`]; this file expands one
+//! The loop over the buckets is [`super::steps`]; this file expands one
 //! bucket ([`Search::expand_bucket`]) and files what it produced
 //! ([`Search::file`]). [`Search::step`] does both for one bucket alone,
 //! for the listing tests and the benchmarks' [`super::bench::Bucket`].

@@ -37,7 +37,7 @@
 //! keys at the start, nearly every position is in those buckets.
 
 //!
-//! The code follows the passes: `rounds` (the forward pass's one loop
+//! The code follows the passes: `steps` (the forward pass's one loop
 //! over the buckets of a `store::Store`, in memory or on disk), `forward`
 //! (expanding a bucket and filing its successors), `backward` (the good
 //! nodes), `listing` (the walk that emits lines); `key`, `bucket_keys` and
@@ -56,8 +56,8 @@ pub mod forecast;
 pub(crate) mod forward;
 pub mod key;
 pub(crate) mod listing;
-pub(crate) mod rounds;
 pub(crate) mod spilled;
+pub(crate) mod steps;
 pub mod store;
 
 use self::key::{bits_needed, Key};
@@ -564,7 +564,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
                 keep_keys,
                 opts,
                 stop,
-                &mut rounds::Alone,
+                &mut steps::Alone,
             )?,
         };
         let best = counted.best;
@@ -615,14 +615,14 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         opts: &SweepOptions,
         stop: &Stop,
     ) -> Result<forward::Counted<K>, Fail> {
-        let alone = &mut rounds::Alone;
-        let wide = self.rounds(&mut frontier, tally, from, keep_keys, opts, stop, alone)?;
+        let alone = &mut steps::Alone;
+        let wide = self.steps(&mut frontier, tally, from, keep_keys, opts, stop, alone)?;
         let bits = bits_needed((self.max_store - from) as u32, 2 * self.n);
         let narrow =
             Search::<u64, C, W>::new(&self.start, self.rules, plan(self.n, bits, opts.kernel));
         let mut frontier = frontier.rekey::<u64>();
         let end = self.max_store + 1;
-        let rest = narrow.rounds(&mut frontier, wide.tally, end, keep_keys, opts, stop, alone)?;
+        let rest = narrow.steps(&mut frontier, wide.tally, end, keep_keys, opts, stop, alone)?;
         let mut bucket_keys = wide.bucket_keys;
         for (keys, kept) in bucket_keys.iter_mut().zip(rest.bucket_keys).skip(from) {
             *keys = kept.rekey();

@@ -1,6 +1,6 @@
 //! The forward pass over a frontier on disk (`solve --spill DIR`): the
 //! store on disk ([`Spill`]) opened, or resumed from its checkpoint, and
-//! run through the same round driver as a search in memory
+//! run through the same step driver as a search in memory
 //! ([`Search::count`]), which takes a bucket a wave at a time from it and
 //! lets it record a checkpoint after every bucket.
 //!
@@ -13,7 +13,7 @@
 use super::counts::ForwardCounts;
 use super::forward::Counted;
 use super::key::Key;
-use super::rounds::Alone;
+use super::steps::Alone;
 use super::store::disk::Spill;
 use super::store::{Count, Run};
 use super::{Fail, Progress, Search, SweepOptions};

@@ -200,7 +200,7 @@ fn unsowing_finds_the_same_good_nodes_as_expanding_every_node() {
                     true,
                     &opts,
                     &stop,
-                    &mut rounds::Alone,
+                    &mut steps::Alone,
                 )
                 .ok()
                 .unwrap();

@@ -1,5 +1,5 @@
 //! The search on timely-dataflow (the `cluster` feature): the workers'
-//! rounds, their exchange of successors and summaries, and the setup and
+//! steps, their exchange of successors and summaries, and the setup and
 //! failures of timely itself. See the parent module for how it works.
 
 use super::quiet::{lost_messages, quiet_timely_panics, StdoutToStderr};
@@ -10,7 +10,7 @@ use crate::error::{SearchError, StopCause};
 use crate::exact::counts::ForwardCounts;
 use crate::exact::forward::Expanded;
 use crate::exact::key::Key;
-use crate::exact::rounds::{At, Peers};
+use crate::exact::steps::{At, Peers};
 use crate::exact::store::disk::{Checkpoint, Spill};
 use crate::exact::store::memory::{Count, Frontier, Run};
 use crate::exact::store::SpillFail;
@@ -46,14 +46,14 @@ fn owner(key: u128, peers: usize) -> usize {
 /// A batch of successors for one worker: `(worker, bucket, coded entries)`.
 type Batch = (u32, u32, Vec<u8>);
 
-/// One worker's account of a round, broadcast to every worker.
+/// One worker's account of a step, broadcast to every worker.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct Summary {
-    /// The round, as the timely time it was sent at.
-    round: u64,
+    /// The step, as the timely time it was sent at.
+    step: u64,
     /// The worker that sent it.
     worker: u64,
-    /// Positions this worker expanded in the round.
+    /// Positions this worker expanded in the step.
     positions: u64,
     /// Path counts of the turns they ended, by final store.
     ended: Vec<u128>,
@@ -67,9 +67,9 @@ struct Summary {
     overflow: bool,
     /// Bytes of memory this process holds (resident).
     resident: u64,
-    /// Traffic sent this round: all, to other processes, entries.
+    /// Traffic sent this step: all, to other processes, entries.
     sent: (u64, u64, u64),
-    /// In the first round: the bucket this worker's checkpoint resumes at.
+    /// In the first step: the bucket this worker's checkpoint resumes at.
     resume: Option<u64>,
     /// This worker's spill store failed (its own error is kept).
     failed: bool,
@@ -129,7 +129,7 @@ pub(in crate::exact) fn solve(
         .map(|dir| (dir.to_path_buf(), buffer, opts.max_disk));
     // Raised by any worker of this process that finds it over the guard
     // between the chunks of a wave; every worker of the process then
-    // ends the round and says so in its summary.
+    // ends the step and says so in its summary.
     let over = Arc::new(AtomicBool::new(false));
     let (workers, first_worker) = (cluster.workers, cluster.process * cluster.workers);
     quiet_timely_panics();
@@ -260,7 +260,7 @@ struct Shared<'a> {
     tell: Option<&'a mpsc::Sender<Progress>>,
     /// `--spill DIR`, the buffer's bytes and `--max-disk`: each worker
     /// keeps its share in `DIR/worker-I-of-N`, with a checkpoint after
-    /// every round.
+    /// every step.
     spill: Option<(&'a Path, u64, u64)>,
 }
 
@@ -284,7 +284,7 @@ type Share<S> = Rc<RefCell<S>>;
 
 /// How a worker's store opened: the checkpoint it resumes from, or
 /// why it could not open (the worker then takes part in the first
-/// round with an empty store in memory, so that every worker learns
+/// step with an empty store in memory, so that every worker learns
 /// of the failure and all stop together), and its directory.
 struct Opened {
     checkpoint: Option<Checkpoint>,
@@ -294,19 +294,19 @@ struct Opened {
 
 /// One worker's end of the dataflow: its share of the frontier, the
 /// inputs it sends batches and summaries on, what it has heard, and
-/// the round it is in.
+/// the step it is in.
 struct Wire<S> {
     me: usize,
     peers: usize,
     share: Share<S>,
     heard: Rc<RefCell<Vec<Summary>>>,
-    /// What went wrong in this worker's round, told to every worker at
+    /// What went wrong in this worker's step, told to every worker at
     /// its end.
     trouble: Rc<RefCell<Trouble>>,
     batches: InputHandle<u64, CapacityContainerBuilder<Vec<Batch>>>,
     summaries: InputHandle<u64, CapacityContainerBuilder<Vec<Summary>>>,
     probe: ProbeHandle<u64>,
-    /// The round, as the timely time its messages are sent at.
+    /// The step, as the timely time its messages are sent at.
     time: u64,
 }
 
@@ -348,7 +348,7 @@ impl<S: 'static> Wire<S> {
                                     }
                                     // What arrives counts against the
                                     // buffer's budget as what this
-                                    // worker files does: at a round's
+                                    // worker files does: at a step's
                                     // end all of it arrives at once.
                                     if let Err(e) = share.borrow_mut().relieve() {
                                         trouble.borrow_mut().failure.get_or_insert(e);
@@ -387,10 +387,10 @@ impl<S: 'static> Wire<S> {
         }
     }
 
-    /// An empty summary of this worker's current round.
+    /// An empty summary of this worker's current step.
     fn blank(&self, max_store: usize) -> Summary {
         Summary {
-            round: self.time,
+            step: self.time,
             worker: self.me as u64,
             positions: 0,
             ended: vec![0; max_store + 1],
@@ -405,12 +405,12 @@ impl<S: 'static> Wire<S> {
         }
     }
 
-    /// End the round with this worker's `summary`: send it, advance
-    /// the inputs past the round, work until nothing sent in it is in
+    /// End the step with this worker's `summary`: send it, advance
+    /// the inputs past the step, work until nothing sent in it is in
     /// flight anywhere, and return every worker's summary of it. (A
-    /// faster worker's summary of the next round may be here already:
-    /// it passed this round's end before this worker.)
-    fn round(&mut self, summary: Summary, worker: &mut timely::worker::Worker) -> Vec<Summary> {
+    /// faster worker's summary of the next step may be here already:
+    /// it passed this step's end before this worker.)
+    fn meet(&mut self, summary: Summary, worker: &mut timely::worker::Worker) -> Vec<Summary> {
         let time = self.time;
         self.summaries.send(summary);
         self.batches.advance_to(time + 1);
@@ -419,9 +419,9 @@ impl<S: 'static> Wire<S> {
             worker.step_or_park(Some(std::time::Duration::from_millis(50)));
         }
         let mut heard = self.heard.borrow_mut();
-        let (this, later): (Vec<Summary>, _) = heard.drain(..).partition(|s| s.round == time);
+        let (this, later): (Vec<Summary>, _) = heard.drain(..).partition(|s| s.step == time);
         *heard = later;
-        assert_eq!(this.len(), self.peers, "one summary a worker a round");
+        assert_eq!(this.len(), self.peers, "one summary a worker a step");
         self.time += 1;
         this
     }
@@ -452,7 +452,7 @@ impl Shared<'_> {
 
     /// The search with `C0` (`u64`) path counts, and again with `u128` when
     /// one overflows: every worker learns of an overflow in the same
-    /// round (from the summaries), so all start again together, on a
+    /// step (from the summaries), so all start again together, on a
     /// new dataflow.
     fn counts<K: Key, C0: Count, const W: usize>(
         &self,
@@ -468,7 +468,7 @@ impl Shared<'_> {
     }
 
     /// Open this worker's share of the frontier (in memory, or on disk
-    /// in `DIR/worker-I-of-N`) and run the search's rounds on it.
+    /// in `DIR/worker-I-of-N`) and run the search's steps on it.
     fn go<K: Key, C: Count, const W: usize>(
         &self,
         search: Search<K, C, W>,
@@ -482,7 +482,7 @@ impl Shared<'_> {
                 failure: None,
                 dir: None,
             };
-            return self.rounds(&search, memory(), opened, worker);
+            return self.steps(&search, memory(), opened, worker);
         };
         let path = root.join(format!("worker-{me}-of-{peers}"));
         let identity = format!("{}; worker {me} of {peers}", search.identity());
@@ -492,17 +492,17 @@ impl Shared<'_> {
             dir: Some(path.clone()),
         };
         match Spill::open(&path, identity, search.shifts.clone(), buffer, max_disk) {
-            Ok((spill, cp)) => self.rounds(&search, spill, opened(cp, None), worker),
-            Err(e) => self.rounds(&search, memory(), opened(None, Some(e)), worker),
+            Ok((spill, cp)) => self.steps(&search, spill, opened(cp, None), worker),
+            Err(e) => self.steps(&search, memory(), opened(None, Some(e)), worker),
         }
     }
 
-    /// Build the dataflow around `share` and run the search's rounds:
+    /// Build the dataflow around `share` and run the search's steps:
     /// the first, in which the workers agree where to start, then one
-    /// a bucket, run by the search's own round driver
+    /// a bucket, run by the search's own step driver
     /// ([`Search::count`]) with this worker's exchange as its peers
     /// ([`Among`]).
-    fn rounds<K: Key, C: Count, const W: usize, S>(
+    fn steps<K: Key, C: Count, const W: usize, S>(
         &self,
         search: &Search<K, C, W>,
         share: S,
@@ -545,7 +545,7 @@ impl Shared<'_> {
         };
         // The worker's own options: its progress goes back over a
         // channel (`Among::report`) and its stop and memory are settled
-        // in each round's meeting, not by the guards of a search alone.
+        // in each step's meeting, not by the guards of a search alone.
         let opts = SweepOptions::default();
         let counted = search.count(&mut share, tally, false, &opts, self.stop, &mut among)?;
         let traffic = among.traffic;
@@ -580,8 +580,8 @@ impl Shared<'_> {
         Ok(resident)
     }
 
-    /// Round 0: the workers agree where to start. A search starts at
-    /// the start position's bucket (its first round sends the start
+    /// Step 0: the workers agree where to start. A search starts at
+    /// the start position's bucket (its first step sends the start
     /// position to its owner); a spilled one resumes after the last
     /// bucket that every worker checkpointed (they checkpoint together,
     /// so they differ only after a stop in the middle of writing them).
@@ -597,7 +597,7 @@ impl Shared<'_> {
         let mut summary = wire.blank(search.max_store);
         summary.resume = checkpoint.as_ref().map(|cp| cp.next_store as u64);
         summary.failed = wire.trouble.borrow().failure.is_some();
-        let all = wire.round(summary, worker);
+        let all = wire.meet(summary, worker);
         let first = search.start.store() as usize;
         if all.iter().any(|s| s.failed) {
             return Err(None);
@@ -632,7 +632,7 @@ impl Shared<'_> {
                     wire.batches.send((to, first as u32, bytes));
                 }
                 let blank = wire.blank(search.max_store);
-                wire.round(blank, worker);
+                wire.meet(blank, worker);
             }
         }
         Ok(tally)
@@ -651,7 +651,7 @@ impl<S> Wire<S> {
 }
 
 /// A worker among the cluster's: the exchange of successors and of the
-/// round's summaries, as the round driver's [`Peers`].
+/// step's summaries, as the step driver's [`Peers`].
 struct Among<'a, 'w, S> {
     shared: &'a Shared<'a>,
     wire: &'w mut Wire<S>,
@@ -659,7 +659,7 @@ struct Among<'a, 'w, S> {
     /// The worker's spill directory, for the error when another's failed.
     dir: Option<&'a Path>,
     traffic: Traffic,
-    /// Sent in this round: all bytes, bytes to other processes, entries.
+    /// Sent in this step: all bytes, bytes to other processes, entries.
     sent: (u64, u64, u64),
 }
 
@@ -742,7 +742,7 @@ impl<K: Key, C: Count, const W: usize, S: 'static> Peers<K, C, W> for Among<'_, 
         self.worker.step();
     }
 
-    /// The round's meeting: this worker's summary of bucket `store` (its
+    /// The step's meeting: this worker's summary of bucket `store` (its
     /// counts are `tally`'s beyond `before`'s) sent to all, every
     /// worker's summed into `tally`, and the stop that any of them asks
     /// for (an overflow, a failed store, Ctrl-C or a time budget, the
@@ -777,7 +777,7 @@ impl<K: Key, C: Count, const W: usize, S: 'static> Peers<K, C, W> for Among<'_, 
         summary.failed = self.wire.trouble.borrow().failure.is_some();
         summary.memory = summary.resident > self.shared.max_memory || stop.memory_tripped();
         summary.sent = std::mem::take(&mut self.sent);
-        let all = self.wire.round(summary, self.worker);
+        let all = self.wire.meet(summary, self.worker);
         *tally = before.clone();
         let resident = self
             .shared

@@ -1,7 +1,7 @@
-//! A worker's share of the frontier as the round driver's [`Store`]:
+//! A worker's share of the frontier as the step driver's [`Store`]:
 //! the cluster's search runs through the same driver as one in a single
 //! process ([`Search::count`](crate::exact::Search)), and this is
-//! where its store differs, keeping a failure for the round's end instead
+//! where its store differs, keeping a failure for the step's end instead
 //! of returning it at once.
 
 use crate::control::Pool;
@@ -13,7 +13,7 @@ use crate::exact::store::{Store, Wave};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// What went wrong in a worker's round: kept until the round's end,
+/// What went wrong in a worker's step: kept until the step's end,
 /// where every worker learns of it from the summaries and all stop
 /// together.
 #[derive(Default)]
@@ -26,11 +26,11 @@ pub(super) struct Trouble {
     pub(super) overflow: bool,
 }
 
-/// A worker's share as the round driver's store: the share that the
+/// A worker's share as the step driver's store: the share that the
 /// timely operator receiving batches fills too, borrowed for each call
 /// (never across a step of the worker, when batches arrive). A failure
 /// of the share is kept in [`Trouble`] and the bucket ends there, so
-/// that the worker still meets the others at the round's end.
+/// that the worker still meets the others at the step's end.
 pub(super) struct ShareStore<'a, S> {
     pub(super) share: Rc<RefCell<S>>,
     pub(super) trouble: Rc<RefCell<Trouble>>,
@@ -39,7 +39,7 @@ pub(super) struct ShareStore<'a, S> {
 
 impl<S: Send> ShareStore<'_, S> {
     /// `f` on the share, on the search's threads (taking a bucket sorts
-    /// and merges in parallel); its error kept for the round's end.
+    /// and merges in parallel); its error kept for the step's end.
     fn on_pool<R: Send>(&self, f: impl FnOnce(&mut S) -> Result<R, SpillFail> + Send) -> Option<R> {
         let done = {
             let mut share = self.share.borrow_mut();
@@ -49,7 +49,7 @@ impl<S: Send> ShareStore<'_, S> {
         done.map_err(|e| self.keep(e)).ok()
     }
 
-    /// Keep `e` for the round's end.
+    /// Keep `e` for the step's end.
     fn keep(&self, e: SpillFail) {
         let mut trouble = self.trouble.borrow_mut();
         match e {
@@ -106,8 +106,8 @@ where
         }
         Ok(())
     }
-    /// After the round, when every worker finished it: a failure here is
-    /// this worker's alone (the others learn of it in the next round, or
+    /// After the step, when every worker finished it: a failure here is
+    /// this worker's alone (the others learn of it in the next step, or
     /// not at all after the last).
     fn checkpoint(
         &mut self,

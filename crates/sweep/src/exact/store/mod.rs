@@ -4,8 +4,8 @@
 //! takes a whole bucket back, deduplicated and in key order, when every
 //! bucket below it is done. [`Store`] is that interface, and both stores
 //! implement it: the in-memory one ([`memory`]) and the one that spills runs
-//! to disk ([`disk`]), so that one round driver
-//! ([`super::rounds`]) runs the forward pass over either.
+//! to disk ([`disk`]), so that one step driver
+//! ([`super::steps`]) runs the forward pass over either.
 
 pub(crate) mod disk;
 pub mod memory;

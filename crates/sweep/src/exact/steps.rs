@@ -1,5 +1,5 @@
-//! The forward pass's one round driver: buckets taken from a [`Store`]
-//! lowest first, each a *round* of waves expanded with
+//! The forward pass's one step driver: buckets taken from a [`Store`]
+//! lowest first, each a *step* of waves expanded with
 //! [`Search::expand_bucket`] and filed back into the store, the counts
 //! kept in a [`ForwardCounts`], progress reported and the guards asked after
 //! every bucket.
@@ -14,7 +14,7 @@
 //!
 //! The cluster's workers run through it too: what they add is the
 //! exchange between them, the [`Peers`] hooks (successors filed with
-//! their owners, and a meeting at the end of every round that sums every
+//! their owners, and a meeting at the end of every step that sums every
 //! worker's counts and decides together whether to stop). A search in one
 //! process has no peers ([`Alone`]).
 
@@ -86,7 +86,7 @@ impl Progress {
     }
 }
 
-/// Where a round stands, for its progress reports.
+/// Where a step stands, for its progress reports.
 #[derive(Clone, Copy)]
 pub(in crate::exact) struct At {
     store: usize,
@@ -97,11 +97,11 @@ pub(in crate::exact) struct At {
     disk: Option<DiskUse>,
 }
 
-/// How the workers of one search meet: the hooks the round driver calls
+/// How the workers of one search meet: the hooks the step driver calls
 /// where a worker among peers does something a search alone does not.
-/// A worker among peers takes part in every round, an empty one too,
+/// A worker among peers takes part in every step, an empty one too,
 /// and learns of a stop, a failure or an overflow anywhere only at the
-/// round's end, where every worker learns of it together: stopping on
+/// step's end, where every worker learns of it together: stopping on
 /// its own would leave the others waiting for it.
 pub(in crate::exact) trait Peers<K: Key, C: Count, const W: usize> {
     /// True for a search in one process: it skips empty buckets, guards
@@ -124,7 +124,7 @@ pub(in crate::exact) trait Peers<K: Key, C: Count, const W: usize> {
     ) -> Result<u64, Fail>;
     /// Between two waves (a cluster's worker takes in what was sent to it).
     fn between_waves(&mut self) {}
-    /// The end of bucket `store`'s round, `tally` holding this worker's
+    /// The end of bucket `store`'s step, `tally` holding this worker's
     /// counts added to `before`'s: among peers, every worker's counts
     /// instead; an error if the search stops here. The bytes to report as
     /// held, when they are not this worker's own.
@@ -137,7 +137,7 @@ pub(in crate::exact) trait Peers<K: Key, C: Count, const W: usize> {
         at: &At,
         stop: &Stop,
     ) -> Result<Option<u64>, Fail>;
-    /// The progress after a finished round, and a last check of the stop.
+    /// The progress after a finished step, and a last check of the stop.
     fn report(
         &mut self,
         search: &Search<K, C, W>,
@@ -147,10 +147,10 @@ pub(in crate::exact) trait Peers<K: Key, C: Count, const W: usize> {
     ) -> Result<(), Fail>;
 }
 
-/// What [`Search::rounds`] leaves: the counts so far, each bucket's keys
+/// What [`Search::steps`] leaves: the counts so far, each bucket's keys
 /// and the nodes with a turn ending at the highest store seen, when they
 /// were kept.
-pub(super) struct Rounds<K> {
+pub(super) struct Steps<K> {
     pub(super) tally: ForwardCounts,
     pub(super) bucket_keys: Vec<BucketKeys<K>>,
     pub(super) finishers: Finishers<K>,
@@ -209,7 +209,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         peers: &mut P,
     ) -> Result<Counted<K>, Fail> {
         let end = self.max_store + 1;
-        let done = self.rounds(frontier, tally, end, keep_keys, opts, stop, peers)?;
+        let done = self.steps(frontier, tally, end, keep_keys, opts, stop, peers)?;
         Counted::new(
             done.tally.ended,
             done.tally.by_store,
@@ -218,12 +218,12 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         )
     }
 
-    /// The rounds of [`Search::count`] for the buckets from `tally.next`
+    /// The steps of [`Search::count`] for the buckets from `tally.next`
     /// up to `end` (not included), leaving the higher buckets' successors
     /// in `frontier`: a search in memory on wide keys stops where the
     /// rest fit `u64` keys and goes on with them (see `Search::run`).
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn rounds<S: Store<K, C>, P: Peers<K, C, W>>(
+    pub(super) fn steps<S: Store<K, C>, P: Peers<K, C, W>>(
         &self,
         frontier: &mut S,
         mut tally: ForwardCounts,
@@ -232,7 +232,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         opts: &SweepOptions,
         stop: &Stop,
         peers: &mut P,
-    ) -> Result<Rounds<K>, Fail> {
+    ) -> Result<Steps<K>, Fail> {
         let mut bucket_keys: Vec<BucketKeys<K>> = (0..=self.max_store)
             .map(|_| BucketKeys::default())
             .collect();
@@ -314,9 +314,9 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
             memory = frontier.memory() + bucket_bytes + kept + finishers.memory();
             let mut at = self.at(store, memory, frontier, opts);
             at.memory = held.unwrap_or(at.memory);
-            self.report_round(&at, &tally, opts, stop, peers)?;
+            self.report_step(&at, &tally, opts, stop, peers)?;
         }
-        Ok(Rounds {
+        Ok(Steps {
             tally,
             bucket_keys,
             finishers,
@@ -325,7 +325,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
 
     /// The error for a store that failed in bucket `store`, with how far
     /// the search got: a step of its own so that every store call in
-    /// [`Search::rounds`] maps its error the same way in one line.
+    /// [`Search::steps`] maps its error the same way in one line.
     fn failed<S: Store<K, C>>(
         &self,
         e: SpillFail,
@@ -344,7 +344,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         }
     }
 
-    /// The finishers the chunks of a wave kept, merged into the round's:
+    /// The finishers the chunks of a wave kept, merged into the step's:
     /// taken out of the chunks before they are filed, which consumes them.
     fn gather_finishers(expanded: &mut [Expanded<K, C>], finishers: &mut Finishers<K>) {
         for chunk in expanded {
@@ -354,10 +354,10 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
         }
     }
 
-    /// The report at the end of a round, `at` its bucket with the bytes
+    /// The report at the end of a step, `at` its bucket with the bytes
     /// the peers agreed on: the peers hear it (a cluster's workers meet
     /// there), apart from the wave loop it closes.
-    fn report_round<P: Peers<K, C, W>>(
+    fn report_step<P: Peers<K, C, W>>(
         &self,
         at: &At,
         tally: &ForwardCounts,
@@ -451,7 +451,7 @@ impl<K: Key, C: Count, const W: usize> Search<K, C, W> {
     /// (checking only after the bucket let a run pass its limit by half),
     /// a store on disk is to write its buffer out first (true), and a
     /// cluster's worker in memory goes on to the watch between the chunks
-    /// and the round's end, which all its peers meet.
+    /// and the step's end, which all its peers meet.
     ///
     /// [`fits`]: Self::fits
     fn short<S: Store<K, C>, P: Peers<K, C, W>>(
