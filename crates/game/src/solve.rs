@@ -399,17 +399,32 @@ impl GameSolveResult {
     fn not_started(state: &GameState, t0: Instant) -> GameSolveResult {
         let (base, s) = (state.mover_minus_opponent(), state.stones_in_pits() as i32);
         GameSolveResult {
-            value: base,
+            // Stopped: not called exact, even where no stone is left.
             exact: false,
-            lower: base - s,
-            upper: base + s,
+            ..GameSolveResult::unsearched(base, (base - s, base + s), t0, true)
+        }
+    }
+
+    /// An answer no search made: `value` within `(lower, upper)` (exact
+    /// when they meet), no turn, no line, no picks.
+    pub(super) fn unsearched(
+        value: i32,
+        (lower, upper): (i32, i32),
+        t0: Instant,
+        cancelled: bool,
+    ) -> GameSolveResult {
+        GameSolveResult {
+            value,
+            exact: lower == upper,
+            lower,
+            upper,
             best_turn: vec![],
             pv: vec![],
             nodes: 0,
             value_nodes: 0,
             expanded: 0,
             elapsed: t0.elapsed(),
-            cancelled: true,
+            cancelled,
         }
     }
 }

@@ -267,8 +267,6 @@ fn one_line(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<Line, CliError> {
-    let say =
-        |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(CliError::Terminal);
     let words: Vec<String> = line.split_whitespace().map(str::to_lowercase).collect();
     let mine = state.mover() == YOU;
     // A board pasted alone (it has the row marks `/`) reads as `board` and
@@ -345,8 +343,6 @@ fn typed_board(
     out: &mut dyn Write,
 ) -> Result<Line, CliError> {
     let (rules, n) = (state.rules(), state.pits_per_side());
-    let say =
-        |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(CliError::Terminal);
     if text.trim().is_empty() {
         write!(
             out,
@@ -397,8 +393,6 @@ fn play_words(
     out: &mut dyn Write,
 ) -> Result<Line, CliError> {
     let n = state.pits_per_side();
-    let say =
-        |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(CliError::Terminal);
     let any = state.rules().scope == Scope::Any;
     let mover = state.mover();
     let mut played = Vec::new();
@@ -484,6 +478,11 @@ fn play_words(
         say(out, why)?;
     }
     Ok(Line::Next)
+}
+
+/// A line of the game's words to the player's terminal.
+fn say(out: &mut dyn Write, text: String) -> Result<(), CliError> {
+    writeln!(out, "{text}").map_err(CliError::Terminal)
 }
 
 /// Who plays each side of a followed game: the player moves the bottom

@@ -15,19 +15,7 @@ use std::sync::Arc;
 /// are, proved with no search; a step of its own so that
 /// [`Solver::solve_from`] starts with the search.
 fn game_over(base: i32, t0: Instant) -> GameSolveResult {
-    GameSolveResult {
-        value: base,
-        exact: true,
-        lower: base,
-        upper: base,
-        best_turn: vec![],
-        pv: vec![],
-        nodes: 0,
-        value_nodes: 0,
-        expanded: 0,
-        elapsed: t0.elapsed(),
-        cancelled: false,
-    }
+    GameSolveResult::unsearched(base, (base, base), t0, false)
 }
 
 impl Solver {
