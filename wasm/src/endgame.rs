@@ -206,13 +206,12 @@ pub fn build(
             len => Some(read_db(base, len, rules, n, stones)?),
         };
         let of = doc["of"].as_u64().map_or(stones, |s| s as u32);
-        let whole = EndgameDb::bytes_for(n, of).max(1) as f64;
         let last = std::sync::Mutex::new(mancala_sweep::clock::Instant::now());
         let ticks = BuildProgress::with_tick(move |p| {
             let mut last = last.lock().expect("one thread");
             if last.elapsed() >= Duration::from_millis(250) {
                 *last = mancala_sweep::clock::Instant::now();
-                let share = p.done() as f64 / whole;
+                let share = p.share_of(2 * n, of);
                 progress(&json!({"stones": p.layer(), "of": of, "share": share}));
             }
         });

@@ -20,6 +20,7 @@ mod cache;
 mod db;
 mod packed;
 mod values;
+mod window;
 pub use build::{BuildProgress, FillFile, SaveFile};
 pub use cache::{CachedDb, EndgameCache, BUILD_BYTES, CACHE_BYTES, CACHE_STONES, SETUP_BYTES};
 pub use db::{
@@ -447,6 +448,8 @@ struct Plan {
     kids: [Kid; rules::MAX_PITS_PER_SIDE],
     count: usize,
     best: i32,
+    /// The stones in the position's pits.
+    total: u32,
 }
 
 impl Plan {
@@ -460,6 +463,7 @@ impl Plan {
         }; rules::MAX_PITS_PER_SIDE],
         count: 0,
         best: i32::MIN,
+        total: 0,
     };
 }
 
@@ -650,6 +654,7 @@ impl Endgame {
         p.count = 0;
         p.best = i32::MIN;
         let total = sum(&cells[..n]) + sum(&cells[n + 1..=2 * n]);
+        p.total = total;
         for from in 0..n {
             if cells[from] == 0 {
                 continue;
@@ -705,7 +710,7 @@ impl Endgame {
             };
             best = best.max(if k.free { k.gain + v } else { k.gain - v });
         }
-        self.values.set(r, best as i8);
+        self.values.set(r, best as i8, plan.total);
         Some(best)
     }
 }

@@ -290,7 +290,9 @@ pub(super) fn showing_build<T>(
                 .find(|&t| EndgameDb::bytes_for(n, t) > progress.held())
                 .unwrap_or(upto)
         });
-        for t in from..upto {
+        // The empty board counts with the first layer (its line said "0
+        // stones: 0 positions" when the first look came before any layer).
+        for t in from.max(1)..upto {
             let positions = EndgameDb::bytes_for(n, t)
                 - t.checked_sub(1).map_or(0, |s| EndgameDb::bytes_for(n, s));
             spinner.println(&format!(

@@ -11,15 +11,16 @@
 //! positions), and a checkpoint writes what is packed already.
 
 use super::db::{EndgameBuild, EndgameDb};
-use super::packed::{PackedBuf, GROUP_POSITIONS};
+use super::packed::{GivingBack, PackedBuf, GROUP_POSITIONS};
 use super::values::{PackedLayout, Values, EXCEPTIONS_MOST};
-use super::{advise_huge, Endgame, Ranks, UNKNOWN};
+use super::window::Window;
+use super::{Endgame, Ranks};
 use crate::error::{EndgameError, GameError, GameFileError};
 use base::clock::Instant;
 use rules::Rules;
 use std::io::Write;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -31,7 +32,11 @@ const CHECKPOINT_SECS: u64 = 60;
 /// last layers hold most of them (26 stones on 6 pits a side is a third
 /// of its database), and a share of layers would stand still for minutes
 /// there; the layers a file already held count as done, so that a build
-/// that goes on says how far it really is.
+/// that goes on says how far it really is. The share and the forecast
+/// weigh each position by its stones ([`work_of`]): a position of 26
+/// stones costs about half again one of 18 (longer sowings, more picks,
+/// deeper recursion into its own layer), and counted alike the first
+/// minutes forecast half the time the build took.
 #[derive(Default)]
 pub struct BuildProgress {
     /// Positions finished, those the file held included.
@@ -40,6 +45,11 @@ pub struct BuildProgress {
     total: AtomicU64,
     /// Positions the file held when the build started.
     held: AtomicU64,
+    /// [`BuildProgress::done`], [`BuildProgress::total`] and
+    /// [`BuildProgress::held`] weighed by stones ([`work_of`]).
+    work_done: AtomicU64,
+    work_total: AtomicU64,
+    work_held: AtomicU64,
     /// Stones of the layer being built.
     layer: AtomicU64,
     /// Told of every piece of positions finished, on the thread that
@@ -77,6 +87,8 @@ impl BuildProgress {
     /// `k` more positions finished.
     fn add(&self, k: u64) {
         self.done.fetch_add(k, Ordering::Relaxed);
+        self.work_done
+            .fetch_add(k * weight(self.layer()), Ordering::Relaxed);
         if let Some(tick) = &self.tick {
             tick(self);
         }
@@ -102,28 +114,64 @@ impl BuildProgress {
         self.layer.load(Ordering::Relaxed) as u32
     }
 
-    /// The share done, 0 to 1.
+    /// The share of the work done, 0 to 1: positions weighed by their
+    /// stones ([`work_of`]).
     pub fn share(&self) -> f64 {
-        self.done() as f64 / self.total().max(1) as f64
+        let total = self.work_total.load(Ordering::Relaxed);
+        self.work_done.load(Ordering::Relaxed) as f64 / total.max(1) as f64
     }
 
-    /// Seconds still to go, reckoned from the positions this run built
-    /// in `elapsed` seconds; `None` until it has built a thousandth of
-    /// what is left to it. The last layers' positions cost a little more
-    /// each, so the forecast is a floor that rises a little as it goes.
+    /// The share done of a build of `stones` stones on `pits` pits,
+    /// which this build's database may be a step towards (the static
+    /// site builds in steps, each a file of its own).
+    pub fn share_of(&self, pits: usize, stones: u32) -> f64 {
+        let total = work_of(pits, stones);
+        self.work_done.load(Ordering::Relaxed) as f64 / total.max(1) as f64
+    }
+
+    /// Seconds still to go, reckoned from the work this run did in
+    /// `elapsed` seconds (positions weighed by their stones); `None`
+    /// until it has done a thousandth of what is left to it.
     pub fn seconds_left(&self, elapsed: f64) -> Option<f64> {
-        let (done, total, held) = (self.done(), self.total(), self.held());
+        let done = self.work_done.load(Ordering::Relaxed);
+        let total = self.work_total.load(Ordering::Relaxed);
+        let held = self.work_held.load(Ordering::Relaxed);
         let built = done.saturating_sub(held);
         (built > 0 && built * 1000 >= total.saturating_sub(held))
             .then(|| elapsed * total.saturating_sub(done) as f64 / built as f64)
     }
 
-    /// A build of `total` positions that starts from `held` of them.
-    fn start(&self, total: u64, held: u64) {
-        self.total.store(total, Ordering::Relaxed);
-        self.held.store(held, Ordering::Relaxed);
-        self.done.store(held, Ordering::Relaxed);
+    /// A build of every position of at most `stones` stones on `pits`
+    /// pits that starts from those of at most `held` (none when `None`).
+    fn start(&self, pits: usize, stones: u32, held: Option<u32>) {
+        let positions = |s: Option<u32>| s.map_or(0, |s| Endgame::bytes(pits, s));
+        let work = |s: Option<u32>| s.map_or(0, |s| work_of(pits, s));
+        self.total.store(positions(Some(stones)), Ordering::Relaxed);
+        self.held.store(positions(held), Ordering::Relaxed);
+        self.done.store(positions(held), Ordering::Relaxed);
+        self.work_total.store(work(Some(stones)), Ordering::Relaxed);
+        self.work_held.store(work(held), Ordering::Relaxed);
+        self.work_done.store(work(held), Ordering::Relaxed);
     }
+}
+
+/// What a position of `t` stones weighs in a build's share and forecast:
+/// its stones (a build's cost per position grows about in proportion,
+/// 8 to 9 ns a stone on 6 pits a side: docs/notebook/endgame-cache.md,
+/// "The set-up measured on a quiet machine"); the empty board weighs one.
+fn weight(t: u32) -> u64 {
+    u64::from(t.max(1))
+}
+
+/// The work of building every position of at most `stones` stones on
+/// `pits` pits: each layer's positions times [`weight`].
+fn work_of(pits: usize, stones: u32) -> u64 {
+    (0..=stones)
+        .map(|t| {
+            let below = t.checked_sub(1).map_or(0, |s| Endgame::bytes(pits, s));
+            (Endgame::bytes(pits, t) - below) * weight(t)
+        })
+        .sum()
 }
 
 impl EndgameDb {
@@ -139,11 +187,15 @@ impl EndgameDb {
     }
 
     /// Bytes [`EndgameDb::build_file`] holds at most while it builds
-    /// `stones` stones on `n` pits a side: every layer packed, and the
-    /// largest a byte a position.
+    /// `stones` stones on `n` pits a side: the layers below the last
+    /// packed, and the last in its window ([`Window`]) or, once packing
+    /// has given the window back, packed.
     pub fn build_bytes_for(n: usize, stones: u32) -> u64 {
+        let below = EndgameDb::packed_bytes_for(n, stones - 1);
         let largest = Endgame::bytes(2 * n, stones) - Endgame::bytes(2 * n, stones - 1);
-        EndgameDb::packed_bytes_for(n, stones) + largest + GROUP_POSITIONS as u64
+        let last =
+            Window::bytes_for(stones, largest).max(EndgameDb::packed_bytes_for(n, stones) - below);
+        below + last + GROUP_POSITIONS as u64
     }
 
     /// [`EndgameDb::check`] for a build of `stones` stones into a file,
@@ -187,8 +239,7 @@ impl EndgameDb {
                 // Asked for no more than the file holds: nothing to build.
                 let h = EndgameDb::open(path, rules, n, u64::MAX, false)?.header;
                 if h.stones >= stones {
-                    let total = Endgame::bytes(2 * n, stones);
-                    progress.start(total, total);
+                    progress.start(2 * n, stones, Some(stones));
                     return Ok(EndgameBuild {
                         resumed_from: Some(h.stones),
                         stones: Some(h.stones),
@@ -255,8 +306,7 @@ impl EndgameDb {
                 .into());
             }
             if b.stones >= stones {
-                let total = Endgame::bytes(2 * n, stones);
-                progress.start(total, total);
+                progress.start(2 * n, stones, Some(stones));
                 return Ok(EndgameBuild {
                     resumed_from: Some(b.stones),
                     stones: Some(b.stones),
@@ -290,7 +340,7 @@ impl EndgameDb {
                         p.truncate_to(positions);
                         p
                     }
-                    Err(b) => PackedBuf::pack(&b, 0, &ranks, self.n, 0..positions, threads),
+                    Err(b) => PackedBuf::pack(&b[..], 0, &ranks, self.n, 0..positions, threads),
                 };
             }
             Ok(e) => Arc::new(e),
@@ -322,7 +372,7 @@ impl EndgameDb {
         let positions = values.len();
         let packed = match values.into_packed() {
             Ok(p) => p,
-            Err(bytes) => PackedBuf::pack(&bytes, 0, &ranks, n, 0..positions, threads),
+            Err(bytes) => PackedBuf::pack(&bytes[..], 0, &ranks, n, 0..positions, threads),
         };
         Ok((packed, h.stones))
     }
@@ -364,13 +414,14 @@ impl LayerPlan {
         // Ranks below `split` are packed; from it on, a byte each in the
         // window: the finished ones below the layer, then the layer.
         let have = resumed_from.map_or(0, |s| ranks.offset[s as usize + 1] as usize);
-        progress.start(total as u64, have as u64);
+        progress.start(2 * n, stones, resumed_from);
         let mut split = have / GROUP_POSITIONS * GROUP_POSITIONS;
         let largest = total - ranks.offset[stones as usize] as usize + GROUP_POSITIONS;
-        let mut window: Vec<AtomicI8> = Vec::with_capacity(largest);
-        advise_huge(window.as_mut_ptr() as usize, largest);
-        window
-            .extend((split..have).map(|r| AtomicI8::new(packed.view().get(r, ranks.total_of(r)))));
+        let mut window = Window::with_room(stones, largest);
+        for r in split..have {
+            let total = ranks.total_of(r);
+            window.push(packed.view().get(r, total), total);
+        }
         packed.truncate(split);
         let room = PackedLayout::for_build(n, stones);
         packed.reserve_for(room.lines, room.dir, room.exceptions);
@@ -381,7 +432,7 @@ impl LayerPlan {
         for t in resumed_from.map_or(0, |s| s + 1)..=stones {
             let end = ranks.offset[t as usize + 1] as usize;
             let below = ranks.offset[t as usize] as usize - split;
-            if !fill_window(&mut window, end - split, cancel) {
+            if !window.fill_to(end - split, cancel) {
                 window.truncate(below);
                 complete = false;
                 break;
@@ -402,9 +453,10 @@ impl LayerPlan {
                 break;
             }
             let new_split = end / GROUP_POSITIONS * GROUP_POSITIONS;
-            packed.pack_onto(&window, split, &ranks, n, split..new_split, self.threads);
-            // The ranks left a byte each move to the window's front.
-            window.drain(..new_split - split);
+            let giving = GivingBack(&window);
+            packed.pack_onto(&giving, split, &ranks, n, split..new_split, self.threads);
+            // The ranks left in the window move to its front.
+            window.drain_front(new_split - split);
             split = new_split;
             finished = Some(t);
             if t == stones || last_save.elapsed() >= self.every {
@@ -432,7 +484,7 @@ impl LayerPlan {
         &self,
         save: &mut SaveFile<'_>,
         packed: &PackedBuf,
-        tail: &[AtomicI8],
+        tail: &Window,
         split: usize,
         ranks: &Ranks,
         t: u32,
@@ -444,20 +496,6 @@ impl LayerPlan {
             EndgameDb::write_packed(w, rules, n, t, end, &[packed.view(), rest.view()])
         })
     }
-}
-
-/// Lengthens `window` to `len` values not known yet, 64 MiB at a time
-/// with `cancel` checked between; false when cancelled.
-fn fill_window(window: &mut Vec<AtomicI8>, len: usize, cancel: &AtomicBool) -> bool {
-    while window.len() < len {
-        if cancel.load(Ordering::Relaxed) {
-            return false;
-        }
-        window.resize_with(len.min(window.len() + (64 << 20)), || {
-            AtomicI8::new(UNKNOWN)
-        });
-    }
-    true
 }
 
 #[cfg(test)]
@@ -568,5 +606,67 @@ mod tests {
             ),
             "{refused:?}"
         );
+    }
+
+    /// The build's window holds a value in 5 bits up to 30 stones and in
+    /// 8 above ([`Window`]): each, on one thread and on three (threads
+    /// that write neighbours in one word), writes byte for byte the file
+    /// of the whole build a byte a position, which has no window.
+    #[test]
+    fn the_window_narrow_and_wide_writes_the_whole_builds_file() {
+        let never = AtomicBool::new(false);
+        for (rules, n, stones) in [
+            (Rules::KALAH, 2, 40),
+            (Rules::KALAH, 3, 16),
+            (Rules::AVALANCHE, 3, 12),
+        ] {
+            let whole = EndgameDb::build(rules, n, stones, 1, 1 << 30, &never, |_, _| {})
+                .unwrap()
+                .unwrap();
+            let mut want = Vec::new();
+            whole.write_to(&mut want).unwrap();
+            for threads in [1, 3] {
+                let mut file = Vec::new();
+                let built = EndgameDb::build_on(
+                    None,
+                    rules,
+                    n,
+                    stones,
+                    threads,
+                    1 << 30,
+                    Duration::from_secs(3600),
+                    &never,
+                    &BuildProgress::default(),
+                    &mut |_, fill| {
+                        file.clear();
+                        fill(&mut file).map_err(|e| unreachable!("a vector: {e}"))
+                    },
+                )
+                .unwrap();
+                assert!(built.complete);
+                assert!(
+                    file == want,
+                    "{rules:?} {n} pits {stones} stones, {threads} threads"
+                );
+            }
+        }
+    }
+
+    /// The share and the forecast weigh a position by its stones: a
+    /// server restarted with 20 of 22 stones' layers held has most of the
+    /// positions but less of the work done.
+    #[test]
+    fn the_share_weighs_positions_by_their_stones() {
+        let progress = BuildProgress::default();
+        progress.start(12, 22, Some(20));
+        let share = progress.share();
+        assert_eq!(share, work_of(12, 20) as f64 / work_of(12, 22) as f64);
+        let by_positions = progress.done() as f64 / progress.total() as f64;
+        assert!(share < by_positions, "{share} against {by_positions}");
+        // On 2 pits: the 3 positions of at most 1 stone (the empty board
+        // counts with them, as in `Endgame::bytes`) weigh 1 each, the 3
+        // of 2 stones 2 each.
+        assert_eq!(work_of(2, 2), 3 + 3 * 2);
+        assert_eq!(progress.seconds_left(10.0), None, "nothing built yet");
     }
 }

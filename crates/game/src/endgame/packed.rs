@@ -24,7 +24,46 @@
 //! databases: 2% of positions at 16 stones, 4% at 20). A position with a
 //! side empty is never probed (the game is over there), so its code is 0.
 
+use super::window::Window;
 use std::sync::atomic::{AtomicI8, Ordering};
+
+/// Values to pack, by position from the first rank given.
+pub(crate) trait Source: Sync {
+    /// The value of position `i`, of `total` stones.
+    fn value(&self, i: usize, total: u32) -> i8;
+
+    /// Told that positions `range` are packed and are not read again.
+    fn packed(&self, range: std::ops::Range<usize>) {
+        let _ = range;
+    }
+}
+
+impl Source for [AtomicI8] {
+    fn value(&self, i: usize, _: u32) -> i8 {
+        self[i].load(Ordering::Relaxed)
+    }
+}
+
+impl Source for Window {
+    fn value(&self, i: usize, total: u32) -> i8 {
+        self.get(i, total)
+    }
+}
+
+/// A window whose positions, once packed, give their memory back
+/// ([`Window::release`]): a build's layer packed at its end, so that the
+/// window shrinks as the packed layer grows.
+pub(crate) struct GivingBack<'a>(pub(crate) &'a Window);
+
+impl Source for GivingBack<'_> {
+    fn value(&self, i: usize, total: u32) -> i8 {
+        self.0.get(i, total)
+    }
+
+    fn packed(&self, range: std::ops::Range<usize>) {
+        self.0.release(range)
+    }
+}
 
 /// Positions a word of codes holds (63 of its bits).
 const PER_WORD: usize = 21;
@@ -172,7 +211,7 @@ impl PackedBuf {
     /// position from rank `start`, every one in the range filled), ranked
     /// by `ranks`, on `threads` threads; `range` starts a group.
     pub(crate) fn pack(
-        bytes: &[AtomicI8],
+        bytes: &(impl Source + ?Sized),
         start: usize,
         ranks: &super::Ranks,
         n: usize,
@@ -189,7 +228,7 @@ impl PackedBuf {
     /// done: a layer of hundreds of megabytes is not held twice.
     pub(crate) fn pack_onto(
         &mut self,
-        bytes: &[AtomicI8],
+        bytes: &(impl Source + ?Sized),
         start: usize,
         ranks: &super::Ranks,
         n: usize,
@@ -209,7 +248,8 @@ impl PackedBuf {
             }
             let from = range.start + c * CHUNK;
             let to = range.end.min(from + CHUNK);
-            let piece = pack_range(&bytes[from - start..to - start], ranks, n, from, to);
+            let piece = pack_range(bytes, start, ranks, n, from, to);
+            bytes.packed(from - start..to - start);
             let mut d = done.lock().expect("the pieces' lock");
             let (out, appended, waiting) = &mut *d;
             waiting.insert(c, piece);
@@ -287,7 +327,8 @@ impl PackedBuf {
 /// `from` starts a group. Kept little-endian, as a file holds them and a
 /// probe reads them.
 fn pack_range(
-    bytes: &[AtomicI8],
+    bytes: &(impl Source + ?Sized),
+    start: usize,
     ranks: &super::Ranks,
     n: usize,
     from: usize,
@@ -312,7 +353,7 @@ fn pack_range(
         for w in 0..WORDS {
             let len = PER_WORD.min(to - r);
             for slot in word.iter_mut().take(len) {
-                let v = bytes[r - from].load(Ordering::Relaxed);
+                let v = bytes.value(r - start, total);
                 let over = pits[..n].iter().all(|&c| c == 0) || pits[n..m].iter().all(|&c| c == 0);
                 let g = (v as i32 + total as i32).max(0) as u64 / 2;
                 *slot = ((!over).then_some(g), v);

@@ -15,6 +15,7 @@
 //! it first) and kept packed, at under half the bytes.
 
 use super::packed::{Packed, PackedBuf, GROUP, PER_LINE};
+use super::window::{Fields, Window};
 use std::sync::atomic::{AtomicI8, Ordering};
 
 /// What holds the values' memory.
@@ -23,9 +24,9 @@ enum Owner {
     Bytes(Vec<AtomicI8>),
     /// Packed arrays of this process's own.
     Packed(PackedBuf),
-    /// The layers below a build's, packed, and its layer a byte a
-    /// position.
-    Layered(PackedBuf, Vec<AtomicI8>),
+    /// The layers below a build's, packed, and its layer in a window
+    /// ([`Window`]: 5 bits a position).
+    Layered(PackedBuf, Window),
     /// A file mapped copy-on-write: the file is never written through the
     /// map, and a value stored (a database complete in its file has none
     /// left to fill) stays in this process.
@@ -45,11 +46,11 @@ enum Form {
         len: usize,
     },
     Packed(Packed<'static>),
-    /// The ranks below `split` packed, the rest a byte each from `ptr`.
+    /// The ranks below `split` packed, the rest in a window's fields.
     Layered {
         packed: Packed<'static>,
         split: usize,
-        ptr: *const AtomicI8,
+        fields: Fields,
     },
 }
 
@@ -164,13 +165,13 @@ impl Values {
     }
 
     /// The values of a build: the ranks below `split` packed in `p`, the
-    /// rest a byte each in `window`, from rank `split` on.
-    pub(crate) fn layered(p: PackedBuf, split: usize, window: Vec<AtomicI8>) -> Values {
+    /// rest in `window`, from rank `split` on.
+    pub(crate) fn layered(p: PackedBuf, split: usize, window: Window) -> Values {
         Values {
             form: Form::Layered {
                 packed: Values::view_of(&p),
                 split,
-                ptr: window.as_ptr(),
+                fields: window.fields(),
             },
             len: split + window.len(),
             owner: Owner::Layered(p, window),
@@ -178,7 +179,7 @@ impl Values {
     }
 
     /// The packed arrays and the window of [`Values::layered`] back.
-    pub(crate) fn into_layered(self) -> (PackedBuf, Vec<AtomicI8>) {
+    pub(crate) fn into_layered(self) -> (PackedBuf, Window) {
         match self.owner {
             Owner::Layered(p, window) => (p, window),
             _ => unreachable!("made by Values::layered"),
@@ -290,22 +291,31 @@ impl Values {
         match &self.form {
             Form::Bytes { .. } => self.bytes()[r].load(Ordering::Relaxed),
             Form::Packed(p) => p.get(r, total),
-            Form::Layered { packed, split, .. } => match r.checked_sub(*split) {
-                Some(i) => self.bytes()[i].load(Ordering::Relaxed),
+            Form::Layered {
+                packed,
+                split,
+                fields,
+            } => match r.checked_sub(*split) {
+                // SAFETY: a rank from `split` on lies in the window (the
+                // values' `len`), which `owner` keeps.
+                Some(i) => unsafe { fields.get(i, total) },
                 None => packed.get(r, total),
             },
         }
     }
 
-    /// Keeps `v` as the value of rank `r` where the values are bytes (a
-    /// packed database is complete and is never written).
+    /// Keeps `v` as the value of rank `r`, of `total` stones, where the
+    /// values are written (a packed database is complete and is never
+    /// written).
     #[inline(always)]
-    pub(crate) fn set(&self, r: usize, v: i8) {
+    pub(crate) fn set(&self, r: usize, v: i8, total: u32) {
         match self.form {
             Form::Bytes { .. } => self.bytes()[r].store(v, Ordering::Relaxed),
-            Form::Layered { split, .. } => {
+            Form::Layered { split, fields, .. } => {
                 if let Some(i) = r.checked_sub(split) {
-                    self.bytes()[i].store(v, Ordering::Relaxed)
+                    debug_assert!(r < self.len);
+                    // SAFETY: as in `get`.
+                    unsafe { fields.set(i, v, total) }
                 }
             }
             Form::Packed(_) => {}
@@ -318,26 +328,27 @@ impl Values {
         match &self.form {
             Form::Bytes { .. } => super::prefetch_line(&self.bytes()[r]),
             Form::Packed(p) => p.prefetch(r),
-            Form::Layered { packed, split, .. } => match r.checked_sub(*split) {
-                Some(i) => super::prefetch_line(&self.bytes()[i]),
+            Form::Layered {
+                packed,
+                split,
+                fields,
+            } => match r.checked_sub(*split) {
+                // SAFETY: as in `get`.
+                Some(i) => unsafe { fields.prefetch(i) },
                 None => packed.prefetch(r),
             },
         }
     }
 
-    /// The values a byte a position (none when they are packed; a
-    /// build's layer from its first rank when they are layered).
+    /// The values a byte a position (none when they are packed or
+    /// layered).
     #[inline(always)]
     pub(crate) fn bytes(&self) -> &[AtomicI8] {
         match self.form {
             // SAFETY: `ptr` and `len` describe memory `owner` holds for as
             // long as `self` lives (see the type's invariant).
             Form::Bytes { ptr, len } => unsafe { std::slice::from_raw_parts(ptr, len) },
-            Form::Packed(_) => &[],
-            // SAFETY: as above, the window of `len - split` bytes.
-            Form::Layered { split, ptr, .. } => unsafe {
-                std::slice::from_raw_parts(ptr, self.len - split)
-            },
+            Form::Packed(_) | Form::Layered { .. } => &[],
         }
     }
 
@@ -359,8 +370,12 @@ impl Values {
         match &self.form {
             Form::Bytes { len, .. } => *len as u64,
             Form::Packed(p) => PackedLayout::of(p).bytes(),
-            Form::Layered { packed, split, .. } => {
-                PackedLayout::of(packed).bytes() + (self.len - split) as u64
+            Form::Layered { packed, .. } => {
+                let window = match &self.owner {
+                    Owner::Layered(_, w) => w.memory(),
+                    _ => 0,
+                };
+                PackedLayout::of(packed).bytes() + window
             }
         }
     }
