@@ -466,14 +466,24 @@ fn bench_cache() -> EndgameCache {
 /// The cached database of `state`'s rules, read from disk as a fresh
 /// `game analyze` reads it.
 fn cached_db(state: &GameState) -> Option<EndgameDb> {
-    let cap = DB_STONES
-        .get()
-        .copied()
-        .flatten()
-        .map_or(u64::MAX, |s| EndgameDb::bytes_for(state.pits_per_side(), s));
-    bench_cache()
-        .load(state.rules(), state.pits_per_side(), cap, Reading::Mapped)
-        .expect("cache readable")
+    let n = state.pits_per_side();
+    let stones = DB_STONES.get().copied().flatten();
+    // A cap in bytes of the packed file takes the layers that fit it: up
+    // to `stones` (a cap of a byte a position took one layer more).
+    let cap = stones.map_or(u64::MAX, |s| EndgameDb::packed_bytes_for(n, s));
+    let db = bench_cache()
+        .load(state.rules(), n, cap, Reading::Mapped)
+        .expect("cache readable");
+    if let (Some(s), Some(db)) = (stones, &db) {
+        if db.stones() != s {
+            eprintln!(
+                "--endgame-stones {s}: the cache holds a database of {} stones within that memory; build {s} stones first",
+                db.stones()
+            );
+            std::process::exit(2);
+        }
+    }
+    db
 }
 
 /// The options of `game analyze` on `state` with `threads` threads.

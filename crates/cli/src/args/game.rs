@@ -66,7 +66,7 @@ pub struct CacheBuildArgs {
     /// The rules, pits, memory cap and threads.
     #[command(flatten)]
     pub db: EndgameFor,
-    /// Every position with at most this many stones in its pits (1 to 127) [default: the most whose packed file fits 1.5 GiB: 26 stones on 6 pits a side, 1.25 GiB on disk, at most about 2.2 GB of memory while it builds, about 20 minutes on 2 cores; a line says how far it is and forecasts the rest].
+    /// Every position with at most this many stones in its pits (1 to 127) [default: the most whose packed file fits 1.5 GiB: 26 stones on 6 pits a side, 1.25 GiB on disk, at most 1.42 GiB of memory while it builds, about 9 minutes on 2 cores; a line says how far it is and forecasts the rest].
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=127))]
     pub up_to: Option<u32>,
 }

@@ -10,9 +10,11 @@
 //! probed, keeping them between runs. Memory of its own can be given huge
 //! pages, which a mapped file cannot, so a long solve that reads the
 //! database whole probes it faster (the two are compared in
-//! docs/notebook/endgame-cache.md). Why both forms: a database is built a
-//! byte a position (a value is written once, by whichever thread gets to
-//! it first) and kept packed, at under half the bytes.
+//! docs/notebook/endgame-cache.md). Why the forms: a database filled on
+//! demand is a byte a position (a value is written once, by whichever
+//! thread gets to it first), a build's layer is a window of 5 bits a
+//! position ([`super::window`]) over the packed layers below, and a
+//! finished database is kept packed, at under half the bytes.
 
 use super::packed::{Packed, PackedBuf, GROUP, PER_LINE};
 use super::window::{Fields, Window};

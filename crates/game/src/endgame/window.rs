@@ -3,16 +3,18 @@
 //!
 //! Why: a build holds the finished layers packed (under 4 bits a
 //! position) and the layer it makes in memory it can write from any
-//! thread at any rank. At a byte a position that layer was the build's
-//! largest part: 26 stones on 6 pits a side is 854 M positions, 0.85 GB
-//! beside 0.91 GB of packed layers below it, 2.05 GiB at the most with the
-//! packing. A value is stored as `g = (v + t) / 2` (`v` has the parity of
-//! the stones `t`, so `g` is exact and lies in 0..=t): 5 bits hold it up
-//! to 30 stones, twelve to a 64-bit word (0.57 GB for that layer), with
-//! all ones for a value not known yet. Builds of more stones (small
-//! boards only) take 8 bits, eight to a word. A value is written with an
-//! atomic `and` into a word of ones, so two threads that meet the same
-//! position, or neighbours in one word, never lose a write.
+//! thread at any rank. At a byte a position that layer would be the
+//! build's largest part: 26 stones on 6 pits a side is 854 M positions,
+//! 0.85 GB beside 0.91 GB of packed layers below it. A value is stored as
+//! `g = (v + t) / 2` (`v` has the parity of the stones `t`, so `g` is
+//! exact and lies in 0..=t): 5 bits hold it up to 30 stones, twelve to a
+//! 64-bit word (0.57 GB for that layer), with all ones for a value not
+//! known yet. Builds of more stones (small boards only) take 8 bits,
+//! eight to a word. A value is written with an atomic `and` into a word
+//! of ones, so two threads that meet the same position, or neighbours in
+//! one word, never lose a write. As the layer is packed its pages go back
+//! to the system ([`Window::release`]), so the two forms of the last
+//! layer are never held whole together.
 
 use super::UNKNOWN;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
