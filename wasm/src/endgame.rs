@@ -44,8 +44,12 @@ const MODULE_ROOM: u64 = 16 << 20;
 
 /// The most positions of the larger database: those of 20 stones on 6
 /// pits a side, which builds in about two minutes of one core here
-/// (docs/notebook/phone-companion.md), where 21 stones would pass the
-/// memory; smaller boards stop at as many positions.
+/// (docs/notebook/phone-companion.md); smaller boards stop at as many
+/// positions. 21 stones would fit the memory (the build's layer takes 5
+/// bits a position, and the database 183 MB beside the table), but their
+/// last layer alone is 1.5 times the positions of 20 and costs more
+/// each, minutes more on a phone several times slower than this core,
+/// for a gain not measured in a browser yet.
 const LARGER_POSITIONS: u64 = 225_792_840;
 
 /// The stones of the larger database the site builds for `rules` on `n`

@@ -48,8 +48,12 @@ fn a_wanted_database_is_built_loaded_and_used_then_a_larger_one_on_it() {
     assert_eq!(larger_stones(Rules::KALAH, 6), Some(20));
     assert!(
         EndgameDb::build_bytes_for(6, 20) + MODULE_ROOM <= MAX_MEMORY
-            && EndgameDb::build_bytes_for(6, 21) > MAX_MEMORY,
-        "20 stones build within the page's memory, 21 do not"
+            && EndgameDb::packed_bytes_for(6, 22) > MAX_MEMORY,
+        "20 stones build within the page's memory, 22 would not fit it"
+    );
+    assert!(
+        EndgameDb::bytes_for(6, 21) > LARGER_POSITIONS,
+        "21 stones are past the positions the site builds"
     );
     let game = GameState::start(6, 4, Rules::KALAH).unwrap();
     assert!(for_game(&game).is_none());
