@@ -9,7 +9,7 @@
 //! filled on demand during a search or bottom-up ([`Endgame::build`]).
 
 use crate::error::EndgameError;
-use crate::state::{a_side_is_empty, flip_cells, sum, CYCLE_CAP};
+use crate::state::{a_side_is_empty, flip_word, sum, CYCLE_CAP};
 use rules::pick::{self, PickEnd};
 use rules::Rules;
 use std::io::{Read, Write};
@@ -636,7 +636,7 @@ impl Endgame {
     fn plan_into(&self, p: &mut Plan, cells: &Cells, n: usize, rules: Rules, prefetch: bool) {
         match n {
             6 => self.plan_of::<6>(p, cells, rules, prefetch),
-            _ => self.plan_any(p, cells, n, rules, prefetch),
+            _ => self.plan_any::<0>(p, cells, n, rules, prefetch),
         }
     }
 
@@ -644,12 +644,20 @@ impl Endgame {
     /// board, with its size known, loses its bounds checks and its loops
     /// over the pits (a sixth of the build's instructions).
     fn plan_of<const N: usize>(&self, p: &mut Plan, cells: &Cells, rules: Rules, prefetch: bool) {
-        self.plan_any(p, cells, N, rules, prefetch)
+        self.plan_any::<N>(p, cells, N, rules, prefetch)
     }
 
-    /// [`Endgame::plan_into`] for any board.
+    /// [`Endgame::plan_into`] for any board (`N` is 0, or `n` when known
+    /// at compile time).
     #[inline(always)]
-    fn plan_any(&self, p: &mut Plan, cells: &Cells, n: usize, rules: Rules, prefetch: bool) {
+    fn plan_any<const N: usize>(
+        &self,
+        p: &mut Plan,
+        cells: &Cells,
+        n: usize,
+        rules: Rules,
+        prefetch: bool,
+    ) {
         let len = 2 * n + 1;
         p.count = 0;
         p.best = i32::MIN;
@@ -673,7 +681,7 @@ impl Endgame {
             }
             kid.free = end == PickEnd::FreeTurn;
             if !kid.free {
-                flip_cells(&mut kid.cells, n);
+                flip_word::<N>(&mut kid.cells, n);
             }
             kid.gain = gain;
             kid.total = total - gain as u32;

@@ -132,6 +132,30 @@ pub(crate) fn flip_cells(cells: &mut [u8], n: usize) {
     mine.swap_with_slice(theirs);
 }
 
+/// [`flip_cells`] for a board of `N` pits a side known at compile time
+/// (0: read `n` at run time): on a board of at most 7 pits a side the
+/// whole cycle is one 16-byte word, whose halves swap in two shifts,
+/// where the loop over the cells was a call of about 50 instructions at
+/// every turn's end of the solver's search and every child of the
+/// endgame build (6% of a build's time at 19 stones).
+#[inline(always)]
+pub(crate) fn flip_word<const N: usize>(c: &mut [u8; CYCLE_CAP], n: usize) {
+    if N == 0 || 2 * N + 2 > 16 {
+        flip_cells(c, n);
+        return;
+    }
+    let half = 8 * (N as u32 + 1);
+    let mut w = [0u8; 16];
+    w.copy_from_slice(&c[..16]);
+    let mut x = u128::from_le_bytes(w);
+    if 2 * N + 2 < 16 {
+        x &= (1u128 << (2 * half)) - 1;
+    }
+    let low = x & ((1u128 << half) - 1);
+    let y = (x >> half) | (low << half);
+    c[..16].copy_from_slice(&y.to_le_bytes());
+}
+
 /// True when the pits of either side are all empty.
 #[inline]
 pub(crate) fn a_side_is_empty(cells: &[u8], n: usize) -> bool {

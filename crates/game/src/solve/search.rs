@@ -5,7 +5,7 @@
 
 use super::{Horizon, PitCounts, Solver, CYCLE_CAP, DB_REACH, HELPER_STONES, NO_MOVE, TO_THE_END};
 use crate::endgame::UNKNOWN;
-use crate::state::{a_side_is_empty, flip_cells, sum, GameState, ANY_SCOPE_TURN_LIMIT};
+use crate::state::{a_side_is_empty, flip_word, sum, GameState, ANY_SCOPE_TURN_LIMIT};
 use rules::pick::{self, PickEnd};
 use rules::{Rules, Scope};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -485,32 +485,9 @@ fn play_child<const N: usize>(
     } else if end == PickEnd::FreeTurn {
         Child::Again(c, gain)
     } else {
-        flip::<N>(&mut c, n);
+        flip_word::<N>(&mut c, n);
         Child::Passed(c, gain)
     }
-}
-
-/// [`flip_cells`] for code compiled for `N` pits a side (see [`pits`]):
-/// on a board of at most 7 pits a side the whole cycle is one 16-byte
-/// word, and the swap of its halves two
-/// shifts, where the loop over the cells was a call of about 50
-/// instructions at every turn's end.
-#[inline(always)]
-pub(super) fn flip<const N: usize>(c: &mut PitCounts, n: usize) {
-    if N == 0 || 2 * N + 2 > 16 {
-        flip_cells(c, n);
-        return;
-    }
-    let half = 8 * (N as u32 + 1);
-    let mut w = [0u8; 16];
-    w.copy_from_slice(&c[..16]);
-    let mut x = u128::from_le_bytes(w);
-    if 2 * N + 2 < 16 {
-        x &= (1u128 << (2 * half)) - 1;
-    }
-    let low = x & ((1u128 << half) - 1);
-    let y = (x >> half) | (low << half);
-    c[..16].copy_from_slice(&y.to_le_bytes());
 }
 
 /// `s` as the search takes it: its cells with both stores zeroed (the

@@ -485,7 +485,7 @@ fn lcg(seed: &mut u64) -> u64 {
     *seed >> 33
 }
 
-/// [`flip`] compiled for 6 pits a side (one 16-byte word) swaps the
+/// [`crate::state::flip_word`] compiled for 6 pits a side (one 16-byte word) swaps the
 /// halves of the cycle as [`flip_cells`] does, the cells past it left
 /// alone or zero as they come.
 #[test]
@@ -499,7 +499,7 @@ fn the_word_flip_is_the_cell_flip() {
         let mut want = c;
         flip_cells(&mut want, 6);
         let mut got = c;
-        flip::<6>(&mut got, 6);
+        crate::state::flip_word::<6>(&mut got, 6);
         assert_eq!(got, want, "{c:?}");
     }
 }
