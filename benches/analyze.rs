@@ -389,12 +389,18 @@ const CLASSES: [(&str, std::ops::RangeInclusive<u32>); 4] = [
 ];
 
 /// The positions of `preset` on 6×4: `n` of each of [`CLASSES`], one of
-/// each from a game (games that have none of a class give none).
+/// each from a game (games that have none of a class give none), from at
+/// most [`GAMES_A_POSITION`] games a position asked for: a class the
+/// games seldom reach (avalanche's 45 to 48 stones: a turn there mostly
+/// sows a handful of stones into the store, and the few positions left
+/// repeat) has fewer, and a line says so, where the search for more went
+/// on for ever.
 fn sample(preset: Preset, n: usize) -> [Vec<GameState>; 4] {
     let mut lists: [Vec<GameState>; 4] = Default::default();
     let mut taken = HashSet::new();
     let mut game = 0u64;
-    while lists.iter().any(|l| l.len() < n) {
+    let most = (n as u64).saturating_mul(GAMES_A_POSITION);
+    while lists.iter().any(|l| l.len() < n) && game < most {
         let mut rng = rand_pcg::Pcg64::seed_from_u64(game);
         let start = GameState::start(6, 4, preset.rules()).expect("6x4 start");
         let mut random = AgentSpec::Random.build(&start, game).expect("agent");
@@ -430,8 +436,19 @@ fn sample(preset: Preset, n: usize) -> [Vec<GameState>; 4] {
         }
         game += 1;
     }
+    for (list, (class, range)) in lists.iter().zip(CLASSES) {
+        if list.len() < n {
+            eprintln!(
+                "{preset:?} {class} ({range:?} stones): {} different positions in {game} games, of {n} asked for",
+                list.len()
+            );
+        }
+    }
     lists
 }
+
+/// The most games [`sample`] plays for each position a class asks for.
+const GAMES_A_POSITION: u64 = 3;
 
 /// Prints the positions of part 2 (31 to 44 stones), `n` a mode, one JSON
 /// line each (mode, index, stones, the board from the mover's side, as
