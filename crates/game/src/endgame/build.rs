@@ -119,15 +119,18 @@ impl BuildProgress {
     /// The share of the work done, 0 to 1: positions weighed by their
     /// stones ([`work_of`]).
     pub fn share(&self) -> f64 {
-        let total = self.work_total.load(Ordering::Relaxed);
-        self.work_done.load(Ordering::Relaxed) as f64 / total.max(1) as f64
+        self.share_of_work(self.work_total.load(Ordering::Relaxed))
     }
 
     /// The share done of a build of `stones` stones on `pits` pits,
     /// which this build's database may be a step towards (the static
     /// site builds in steps, each a file of its own).
     pub fn share_of(&self, pits: usize, stones: u32) -> f64 {
-        let total = work_of(pits, stones);
+        self.share_of_work(work_of(pits, stones))
+    }
+
+    /// The work done over `total`.
+    fn share_of_work(&self, total: u64) -> f64 {
         self.work_done.load(Ordering::Relaxed) as f64 / total.max(1) as f64
     }
 

@@ -207,11 +207,12 @@ impl PackedBuf {
         }
     }
 
-    /// Packs the values of `ranks` `range` from `bytes` (a byte a
-    /// position from rank `start`, every one in the range filled), ranked
-    /// by `ranks`, on `threads` threads; `range` starts a group.
+    /// Packs the values of `ranks` `range` from `source` (its position 0
+    /// is rank `start`; every one in the range filled: a byte a position
+    /// or a build's window), ranked by `ranks`, on `threads` threads;
+    /// `range` starts a group.
     pub(crate) fn pack(
-        bytes: &(impl Source + ?Sized),
+        source: &(impl Source + ?Sized),
         start: usize,
         ranks: &super::Ranks,
         n: usize,
@@ -219,7 +220,7 @@ impl PackedBuf {
         threads: usize,
     ) -> PackedBuf {
         let mut out = PackedBuf::default();
-        out.pack_onto(bytes, start, ranks, n, range, threads);
+        out.pack_onto(source, start, ranks, n, range, threads);
         out
     }
 
@@ -228,7 +229,7 @@ impl PackedBuf {
     /// done: a layer of hundreds of megabytes is not held twice.
     pub(crate) fn pack_onto(
         &mut self,
-        bytes: &(impl Source + ?Sized),
+        source: &(impl Source + ?Sized),
         start: usize,
         ranks: &super::Ranks,
         n: usize,
@@ -248,8 +249,8 @@ impl PackedBuf {
             }
             let from = range.start + c * CHUNK;
             let to = range.end.min(from + CHUNK);
-            let piece = pack_range(bytes, start, ranks, n, from, to);
-            bytes.packed(from - start..to - start);
+            let piece = pack_range(source, start, ranks, n, from, to);
+            source.packed(from - start..to - start);
             let mut d = done.lock().expect("the pieces' lock");
             let (out, appended, waiting) = &mut *d;
             waiting.insert(c, piece);
@@ -323,11 +324,12 @@ impl PackedBuf {
 }
 
 /// The lines, the directory (relative to the piece's first exception)
-/// and the exceptions of ranks `from..to` (`bytes` their values), where
+/// and the exceptions of ranks `from..to` (their values in `source`,
+/// whose position 0 is rank `start`), where
 /// `from` starts a group. Kept little-endian, as a file holds them and a
 /// probe reads them.
 fn pack_range(
-    bytes: &(impl Source + ?Sized),
+    source: &(impl Source + ?Sized),
     start: usize,
     ranks: &super::Ranks,
     n: usize,
@@ -353,7 +355,7 @@ fn pack_range(
         for w in 0..WORDS {
             let len = PER_WORD.min(to - r);
             for slot in word.iter_mut().take(len) {
-                let v = bytes.value(r - start, total);
+                let v = source.value(r - start, total);
                 let over = pits[..n].iter().all(|&c| c == 0) || pits[n..m].iter().all(|&c| c == 0);
                 let g = (v as i32 + total as i32).max(0) as u64 / 2;
                 *slot = ((!over).then_some(g), v);

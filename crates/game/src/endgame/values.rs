@@ -373,11 +373,10 @@ impl Values {
             Form::Bytes { len, .. } => *len as u64,
             Form::Packed(p) => PackedLayout::of(p).bytes(),
             Form::Layered { packed, .. } => {
-                let window = match &self.owner {
-                    Owner::Layered(_, w) => w.memory(),
-                    _ => 0,
+                let Owner::Layered(_, window) = &self.owner else {
+                    unreachable!("made by Values::layered")
                 };
-                PackedLayout::of(packed).bytes() + window
+                PackedLayout::of(packed).bytes() + window.memory()
             }
         }
     }
