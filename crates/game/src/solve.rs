@@ -79,6 +79,7 @@ mod limits;
 mod options;
 mod root;
 mod search;
+mod split;
 mod table;
 mod turn;
 mod watch;
@@ -140,10 +141,6 @@ type PitCounts = [u8; CYCLE_CAP];
 
 const NO_MOVE: u8 = u8::MAX;
 
-/// Helper threads take the children of positions with at least this many
-/// stones in their pits in another order than the calling thread.
-const HELPER_STONES: i32 = 30;
-
 /// Children are played before any is searched ([`Solver::upfront_children`])
 /// at positions with at most this many stones more than the endgame
 /// database holds: there many children are in the database, and their
@@ -169,9 +166,6 @@ pub struct Solver {
     /// ([`Solver::upfront_children`]); filled on demand, a child is filled
     /// only when searched.
     endgame_whole: bool,
-    /// 0 for the calling thread; a helper's number otherwise (it varies
-    /// the order of the children of large positions).
-    helper: usize,
     /// Enhanced transposition cutoffs are tried at nodes with at least this
     /// many stones in their pits.
     etc_stones: i32,
@@ -186,6 +180,17 @@ pub struct Solver {
     watch: Option<Arc<SolveWatch>>,
     /// What a depth-limited search scores at its horizon.
     horizon: Horizon,
+    /// The threads of a search on more than one, sharing its nodes
+    /// ([`split`]); `None` on one thread.
+    splits: Option<Arc<split::Splits>>,
+    /// The innermost offered node this thread searches under.
+    under: Option<Arc<split::SplitPoint>>,
+    /// The stop was heard because another thread settled a node above
+    /// ([`Solver::cut_above`]), not from the cancel flag or the limits.
+    split_stop: bool,
+    /// Nodes with this many stones in their pits or more may split
+    /// ([`split::SPLIT_STONES`]).
+    split_stones: i32,
 }
 
 /// What a depth-limited search ([`Solver::estimate`], the `mtdf` and
@@ -317,6 +322,11 @@ impl Solver {
                 )
             }
         };
+        let endgame = match file_db {
+            Some(db) => Some(db.db.clone()),
+            None => on_demand,
+        };
+        let endgame_max = endgame.as_ref().map_or(0, |db| db.ranks.max_stones as i32);
         Ok(Some(Solver {
             rules,
             n,
@@ -325,18 +335,18 @@ impl Solver {
             nodes: 0,
             expanded: 0,
             stopped: false,
-            endgame: match file_db {
-                Some(db) => Some(db.db.clone()),
-                None => on_demand,
-            },
+            endgame,
             endgame_whole: file_db.is_some(),
-            helper: 0,
             etc_stones: opts.etc_stones as i32,
             limits: Limits::NONE,
             stop_when: None,
             watch: Some(Arc::default()),
             horizon: Horizon::Stores,
             opts,
+            splits: None,
+            under: None,
+            split_stop: false,
+            split_stones: split::SPLIT_STONES.max(endgame_max + split::SPLIT_ABOVE_DB),
         }))
     }
 

@@ -50,10 +50,10 @@ impl Solver {
         self.stop_when = flag;
     }
 
-    /// True once a limit of [`Solver::set_limits`] is reached, or the flag
-    /// of [`Solver::stop_when`] set.
+    /// True once a limit of [`Solver::set_limits`] is reached (the picks
+    /// of every thread counted), or the flag of [`Solver::stop_when`] set.
     pub(super) fn past_limits(&self) -> bool {
-        self.nodes >= self.limits.nodes
+        self.counted().0 >= self.limits.nodes
             || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
             || self
                 .stop_when

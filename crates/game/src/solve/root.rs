@@ -3,12 +3,13 @@
 //! table (lazy SMP), and depth-limited for estimates.
 
 use super::search::ready;
+use super::split::Splits;
 use super::table::Table;
 use super::{GameSolveResult, Horizon, Limits, LineLimits, PitCounts, Solver, TO_THE_END};
 use crate::state::GameState;
 use base::clock::Instant;
 use rules::Pit;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// The answer for a game already over: its value is the stores as they
@@ -108,47 +109,47 @@ impl Solver {
                     db.build(n, self.rules, self.opts.threads.max(1) as usize, cancel);
             }
         }
-        // Deepening is for a first guess: a given guess or known bounds
-        // are better ones.
-        let mut g = if guess.is_none() && known.is_none() {
-            self.deepened_guess(&pos, s, turns_left, cancel)
-        } else {
-            0
-        };
-        let mut window = (self.floor(s, TO_THE_END), s);
-        if let Some(guess) = guess {
-            g = (guess - base).clamp(window.0, s);
-        }
-        if let Some((lower, upper)) = known {
-            window = (
-                (lower - base).clamp(window.0, s),
-                (upper - base).clamp(window.0, s),
-            );
-            // The next pass tests just above a lower bound earlier passes
-            // raised, or at an upper bound they lowered (from the first
-            // guess when they did neither).
-            if window.0 > self.floor(s, TO_THE_END) {
-                g = window.0;
-            } else if window.1 < s {
-                g = window.1;
+        let ((lo, hi), (value_nodes, expanded), pv) = self.on_threads(|me| {
+            // Deepening is for a first guess: a given guess or known bounds
+            // are better ones.
+            let mut g = if guess.is_none() && known.is_none() {
+                me.deepened_guess(&pos, s, turns_left, cancel)
+            } else {
+                0
+            };
+            let mut window = (me.floor(s, TO_THE_END), s);
+            if let Some(guess) = guess {
+                g = (guess - base).clamp(window.0, s);
             }
-        }
-        if let Some(w) = &self.watch {
-            w.begin(window.0, window.1);
-        }
-        let (lo, hi) = if self.opts.threads > 1 && matches!(self.table, Table::Compact(_)) {
-            self.mtdf_shared(&pos, g, window, turns_left, cancel)
-        } else {
-            self.mtdf_within(&pos, g, window, TO_THE_END, turns_left, cancel)
-                .1
-        };
+            if let Some((lower, upper)) = known {
+                window = (
+                    (lower - base).clamp(window.0, s),
+                    (upper - base).clamp(window.0, s),
+                );
+                // The next pass tests just above a lower bound earlier passes
+                // raised, or at an upper bound they lowered (from the first
+                // guess when they did neither).
+                if window.0 > me.floor(s, TO_THE_END) {
+                    g = window.0;
+                } else if window.1 < s {
+                    g = window.1;
+                }
+            }
+            if let Some(w) = &me.watch {
+                w.begin(window.0, window.1);
+            }
+            let (lo, hi) = me
+                .mtdf_within(&pos, g, window, TO_THE_END, turns_left, cancel)
+                .1;
+            let counted = me.counted();
+            let pv = if lo == hi {
+                me.proved_line(state, base + lo, cancel)
+            } else {
+                vec![]
+            };
+            ((lo, hi), counted, pv)
+        });
         let exact = lo == hi;
-        let (value_nodes, expanded) = (self.nodes, self.expanded);
-        let pv = if exact {
-            self.proved_line(state, base + lo, cancel)
-        } else {
-            vec![]
-        };
         GameSolveResult {
             value: base + if exact { lo } else { (lo + hi).div_euclid(2) },
             exact,
@@ -188,59 +189,40 @@ impl Solver {
         pv
     }
 
-    /// [`Solver::mtdf`] to the end of the game on this thread while
-    /// [`SolveOptions::threads`] − 1 helpers run their own on the same
-    /// table (lazy SMP): every bound any of them stores is proven, so each
-    /// reuses the others' work, and the helpers take the children of large
-    /// positions in other orders so that they do not all search the same
-    /// subtree. The helpers stop when this thread has the value (or is
-    /// cancelled); their nodes are counted with this thread's.
-    pub(super) fn mtdf_shared(
-        &mut self,
-        pos: &PitCounts,
-        g: i32,
-        window: (i32, i32),
-        turns_left: u32,
-        cancel: &AtomicBool,
-    ) -> (i32, i32) {
-        let helpers: Option<Vec<Solver>> = (1..self.opts.threads as usize)
-            .map(|helper| self.sibling(helper))
+    /// Runs `work` on this thread with [`SolveOptions::threads`] − 1
+    /// helpers sharing its searches ([`super::split`]): every search
+    /// `work` makes to the end of the game, or to a depth, is searched by
+    /// all the threads at once. On one thread, or with a table not to
+    /// share (the wide layout), `work` alone. The helpers' picks are
+    /// counted with this thread's as they leave each node they helped at.
+    fn on_threads<R>(&mut self, work: impl FnOnce(&mut Solver) -> R) -> R {
+        let helpers: Option<Vec<Solver>> = (1..self.opts.threads.max(1) as usize)
+            .map(|_| self.sibling())
             .collect();
-        let Some(helpers) = helpers else {
-            return self
-                .mtdf_within(pos, g, window, TO_THE_END, turns_left, cancel)
-                .1;
+        let Some(helpers) = helpers.filter(|h| !h.is_empty()) else {
+            return work(self);
         };
-        let done = AtomicBool::new(false);
-        std::thread::scope(|scope| {
-            let running: Vec<_> = helpers
-                .into_iter()
-                .map(|mut h| {
-                    let done = &done;
-                    scope.spawn(move || {
-                        h.mtdf_within(pos, g, window, TO_THE_END, turns_left, done);
-                        (h.nodes, h.expanded)
-                    })
-                })
-                .collect();
-            let bounds = self
-                .mtdf_within(pos, g, window, TO_THE_END, turns_left, cancel)
-                .1;
-            done.store(true, Ordering::Relaxed);
-            for h in running {
-                let (nodes, expanded) = h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-                self.nodes += nodes;
-                self.expanded += expanded;
+        let splits = Arc::new(Splits::default());
+        self.splits = Some(Arc::clone(&splits));
+        let done = std::thread::scope(|scope| {
+            for mut h in helpers {
+                let splits = Arc::clone(&splits);
+                h.splits = Some(Arc::clone(&splits));
+                scope.spawn(move || h.help_splits(&splits));
             }
-            bounds
-        })
+            let done = work(self);
+            splits.finish();
+            done
+        });
+        (self.nodes, self.expanded) = self.counted();
+        self.splits = None;
+        done
     }
 
-    /// A solver for another thread on this one's table, helper number
-    /// `helper` (which varies its order of the children of large
-    /// positions): no limits of its own (it stops when told) and no watch.
-    /// `None` when the table is not one to share (the wide layout).
-    pub(super) fn sibling(&self, helper: usize) -> Option<Solver> {
+    /// A solver for another thread on this one's table: no limits of its
+    /// own (it stops when told) and no watch. `None` when the table is not
+    /// one to share (the wide layout).
+    pub(super) fn sibling(&self) -> Option<Solver> {
         let Table::Compact(t) = &self.table else {
             return None;
         };
@@ -255,23 +237,23 @@ impl Solver {
             stopped: false,
             endgame: self.endgame.clone(),
             endgame_whole: self.endgame_whole,
-            helper,
             etc_stones: self.etc_stones,
             limits: Limits::NONE,
             stop_when: None,
             watch: None,
             horizon: self.horizon,
+            splits: None,
+            under: None,
+            split_stop: false,
+            split_stones: self.split_stones,
         })
     }
 
     /// A helper for work beside this solver's own on another thread, when
     /// it has more than one ([`SolveOptions::threads`]) and a table to
-    /// share: see [`Solver::help_prove`]. It orders the children as this
-    /// solver does (helper number 0): it searches alone what it searches,
-    /// and the rotated order of lazy SMP's helpers is for searching the
-    /// same tree at once (on its own it costs many times the picks).
+    /// share: see [`Solver::help_prove`].
     pub fn helper(&self) -> Option<Solver> {
-        (self.opts.threads > 1).then(|| self.sibling(0)).flatten()
+        (self.opts.threads > 1).then(|| self.sibling()).flatten()
     }
 
     /// Searches `state` to the end of the game, as [`Solver::solve`] does

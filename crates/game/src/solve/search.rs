@@ -3,7 +3,7 @@
 //! ordering. MTD(f), iterative deepening, the helper threads and the
 //! answers around it are in `solve.rs`; this file is the node.
 
-use super::{Horizon, PitCounts, Solver, CYCLE_CAP, DB_REACH, HELPER_STONES, NO_MOVE, TO_THE_END};
+use super::{Horizon, PitCounts, Solver, CYCLE_CAP, DB_REACH, NO_MOVE, TO_THE_END};
 use crate::endgame::UNKNOWN;
 use crate::state::{a_side_is_empty, flip_word, sum, GameState, ANY_SCOPE_TURN_LIMIT};
 use rules::pick::{self, PickEnd};
@@ -32,6 +32,9 @@ pub(super) struct Frame {
     pub(super) depth: u8,
     pub(super) deeper: u8,
     pub(super) turns_left: u32,
+    /// The node may offer its children after the first to other threads
+    /// (a search on threads, a node of [`SPLIT_STONES`] stones or more).
+    pub(super) split: bool,
 }
 
 impl Solver {
@@ -131,10 +134,6 @@ impl Solver {
         // Children, ordered: the table's pick, then by [`order_score`].
         let kids = &mut kids[..count];
         kids.sort_unstable_by_key(|k| std::cmp::Reverse(k.1));
-        if self.helper != 0 && s >= HELPER_STONES {
-            // A helper thread starts elsewhere (see `mtdf_shared`).
-            kids.rotate_left(self.helper % count);
-        }
 
         let deeper = if depth == TO_THE_END {
             TO_THE_END
@@ -150,6 +149,7 @@ impl Solver {
             depth,
             deeper,
             turns_left,
+            split: self.splits.is_some() && s >= self.split_stones,
         };
         let etc = self.opts.etc && depth == TO_THE_END && s >= self.etc_stones;
         let db_near = self.endgame_whole
@@ -180,10 +180,14 @@ impl Solver {
     #[inline(always)]
     fn check_in(&mut self, cancel: &AtomicBool) {
         if let Some(w) = &self.watch {
-            w.picks.store(self.nodes, Ordering::Relaxed);
+            w.picks.store(self.counted().0, Ordering::Relaxed);
         }
         if cancel.load(Ordering::Relaxed) || self.past_limits() {
             self.stopped = true;
+        } else if self.cut_above() {
+            // Another thread settled a node above: a stop of its own.
+            self.stopped = true;
+            self.split_stop = true;
         }
     }
 
@@ -346,46 +350,20 @@ impl Solver {
 
     /// Searches the children in the order given until one reaches beta;
     /// the best value and its pick, or `Err(0)` when the search was
-    /// stopped.
+    /// stopped. At a node that may split ([`Frame::split`]), the children
+    /// after the first are offered to the threads that wait for work
+    /// ([`Solver::split`]) when the first did not reach beta.
     pub(super) fn children<const N: usize>(
         &mut self,
-        kids: impl Iterator<Item = (u8, Child)>,
+        mut kids: impl Iterator<Item = (u8, Child)>,
         frame: Frame,
         cancel: &AtomicBool,
     ) -> Result<(i32, u8), i32> {
-        let Frame {
-            mut alpha,
-            beta,
-            depth,
-            deeper,
-            turns_left,
-        } = frame;
+        let mut alpha = frame.alpha;
         let mut best = i32::MIN;
         let mut best_move = NO_MOVE;
-        for (from, child) in kids {
-            let v = match child {
-                Child::Over(v) => v,
-                Child::Again(c, gain) => {
-                    gain + self.search_of::<N>(
-                        &c,
-                        alpha - gain,
-                        beta - gain,
-                        depth,
-                        turns_left,
-                        cancel,
-                    )
-                }
-                Child::Passed(c, gain) => {
-                    gain - self.search_of::<N>(
-                        &c,
-                        gain - beta,
-                        gain - alpha,
-                        deeper,
-                        turns_left - 1,
-                        cancel,
-                    )
-                }
-            };
+        while let Some((from, child)) = kids.next() {
+            let v = self.child_value::<N>(child, Frame { alpha, ..frame }, cancel);
             if self.stopped {
                 return Err(0);
             }
@@ -395,12 +373,50 @@ impl Solver {
                 if v > alpha {
                     alpha = v;
                 }
-                if v >= beta {
+                if v >= frame.beta {
                     break;
                 }
             }
+            if frame.split {
+                return self.split::<N>(kids, Frame { alpha, ..frame }, (best, best_move), cancel);
+            }
         }
         Ok((best, best_move))
+    }
+
+    /// A child's value for the node's mover, its position searched in the
+    /// node's window (`frame`).
+    #[inline(always)]
+    pub(super) fn child_value<const N: usize>(
+        &mut self,
+        child: Child,
+        frame: Frame,
+        cancel: &AtomicBool,
+    ) -> i32 {
+        let Frame {
+            alpha,
+            beta,
+            depth,
+            deeper,
+            turns_left,
+            ..
+        } = frame;
+        match child {
+            Child::Over(v) => v,
+            Child::Again(c, gain) => {
+                gain + self.search_of::<N>(&c, alpha - gain, beta - gain, depth, turns_left, cancel)
+            }
+            Child::Passed(c, gain) => {
+                gain - self.search_of::<N>(
+                    &c,
+                    gain - beta,
+                    gain - alpha,
+                    deeper,
+                    turns_left - 1,
+                    cancel,
+                )
+            }
+        }
     }
 
     /// The least value a position with `s` stones in its pits can have
