@@ -98,8 +98,8 @@ fn published_values_small_enough_for_ci() {
     assert!(known_values("ci") > 0);
 }
 
-/// Helper threads sharing the table change the nodes searched, never the
-/// value or the principal variation.
+/// Threads sharing the search change the nodes searched, never the value
+/// or the principal variation.
 #[test]
 fn threads_give_the_same_value_and_principal_variation() {
     let never = AtomicBool::new(false);

@@ -50,7 +50,7 @@ fn the_bench_signature_is_unchanged() {
     );
     for &(name, pits, stones, value) in GAMES {
         let state = GameState::start(pits, stones, rules(name)).unwrap();
-        // One thread: the nodes of a lazy-SMP search depend on timing.
+        // One thread: the nodes of a search on threads depend on timing.
         let opts = SolveOptions {
             threads: 1,
             table_bytes: 64 << 20,

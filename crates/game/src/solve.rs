@@ -32,9 +32,10 @@
 //!   pit counts ([`CompactTable`]): four times the entries of the 32-byte
 //!   layout (two to a bucket) in the same memory, which is what makes
 //!   Kalah(6,4) solvable in 4 GiB;
-//! - threads ([`SolveOptions::threads`]): helpers run their own MTD(f) on
-//!   the shared compact table (lazy SMP); the value and the principal
-//!   variation do not depend on their number;
+//! - threads ([`SolveOptions::threads`]): they share each search (Young
+//!   Brothers Wait, [`split`]): a node's children after the first are
+//!   searched side by side once the first did not cut; the value and the
+//!   principal variation do not depend on their number;
 //! - move ordering: the table's pick, then picks that end in the store (the
 //!   one nearest the store first), then the rest by the stones they put in
 //!   the store at once (sown past it, captured), nearest the store first

@@ -318,7 +318,12 @@ impl AgentSpec {
                 endgame_stones: 0,
                 ..SolveOptions::default()
             },
-            AgentSpec::Perfect | AgentSpec::Analyze(_) => SolveOptions::default(),
+            // Every core: its turns are proofs, shared by the threads
+            // (the same turn on any number of them).
+            AgentSpec::Perfect | AgentSpec::Analyze(_) => SolveOptions {
+                threads: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
+                ..SolveOptions::default()
+            },
             _ => return None,
         };
         let mut opts = opts.fit_to(rules, n, stones);

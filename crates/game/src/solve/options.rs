@@ -45,12 +45,13 @@ pub struct SolveOptions {
     #[serde(default)]
     pub max_stones: u32,
     /// Threads for [`Solver::solve`] (1: the calling thread alone). More
-    /// search the same root at once and share the table ("lazy SMP"), each
-    /// helper trying the children of large positions in another order; only
-    /// with the compact table, whose 8-byte entries are read and written
-    /// whole. The value is exact whatever the count, and the principal
-    /// variation is found by the calling thread alone afterwards, so both
-    /// are the same for any count; the node count is not.
+    /// share each of its searches (the value's and the principal
+    /// variation's): the children of a large node after the first are
+    /// searched side by side once the first did not cut (Young Brothers
+    /// Wait); only with the compact table, whose 8-byte entries are read
+    /// and written whole. Every search is a null window, so a child's
+    /// search does not depend on its brothers': the value and the principal
+    /// variation are the same for any count; the node count is not.
     #[serde(default = "one")]
     pub threads: u32,
     /// The analyses and the `perfect` agent answer from the committed

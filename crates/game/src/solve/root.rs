@@ -1,6 +1,6 @@
 //! The search from the root: a position's value by MTD(f) (null-window
-//! searches closing in on it), alone or with helper threads sharing the
-//! table (lazy SMP), and depth-limited for estimates.
+//! searches closing in on it), alone or with helper threads sharing its
+//! nodes ([`super::split`]), and depth-limited for estimates.
 
 use super::search::ready;
 use super::split::Splits;
@@ -192,10 +192,14 @@ impl Solver {
     /// Runs `work` on this thread with [`SolveOptions::threads`] − 1
     /// helpers sharing its searches ([`super::split`]): every search
     /// `work` makes to the end of the game, or to a depth, is searched by
-    /// all the threads at once. On one thread, or with a table not to
-    /// share (the wide layout), `work` alone. The helpers' picks are
-    /// counted with this thread's as they leave each node they helped at.
-    fn on_threads<R>(&mut self, work: impl FnOnce(&mut Solver) -> R) -> R {
+    /// all the threads at once. On one thread, with a table not to share
+    /// (the wide layout), or inside another call's threads, `work` alone.
+    /// The helpers' picks are counted with this thread's as they leave
+    /// each node they helped at.
+    pub(super) fn on_threads<R>(&mut self, work: impl FnOnce(&mut Solver) -> R) -> R {
+        if self.splits.is_some() {
+            return work(self);
+        }
         let helpers: Option<Vec<Solver>> = (1..self.opts.threads.max(1) as usize)
             .map(|_| self.sibling())
             .collect();

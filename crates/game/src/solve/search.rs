@@ -1,7 +1,8 @@
 //! The solver's search: fail-soft alpha-beta on the pits with the table,
 //! the endgame database and enhanced transposition cutoffs, and the move
-//! ordering. MTD(f), iterative deepening, the helper threads and the
-//! answers around it are in `solve.rs`; this file is the node.
+//! ordering. MTD(f), iterative deepening and the answers around it are in
+//! `root.rs`, the threads that share a node's children in `split.rs`; this
+//! file is the node.
 
 use super::{Horizon, PitCounts, Solver, CYCLE_CAP, DB_REACH, NO_MOVE, TO_THE_END};
 use crate::endgame::UNKNOWN;

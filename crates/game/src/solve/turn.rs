@@ -35,7 +35,7 @@ impl Solver {
             }
         }
         if depth == TO_THE_END {
-            return self.best_exact_turn(state, None, cancel);
+            return self.on_threads(|me| me.best_exact_turn(state, None, cancel));
         }
         let mut picks = Vec::new();
         let mut s = *state;
