@@ -195,9 +195,30 @@ impl Builder {
     }
 }
 
+/// The build held while a search runs ([`Builder::pause`]); it goes on
+/// when this is dropped.
+pub struct Paused<'a>(&'a BuildProgress);
+
+impl Drop for Paused<'_> {
+    fn drop(&mut self) {
+        self.0.pause(false);
+    }
+}
+
+impl Builder {
+    /// Holds the build while the returned guard lives: for the computer's
+    /// turn or an answer, whose searches wait on the memory the build
+    /// shares even at the lowest priority.
+    pub fn pause(&self) -> Paused<'_> {
+        self.progress.pause(true);
+        Paused(&self.progress)
+    }
+}
+
 impl Drop for Builder {
     /// Stops the build and waits while it writes the layers it finished.
     fn drop(&mut self) {
+        self.progress.pause(false);
         self.cancel.store(true, Ordering::SeqCst);
         if let Some(h) = self.handle.take() {
             if !h.is_finished() {

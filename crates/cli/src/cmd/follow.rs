@@ -106,7 +106,9 @@ pub fn follow_loop(
         if mine {
             let building = background_news(&mut builder, &mut built, out)?;
             let db = built.as_ref().or(f.db);
+            let paused = builder.as_ref().map(Builder::pause);
             best = show_analysis(f, &state, db, budget, &mut rec, out)?;
+            drop(paused);
             if let Some(line) = building {
                 writeln!(out, "{line}").map_err(CliError::Terminal)?;
             }

@@ -405,8 +405,10 @@ fn play_loop(
             let spec = s.agent();
             let status = |t: f64| computer_status(spec, who, watch.as_ref(), t);
             let mut before = *s.state();
+            let paused = builder.as_ref().map(Builder::pause);
             let turn =
                 thinking(false, &status, |_| s.computer_turn()).map_err(std::io::Error::other)?;
+            drop(paused);
             for p in &turn {
                 rec.pick(&before, p.pit);
                 before = p.after;

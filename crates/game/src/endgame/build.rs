@@ -54,6 +54,10 @@ pub struct BuildProgress {
     work_held: AtomicU64,
     /// Stones of the layer being built.
     layer: AtomicU64,
+    /// Set while a search of the same process needs the memory: the
+    /// building threads wait at the end of their next piece of positions
+    /// ([`BuildProgress::pause`]).
+    paused: AtomicBool,
     /// Told of every piece of positions finished, on the thread that
     /// finished it: a build on one thread with no other to read the
     /// counts (the static site's, in WebAssembly) says how far it is
@@ -86,7 +90,7 @@ impl BuildProgress {
         }
     }
 
-    /// `k` more positions finished.
+    /// `k` more positions finished; waits here while paused.
     fn add(&self, k: u64) {
         self.done.fetch_add(k, Ordering::Relaxed);
         self.work_done
@@ -94,6 +98,19 @@ impl BuildProgress {
         if let Some(tick) = &self.tick {
             tick(self);
         }
+        while self.paused.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// Holds the build (`true`) at the end of each thread's piece of
+    /// positions (some thousands, milliseconds), or lets it go on. A build
+    /// at the lowest priority gives up the cores but not the memory and
+    /// the last-level cache, on which a search waits
+    /// (docs/notebook/game-solver.md, thirteenth round). A stop is heard
+    /// once it goes on: let it go before cancelling.
+    pub fn pause(&self, on: bool) {
+        self.paused.store(on, Ordering::Relaxed);
     }
 
     /// Positions finished, of [`BuildProgress::total`].
@@ -673,5 +690,53 @@ mod tests {
         // of 2 stones 2 each.
         assert_eq!(work_of(2, 2), 3 + 3 * 2);
         assert_eq!(progress.seconds_left(10.0), None, "nothing built yet");
+    }
+
+    /// A paused build waits at the end of a piece of positions and, let
+    /// go, finishes the same file.
+    #[test]
+    fn a_paused_build_waits_and_then_finishes_the_same_file() {
+        let never = AtomicBool::new(false);
+        let (rules, n, stones) = (Rules::KALAH, 3, 14);
+        let whole = EndgameDb::build(rules, n, stones, 1, 1 << 30, &never, |_, _| {})
+            .unwrap()
+            .unwrap();
+        let progress = BuildProgress::default();
+        progress.pause(true);
+        let mut file = Vec::new();
+        let built = std::thread::scope(|scope| {
+            let building = scope.spawn(|| {
+                let mut save = |_: u32, fill: &mut FillFile<'_>| {
+                    file.clear();
+                    fill(&mut file).expect("a vector takes every write");
+                    Ok(())
+                };
+                EndgameDb::build_on(
+                    None,
+                    rules,
+                    n,
+                    stones,
+                    2,
+                    1 << 30,
+                    Duration::from_secs(3600),
+                    &never,
+                    &progress,
+                    &mut save,
+                )
+                .unwrap()
+            });
+            std::thread::sleep(Duration::from_millis(300));
+            let held = progress.done();
+            assert!(!building.is_finished(), "a paused build went on");
+            assert!(held < progress.total().max(1), "{held} positions done");
+            std::thread::sleep(Duration::from_millis(100));
+            assert_eq!(progress.done(), held, "a paused build went on");
+            progress.pause(false);
+            building.join().unwrap()
+        });
+        assert!(built.complete);
+        let mut want = Vec::new();
+        whole.write_to(&mut want).unwrap();
+        assert_eq!(file, want);
     }
 }
