@@ -344,18 +344,11 @@ mod tests {
         let never = AtomicBool::new(false);
         let mut seed = 5;
         let mut split = 0;
-        for rules in [
-            Rules::KALAH,
-            Rules {
-                capture: Capture::Empty,
-                ..Rules::KALAH
-            },
-            Rules {
-                capture: Capture::None,
-                ..Rules::KALAH
-            },
-            Rules::AVALANCHE,
-        ] {
+        let kalahs = Capture::ALL.map(|capture| Rules {
+            capture,
+            ..Rules::KALAH
+        });
+        for rules in kalahs.into_iter().chain([Rules::AVALANCHE]) {
             for _ in 0..4 {
                 let state = position(rules, 20, &mut seed);
                 if state.is_over() {
