@@ -214,9 +214,10 @@ impl Solver {
                 h.splits = Some(Arc::clone(&splits));
                 scope.spawn(move || h.help_splits(&splits));
             }
-            let done = work(self);
-            splits.finish();
-            done
+            // The helpers are told even if `work` panics, so that the
+            // scope's wait for them ends and the panic is heard.
+            let _finish = splits.finish_on_drop();
+            work(self)
         });
         (self.nodes, self.expanded) = self.counted();
         self.splits = None;

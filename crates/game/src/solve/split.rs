@@ -97,6 +97,40 @@ impl SplitPoint {
     }
 }
 
+/// Tells the helpers the search is over when dropped (see
+/// [`Splits::finish_on_drop`]).
+pub(super) struct Finish<'a>(&'a Splits);
+
+impl Drop for Finish<'_> {
+    fn drop(&mut self) {
+        let _open = self.0.lock();
+        self.0.done.store(true, Ordering::Relaxed);
+        self.0.wake.notify_all();
+    }
+}
+
+/// A thread's hold on a node it searches at, as a helper (left when
+/// dropped) or as its owner: marked failed if the thread panicked there,
+/// so that no thread waits for it or searches on under it and the panic
+/// reaches the scope that joins the threads.
+struct Joined<'a> {
+    splits: &'a Splits,
+    sp: Arc<SplitPoint>,
+    owner: bool,
+}
+
+impl Drop for Joined<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.sp.failed.store(true, Ordering::Relaxed);
+            self.sp.cut.store(true, Ordering::Relaxed);
+        }
+        if !self.owner {
+            self.splits.leave(&self.sp);
+        }
+    }
+}
+
 impl Splits {
     fn lock(&self) -> MutexGuard<'_, Vec<Arc<SplitPoint>>> {
         self.open.lock().unwrap_or_else(|e| e.into_inner())
@@ -108,11 +142,9 @@ impl Splits {
         self.idle.load(Ordering::Relaxed) > 0
     }
 
-    /// Tells the helpers the search is over.
-    pub(super) fn finish(&self) {
-        let _open = self.lock();
-        self.done.store(true, Ordering::Relaxed);
-        self.wake.notify_all();
+    /// Tells the helpers the search is over when the guard is dropped.
+    pub(super) fn finish_on_drop(&self) -> Finish<'_> {
+        Finish(self)
     }
 
     /// Waits for a node with brothers left under `below` (any node when
@@ -159,11 +191,16 @@ impl Solver {
     pub(super) fn help_splits(&mut self, splits: &Splits) {
         let never = AtomicBool::new(false);
         while let Some(sp) = splits.join(None, false) {
+            let joined = Joined {
+                splits,
+                sp,
+                owner: false,
+            };
             match self.n {
-                6 => self.work_at::<6>(&sp, &never),
-                _ => self.work_at::<0>(&sp, &never),
+                6 => self.work_at::<6>(&joined.sp, &never),
+                _ => self.work_at::<0>(&joined.sp, &never),
             }
-            splits.leave(&sp);
+            drop(joined);
             splits
                 .helped
                 .0
@@ -220,14 +257,27 @@ impl Solver {
             open.push(Arc::clone(&sp));
             splits.wake.notify_all();
         }
+        // A panic here stops the helpers under the node, which would
+        // otherwise search on unheard.
+        let owned = Joined {
+            splits: &splits,
+            sp: Arc::clone(&sp),
+            owner: true,
+        };
         self.work_at::<N>(&sp, cancel);
         // Brothers all taken: help below until the helpers are done (a
         // stopped owner only waits for them).
         while let Some(below) = splits.join(Some(&sp), self.stopped) {
-            self.work_at::<N>(&below, cancel);
-            splits.leave(&below);
+            let joined = Joined {
+                splits: &splits,
+                sp: below,
+                owner: false,
+            };
+            self.work_at::<N>(&joined.sp, cancel);
+            drop(joined);
             self.settle_stop(&sp);
         }
+        drop(owned);
         splits.lock().retain(|p| !Arc::ptr_eq(p, &sp));
         if self.stopped || sp.failed.load(Ordering::Relaxed) {
             if !self.split_stop {
