@@ -353,11 +353,12 @@ impl Solver {
     /// the best value and its pick, or `Err(0)` when the search was
     /// stopped. At a node that may split ([`Frame::split`]), the children
     /// after the first are offered to the threads that wait for work
-    /// ([`Solver::split`]) when the first did not reach beta.
+    /// ([`Solver::split`]) when the first did not reach beta and a thread
+    /// waits.
     pub(super) fn children<const N: usize>(
         &mut self,
         mut kids: impl Iterator<Item = (u8, Child)>,
-        frame: Frame,
+        mut frame: Frame,
         cancel: &AtomicBool,
     ) -> Result<(i32, u8), i32> {
         let mut alpha = frame.alpha;
@@ -379,7 +380,17 @@ impl Solver {
                 }
             }
             if frame.split {
-                return self.split::<N>(kids, Frame { alpha, ..frame }, (best, best_move), cancel);
+                // Offered once, after the first child, and only when a
+                // thread waits for work.
+                if self.a_thread_waits() {
+                    return self.split::<N>(
+                        kids,
+                        Frame { alpha, ..frame },
+                        (best, best_move),
+                        cancel,
+                    );
+                }
+                frame.split = false;
             }
         }
         Ok((best, best_move))

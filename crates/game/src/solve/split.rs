@@ -136,12 +136,6 @@ impl Splits {
         self.open.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Whether a thread waits for work: an owner offers only then.
-    #[inline(always)]
-    pub(super) fn wanted(&self) -> bool {
-        self.idle.load(Ordering::Relaxed) > 0
-    }
-
     /// Tells the helpers the search is over when the guard is dropped.
     pub(super) fn finish_on_drop(&self) -> Finish<'_> {
         Finish(self)
@@ -216,9 +210,10 @@ impl Solver {
     }
 
     /// The younger brothers of a node whose eldest gave `best` without a
-    /// cut, with `frame` the node's window: offered to the waiting threads
-    /// and searched with them when one waits, else one after the other.
-    /// The node's best value and pick, or `Err(0)` when stopped.
+    /// cut, while a thread waits for work, with `frame` the node's window:
+    /// offered to the waiting threads and searched with them (one after
+    /// the other when only one is left). The node's best value and pick,
+    /// or `Err(0)` when stopped.
     pub(super) fn split<const N: usize>(
         &mut self,
         rest: impl Iterator<Item = (u8, Child)>,
@@ -232,15 +227,15 @@ impl Solver {
             kids[count] = kid;
             count += 1;
         }
-        let splits = self.splits.clone().expect("a search on threads");
-        let serial = Frame {
-            split: false,
-            ..frame
-        };
-        if count < 2 || !splits.wanted() {
+        if count < 2 {
+            let serial = Frame {
+                split: false,
+                ..frame
+            };
             let (b, m) = self.children::<N>(kids[..count].iter().copied(), serial, cancel)?;
             return Ok(if b > best.0 { (b, m) } else { best });
         }
+        let splits = Arc::clone(self.splits.as_ref().expect("a search on threads"));
         let sp = Arc::new(SplitPoint {
             kids,
             count,
@@ -293,17 +288,13 @@ impl Solver {
     /// none is left or it is cut.
     fn work_at<const N: usize>(&mut self, sp: &Arc<SplitPoint>, cancel: &AtomicBool) {
         let outer = self.under.replace(Arc::clone(sp));
-        let frame = Frame {
-            split: true,
-            ..sp.frame
-        };
         while !sp.cut.load(Ordering::Relaxed) {
             let i = sp.next.fetch_add(1, Ordering::Relaxed);
             if i >= sp.count {
                 break;
             }
             let (from, child) = sp.kids[i];
-            let v = self.child_value::<N>(child, frame, cancel);
+            let v = self.child_value::<N>(child, sp.frame, cancel);
             if self.stopped {
                 if !self.split_stop {
                     // Its own cancel or limits: the node has no value.
@@ -339,6 +330,15 @@ impl Solver {
             )
         });
         (self.nodes + nodes, self.expanded + expanded)
+    }
+
+    /// Whether another thread of this search waits for work: a node offers
+    /// its brothers only then.
+    #[inline(always)]
+    pub(super) fn a_thread_waits(&self) -> bool {
+        self.splits
+            .as_ref()
+            .is_some_and(|s| s.idle.load(Ordering::Relaxed) > 0)
     }
 
     /// Whether a node above this thread's search is cut (checked with the

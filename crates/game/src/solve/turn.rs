@@ -35,7 +35,7 @@ impl Solver {
             }
         }
         if depth == TO_THE_END {
-            return self.on_threads(|me| me.best_exact_turn(state, None, cancel));
+            return self.best_exact_turn(state, None, cancel);
         }
         let mut picks = Vec::new();
         let mut s = *state;
@@ -140,7 +140,18 @@ impl Solver {
     /// value from the one before), is MTD(f)'s first guess: from the value
     /// itself the proof takes one or two passes, where a guess of no more
     /// gains took many on avalanche, whose values are far from it.
+    /// Searched on the solver's threads ([`Solver::on_threads`]).
     pub(super) fn best_exact_turn(
+        &mut self,
+        state: &GameState,
+        value: Option<i32>,
+        cancel: &AtomicBool,
+    ) -> (i32, Vec<Pit>) {
+        self.on_threads(|me| me.best_exact_turn_here(state, value, cancel))
+    }
+
+    /// [`Solver::best_exact_turn`] on the threads it runs on.
+    fn best_exact_turn_here(
         &mut self,
         state: &GameState,
         value: Option<i32>,
