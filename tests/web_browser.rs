@@ -1571,6 +1571,28 @@ async fn vocabulary_selects(c: &Client) {
         256 << 20
     };
     check_eq!(doc["max_memory"].as_u64(), Some(cap), "{engine}");
+    if engine == "wasm" {
+        // The module's memory grows up to the cap and not a page past it
+        // (the linker's --max-memory, wasm/build.rs).
+        let grown = c
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 (async () => {
+                   const mod = await WebAssembly.compileStreaming(fetch('mancala_sweep.wasm')), imports = {};
+                   for (const i of WebAssembly.Module.imports(mod)) (imports[i.module] ||= {})[i.name] = () => 0;
+                   const m = (await WebAssembly.instantiate(mod, imports)).exports.memory;
+                   m.grow(arguments[0] / 65536 - m.buffer.byteLength / 65536);
+                   let past = true;
+                   try { m.grow(1); } catch (e) { past = false; }
+                   return { at: m.buffer.byteLength, past };
+                 })().then(done, (e) => done({ error: String(e) }));",
+                vec![serde_json::json!(cap)],
+            )
+            .await
+            .unwrap();
+        check_eq!(grown["at"].as_u64(), Some(cap), "{grown}");
+        check_eq!(grown["past"].as_bool(), Some(false), "{grown}");
+    }
 }
 
 /// The stone counts of the pits `{prefix}-1` .. `{prefix}-2n`.

@@ -28,7 +28,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::MAX_MEMORY;
+use crate::{room, share, MAX_MEMORY, MODULE_ROOM};
 
 thread_local! {
     /// The databases handed to this engine, one a rule set and board size.
@@ -37,10 +37,6 @@ thread_local! {
     /// host reads it ([`take_wanted`]).
     static WANTED: RefCell<Option<(Rules, usize)>> = const { RefCell::new(None) };
 }
-
-/// Memory the module keeps beside a build for itself: its data and
-/// stack, the buffers the bytes pass through, the allocator's own.
-const MODULE_ROOM: u64 = 16 << 20;
 
 /// The most positions of the larger database: those of 20 stones on 6
 /// pits a side, which builds in about two minutes of one core here
@@ -65,16 +61,22 @@ pub fn larger_stones(rules: Rules, n: usize) -> Option<u32> {
         .take_while(|&s| {
             EndgameDb::bytes_for(n, s) <= LARGER_POSITIONS
                 && EndgameDb::build_bytes_for(n, s) + MODULE_ROOM <= MAX_MEMORY
-                && EndgameDb::packed_bytes_for(n, s) + table <= MAX_MEMORY
+                && EndgameDb::packed_bytes_for(n, s) + table + MODULE_ROOM <= MAX_MEMORY
         })
         .last()
 }
 
 /// The database of `game`'s rules and board this engine holds, when the
-/// game has more stones than it and it fits beside the analysis's table
-/// ([`api::endgame_for`], as `serve` chooses).
+/// game has more stones than it and the analysis's table fits in the
+/// [`room`] left beside it ([`api::endgame_for`], as `serve` chooses).
 pub fn for_game(game: &GameState) -> Option<EndgameDb> {
-    DBS.with(|dbs| api::endgame_for(&dbs.borrow(), game, MAX_MEMORY).cloned())
+    DBS.with(|dbs| {
+        let dbs = dbs.borrow();
+        let db = dbs
+            .iter()
+            .find(|d| (d.rules(), d.pits_per_side()) == (game.rules(), game.pits_per_side()))?;
+        api::endgame_for(std::slice::from_ref(db), game, share(Some(db))).cloned()
+    })
 }
 
 /// Stones of the database of `rules` on `n` pits a side this engine
@@ -102,10 +104,10 @@ pub fn want(game: &GameState) {
     };
     let most = larger_stones(rules, n).unwrap_or(stones);
     let held = held(rules, n);
-    let table = api::analysis_options(game, MAX_MEMORY).table_bytes;
+    let table = api::analysis_options(game, MAX_MEMORY - MODULE_ROOM).table_bytes;
     if game.stones_in_pits() > held
         && held < most
-        && table + EndgameDb::bytes_for(n, stones) <= MAX_MEMORY
+        && table + EndgameDb::bytes_for(n, stones) + MODULE_ROOM <= MAX_MEMORY
     {
         WANTED.with(|w| *w.borrow_mut() = Some((rules, n)));
     }
@@ -174,16 +176,16 @@ fn parse_key(key: &[u8]) -> Result<(Rules, usize, u32, Value), api::Error> {
 }
 
 /// A database of `rules` on `n` pits a side read from `r` (`len` bytes),
-/// with room for `room` stones.
+/// with room for `stones` stones, within the module's [`room`].
 fn read_db(
     r: &mut impl BufRead,
     len: u64,
     rules: Rules,
     n: usize,
-    room: u32,
+    stones: u32,
 ) -> Result<EndgameDb, api::Error> {
     let name = Path::new("the stored endgame database");
-    EndgameDb::from_reader(name, r, len, rules, n, MAX_MEMORY, room)
+    EndgameDb::from_reader(name, r, len, rules, n, room(), stones)
         .map_err(|e| api::Error::bad(e.to_string()))
 }
 
@@ -287,13 +289,20 @@ pub fn load(key: &[u8], r: &mut impl BufRead) -> Result<Value, api::Error> {
     if let Some(kept) = held {
         return Ok(kept);
     }
-    let db = read_db(r, len, rules, n, 0)?;
-    let doc = json!({"stones": db.stones(), "bytes": db.bytes()});
+    // What the new one replaces goes first (the kept solver holds it),
+    // and the databases of other rules when it would not fit beside them
+    // and an analysis's table: the page hands them back when asked.
+    crate::forget_solver();
     DBS.with(|dbs| {
         let mut dbs = dbs.borrow_mut();
         dbs.retain(|d| (d.rules(), d.pits_per_side()) != (rules, n));
-        dbs.push(db);
+        if len + api::ANALYZE_TABLE > room() {
+            dbs.clear();
+        }
     });
+    let db = read_db(r, len, rules, n, 0)?;
+    let doc = json!({"stones": db.stones(), "bytes": db.bytes()});
+    DBS.with(|dbs| dbs.borrow_mut().push(db));
     Ok(doc)
 }
 

@@ -49,9 +49,35 @@ pub mod endgame;
 /// and Stop ends any wait sooner.
 pub const BUDGET_SECONDS: f64 = 60.0;
 
-/// Bytes a search may hold: a phone's browser gives a tab a few hundred
-/// megabytes; a search that would pass this stops with a plain message.
-pub const MAX_MEMORY: u64 = 256 << 20;
+mod cap;
+pub use cap::MAX_MEMORY;
+
+/// Memory the module keeps beside its searches and databases for itself:
+/// its data and stack, the buffers requests and answers pass through, the
+/// allocator's own.
+pub(crate) const MODULE_ROOM: u64 = 16 << 20;
+
+/// The allocator counts what the module holds, which [`room`] and the
+/// one-turn search's memory guard read.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOC: mancala_sweep::sweep::memory::Counting = mancala_sweep::sweep::memory::Counting;
+
+/// Bytes the module may still take for a search: [`MAX_MEMORY`] less
+/// [`MODULE_ROOM`] and what it holds now (the databases, the games, the
+/// kept solver), as its allocator counts them. A phone's browser gives a
+/// tab a few hundred megabytes; a search that would pass this stops with
+/// a plain message, and the cap stops what the guards misjudge.
+pub(crate) fn room() -> u64 {
+    (MAX_MEMORY - MODULE_ROOM).saturating_sub(mancala_sweep::sweep::memory::live_bytes())
+}
+
+/// The memory to give a game-tree search handed the database `db`: the
+/// [`room`] left, and the database itself, which the search's options
+/// count beside its table though the module holds it already.
+pub(crate) fn share(db: Option<&mancala_sweep::game::EndgameDb>) -> u64 {
+    room() + db.map_or(0, |d| d.bytes())
+}
 
 /// Largest request body, as `serve`'s default.
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -65,16 +91,17 @@ fn collections() -> Result<&'static [Collection], api::Error> {
         .map_err(|e| api::Error::status(500, e.clone()))
 }
 
-/// The memory a game's computer may hold, in the words of one that passed
-/// it: half the engine's, because a hint builds an agent of the same size
-/// beside the computer's.
-const GAME_MEMORY: u64 = MAX_MEMORY / 2;
+/// The memory a new game's computer may hold: half the [`room`] left,
+/// because a hint builds an agent of the same size beside the computer's.
+fn game_memory() -> u64 {
+    room() / 2
+}
 
-/// [`GAME_MEMORY`] in the words of a game refused for it.
-fn game_memory_words() -> String {
+/// `memory`, a game's share, in the words of a game refused for it.
+fn game_memory_words(memory: u64) -> String {
     format!(
-        "the {} MiB a game may hold on this page (half its engine's {} MiB, leaving room for a hint); the command line or `serve` can go further",
-        GAME_MEMORY >> 20,
+        "the {} MiB a game may hold on this page now (half of what its engine's {} MiB leave, keeping room for a hint); the command line or `serve` can go further",
+        memory >> 20,
         MAX_MEMORY >> 20
     )
 }
@@ -110,9 +137,12 @@ fn route(
             let req: api::SolveRequest = api::parse(body, BODY_LIMIT)?;
             let (rules, board, limit) = req.check()?;
             let send = |doc: Value| event(&doc);
+            // The analysis's table goes; the search's guard counts
+            // everything else the module holds.
+            forget_solver();
             let host = SolveHost {
                 threads: 1,
-                max_memory: MAX_MEMORY,
+                max_memory: MAX_MEMORY - MODULE_ROOM,
                 seconds: BUDGET_SECONDS * 5.0,
                 events: (route.endpoint == Endpoint::SolveStream)
                     .then_some(&send as &(dyn Fn(Value) + Sync)),
@@ -164,10 +194,11 @@ fn route(
 fn new_game(body: &[u8]) -> Result<Value, api::Error> {
     let never = AtomicBool::new(false);
     let req: NewGame = api::parse(body, BODY_LIMIT)?;
-    let g = req.check(GAME_MEMORY, &game_memory_words())?;
     // The analysis's table goes, so that the game's computer and its
     // hints have its room beside the endgame database.
     forget_solver();
+    let memory = game_memory();
+    let g = req.check(memory, &game_memory_words(memory))?;
     let mut session = GameSession::within(
         g.start,
         g.person,
@@ -215,7 +246,7 @@ fn game(endpoint: Endpoint, id: &str, body: &[u8]) -> Result<Value, api::Error> 
                 Ok(game_json(id, level, s, &played, None))
             }
             Endpoint::GameHint => {
-                let a = hint_analysis(s, GAME_MEMORY, &never)
+                let a = hint_analysis(s, share(s.endgame()), &never)
                     .map_err(|e| game_error(e, BUDGET_SECONDS))?;
                 Ok(hint_json(id, level, s, a.as_ref()))
             }
@@ -256,11 +287,11 @@ fn analyze(
         // to the engine since drops it ([`forget_solver`]).
         if !kept.as_ref().is_some_and(|s| s.takes(&game)) {
             *kept = None;
-            let opts = api::analysis_options(&game, MAX_MEMORY);
             let (rules, n) = (game.rules(), game.pits_per_side());
             // Asked for even with one held: a larger one may come.
             endgame::want(&game);
             let db = endgame::for_game(&game);
+            let opts = api::analysis_options(&game, share(db.as_ref()));
             let solver = Solver::builder()
                 .options(opts)
                 .endgame(db.as_ref())
@@ -288,14 +319,14 @@ fn review(
     let never = AtomicBool::new(false);
     let req: ReviewRequest = api::parse(body, BODY_LIMIT)?;
     let game = req.check(BUDGET_SECONDS)?;
-    let db = endgame::for_game(&game.start);
-    endgame::want(&game.start);
     // The review builds a solver of its own: the analysis's kept one goes
     // first, so that the two tables are never held at once.
     forget_solver();
+    let db = endgame::for_game(&game.start);
+    endgame::want(&game.start);
     let send = |doc: Value| event(&doc);
     let report = streaming.then_some(&send as &(dyn Fn(Value) + Sync));
-    api::run_review(&game, MAX_MEMORY, db.as_ref(), &never, report)
+    api::run_review(&game, share(db.as_ref()), db.as_ref(), &never, report)
 }
 
 /// Drops the solver kept from the last analysis, so that the next one

@@ -39,8 +39,71 @@ pub type HeldFn<'a> = &'a (dyn Fn() -> u64 + Sync);
 /// It reads `/proc/self/statm` (the same figure as `VmRSS`, in pages): a
 /// few numbers where `status` is forty lines, because the guard reads it
 /// between the chunks of a bucket's expansion.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn resident_bytes() -> Option<u64> {
     resident_pages().map(|pages| pages * page_size())
+}
+
+/// In WebAssembly, the bytes [`Counting`] has handed out and not taken
+/// back: a module's memory never shrinks, so its size would count what
+/// was freed as held.
+#[cfg(target_arch = "wasm32")]
+pub fn resident_bytes() -> Option<u64> {
+    Some(live_bytes())
+}
+
+/// The allocator of a program that has no system figure of its memory
+/// (the site's WebAssembly engine, under a hard cap on its module's
+/// memory): the system's, counting the bytes handed out and not taken
+/// back ([`live_bytes`]), so that its memory guards count what the cap
+/// guards. A program installs it with `#[global_allocator]`.
+pub struct Counting;
+
+/// Bytes [`Counting`] has handed out and not taken back.
+static LIVE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Bytes held through [`Counting`] now; 0 where it is not the program's
+/// allocator.
+pub fn live_bytes() -> u64 {
+    LIVE.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+// SAFETY: every call is passed to the system's allocator unchanged; the
+// count beside it is only read.
+unsafe impl std::alloc::GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        let p = unsafe { std::alloc::System.alloc(layout) };
+        if !p.is_null() {
+            LIVE.fetch_add(layout.size() as u64, std::sync::atomic::Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        let p = unsafe { std::alloc::System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            LIVE.fetch_add(layout.size() as u64, std::sync::atomic::Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { std::alloc::System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size() as u64, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, size: usize) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        let p = unsafe { std::alloc::System.realloc(ptr, layout, size) };
+        if !p.is_null() {
+            LIVE.fetch_add(size as u64, std::sync::atomic::Ordering::Relaxed);
+            LIVE.fetch_sub(layout.size() as u64, std::sync::atomic::Ordering::Relaxed);
+        }
+        p
+    }
 }
 
 /// The process's resident bytes above `held` (what it held before a
@@ -51,13 +114,14 @@ pub fn resident_above(held: u64) -> u64 {
 }
 
 /// Resident pages, from `/proc/self/statm`.
+#[cfg(not(target_arch = "wasm32"))]
 fn resident_pages() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
     statm.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Bytes of a memory page.
-#[cfg(unix)]
+#[cfg(all(unix, not(target_arch = "wasm32")))]
 fn page_size() -> u64 {
     // SAFETY: sysconf only reads a system constant.
     let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
@@ -65,7 +129,7 @@ fn page_size() -> u64 {
 }
 
 /// Bytes of a memory page (there is no statm off Unix anyway).
-#[cfg(not(unix))]
+#[cfg(not(any(unix, target_arch = "wasm32")))]
 fn page_size() -> u64 {
     4096
 }
@@ -136,6 +200,26 @@ mod size_tests {
         assert!(parse_bytes("-5G").is_err());
         assert_eq!(format_bytes(3 << 29), "1.50 GiB");
         assert_eq!(format_bytes(12), "12 B");
+    }
+
+    #[test]
+    fn the_counting_allocator_counts_what_it_holds() {
+        use std::alloc::{GlobalAlloc, Layout};
+        let (a, before) = (Counting, live_bytes());
+        let layout = Layout::from_size_align(1000, 8).unwrap();
+        // SAFETY: a layout of nonzero size, freed with the same layout;
+        // the grown block freed with its new size.
+        unsafe {
+            let p = a.alloc(layout);
+            assert_eq!(live_bytes() - before, 1000);
+            let q = a.realloc(p, layout, 5000);
+            assert_eq!(live_bytes() - before, 5000);
+            a.dealloc(q, Layout::from_size_align(5000, 8).unwrap());
+            let z = a.alloc_zeroed(layout);
+            assert_eq!((live_bytes() - before, *z), (1000, 0));
+            a.dealloc(z, layout);
+        }
+        assert_eq!(live_bytes(), before);
     }
 
     #[test]
