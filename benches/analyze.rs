@@ -48,6 +48,7 @@
 //! cargo bench --bench analyze -- --mode capture     # one mode
 //! cargo bench --bench analyze -- --endgame-stones 20  # the cached database up to 20 stones
 //! cargo bench --bench analyze -- --list --positions 20  # part 2's positions, as JSON lines
+//! cargo bench --bench analyze -- --list --class hard   # the 37-44 class's instead
 //! ```
 //!
 //! With `--nodes N` every analysis has a budget of `N` picks on one thread
@@ -137,7 +138,20 @@ fn main() {
         None => None,
     };
     if args.iter().any(|a| a == "--list") {
-        list_positions(positions);
+        let class = match args.iter().position(|a| a == "--class") {
+            Some(i) => match args
+                .get(i + 1)
+                .and_then(|c| CLASSES.iter().position(|(name, _)| name == c))
+            {
+                Some(class) => class,
+                None => {
+                    eprintln!("--class: give small, mid, hard or early");
+                    std::process::exit(2);
+                }
+            },
+            None => 1,
+        };
+        list_positions(positions, class);
         return;
     }
     let cached = !args.iter().any(|a| a == "--no-cache");
@@ -450,13 +464,14 @@ fn sample(preset: Preset, n: usize) -> [Vec<GameState>; 4] {
 /// The most games [`sample`] plays for each position a class asks for.
 const GAMES_A_POSITION: u64 = 3;
 
-/// Prints the positions of part 2 (31 to 44 stones), `n` a mode, one JSON
-/// line each (mode, index, stones, the board from the mover's side, as
+/// Prints the positions of [`CLASSES`]' `class` (part 2's, 31 to 44
+/// stones, unless `--class` names another), `n` a mode, one JSON line
+/// each (mode, index, stones, the board from the mover's side, as
 /// `--board` takes it), and measures nothing: for the site's bench
 /// (`benches/site-endgame.mjs`), which measures them in the browser.
-fn list_positions(n: usize) {
+fn list_positions(n: usize, class: usize) {
     for (mode, preset) in MODES {
-        for (index, state) in sample(preset, n)[1].iter().enumerate() {
+        for (index, state) in sample(preset, n)[class].iter().enumerate() {
             println!(
                 "{}",
                 serde_json::json!({
