@@ -197,8 +197,15 @@ fn new_game(body: &[u8]) -> Result<Value, api::Error> {
     // The analysis's table goes, so that the game's computer and its
     // hints have its room beside the endgame database.
     forget_solver();
-    let memory = game_memory();
-    let g = req.check(memory, &game_memory_words(memory))?;
+    // Older games make room when this one does not fit beside them: a
+    // page makes a game it still shows again from the position it kept.
+    let g = loop {
+        let memory = game_memory();
+        match req.check(memory, &game_memory_words(memory)) {
+            Err(e) if e.status == 503 && GAMES.with(|g| g.borrow_mut().drop_oldest()) => {}
+            checked => break checked?,
+        }
+    };
     let mut session = GameSession::within(
         g.start,
         g.person,
@@ -351,19 +358,23 @@ struct Games {
 impl Games {
     /// Keep `session`; its id.
     fn add(&mut self, session: GameSession, level: Option<Level>) -> String {
-        while self.map.len() >= MAX_GAMES {
-            match self.order.pop_front() {
-                Some(old) => {
-                    self.map.remove(&old);
-                }
-                None => break,
-            }
-        }
+        while self.map.len() >= MAX_GAMES && self.drop_oldest() {}
         self.next += 1;
         let id = format!("g{}", self.next);
         self.order.push_back(id.clone());
         self.map.insert(id.clone(), (session, level));
         id
+    }
+
+    /// Drops the oldest game; false when there is none.
+    fn drop_oldest(&mut self) -> bool {
+        match self.order.pop_front() {
+            Some(old) => {
+                self.map.remove(&old);
+                true
+            }
+            None => false,
+        }
     }
 
     fn find(&mut self, id: &str) -> Result<&mut (GameSession, Option<Level>), api::Error> {
