@@ -28,7 +28,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::{room, share, MAX_MEMORY, MODULE_ROOM};
+use crate::{room, share, MAX_MEMORY, WORK_MEMORY};
 
 thread_local! {
     /// The databases handed to this engine, one a rule set and board size.
@@ -52,7 +52,7 @@ const LARGER_POSITIONS: u64 = 225_792_840;
 /// pits a side, after the one an analysis asks for first
 /// ([`EndgameCache::stones`]): the most whose build
 /// ([`EndgameDb::build_bytes_for`]) and whose probing beside an
-/// analysis's table both stay within [`MAX_MEMORY`], up to
+/// analysis's table both stay within [`WORK_MEMORY`], up to
 /// [`LARGER_POSITIONS`]. None when that is no more than the first.
 pub fn larger_stones(rules: Rules, n: usize) -> Option<u32> {
     let small = EndgameCache::stones(rules, n)?;
@@ -60,8 +60,8 @@ pub fn larger_stones(rules: Rules, n: usize) -> Option<u32> {
     (small + 1..=127)
         .take_while(|&s| {
             EndgameDb::bytes_for(n, s) <= LARGER_POSITIONS
-                && EndgameDb::build_bytes_for(n, s) + MODULE_ROOM <= MAX_MEMORY
-                && EndgameDb::packed_bytes_for(n, s) + table + MODULE_ROOM <= MAX_MEMORY
+                && EndgameDb::build_bytes_for(n, s) <= WORK_MEMORY
+                && EndgameDb::packed_bytes_for(n, s) + table <= WORK_MEMORY
         })
         .last()
 }
@@ -104,10 +104,10 @@ pub fn want(game: &GameState) {
     };
     let most = larger_stones(rules, n).unwrap_or(stones);
     let held = held(rules, n);
-    let table = api::analysis_options(game, MAX_MEMORY - MODULE_ROOM).table_bytes;
+    let table = api::analysis_options(game, WORK_MEMORY).table_bytes;
     if game.stones_in_pits() > held
         && held < most
-        && table + EndgameDb::bytes_for(n, stones) + MODULE_ROOM <= MAX_MEMORY
+        && table + EndgameDb::bytes_for(n, stones) <= WORK_MEMORY
     {
         WANTED.with(|w| *w.borrow_mut() = Some((rules, n)));
     }
@@ -237,7 +237,7 @@ pub fn build(
             n,
             stones,
             1,
-            MAX_MEMORY - MODULE_ROOM,
+            WORK_MEMORY,
             Duration::MAX,
             &never,
             &ticks,
@@ -274,7 +274,8 @@ impl std::io::Write for HostWriter<'_> {
 /// a smaller one of the same rules and board; beside a larger one it is
 /// not read, and the larger is kept. The document says what the engine
 /// holds: `{"stones", "bytes"}`, and `"kept": true` when that is the
-/// larger one it had.
+/// larger one it had. A database read drops the kept analysis's solver,
+/// so that the next analysis starts with it.
 pub fn load(key: &[u8], r: &mut impl BufRead) -> Result<Value, api::Error> {
     let (rules, n, stones, doc) = parse_key(key)?;
     let len = doc["bytes"]

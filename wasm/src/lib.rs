@@ -55,7 +55,11 @@ pub use cap::MAX_MEMORY;
 /// Memory the module keeps beside its searches and databases for itself:
 /// its data and stack, the buffers requests and answers pass through, the
 /// allocator's own.
-pub(crate) const MODULE_ROOM: u64 = 16 << 20;
+const MODULE_ROOM: u64 = 16 << 20;
+
+/// The most the module gives its work (searches, tables, databases,
+/// games, a build): [`MAX_MEMORY`] less [`MODULE_ROOM`].
+pub(crate) const WORK_MEMORY: u64 = MAX_MEMORY - MODULE_ROOM;
 
 /// The allocator counts what the module holds, which [`room`] and the
 /// one-turn search's memory guard read.
@@ -63,13 +67,13 @@ pub(crate) const MODULE_ROOM: u64 = 16 << 20;
 #[global_allocator]
 static ALLOC: mancala_sweep::sweep::memory::Counting = mancala_sweep::sweep::memory::Counting;
 
-/// Bytes the module may still take for a search: [`MAX_MEMORY`] less
-/// [`MODULE_ROOM`] and what it holds now (the databases, the games, the
-/// kept solver), as its allocator counts them. A phone's browser gives a
+/// Bytes the module may still take for a search: [`WORK_MEMORY`] less
+/// what it holds now (the databases, the games, the kept solver), as its
+/// allocator counts them. A phone's browser gives a
 /// tab a few hundred megabytes; a search that would pass this stops with
 /// a plain message, and the cap stops what the guards misjudge.
 pub(crate) fn room() -> u64 {
-    (MAX_MEMORY - MODULE_ROOM).saturating_sub(mancala_sweep::sweep::memory::live_bytes())
+    WORK_MEMORY.saturating_sub(mancala_sweep::sweep::memory::live_bytes())
 }
 
 /// The memory to give a game-tree search handed the database `db`: the
@@ -142,7 +146,7 @@ fn route(
             forget_solver();
             let host = SolveHost {
                 threads: 1,
-                max_memory: MAX_MEMORY - MODULE_ROOM,
+                max_memory: WORK_MEMORY,
                 seconds: BUDGET_SECONDS * 5.0,
                 events: (route.endpoint == Endpoint::SolveStream)
                     .then_some(&send as &(dyn Fn(Value) + Sync)),
@@ -234,6 +238,7 @@ fn game(endpoint: Endpoint, id: &str, body: &[u8]) -> Result<Value, api::Error> 
         if endpoint == Endpoint::GameDelete {
             games.find(id)?;
             games.map.remove(id);
+            games.order.retain(|g| g != id);
             return Ok(Value::Null);
         }
         let (s, level) = games.find(id)?;
@@ -336,8 +341,9 @@ fn review(
     api::run_review(&game, share(db.as_ref()), db.as_ref(), &never, report)
 }
 
-/// Drops the solver kept from the last analysis, so that the next one
-/// starts a fresh solver with the database just handed to the engine.
+/// Drops the solver kept from the last analysis: the next one starts a
+/// fresh solver (with a database just handed to the engine), and its
+/// table's room goes to the work at hand.
 pub fn forget_solver() {
     SOLVER.with(|kept| *kept.borrow_mut() = None);
 }
@@ -524,10 +530,7 @@ mod boundary {
         // SAFETY: the host wrote `len` bytes into the buffer `alloc(len)` gave.
         let key = unsafe { Vec::from_raw_parts(ptr, len, len) };
         let out = match super::endgame::load(&key, &mut host_bytes()) {
-            Ok(doc) => {
-                super::forget_solver();
-                format!("200\n{doc}")
-            }
+            Ok(doc) => format!("200\n{doc}"),
             Err(e) => format!("{}\n{}", e.status, e.doc()),
         };
         keep(out.into_bytes())

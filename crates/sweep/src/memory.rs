@@ -1,6 +1,10 @@
 //! Memory: the default of the memory guard, and sizes for people (parse
 //! `800M` / `1.5G`, print `1.50 GiB`), which the guard's messages and the
-//! progress bars use.
+//! progress bars use; and the allocator that counts what a WebAssembly
+//! module holds.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Share of the machine's memory that the memory guard defaults to: enough for
 /// the largest exhaustive searches, while leaving room for the operating
@@ -60,47 +64,47 @@ pub fn resident_bytes() -> Option<u64> {
 pub struct Counting;
 
 /// Bytes [`Counting`] has handed out and not taken back.
-static LIVE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static LIVE: AtomicU64 = AtomicU64::new(0);
 
 /// Bytes held through [`Counting`] now; 0 where it is not the program's
 /// allocator.
 pub fn live_bytes() -> u64 {
-    LIVE.load(std::sync::atomic::Ordering::Relaxed)
+    LIVE.load(Relaxed)
 }
 
 // SAFETY: every call is passed to the system's allocator unchanged; the
 // count beside it is only read.
-unsafe impl std::alloc::GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: the caller's contract, passed on.
-        let p = unsafe { std::alloc::System.alloc(layout) };
+        let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
-            LIVE.fetch_add(layout.size() as u64, std::sync::atomic::Ordering::Relaxed);
+            LIVE.fetch_add(layout.size() as u64, Relaxed);
         }
         p
     }
 
-    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: the caller's contract, passed on.
-        let p = unsafe { std::alloc::System.alloc_zeroed(layout) };
+        let p = unsafe { System.alloc_zeroed(layout) };
         if !p.is_null() {
-            LIVE.fetch_add(layout.size() as u64, std::sync::atomic::Ordering::Relaxed);
+            LIVE.fetch_add(layout.size() as u64, Relaxed);
         }
         p
     }
 
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // SAFETY: the caller's contract, passed on.
-        unsafe { std::alloc::System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size() as u64, std::sync::atomic::Ordering::Relaxed);
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size() as u64, Relaxed);
     }
 
-    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, size: usize) -> *mut u8 {
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, size: usize) -> *mut u8 {
         // SAFETY: the caller's contract, passed on.
-        let p = unsafe { std::alloc::System.realloc(ptr, layout, size) };
+        let p = unsafe { System.realloc(ptr, layout, size) };
         if !p.is_null() {
-            LIVE.fetch_add(size as u64, std::sync::atomic::Ordering::Relaxed);
-            LIVE.fetch_sub(layout.size() as u64, std::sync::atomic::Ordering::Relaxed);
+            LIVE.fetch_add(size as u64, Relaxed);
+            LIVE.fetch_sub(layout.size() as u64, Relaxed);
         }
         p
     }
@@ -204,7 +208,6 @@ mod size_tests {
 
     #[test]
     fn the_counting_allocator_counts_what_it_holds() {
-        use std::alloc::{GlobalAlloc, Layout};
         let (a, before) = (Counting, live_bytes());
         let layout = Layout::from_size_align(1000, 8).unwrap();
         // SAFETY: a layout of nonzero size, freed with the same layout;

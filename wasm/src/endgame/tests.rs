@@ -47,7 +47,7 @@ fn load_key(k: &Value, len: usize) -> Vec<u8> {
 fn a_wanted_database_is_built_loaded_and_used_then_a_larger_one_on_it() {
     assert_eq!(larger_stones(Rules::KALAH, 6), Some(20));
     assert!(
-        EndgameDb::build_bytes_for(6, 20) + MODULE_ROOM <= MAX_MEMORY
+        EndgameDb::build_bytes_for(6, 20) <= WORK_MEMORY
             && EndgameDb::packed_bytes_for(6, 22) > MAX_MEMORY,
         "20 stones build within the page's memory, 22 would not fit it"
     );
