@@ -159,7 +159,14 @@ impl Solver {
                 .as_ref()
                 .is_some_and(|db| s <= db.ranks.max_stones as i32 + DB_REACH);
         let searched = if etc || db_near {
-            self.upfront_children::<N>(kids, &play, frame, etc, cancel)
+            // The children's arrays as long as the picks can be: twelve on
+            // Kalah's board (the opponent's pits too under scope any), not
+            // the 34 of the largest board, which every node filled.
+            if N == 6 {
+                self.upfront_children::<N, 12>(kids, &play, frame, etc, cancel)
+            } else {
+                self.upfront_children::<N, CYCLE_CAP>(kids, &play, frame, etc, cancel)
+            }
         } else {
             self.children::<N>(
                 kids.iter().map(|&(from, _)| (from, play(from))),
@@ -254,7 +261,7 @@ impl Solver {
     /// once; kept out of line so that only these nodes carry the array of
     /// children.
     #[inline(never)]
-    pub(super) fn upfront_children<const N: usize>(
+    pub(super) fn upfront_children<const N: usize, const K: usize>(
         &mut self,
         kids: &[(u8, i32)],
         play: &impl Fn(u8) -> Child,
@@ -263,11 +270,11 @@ impl Solver {
         cancel: &AtomicBool,
     ) -> Result<(i32, u8), i32> {
         let n = pits::<N>(self.n);
-        let mut played = [(0u8, Child::Over(0)); CYCLE_CAP];
-        let mut keys = [(0u64, 0u64); CYCLE_CAP];
+        let mut played = [(0u8, Child::Over(0)); K];
+        let mut keys = [(0u64, 0u64); K];
         // Per child: its database rank, or usize::MAX when not in it.
-        let mut ranks = [usize::MAX; CYCLE_CAP];
-        let mut totals = [0u32; CYCLE_CAP];
+        let mut ranks = [usize::MAX; K];
+        let mut totals = [0u32; K];
         // Borrowed, not cloned: a clone of the `Arc` is a locked increment
         // at every such node.
         let db = self.endgame.as_deref();
