@@ -161,7 +161,7 @@ impl Solver {
         let searched = if etc || db_near {
             // The children's arrays as long as the picks can be: twelve on
             // Kalah's board (the opponent's pits too under scope any), not
-            // the 34 of the largest board, which every node filled.
+            // the 34 of the largest board, which every such node would fill.
             if N == 6 {
                 self.upfront_children::<N, 12>(kids, &play, frame, etc, cancel)
             } else {
