@@ -236,9 +236,7 @@ fn game(endpoint: Endpoint, id: &str, body: &[u8]) -> Result<Value, api::Error> 
     GAMES.with(|games| {
         let mut games = games.borrow_mut();
         if endpoint == Endpoint::GameDelete {
-            games.find(id)?;
-            games.map.remove(id);
-            games.order.retain(|g| g != id);
+            games.remove(id)?;
             return Ok(Value::Null);
         }
         let (s, level) = games.find(id)?;
@@ -381,6 +379,14 @@ impl Games {
             }
             None => false,
         }
+    }
+
+    /// Drops the game `id`, from the order of games too.
+    fn remove(&mut self, id: &str) -> Result<(), api::Error> {
+        self.find(id)?;
+        self.map.remove(id);
+        self.order.retain(|g| g != id);
+        Ok(())
     }
 
     fn find(&mut self, id: &str) -> Result<&mut (GameSession, Option<Level>), api::Error> {

@@ -159,11 +159,10 @@ impl Solver {
                 .as_ref()
                 .is_some_and(|db| s <= db.ranks.max_stones as i32 + DB_REACH);
         let searched = if etc || db_near {
-            // The children's arrays as long as the picks can be: twelve on
-            // Kalah's board (the opponent's pits too under scope any), not
-            // the 34 of the largest board, which every such node would fill.
+            // The children's arrays as long as the picks can be, not the
+            // 34 of the largest board, which every such node would fill.
             if N == 6 {
-                self.upfront_children::<N, 12>(kids, &play, frame, etc, cancel)
+                self.upfront_children::<N, SIX_PIT_PICKS>(kids, &play, frame, etc, cancel)
             } else {
                 self.upfront_children::<N, CYCLE_CAP>(kids, &play, frame, etc, cancel)
             }
@@ -481,6 +480,10 @@ impl Solver {
         }
     }
 }
+
+/// The most picks a position of 6 pits a side has: the opponent's pits
+/// too under scope any.
+const SIX_PIT_PICKS: usize = 2 * 6;
 
 /// The pits a side of code compiled for `N` pits a side: `N`, known to
 /// the compiler, or `n` when `N` is 0 (any board).
